@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// cachebench has no package dependencies by design: only what the Swift toolchain ships.
+let package = Package(
+    name: "cachebench",
+    products: [
+        .library(name: "EvictionPolicies", targets: ["EvictionPolicies"]),
+        .library(name: "CacheBench", targets: ["CacheBench"]),
+        .executable(name: "cachebench", targets: ["cachebench"]),
+    ],
+    targets: [
+        .target(name: "EvictionPolicies"),
+        .target(name: "CacheBench", dependencies: ["EvictionPolicies"]),
+        .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
+        .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
+        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CacheBench"]),
+    ]
+)

@@ -1,0 +1,96 @@
+/// A log-linear histogram of durations in nanoseconds, in constant memory.
+///
+/// Values below 128 ns are counted exactly; above, each power of two is split into 64 buckets,
+/// so a reported percentile is within 1.6 % of the true value (HdrHistogram's scheme with two
+/// significant binary digits of sub-bucket precision). Count, total and maximum are exact.
+public struct LatencyHistogram: Sendable, Equatable {
+    private static let exactLimit: UInt64 = 128
+    private static let subBuckets = 64
+    private var buckets: [UInt64]
+    /// The number of recorded durations.
+    public private(set) var count: Int = 0
+    /// The sum of recorded durations.
+    public private(set) var total: UInt64 = 0
+    /// The largest recorded duration.
+    public private(set) var maximum: UInt64 = 0
+
+    /// Creates an empty histogram.
+    public init() {
+        buckets = Array(repeating: 0, count: Self.bucketIndex(UInt64.max) + 1)
+    }
+
+    @inline(__always)
+    private static func bucketIndex(_ value: UInt64) -> Int {
+        if value < exactLimit { return Int(value) }
+        let exponent = 63 - value.leadingZeroBitCount                 // >= 7
+        let sub = Int(truncatingIfNeeded: value >> UInt64(exponent - 6)) & (subBuckets - 1)
+        return Int(exactLimit) + (exponent - 7) * subBuckets + sub
+    }
+
+    /// The largest value that falls in bucket `index`.
+    private static func upperBound(ofBucket index: Int) -> UInt64 {
+        if index < Int(exactLimit) { return UInt64(index) }
+        let exponent = (index - Int(exactLimit)) / subBuckets + 7
+        let sub = UInt64((index - Int(exactLimit)) % subBuckets)
+        let low = (UInt64(1) << UInt64(exponent)) | (sub << UInt64(exponent - 6))
+        return low + (UInt64(1) << UInt64(exponent - 6)) - 1
+    }
+
+    /// Records one duration.
+    @inline(__always)
+    public mutating func record(_ nanoseconds: UInt64) {
+        buckets[Self.bucketIndex(nanoseconds)] += 1
+        count += 1
+        total &+= nanoseconds
+        if nanoseconds > maximum { maximum = nanoseconds }
+    }
+
+    /// Adds every duration recorded in `other`.
+    public mutating func merge(_ other: LatencyHistogram) {
+        for i in buckets.indices { buckets[i] += other.buckets[i] }
+        count += other.count
+        total &+= other.total
+        maximum = max(maximum, other.maximum)
+    }
+
+    /// The value below which `fraction` of the durations fall (0 when empty), never above the maximum.
+    public func percentile(_ fraction: Double) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let rank = max(1, UInt64((fraction * Double(count)).rounded(.up)))
+        var seen: UInt64 = 0
+        for (index, n) in buckets.enumerated() where n > 0 {
+            seen += n
+            if seen >= rank { return min(Self.upperBound(ofBucket: index), maximum) }
+        }
+        return maximum
+    }
+
+    /// The summary reported as a `trim` object.
+    public var summary: TrimSummary {
+        TrimSummary(count: count, totalNanoseconds: total, p50Nanoseconds: percentile(0.5),
+                    p99Nanoseconds: percentile(0.99), maxNanoseconds: maximum)
+    }
+}
+
+/// Trim-pass statistics: how many passes and how long they took.
+public struct TrimSummary: Sendable, Equatable, Codable {
+    /// Number of trim passes.
+    public var count: Int
+    /// Total time spent in trim passes.
+    public var totalNanoseconds: UInt64
+    /// Median pass duration.
+    public var p50Nanoseconds: UInt64
+    /// 99th-percentile pass duration.
+    public var p99Nanoseconds: UInt64
+    /// Longest pass.
+    public var maxNanoseconds: UInt64
+
+    /// Creates a summary.
+    public init(count: Int, totalNanoseconds: UInt64, p50Nanoseconds: UInt64, p99Nanoseconds: UInt64, maxNanoseconds: UInt64) {
+        self.count = count
+        self.totalNanoseconds = totalNanoseconds
+        self.p50Nanoseconds = p50Nanoseconds
+        self.p99Nanoseconds = p99Nanoseconds
+        self.maxNanoseconds = maxNanoseconds
+    }
+}

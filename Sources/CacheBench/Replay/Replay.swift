@@ -1,0 +1,174 @@
+import EvictionPolicies
+
+/// Where a run's capacity came from.
+public enum CapacitySource: String, Sendable, Codable {
+    /// `--capacity`.
+    case option
+    /// The modelled library's shipped default (e.g. AFNetworking's 100 MiB).
+    case libraryDefault = "library-default"
+    /// 10 % of the trace's working set, from a first pass over the file.
+    case workingSet = "working-set-10%"
+}
+
+/// One replay to run: a trace, a policy and its configuration.
+public struct ReplayJob: Sendable {
+    /// The trace.
+    public var trace: TraceSpec
+    /// The policy's command-line name.
+    public var policy: String
+    /// The cost limit, or `nil` for the policy's default.
+    public var capacity: Int?
+    /// The count limit, for policies that have one.
+    public var countLimit: Int?
+    /// Every object has size 1; capacities count objects.
+    public var ignoreSize: Bool
+    /// Policy parameters (`--option`).
+    public var options: PolicyOptions
+
+    /// Creates a job.
+    public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
+                ignoreSize: Bool = false, options: PolicyOptions = PolicyOptions()) {
+        self.trace = trace
+        self.policy = policy
+        self.capacity = capacity
+        self.countLimit = countLimit
+        self.ignoreSize = ignoreSize
+        self.options = options
+    }
+}
+
+/// The outcome of one replay: the contract's `replay --format json` object.
+public struct ReplayResult: Sendable, Equatable {
+    public var policy: String
+    public var trace: String
+    public var capacity: Int?
+    public var capacitySource: CapacitySource
+    public var countLimit: Int?
+    public var ignoreSize: Bool
+    public var counters: ReplayCounters
+    /// Seconds spent in the replay loop (decoding and policy together).
+    public var seconds: Double
+    /// All trim passes.
+    public var trim: TrimSummary
+    /// Passes the caller waited for.
+    public var trimCaller: TrimSummary
+    /// Deferred passes (queued blocks, timers).
+    public var trimDeferred: TrimSummary
+
+    public var requests: Int { counters.requests }
+    public var hits: Int { counters.hits }
+    public var misses: Int { counters.requests - counters.hits }
+    public var hitRatio: Double? { counters.requests == 0 ? nil : Double(counters.hits) / Double(counters.requests) }
+    public var missRatio: Double? { hitRatio.map { 1 - $0 } }
+    public var byteHitRatio: Double? {
+        counters.byteRequests == 0 ? nil : Double(counters.byteHits) / Double(counters.byteRequests)
+    }
+    public var requestsPerSecond: Double { seconds > 0 ? Double(counters.requests) / seconds : 0 }
+}
+
+/// Any failure of a command, with the contract's exit code.
+public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
+    /// A command-line mistake (exit 2).
+    case usage(UsageError)
+    /// Unreadable (66) or malformed (65) input.
+    case trace(TraceError)
+    /// The output cannot be written (74).
+    case output(String)
+    /// The regression gate failed (3); one line per regression.
+    case regression([String])
+
+    /// The exit code the contract assigns.
+    public var exitCode: Int32 {
+        switch self {
+        case .usage: 2
+        case .trace(let error): error.kind == .cannotOpen ? 66 : 65
+        case .output: 74
+        case .regression: 3
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .usage(let error): error.message
+        case .trace(let error): error.description
+        case .output(let message): message
+        case .regression(let lines): lines.joined(separator: "\n")
+        }
+    }
+}
+
+extension PolicyConfigurationError {
+    var asUsage: CacheBenchError { .usage(UsageError(message)) }
+}
+
+/// Runs replays.
+public enum Replay {
+    /// Runs `job` to the end of its trace.
+    ///
+    /// - Throws: ``CacheBenchError`` with the contract's exit code.
+    public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
+        let type: any ReplayPolicy.Type
+        do { type = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        return try run(type, job)
+    }
+
+    private static func run<P: ReplayPolicy>(_ type: P.Type, _ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
+        let (capacity, source) = try resolveCapacity(for: P.descriptor, job)
+        var replayer: Replayer<P>
+        do {
+            replayer = try Replayer<P>(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
+                                       options: job.options, ignoreSize: job.ignoreSize)
+        } catch { throw error.asUsage }
+        let seconds: Double
+        do {
+            var reader = try job.trace.open()
+            var batch: [Request] = []
+            batch.reserveCapacity(1 << 14)
+            let start = monotonicNanoseconds()
+            while try reader.nextBatch(&batch) { replayer.apply(batch) }
+            seconds = Double(monotonicNanoseconds() - start) / 1e9
+        } catch { throw .trace(error) }
+        let trims = replayer.trims
+        return ReplayResult(policy: P.descriptor.name, trace: job.trace.path, capacity: capacity,
+                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                            counters: replayer.counters, seconds: seconds, trim: trims.all.summary,
+                            trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+    }
+
+    /// The capacity to use: the option, else the library's default, else 10 % of the working set.
+    static func resolveCapacity(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> (Int?, CapacitySource) {
+        if let capacity = job.capacity { return (capacity, .option) }
+        if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+        guard job.trace.isRewindable else {
+            throw .usage(UsageError("--capacity is required when the trace is standard input (the default, 10% of the working set, needs a first pass over a file)"))
+        }
+        let workingSet: WorkingSet
+        do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+        return (max(1, workingSet.total(ignoreSize: job.ignoreSize) / 10), .workingSet)
+    }
+}
+
+/// The distinct objects of a trace and their bytes (each object's first size).
+public struct WorkingSet: Sendable, Equatable {
+    /// Distinct keys requested or set.
+    public var objects: Int
+    /// The sum of each distinct object's first size.
+    public var bytes: Int
+
+    /// Objects with `ignoreSize`, bytes otherwise.
+    public func total(ignoreSize: Bool) -> Int { ignoreSize ? objects : bytes }
+
+    /// Reads the whole trace once.
+    public static func measure(_ trace: TraceSpec, ignoreSize: Bool) throws(TraceError) -> WorkingSet {
+        var reader = try trace.open()
+        var batch: [Request] = []
+        var seen = Set<UInt64>()
+        var bytes = 0
+        while try reader.nextBatch(&batch) {
+            for request in batch where (request.operation == .get || request.operation == .set) && request.size > 0 {
+                if seen.insert(request.key).inserted { bytes += request.size }
+            }
+        }
+        return WorkingSet(objects: seen.count, bytes: bytes)
+    }
+}

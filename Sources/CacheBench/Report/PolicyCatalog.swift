@@ -1,0 +1,64 @@
+import Foundation
+
+import EvictionPolicies
+
+/// Renders the list of policies (`cachebench policies`).
+public enum PolicyCatalog {
+    /// The descriptors as a table, JSON array, CSV or Markdown.
+    public static func render(_ descriptors: [PolicyDescriptor], as format: ReportFormat) -> String {
+        switch format {
+        case .json:
+            return JSONValue.array(descriptors.map(json)).serialized(pretty: true) + "\n"
+        case .csv:
+            var out = "name,family,reproduces,rule,approximation,countLimit,defaultCapacity,parameters\n"
+            for d in descriptors {
+                out += [d.name, d.family.rawValue, d.reproduces, d.rule, String(d.isApproximation),
+                        String(d.supportsCountLimit), defaultCapacity(d), parameters(d)]
+                    .map(ReplayReport.csvField).joined(separator: ",") + "\n"
+            }
+            return out
+        case .markdown:
+            var out = "| name | family | reproduces | rule | parameters |\n|---|---|---|---|---|\n"
+            for d in descriptors {
+                out += "| `\(d.name)` | \(d.family.rawValue)\(d.isApproximation ? " (approximation)" : "") | \(d.reproduces) | \(d.rule) | \(parameters(d)) |\n"
+            }
+            return out
+        case .table:
+            var out = ""
+            for d in descriptors {
+                out += d.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                out += "\(d.reproduces)\(d.isApproximation ? " [APPROXIMATION]" : "")\n"
+                out += String(repeating: " ", count: 14) + d.rule + "\n"
+                out += String(repeating: " ", count: 14) + "default capacity: \(defaultCapacity(d))"
+                out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
+                for p in d.parameters {
+                    out += String(repeating: " ", count: 14) + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\n"
+                }
+            }
+            return out
+        }
+    }
+
+    static func json(_ d: PolicyDescriptor) -> JSONValue {
+        .object([
+            ("name", .string(d.name)), ("family", .string(d.family.rawValue)), ("reproduces", .string(d.reproduces)),
+            ("rule", .string(d.rule)), ("approximation", .bool(d.isApproximation)),
+            ("countLimit", .bool(d.supportsCountLimit)), ("defaultCapacity", .string(defaultCapacity(d))),
+            ("needsFuture", .bool(d.needsFuture)),
+            ("parameters", .array(d.parameters.map {
+                .object([("name", .string($0.name)), ("default", .string($0.defaultValue)), ("description", .string($0.summary))])
+            })),
+        ])
+    }
+
+    static func defaultCapacity(_ d: PolicyDescriptor) -> String {
+        switch d.defaultCapacity {
+        case .workingSetFraction: "working-set-10%"
+        case .library(let bytes): "library-default \(bytes)"
+        }
+    }
+
+    static func parameters(_ d: PolicyDescriptor) -> String {
+        d.parameters.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+import EvictionPolicies
+
+/// How a report is printed.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    /// Aligned text for people.
+    case table
+    /// The contract's JSON objects.
+    case json
+    /// One header row, one row per result.
+    case csv
+    /// A GitHub-flavoured Markdown table.
+    case markdown
+}
+
+extension TrimSummary {
+    /// The contract's `trim` object.
+    public var json: JSONValue {
+        .object([
+            ("count", .int(count)), ("totalNanoseconds", .int(Int(clamping: totalNanoseconds))),
+            ("p50Nanoseconds", .int(Int(clamping: p50Nanoseconds))), ("p99Nanoseconds", .int(Int(clamping: p99Nanoseconds))),
+            ("maxNanoseconds", .int(Int(clamping: maxNanoseconds))),
+        ])
+    }
+}
+
+extension ReplayResult {
+    /// The contract's `replay --format json` object, with `capacitySource`, the other row counts
+    /// and the trim breakdown (`trim.caller`, `trim.deferred`) added.
+    public var json: JSONValue {
+        var trimFields: [(String, JSONValue)] = []
+        if case .object(let fields) = trim.json { trimFields = fields }
+        trimFields.append(("caller", trimCaller.json))
+        trimFields.append(("deferred", trimDeferred.json))
+        return .object([
+            ("policy", .string(policy)), ("trace", .string(trace)),
+            ("capacity", .integer(capacity)), ("capacitySource", .string(capacitySource.rawValue)),
+            ("countLimit", .integer(countLimit)), ("ignoreSize", .bool(ignoreSize)),
+            ("requests", .int(requests)), ("hits", .int(hits)), ("misses", .int(misses)),
+            ("hitRatio", .number(hitRatio)), ("missRatio", .number(missRatio)),
+            ("byteRequests", .int(counters.byteRequests)), ("byteHits", .int(counters.byteHits)),
+            ("byteHitRatio", .number(byteHitRatio)),
+            ("evictions", .int(counters.evictions)), ("skipped", .int(counters.skipped)),
+            ("sets", .int(counters.sets)), ("deletes", .int(counters.deletes)), ("events", .int(counters.events)),
+            ("seconds", .double(seconds)), ("requestsPerSecond", .double(requestsPerSecond.rounded())),
+            ("trim", .object(trimFields)),
+        ])
+    }
+
+    /// Flat columns for CSV and Markdown, in order.
+    static let columns = [
+        "policy", "trace", "capacity", "capacitySource", "countLimit", "ignoreSize", "requests", "hits", "misses",
+        "hitRatio", "missRatio", "byteRequests", "byteHits", "byteHitRatio", "evictions", "skipped",
+        "seconds", "requestsPerSecond",
+        "trimCount", "trimTotalNanoseconds", "trimP50Nanoseconds", "trimP99Nanoseconds", "trimMaxNanoseconds",
+        "trimCallerCount", "trimCallerP50Nanoseconds", "trimCallerP99Nanoseconds", "trimCallerMaxNanoseconds",
+        "trimDeferredCount", "trimDeferredP50Nanoseconds", "trimDeferredP99Nanoseconds", "trimDeferredMaxNanoseconds",
+    ]
+
+    var flatValues: [String] {
+        func ratio(_ value: Double?) -> String { value.map { String(format6: $0) } ?? "" }
+        return [
+            policy, trace, capacity.map(String.init) ?? "", capacitySource.rawValue, countLimit.map(String.init) ?? "",
+            String(ignoreSize), String(requests), String(hits), String(misses),
+            ratio(hitRatio), ratio(missRatio), String(counters.byteRequests), String(counters.byteHits),
+            ratio(byteHitRatio), String(counters.evictions), String(counters.skipped),
+            String(format6: seconds), String(Int(requestsPerSecond.rounded())),
+            String(trim.count), String(trim.totalNanoseconds), String(trim.p50Nanoseconds),
+            String(trim.p99Nanoseconds), String(trim.maxNanoseconds),
+            String(trimCaller.count), String(trimCaller.p50Nanoseconds), String(trimCaller.p99Nanoseconds),
+            String(trimCaller.maxNanoseconds),
+            String(trimDeferred.count), String(trimDeferred.p50Nanoseconds), String(trimDeferred.p99Nanoseconds),
+            String(trimDeferred.maxNanoseconds),
+        ]
+    }
+}
+
+/// Renders replay results in every report format.
+public enum ReplayReport {
+    /// One result (the `replay` command).
+    public static func render(_ result: ReplayResult, as format: ReportFormat) -> String {
+        switch format {
+        case .json: return result.json.serialized(pretty: true) + "\n"
+        case .csv, .markdown: return renderRows([result], as: format)
+        case .table: return renderTable(result)
+        }
+    }
+
+    /// Several results as rows (CSV or Markdown), one per result.
+    public static func renderRows(_ results: [ReplayResult], as format: ReportFormat) -> String {
+        let header = ReplayResult.columns
+        let rows = results.map(\.flatValues)
+        switch format {
+        case .markdown:
+            var out = "| " + header.joined(separator: " | ") + " |\n"
+            out += "|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
+            for row in rows { out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
+            return out
+        default:
+            var out = header.joined(separator: ",") + "\n"
+            for row in rows { out += row.map(csvField).joined(separator: ",") + "\n" }
+            return out
+        }
+    }
+
+    static func csvField(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func renderTable(_ r: ReplayResult) -> String {
+        func percent(_ value: Double?) -> String { value.map { String(format2: $0 * 100) + " %" } ?? "n/a" }
+        func trimLine(_ t: TrimSummary) -> String {
+            "\(t.count) passes, p50 \(Duration.format(t.p50Nanoseconds)), p99 \(Duration.format(t.p99Nanoseconds)), max \(Duration.format(t.maxNanoseconds)), total \(Duration.format(t.totalNanoseconds))"
+        }
+        var rows: [(String, String)] = [
+            ("policy", r.policy), ("trace", r.trace),
+            ("capacity", (r.capacity.map { SizeFormat.describe($0, objects: r.ignoreSize) } ?? "unlimited") + " (\(r.capacitySource.rawValue))"),
+        ]
+        if let limit = r.countLimit { rows.append(("count limit", String(limit))) }
+        rows += [
+            ("requests", "\(r.requests) (\(r.hits) hits, \(r.misses) misses)"),
+            ("hit ratio", percent(r.hitRatio)),
+            ("byte hit ratio", percent(r.byteHitRatio)),
+            ("evictions", String(r.counters.evictions)),
+        ]
+        if r.counters.skipped > 0 { rows.append(("skipped (size 0)", String(r.counters.skipped))) }
+        if r.counters.sets + r.counters.deletes + r.counters.events > 0 {
+            rows.append(("other rows", "\(r.counters.sets) sets, \(r.counters.deletes) deletes, \(r.counters.events) events"))
+        }
+        rows += [
+            ("throughput", "\(SizeFormat.grouped(Int(r.requestsPerSecond.rounded()))) requests/s (\(String(format6: r.seconds)) s)"),
+            ("trim latency", trimLine(r.trim)),
+        ]
+        if r.trimDeferred.count > 0 {
+            rows.append(("  caller", trimLine(r.trimCaller)))
+            rows.append(("  deferred", trimLine(r.trimDeferred)))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Human-readable durations.
+enum Duration {
+    static func format(_ nanoseconds: UInt64) -> String {
+        let value = Double(nanoseconds)
+        if value < 1_000 { return "\(nanoseconds) ns" }
+        if value < 1_000_000 { return String(format2: value / 1_000) + " µs" }
+        if value < 1_000_000_000 { return String(format2: value / 1_000_000) + " ms" }
+        return String(format2: value / 1_000_000_000) + " s"
+    }
+}
+
+extension String {
+    /// Fixed-point with 6 decimals, without Foundation.
+    init(format6 value: Double) { self = _fixed(value, decimals: 6) }
+    /// Fixed-point with 2 decimals, without Foundation.
+    init(format2 value: Double) { self = _fixed(value, decimals: 2) }
+}
+
+func _fixed(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite else { return "nan" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e18 else { return "\(value)" }
+    let whole = Int64(scaled)
+    let integer = whole / Int64(scale)
+    let fraction = String(whole % Int64(scale))
+    let sign = value < 0 && whole != 0 ? "-" : ""
+    if decimals == 0 { return sign + String(integer) }
+    return sign + String(integer) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}

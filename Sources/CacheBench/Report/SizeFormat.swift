@@ -1,0 +1,54 @@
+/// Parsing and printing of sizes such as `64MiB`.
+public enum SizeFormat {
+    /// Parses a size: a plain integer (bytes, or objects with `--ignore-size`) or a number with a
+    /// suffix: `KB MB GB TB` (powers of 1000) or `KiB MiB GiB TiB` (powers of 1024), case-insensitive,
+    /// optionally `B`. Decimals are allowed with a suffix (`1.5GiB`) and rounded down.
+    ///
+    /// - Throws: ``UsageError`` naming `option`.
+    public static func parse(_ text: String, option: String) throws(UsageError) -> Int {
+        let trimmed = text.trimmingSpaces
+        let digits = trimmed.prefix { $0.isNumber || $0 == "." }
+        let suffix = trimmed.dropFirst(digits.count).trimmingSpaces.lowercased()
+        let multipliers: [String: Double] = [
+            "": 1, "b": 1,
+            "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+            "kib": 1024, "mib": 1048576, "gib": 1073741824, "tib": 1099511627776,
+        ]
+        guard let multiplier = multipliers[suffix] else {
+            throw UsageError("\(option) \(text): unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB or GiB)")
+        }
+        guard !digits.isEmpty, let number = Double(digits) else {
+            throw UsageError("\(option) \(text): not a size (examples: 1048576, 64MiB, 1GB)")
+        }
+        if suffix.isEmpty || suffix == "b" {
+            guard let exact = Int(digits) else { throw UsageError("\(option) \(text): a size without a suffix must be a whole number") }
+            return exact
+        }
+        let value = (number * multiplier).rounded(.down)
+        guard value < 9.2e18 else { throw UsageError("\(option) \(text): too large") }
+        return Int(value)
+    }
+
+    /// `64 MiB (67108864 bytes)`, or `500 objects`.
+    public static func describe(_ size: Int, objects: Bool) -> String {
+        if objects { return "\(size) objects" }
+        let units: [(Int, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        for (unit, name) in units where size >= unit {
+            let value = Double(size) / Double(unit)
+            let text = value == value.rounded() ? String(Int(value)) : String(format2: value)
+            return "\(text) \(name) (\(size) bytes)"
+        }
+        return "\(size) bytes"
+    }
+
+    /// `12,345,678`.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sequential bytes from a file or standard input, read in large chunks with `read(2)`.
+///
+/// Holds one reusable buffer, so memory stays constant however long the input is.
+public final class ByteSource {
+    /// The name for messages: the path, or `-` for standard input.
+    public let name: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path`, or standard input when `path` is `-`.
+    ///
+    /// - Throws: ``TraceError`` of kind `cannotOpen` when the path does not exist, is a directory
+    ///   or cannot be read.
+    public init(path: String) throws(TraceError) {
+        name = path
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+            return
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw TraceError(.cannotOpen, file: path, reason: "cannot open: is a directory")
+        }
+        descriptor = fd
+        ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Bytes already read by ``peek(upTo:)`` and not yet consumed.
+    private var pending: [UInt8] = []
+
+    /// Returns up to `count` bytes from the start of the input without consuming them, so that a
+    /// format can be recognised even on standard input.
+    public func peek(upTo count: Int) throws(TraceError) -> [UInt8] {
+        if pending.count < count {
+            let wanted = count - pending.count
+            let chunk = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 1)
+            defer { chunk.deallocate() }
+            let n = try readFromDescriptor(into: chunk, count: wanted, fully: true)
+            pending += UnsafeRawBufferPointer(start: chunk, count: n)
+        }
+        return Array(pending.prefix(count))
+    }
+
+    /// Reads up to `count` bytes into `buffer`; returns the number read, 0 at the end of input.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        if !pending.isEmpty {
+            let n = min(count, pending.count)
+            pending.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: n) }
+            }
+            pending.removeFirst(n)
+            return n
+        }
+        return try readFromDescriptor(into: buffer, count: count, fully: false)
+    }
+
+    private func readFromDescriptor(into buffer: UnsafeMutableRawPointer, count: Int, fully: Bool) throws(TraceError) -> Int {
+        var total = 0
+        while total < count {
+            let n = try readOnce(into: buffer + total, count: count - total)
+            if n == 0 { break }
+            total += n
+            if !fully { break }
+        }
+        return total
+    }
+
+    private func readOnce(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(descriptor, buffer, count)
+            #else
+            let n = Darwin.read(descriptor, buffer, count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw TraceError(.cannotOpen, file: name, reason: "read failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Fills `buffer` completely unless the input ends first; returns the number of bytes read.
+    public func readFully(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        var total = 0
+        while total < count {
+            let n = try read(into: buffer + total, count: count - total)
+            if n == 0 { break }
+            total += n
+        }
+        return total
+    }
+}

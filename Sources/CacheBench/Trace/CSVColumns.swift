@@ -1,0 +1,94 @@
+/// Which CSV column holds which field (0-based internally; 1-based on the command line).
+public struct CSVColumns: Sendable, Equatable {
+    /// The timestamp column, or `nil` to use the row index as time.
+    public var time: Int?
+    /// The key column.
+    public var key: Int
+    /// The size column, or `nil` for size 1.
+    public var size: Int?
+    /// The operation column, or `nil` when every row is a `get`.
+    public var operation: Int?
+
+    /// Creates a map from 0-based column indices.
+    public init(time: Int?, key: Int, size: Int?, operation: Int?) {
+        self.time = time
+        self.key = key
+        self.size = size
+        self.operation = operation
+    }
+
+    /// The layout of a trace with no header: `timestamp,key,size[,op]`.
+    public static let headerless = CSVColumns(time: 0, key: 1, size: 2, operation: 3)
+
+    /// The highest column index used.
+    public var lastColumn: Int { [time, key, size, operation].compactMap { $0 }.max() ?? key }
+
+    /// Parses `time=1,key=2,size=3,op=4` (1-based, any order, `key` required).
+    ///
+    /// - Throws: a message naming the bad part.
+    public static func parse(_ text: String) throws(UsageError) -> CSVColumns {
+        var map: [String: Int] = [:]
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pieces.count == 2 else {
+                throw UsageError("--columns \(text): expected NAME=COLUMN pairs such as time=1,key=2,size=3,op=4")
+            }
+            let name = pieces[0].trimmingSpaces.lowercased()
+            guard let field = Self.fieldNames[name] else {
+                throw UsageError("--columns \(text): unknown field '\(name)' (known: time, key, size, op)")
+            }
+            guard let column = Int(pieces[1].trimmingSpaces), column >= 1, column <= 4096 else {
+                throw UsageError("--columns \(text): column for \(name) must be a whole number from 1 to 4096")
+            }
+            guard map[field] == nil else { throw UsageError("--columns \(text): \(field) is given twice") }
+            map[field] = column - 1
+        }
+        guard let key = map["key"] else { throw UsageError("--columns \(text): the key column is required") }
+        let columns = CSVColumns(time: map["time"], key: key, size: map["size"], operation: map["op"])
+        let used = [columns.time, columns.key, columns.size, columns.operation].compactMap { $0 }
+        guard Set(used).count == used.count else {
+            throw UsageError("--columns \(text): two fields share one column")
+        }
+        return columns
+    }
+
+    /// Field names accepted in `--columns` and in header rows, mapped to the field they name.
+    static let fieldNames: [String: String] = [
+        "time": "time", "timestamp": "time", "ts": "time", "clock_time": "time",
+        "key": "key", "id": "key", "obj_id": "key", "object_id": "key",
+        "size": "size", "obj_size": "size", "object_size": "size", "cost": "size",
+        "op": "op", "operation": "op",
+    ]
+
+    /// Builds a map from a header row's names, or `nil` if the row names no known field.
+    static func fromHeader(_ names: [String], file: String) throws(TraceError) -> CSVColumns? {
+        var map: [String: Int] = [:]
+        for (column, raw) in names.enumerated() {
+            if let field = fieldNames[raw.trimmingSpaces.lowercased()], map[field] == nil { map[field] = column }
+        }
+        guard !map.isEmpty else { return nil }
+        guard let key = map["key"] else {
+            throw TraceError(.malformed, file: file, line: 1,
+                             reason: "the header names no key column (expected key, id or obj_id); use --columns")
+        }
+        return CSVColumns(time: map["time"], key: key, size: map["size"], operation: map["op"])
+    }
+}
+
+/// A command-line mistake (exit 2): an unknown option, a bad value, a conflict.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A one-line message naming the option at fault.
+    public var message: String
+    /// Creates an error with a one-line message.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

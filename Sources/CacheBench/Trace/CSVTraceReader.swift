@@ -1,0 +1,402 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether a CSV trace starts with a header row.
+public enum HeaderMode: String, Sendable, CaseIterable {
+    /// Decide from the first line: a header names a known field (`time`, `key`, `size`, `op`, …).
+    case auto
+    /// The first line is a header.
+    case present
+    /// There is no header.
+    case absent
+}
+
+/// Streams a CSV trace in constant memory.
+///
+/// Layout, in order of precedence: `--columns`; a header row naming the columns (`timestamp` or
+/// `time`; `key`, `id` or `obj_id`; `size`; `op`); otherwise `timestamp,key,size[,op]` (a file
+/// with one column is read as keys only). Keys that are decimal integers below 2^64 are used as
+/// they are; any other key is hashed to 64 bits (FNV-1a), so string keys such as URLs work.
+/// Fields may be quoted (`"a,b"`, with `""` for a quote). Blank lines and lines starting with `#`
+/// are skipped. CRLF line endings are accepted.
+public struct CSVTraceReader: TraceReader {
+    /// The longest line accepted; longer lines are reported as malformed rather than buffered.
+    public static let maximumLineLength = 1 << 16
+
+    public let name: String
+    public var providesNextAccess: Bool { false }
+
+    private let source: ByteSource
+    private let buffer: _ReadBuffer
+    private var start = 0          // first unconsumed byte
+    private var end = 0            // one past the last valid byte
+    private var atEndOfInput = false
+    private var lineNumber = 0
+    private var rowIndex = 0
+    private var columns: CSVColumns?
+    private var header: HeaderMode
+    private var delimiter: UInt8 = 0
+    private var sawFirstLine = false
+
+    /// Opens a CSV trace.
+    ///
+    /// - Parameters:
+    ///   - source: the bytes.
+    ///   - columns: an explicit column map (`--columns`), or `nil` to use the header or the default layout.
+    ///   - header: whether the first line is a header.
+    public init(source: ByteSource, columns: CSVColumns? = nil, header: HeaderMode = .auto, chunkSize: Int = 1 << 20) {
+        self.source = source
+        self.name = source.name
+        self.columns = columns
+        self.header = header
+        self.buffer = _ReadBuffer(capacity: max(chunkSize, Self.maximumLineLength * 2))
+    }
+
+    /// Opens the CSV trace at `path` (`-` for standard input).
+    public init(path: String, columns: CSVColumns? = nil, header: HeaderMode = .auto) throws(TraceError) {
+        self.init(source: try ByteSource(path: path), columns: columns, header: header)
+    }
+
+    public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        let batchSize = 4096
+        while batch.count < batchSize {
+            guard let (lineStart, lineEnd) = try nextLine() else { break }
+            try decodeLine(from: lineStart, to: lineEnd, into: &batch)
+        }
+        return !batch.isEmpty
+    }
+
+    // MARK: Lines
+
+    /// The bounds of the next line in the buffer (without its terminator), reading more input as needed.
+    private mutating func nextLine() throws(TraceError) -> (Int, Int)? {
+        while true {
+            let base = buffer.pointer
+            if start < end, let newline = memchr(base + start, 0x0A, end - start) {
+                let lineEnd = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                let lineStart = start
+                start = lineEnd + 1
+                lineNumber += 1
+                guard lineEnd - lineStart <= Self.maximumLineLength else { throw lineTooLong() }
+                return (lineStart, lineEnd)
+            }
+            if atEndOfInput {
+                guard start < end else { return nil }
+                // The last line has no newline.
+                let lineStart = start
+                start = end
+                lineNumber += 1
+                guard end - lineStart <= Self.maximumLineLength else { throw lineTooLong() }
+                return (lineStart, end)
+            }
+            guard end - start <= Self.maximumLineLength else {
+                lineNumber += 1
+                throw lineTooLong()
+            }
+            // Keep the partial line and read more behind it.
+            if start > 0 {
+                if end > start { memmove(base, base + start, end - start) }
+                end -= start
+                start = 0
+            }
+            let n = try source.read(into: base + end, count: buffer.capacity - end)
+            if n == 0 { atEndOfInput = true } else { end += n }
+        }
+    }
+
+    private func lineTooLong() -> TraceError {
+        TraceError(.malformed, file: name, line: lineNumber,
+                   reason: "line is longer than \(Self.maximumLineLength) bytes (is this a CSV trace?)")
+    }
+
+    // MARK: Rows
+
+    private mutating func decodeLine(from lineStart: Int, to rawEnd: Int, into batch: inout [Request]) throws(TraceError) {
+        let base = buffer.pointer
+        var lineEnd = rawEnd
+        if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        if lineEnd == lineStart { return }                               // blank line
+        if base[lineStart] == 0x23 { return }                            // '#' comment
+        if memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
+            throw malformed("NUL byte in line (is this a binary file? try --trace-format oracle-general)")
+        }
+        if !sawFirstLine {
+            sawFirstLine = true
+            if try readHeaderIfPresent(from: lineStart, to: lineEnd) { return }
+        }
+        guard let columns else { return }
+
+        var fields = _Fields()
+        try split(from: lineStart, to: lineEnd, into: &fields, upTo: columns.lastColumn)
+
+        var operation = Operation.get
+        if let column = columns.operation {
+            guard column < fields.count else { throw missingColumn(column, fields.count) }
+            operation = try parseOperation(fields[column])
+        }
+        var time = Double(rowIndex)
+        if let column = columns.time {
+            guard column < fields.count else { throw missingColumn(column, fields.count) }
+            time = try parseTime(fields[column])
+        }
+        var key: UInt64 = 0
+        var size = 1
+        if operation.hasKey {
+            guard columns.key < fields.count else { throw missingColumn(columns.key, fields.count) }
+            key = try parseKey(fields[columns.key])
+            if let column = columns.size, operation != .delete {
+                guard column < fields.count else { throw missingColumn(column, fields.count) }
+                size = try parseSize(fields[column])
+            }
+        }
+        batch.append(Request(time: time, key: key, size: size, operation: operation))
+        rowIndex += 1
+    }
+
+    /// Reads the first line as a header when it is one; decides the column map either way.
+    private mutating func readHeaderIfPresent(from lineStart: Int, to lineEnd: Int) throws(TraceError) -> Bool {
+        let base = buffer.pointer
+        let line = UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
+        if line.contains(0x2C) { delimiter = 0x2C } else if line.contains(0x09) { delimiter = 0x09 } else { delimiter = 0x2C }
+
+        var fields = _Fields()
+        try split(from: lineStart, to: lineEnd, into: &fields, upTo: 64)
+        let names = (0..<min(fields.count, 64)).map { String(decoding: fields[$0].bytes(base), as: UTF8.self) }
+        let named = try CSVColumns.fromHeader(names, file: name)
+
+        let isHeader: Bool
+        switch header {
+        case .present: isHeader = true
+        case .absent: isHeader = false
+        case .auto: isHeader = named != nil
+        }
+        if columns == nil {
+            if isHeader {
+                guard let named else {
+                    throw malformed("the header names no known column (time, key, size, op); use --columns")
+                }
+                columns = named
+            } else {
+                // Headerless: timestamp,key,size[,op]; a single column holds keys, two hold time and key.
+                switch fields.count {
+                case 1: columns = CSVColumns(time: nil, key: 0, size: nil, operation: nil)
+                case 2: columns = CSVColumns(time: 0, key: 1, size: nil, operation: nil)
+                case 3: columns = CSVColumns(time: 0, key: 1, size: 2, operation: nil)
+                default: columns = .headerless
+                }
+            }
+        }
+        return isHeader
+    }
+
+    /// Splits a line into fields, honouring double quotes. Stops after field `last`.
+    private func split(from lineStart: Int, to lineEnd: Int, into fields: inout _Fields, upTo last: Int) throws(TraceError) {
+        let base = buffer.pointer
+        var i = lineStart
+        while true {
+            if i < lineEnd && base[i] == 0x22 {
+                // Quoted field: runs to the closing quote; "" is an escaped quote.
+                var j = i + 1
+                var escaped = false
+                while true {
+                    guard j < lineEnd else { throw malformed("unterminated quoted field") }
+                    if base[j] == 0x22 {
+                        if j + 1 < lineEnd && base[j + 1] == 0x22 { escaped = true; j += 2; continue }
+                        break
+                    }
+                    j += 1
+                }
+                fields.append(_Field(start: i + 1, end: j, quotedWithEscapes: escaped))
+                j += 1
+                guard j >= lineEnd || base[j] == delimiter else {
+                    throw malformed("unexpected character after a closing quote")
+                }
+                i = j
+            } else {
+                var j = i
+                while j < lineEnd && base[j] != delimiter { j += 1 }
+                fields.append(_Field(start: i, end: j, quotedWithEscapes: false))
+                i = j
+            }
+            if i >= lineEnd || fields.count > last { return }
+            i += 1                                                       // past the delimiter
+            if i == lineEnd { fields.append(_Field(start: i, end: i, quotedWithEscapes: false)); return }
+        }
+    }
+
+    // MARK: Fields
+
+    private func parseOperation(_ field: _Field) throws(TraceError) -> Operation {
+        let bytes = field.trimmed(buffer.pointer)
+        if bytes.isEmpty { return .get }
+        switch String(decoding: bytes, as: UTF8.self).lowercased() {
+        case "get", "read": return .get
+        case "set", "write": return .set
+        case "delete": return .delete
+        case "memory-warning": return .memoryWarning
+        case "background": return .background
+        case "tick": return .tick
+        case let other:
+            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background or tick)")
+        }
+    }
+
+    private func parseTime(_ field: _Field) throws(TraceError) -> Double {
+        let bytes = field.trimmed(buffer.pointer)
+        guard !bytes.isEmpty else { throw malformed("empty timestamp") }
+        // Fast path: digits with an optional fraction.
+        var whole: UInt64 = 0
+        var i = 0
+        while i < bytes.count, bytes[i] &- 0x30 < 10, whole < 100_000_000_000_000_000 {
+            whole = whole &* 10 &+ UInt64(bytes[i] &- 0x30)
+            i += 1
+        }
+        if i == bytes.count { return Double(whole) }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value >= 0 else {
+            throw malformed("timestamp '\(String(decoding: bytes.prefix(40), as: UTF8.self))' is not a non-negative number")
+        }
+        return value
+    }
+
+    private func parseSize(_ field: _Field) throws(TraceError) -> Int {
+        let bytes = field.trimmed(buffer.pointer)
+        guard !bytes.isEmpty else { throw malformed("empty size") }
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- 0x30
+            guard digit < 10 else {
+                let text = String(decoding: bytes.prefix(40), as: UTF8.self)
+                if text.hasPrefix("-") { throw malformed("size \(text) is negative") }
+                throw malformed("size '\(text)' is not a whole number")
+            }
+            value = value &* 10 &+ Int(digit)
+            guard value <= 1 << 53 else { throw malformed("size exceeds 2^53") }
+        }
+        return value
+    }
+
+    private func parseKey(_ field: _Field) throws(TraceError) -> UInt64 {
+        let base = buffer.pointer
+        let bytes = field.bytes(base)
+        guard !bytes.isEmpty else { throw malformed("empty key") }
+        if !field.quotedWithEscapes && bytes.count <= 19 {
+            var value: UInt64 = 0
+            var numeric = true
+            for byte in bytes {
+                let digit = byte &- 0x30
+                if digit >= 10 { numeric = false; break }
+                value = value &* 10 &+ UInt64(digit)
+            }
+            if numeric { return value }
+        }
+        guard _isValidUTF8(bytes) else { throw malformed("key is not valid UTF-8") }
+        // FNV-1a over the unescaped bytes, then a finalizer so that similar keys spread.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = 0
+        while i < bytes.count {
+            hash = (hash ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01b3
+            i += (field.quotedWithEscapes && bytes[i] == 0x22) ? 2 : 1
+        }
+        hash ^= hash >> 31
+        hash &*= 0x9e37_79b9_7f4a_7c15
+        return hash ^ (hash >> 29)
+    }
+
+    private func malformed(_ reason: String) -> TraceError {
+        TraceError(.malformed, file: name, line: lineNumber, reason: reason)
+    }
+
+    private func missingColumn(_ column: Int, _ found: Int) -> TraceError {
+        malformed("expected at least \(column + 1) columns, found \(found)")
+    }
+}
+
+/// One field of a line: a byte range in the read buffer.
+private struct _Field {
+    var start: Int
+    var end: Int
+    var quotedWithEscapes: Bool
+
+    func bytes(_ base: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + start, count: end - start)
+    }
+
+    func trimmed(_ base: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var s = start, e = end
+        while s < e && (base[s] == 0x20 || base[s] == 0x09) { s += 1 }
+        while e > s && (base[e - 1] == 0x20 || base[e - 1] == 0x09) { e -= 1 }
+        return UnsafeBufferPointer(start: base + s, count: e - s)
+    }
+}
+
+/// Up to 8 fields inline, so splitting a line allocates nothing; wider rows spill to an array.
+private struct _Fields {
+    private var inline: (_Field, _Field, _Field, _Field, _Field, _Field, _Field, _Field)
+    private var spill: [_Field] = []
+    private(set) var count = 0
+
+    init() {
+        let empty = _Field(start: 0, end: 0, quotedWithEscapes: false)
+        inline = (empty, empty, empty, empty, empty, empty, empty, empty)
+    }
+
+    mutating func append(_ field: _Field) {
+        switch count {
+        case 0: inline.0 = field
+        case 1: inline.1 = field
+        case 2: inline.2 = field
+        case 3: inline.3 = field
+        case 4: inline.4 = field
+        case 5: inline.5 = field
+        case 6: inline.6 = field
+        case 7: inline.7 = field
+        default: spill.append(field)
+        }
+        count += 1
+    }
+
+    subscript(index: Int) -> _Field {
+        switch index {
+        case 0: inline.0
+        case 1: inline.1
+        case 2: inline.2
+        case 3: inline.3
+        case 4: inline.4
+        case 5: inline.5
+        case 6: inline.6
+        case 7: inline.7
+        default: spill[index - 8]
+        }
+    }
+}
+
+/// A heap buffer owned by a reader, freed with it.
+final class _ReadBuffer {
+    let pointer: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        pointer = .allocate(capacity: capacity)
+    }
+
+    deinit { pointer.deallocate() }
+}
+
+/// Whether `bytes` is well-formed UTF-8 (ASCII is checked in one pass).
+func _isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
+    }
+}

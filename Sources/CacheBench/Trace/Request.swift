@@ -1,0 +1,104 @@
+/// What a trace row asks of the cache.
+public enum Operation: UInt8, Sendable, CaseIterable {
+    /// A request: a hit if the key is resident, otherwise inserted with the row's size (cache-aside).
+    case get
+    /// Insert or replace, not counted as a request.
+    case set
+    /// Remove the key.
+    case delete
+    /// A memory warning delivered to the policy.
+    case memoryWarning
+    /// The app entering the background, delivered to the policy.
+    case background
+    /// Time passes; nothing else happens.
+    case tick
+
+    /// The name used in traces and reports.
+    public var name: String {
+        switch self {
+        case .get: "get"
+        case .set: "set"
+        case .delete: "delete"
+        case .memoryWarning: "memory-warning"
+        case .background: "background"
+        case .tick: "tick"
+        }
+    }
+
+    /// Whether the row names a key (`get`, `set`, `delete`) rather than an environment event.
+    @inlinable public var hasKey: Bool { rawValue <= Operation.delete.rawValue }
+}
+
+/// One decoded trace row.
+@frozen
+public struct Request: Sendable, Equatable {
+    /// Virtual time in seconds (the row index when the trace has no timestamps).
+    public var time: Double
+    /// The object id. Numeric keys are used as they are; other keys are hashed to 64 bits.
+    public var key: UInt64
+    /// The object's size (cost). 1 when the trace has no size column.
+    public var size: Int
+    /// What the row asks.
+    public var operation: Operation
+    /// The 1-based index of the next request for the same key, or `Int64.max` if none or unknown.
+    public var nextAccess: Int64
+
+    /// Creates a request.
+    @inlinable
+    public init(time: Double, key: UInt64, size: Int, operation: Operation = .get, nextAccess: Int64 = .max) {
+        self.time = time
+        self.key = key
+        self.size = size
+        self.operation = operation
+        self.nextAccess = nextAccess
+    }
+}
+
+/// A source of trace rows, decoded in batches so that the replay loop does no I/O per request.
+public protocol TraceReader {
+    /// The trace's name for reports and error messages (a path, or `-`).
+    var name: String { get }
+    /// Whether decoded requests carry next-access indices (oracleGeneral does).
+    var providesNextAccess: Bool { get }
+    /// Replaces the contents of `batch` with the next rows; returns `false` at the end of the trace.
+    ///
+    /// - Throws: ``TraceError`` for malformed input, naming the file and line (or byte offset).
+    mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool
+}
+
+/// Bad or unreadable trace input.
+public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure, which decides the exit code.
+    public enum Kind: Sendable, Equatable {
+        /// The input cannot be opened or read (exit 66).
+        case cannotOpen
+        /// The input is malformed (exit 65).
+        case malformed
+    }
+    /// The kind of failure.
+    public var kind: Kind
+    /// The file name (or `-` for standard input).
+    public var file: String
+    /// The 1-based line, for text traces.
+    public var line: Int?
+    /// The byte offset, for binary traces.
+    public var offset: Int?
+    /// What is wrong.
+    public var reason: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, file: String, line: Int? = nil, offset: Int? = nil, reason: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// `FILE:LINE: reason`, `FILE: byte OFFSET: reason` or `FILE: reason`.
+    public var description: String {
+        if let line { return "\(file):\(line): \(reason)" }
+        if let offset { return "\(file): byte \(offset): \(reason)" }
+        return "\(file): \(reason)"
+    }
+}

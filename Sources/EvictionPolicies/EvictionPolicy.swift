@@ -1,0 +1,200 @@
+/// A cache that decides which entries to drop when it runs out of room.
+///
+/// Every policy in this module, from a research algorithm such as SIEVE to a faithful model of
+/// YYMemoryCache, is one type conforming to this protocol. The same type serves two callers:
+///
+/// - **Apps** use it as a real cache: `Value` is the cached object, ``lookup(_:observer:)``
+///   returns it, and ``insert(_:forKey:cost:observer:)`` stores it.
+/// - **The replay engine** uses it as a simulator: `Value` is `Void`, which costs nothing once
+///   the generic code is specialized, and keys are 64-bit object identifiers.
+///
+/// ## Time
+/// Time is virtual. A policy never reads the wall clock; the caller moves time forward with
+/// ``advance(to:observer:)``, and timers (YYMemoryCache's 5 s auto-trim) and age limits fire
+/// there, in trace time. Entries are stamped with the time of the last `advance`.
+///
+/// ## Observing evictions
+/// Every mutating call takes an ``EvictionObserver``. A policy reports each entry it drops
+/// because of a limit, a timer or an event with ``EvictionObserver/didEvict(_:value:cost:)``,
+/// and brackets each *trim pass* (one call that removes one or more entries) with
+/// ``EvictionObserver/trimWillBegin(_:)`` and ``EvictionObserver/trimDidEnd(_:)``. A pass is only
+/// reported when it removes at least one entry, so an observer may read a clock in those two
+/// calls without adding a clock read to requests that evict nothing. Explicit removals
+/// (``remove(_:observer:)``) are not evictions.
+///
+/// Observers are generic parameters, not existentials, so the replay loop, the policy and the
+/// observer specialize into one loop with no dynamic dispatch per request.
+///
+/// ## Deferred work
+/// Libraries that trim asynchronously (AFNetworking's barrier purge, YYMemoryCache's cost trim)
+/// are modelled as work queued by one call and run at the start of the next call on the same
+/// policy, which is when a serial queue would have run it. Such passes are reported with
+/// ``TrimKind/deferred``; passes the caller waits for are ``TrimKind/caller``.
+public protocol EvictionPolicy<Key, Value> {
+    /// The type of keys. Replay uses `UInt64`; apps use whatever identifies their objects.
+    associatedtype Key: Hashable
+    /// The type of cached values. Replay uses `Void`.
+    associatedtype Value
+
+    /// What this policy is, what it reproduces and which parameters it takes.
+    static var descriptor: PolicyDescriptor { get }
+
+    /// Creates an empty cache.
+    ///
+    /// - Parameters:
+    ///   - limits: the cost and count limits. A policy that has no count limit rejects one.
+    ///   - options: policy parameters by name, as listed in ``descriptor``. Unknown names and
+    ///     malformed values are rejected.
+    /// - Throws: ``PolicyConfigurationError`` when a limit or option cannot be used.
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError)
+
+    /// The number of resident entries. Ghost (history-only) entries are not counted.
+    var count: Int { get }
+
+    /// The sum of the costs of the resident entries.
+    var totalCost: Int { get }
+
+    /// Whether `key` is resident, without recording an access.
+    func contains(_ key: Key) -> Bool
+
+    /// Looks `key` up and, when it is resident, records the access as the policy does on a hit.
+    ///
+    /// - Returns: the value, or `nil` on a miss. A miss changes nothing except deferred work
+    ///   that was due, and what the policy's own rules say (for example, none for LRU).
+    mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value?
+
+    /// Inserts `value` under `key` with `cost`, replacing the resident entry if there is one,
+    /// and evicts what the policy's rules say must go.
+    ///
+    /// Research policies follow libCacheSim's conventions: an object whose cost exceeds the
+    /// capacity is not inserted and leaves the cache untouched. Library models do what their
+    /// library does.
+    mutating func insert(_ value: Value, forKey key: Key, cost: Int, observer: inout some EvictionObserver<Key, Value>)
+
+    /// Removes `key` if it is resident. This is not an eviction and is not reported as one.
+    ///
+    /// - Returns: the removed value, or `nil` if `key` was not resident.
+    @discardableResult
+    mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value?
+
+    /// Delivers an environment event (memory warning, entering the background) to the cache,
+    /// which reacts as the library it models does. Research policies ignore events.
+    mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>)
+
+    /// Moves virtual time forward to `time` (seconds), firing any timers that fall due.
+    /// Times earlier than the current time are ignored.
+    mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>)
+
+    /// Cache-aside access: a hit if `key` is resident, otherwise `value` is inserted with `cost`.
+    ///
+    /// The default implementation is ``lookup(_:observer:)`` followed, on a miss, by
+    /// ``insert(_:forKey:cost:observer:)``. Policies may implement it with one index probe.
+    ///
+    /// - Returns: `true` on a hit.
+    mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                         observer: inout some EvictionObserver<Key, Value>) -> Bool
+
+    /// Tells an offline policy when `key`'s next request will come. Online policies ignore it.
+    ///
+    /// The replay engine calls this before each request when ``PolicyDescriptor/needsFuture``
+    /// is set; `index` is the 1-based request index of the next request for the same key, or
+    /// `Int64.max` when there is none.
+    mutating func noteNextAccess(_ index: Int64)
+}
+
+extension EvictionPolicy {
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        if lookup(key, observer: &observer) != nil { return true }
+        insert(value(), forKey: key, cost: cost, observer: &observer)
+        return false
+    }
+
+    @inlinable
+    public mutating func noteNextAccess(_ index: Int64) {}
+
+    @inlinable
+    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {}
+
+    @inlinable
+    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {}
+}
+
+// Conveniences for apps that do not observe evictions.
+extension EvictionPolicy {
+    /// Creates an empty cache with the given limits and default options.
+    ///
+    /// - Parameters:
+    ///   - capacity: the cost limit, or `nil` for none.
+    ///   - countLimit: the count limit, or `nil` for none.
+    public init(capacity: Int?, countLimit: Int? = nil) throws(PolicyConfigurationError) {
+        try self.init(limits: CacheLimits(capacity: capacity, countLimit: countLimit), options: PolicyOptions())
+    }
+
+    /// Returns the value for `key` and records the access, or `nil` on a miss.
+    @inlinable
+    public mutating func value(forKey key: Key) -> Value? {
+        var observer = IgnoringObserver<Key, Value>()
+        return lookup(key, observer: &observer)
+    }
+
+    /// Stores `value` under `key` with `cost`, evicting as the policy's rules say.
+    @inlinable
+    public mutating func setValue(_ value: Value, forKey key: Key, cost: Int = 1) {
+        var observer = IgnoringObserver<Key, Value>()
+        insert(value, forKey: key, cost: cost, observer: &observer)
+    }
+
+    /// Removes `key` and returns its value, or `nil` if it was not resident.
+    @inlinable
+    @discardableResult
+    public mutating func removeValue(forKey key: Key) -> Value? {
+        var observer = IgnoringObserver<Key, Value>()
+        return remove(key, observer: &observer)
+    }
+}
+
+/// An environment event delivered to a cache, as an app's notification centre would.
+public enum CacheEvent: String, Sendable, CaseIterable {
+    /// `UIApplicationDidReceiveMemoryWarningNotification`.
+    case memoryWarning = "memory-warning"
+    /// `UIApplicationDidEnterBackgroundNotification`.
+    case background
+}
+
+/// Who waits for a trim pass.
+public enum TrimKind: Sendable, Hashable {
+    /// The pass runs inside the call that caused it; the caller waits for it.
+    case caller
+    /// The pass runs later, off the caller's path: a queued block or a timer.
+    case deferred
+}
+
+/// Receives the evictions and trim passes of a cache.
+///
+/// The replay engine's observer counts evictions and times trim passes; an app's observer may
+/// release resources or log. All requirements are called synchronously from the cache's
+/// mutating methods, so an observer must not call back into the cache.
+public protocol EvictionObserver<Key, Value> {
+    /// The cache's key type.
+    associatedtype Key
+    /// The cache's value type.
+    associatedtype Value
+    /// Called before a pass that will remove at least one entry.
+    mutating func trimWillBegin(_ kind: TrimKind)
+    /// Called once for each entry removed by a limit, a timer or an event.
+    mutating func didEvict(_ key: Key, value: Value, cost: Int)
+    /// Called after the pass announced by the last ``trimWillBegin(_:)``.
+    mutating func trimDidEnd(_ kind: TrimKind)
+}
+
+/// An observer that ignores everything.
+@frozen
+public struct IgnoringObserver<Key, Value>: EvictionObserver {
+    /// Creates an observer that ignores everything.
+    @inlinable public init() {}
+    @inlinable public mutating func trimWillBegin(_ kind: TrimKind) {}
+    @inlinable public mutating func didEvict(_ key: Key, value: Value, cost: Int) {}
+    @inlinable public mutating func trimDidEnd(_ kind: TrimKind) {}
+}

@@ -1,0 +1,281 @@
+/// One entry's storage: its key, cost, list links and a small policy-defined field.
+///
+/// Links are `Int32` slot numbers (`-1` for none), so a node is 24–32 bytes and a list is a
+/// pair of integers rather than a chain of objects.
+@usableFromInline
+internal struct _Slot<Key> {
+    @usableFromInline var key: Key
+    @usableFromInline var cost: Int
+    /// Toward the head (the newer end) of whichever list holds the slot.
+    @usableFromInline var prev: Int32
+    /// Toward the tail (the older end) of whichever list holds the slot.
+    @usableFromInline var next: Int32
+    /// Free for the policy: a reference bit, a frequency, a queue tag.
+    @usableFromInline var aux: UInt32
+
+    @inlinable
+    init(key: Key, cost: Int) {
+        self.key = key
+        self.cost = cost
+        self.prev = -1
+        self.next = -1
+        self.aux = 0
+    }
+}
+
+/// The ends, length and total cost of one intrusive doubly linked list over a ``_SlotStore``.
+///
+/// The head is the newest end, the tail the oldest. Several lists (ARC's T1, T2, B1, B2) share
+/// one store; a slot is in at most one of them at a time.
+@usableFromInline
+internal struct _List {
+    @usableFromInline var head: Int32 = -1
+    @usableFromInline var tail: Int32 = -1
+    @usableFromInline var count: Int = 0
+    @usableFromInline var cost: Int = 0
+
+    @inlinable init() {}
+
+    @inlinable var isEmpty: Bool { head < 0 }
+}
+
+/// Index-based storage shared by every policy: an arena of slots with a free list, the values
+/// beside them, and an open-addressing index from key to slot.
+///
+/// - Complexity: ``find(_:)``, ``allocate(key:value:cost:)`` and ``release(_:)`` are O(1)
+///   expected; list operations are O(1). No operation allocates except when the arena or the
+///   index grows (amortised O(1), doubling).
+@usableFromInline
+internal struct _SlotStore<Key: Hashable, Value> {
+    @usableFromInline var slots: ContiguousArray<_Slot<Key>> = []
+    /// `nil` for free slots and for ghost entries that remember only a key.
+    @usableFromInline var values: ContiguousArray<Value?> = []
+    /// Head of the free list, chained through `next`.
+    @usableFromInline var freeHead: Int32 = -1
+    @usableFromInline var index = _KeyIndex()
+
+    @inlinable init() {}
+
+    /// The slot holding `key`, or `-1`.
+    @inlinable @inline(__always)
+    func find(_ key: Key) -> Int32 {
+        let hash = _hash(key)
+        return index.find(hash: hash) { slots[Int($0)].key == key }
+    }
+
+    /// Takes a free slot for `key` and records it in the index. `key` must not be present.
+    @inlinable
+    mutating func allocate(key: Key, value: Value?, cost: Int) -> Int32 {
+        let slot: Int32
+        if freeHead >= 0 {
+            slot = freeHead
+            freeHead = slots[Int(slot)].next
+            slots[Int(slot)] = _Slot(key: key, cost: cost)
+            values[Int(slot)] = value
+        } else {
+            slot = Int32(truncatingIfNeeded: slots.count)
+            slots.append(_Slot(key: key, cost: cost))
+            values.append(value)
+        }
+        index.insert(hash: _hash(key), slot: slot)
+        return slot
+    }
+
+    /// Returns `slot` to the free list and forgets its key. The slot must not be in a list.
+    /// - Returns: the value it held.
+    @inlinable
+    @discardableResult
+    mutating func release(_ slot: Int32) -> Value? {
+        let i = Int(slot)
+        index.remove(hash: _hash(slots[i].key), slot: slot)
+        let value = values[i]
+        values[i] = nil
+        slots[i].next = freeHead
+        slots[i].prev = -1
+        freeHead = slot
+        return value
+    }
+
+    /// The number of slots ever allocated (resident, ghost and free): the bound for parallel arrays.
+    @inlinable var slotCapacity: Int { slots.count }
+
+    @inlinable @inline(__always)
+    func key(_ slot: Int32) -> Key { slots[Int(slot)].key }
+
+    @inlinable @inline(__always)
+    func cost(_ slot: Int32) -> Int { slots[Int(slot)].cost }
+
+    @inlinable @inline(__always)
+    func next(_ slot: Int32) -> Int32 { slots[Int(slot)].next }
+
+    @inlinable @inline(__always)
+    func prev(_ slot: Int32) -> Int32 { slots[Int(slot)].prev }
+
+    @inlinable @inline(__always)
+    func aux(_ slot: Int32) -> UInt32 { slots[Int(slot)].aux }
+
+    @inlinable @inline(__always)
+    mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = value }
+
+    // MARK: Lists
+
+    /// Puts `slot` at the head (newest end) of `list`.
+    @inlinable
+    mutating func pushHead(_ slot: Int32, _ list: inout _List) {
+        let i = Int(slot)
+        slots[i].prev = -1
+        slots[i].next = list.head
+        if list.head >= 0 { slots[Int(list.head)].prev = slot } else { list.tail = slot }
+        list.head = slot
+        list.count += 1
+        list.cost += slots[i].cost
+    }
+
+    /// Puts `slot` at the tail (oldest end) of `list`.
+    @inlinable
+    mutating func pushTail(_ slot: Int32, _ list: inout _List) {
+        let i = Int(slot)
+        slots[i].next = -1
+        slots[i].prev = list.tail
+        if list.tail >= 0 { slots[Int(list.tail)].next = slot } else { list.head = slot }
+        list.tail = slot
+        list.count += 1
+        list.cost += slots[i].cost
+    }
+
+    /// Inserts `slot` just before `successor` (on the head side of it).
+    @inlinable
+    mutating func insert(_ slot: Int32, before successor: Int32, _ list: inout _List) {
+        let previous = slots[Int(successor)].prev
+        guard previous >= 0 else { pushHead(slot, &list); return }
+        let i = Int(slot)
+        slots[i].prev = previous
+        slots[i].next = successor
+        slots[Int(previous)].next = slot
+        slots[Int(successor)].prev = slot
+        list.count += 1
+        list.cost += slots[i].cost
+    }
+
+    /// Takes `slot` out of `list`.
+    @inlinable
+    mutating func unlink(_ slot: Int32, _ list: inout _List) {
+        let i = Int(slot)
+        let p = slots[i].prev, n = slots[i].next
+        if p >= 0 { slots[Int(p)].next = n } else { list.head = n }
+        if n >= 0 { slots[Int(n)].prev = p } else { list.tail = p }
+        slots[i].prev = -1
+        slots[i].next = -1
+        list.count -= 1
+        list.cost -= slots[i].cost
+    }
+
+    /// Moves `slot`, already in `list`, to its head.
+    @inlinable
+    mutating func moveToHead(_ slot: Int32, _ list: inout _List) {
+        guard list.head != slot else { return }
+        unlink(slot, &list)
+        pushHead(slot, &list)
+    }
+
+    /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted.
+    @inlinable
+    mutating func evict(_ slot: Int32, from list: inout _List, observer: inout some EvictionObserver<Key, Value>) {
+        unlink(slot, &list)
+        let key = slots[Int(slot)].key
+        let cost = slots[Int(slot)].cost
+        if let value = release(slot) { observer.didEvict(key, value: value, cost: cost) }
+    }
+
+    /// Changes the cost of `slot`, which is in `list`, keeping the list's total right.
+    @inlinable
+    mutating func setCost(_ slot: Int32, _ cost: Int, in list: inout _List) {
+        list.cost += cost - slots[Int(slot)].cost
+        slots[Int(slot)].cost = cost
+    }
+}
+
+/// An open-addressing hash index from a key's hash to a slot, with linear probing and
+/// backward-shift deletion (no tombstones).
+///
+/// Each bucket packs the low 32 bits of the hash with `slot + 1` in one `UInt64` (0 is empty), so
+/// a probe compares hashes without touching the slot; the caller confirms the key.
+/// The table doubles when it is half full.
+@usableFromInline
+internal struct _KeyIndex {
+    @usableFromInline var buckets: ContiguousArray<UInt64>
+    @usableFromInline var mask: Int
+    @usableFromInline var count: Int = 0
+
+    @inlinable
+    init(minimumCapacity: Int = 16) {
+        var size = 16
+        while size < minimumCapacity * 2 { size <<= 1 }
+        buckets = ContiguousArray(repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    @inlinable @inline(__always)
+    func find(hash: UInt64, matches: (Int32) -> Bool) -> Int32 {
+        let tag = hash & 0xffff_ffff
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let bucket = buckets[i]
+            if bucket == 0 { return -1 }
+            if bucket >> 32 == tag {
+                let slot = Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1
+                if matches(slot) { return slot }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    @inlinable
+    mutating func insert(hash: UInt64, slot: Int32) {
+        if (count + 1) * 2 > buckets.count { grow() }
+        let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while buckets[i] != 0 { i = (i + 1) & mask }
+        buckets[i] = entry
+        count += 1
+    }
+
+    @inlinable
+    mutating func remove(hash: UInt64, slot: Int32) {
+        let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while buckets[i] != entry {
+            if buckets[i] == 0 { return }
+            i = (i + 1) & mask
+        }
+        // Backward-shift: pull later entries of the run into the hole when their home allows.
+        var hole = i
+        var j = (i + 1) & mask
+        while buckets[j] != 0 {
+            let home = Int(truncatingIfNeeded: buckets[j] >> 32) & mask
+            // Move j into the hole unless its home lies cyclically in (hole, j].
+            let distanceToJ = (j - home) & mask
+            let distanceToHole = (hole - home) & mask
+            if distanceToHole < distanceToJ {
+                buckets[hole] = buckets[j]
+                hole = j
+            }
+            j = (j + 1) & mask
+        }
+        buckets[hole] = 0
+        count -= 1
+    }
+
+    @inlinable
+    mutating func grow() {
+        let old = buckets
+        let size = old.count * 2
+        buckets = ContiguousArray(repeating: 0, count: size)
+        mask = size - 1
+        for entry in old where entry != 0 {
+            var i = Int(truncatingIfNeeded: entry >> 32) & mask
+            while buckets[i] != 0 { i = (i + 1) & mask }
+            buckets[i] = entry
+        }
+    }
+}

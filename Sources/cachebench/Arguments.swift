@@ -1,0 +1,87 @@
+import CacheBench
+
+/// What a command accepts: options that take a value, flags, and how many positionals.
+struct CommandSpec {
+    var name: String
+    var valueOptions: Set<String>
+    var repeatableOptions: Set<String> = []
+    var flags: Set<String> = []
+    var positionals: ClosedRange<Int>
+    var positionalName: String = "TRACE"
+}
+
+/// Parsed command-line words.
+struct Arguments {
+    var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    /// Parses `words` against `spec`: `--name value`, `--name=value`, flags, `-` as a positional,
+    /// `--` ending options.
+    init(_ words: [String], spec: CommandSpec) throws(UsageError) {
+        var i = 0
+        var onlyPositionals = false
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if onlyPositionals || !word.hasPrefix("--") || word == "-" {
+                if word.hasPrefix("-") && word != "-" && !onlyPositionals {
+                    throw UsageError("\(spec.name): unknown option \(word) (see 'cachebench \(spec.name) --help')")
+                }
+                positionals.append(word)
+                continue
+            }
+            if word == "--" { onlyPositionals = true; continue }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            if spec.flags.contains(name) {
+                guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+                flags.insert(name)
+            } else if spec.valueOptions.contains(name) || spec.repeatableOptions.contains(name) {
+                let value: String
+                if let inlineValue { value = inlineValue } else {
+                    guard i < words.count else { throw UsageError("\(name) needs a value") }
+                    value = words[i]
+                    i += 1
+                }
+                if !spec.repeatableOptions.contains(name), values[name] != nil {
+                    throw UsageError("\(name) is given more than once")
+                }
+                values[name, default: []].append(value)
+            } else {
+                throw UsageError("\(spec.name): unknown option \(name) (see 'cachebench \(spec.name) --help')")
+            }
+        }
+        guard spec.positionals.contains(positionals.count) else {
+            if positionals.count < spec.positionals.lowerBound {
+                throw UsageError("\(spec.name): missing \(spec.positionalName) (see 'cachebench \(spec.name) --help')")
+            }
+            throw UsageError("\(spec.name): unexpected argument '\(positionals[spec.positionals.upperBound])'")
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The value of `name` as one of an enumeration's raw values.
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(UsageError) -> T
+    where T.RawValue == String {
+        guard let raw = value(name) else { return defaultValue }
+        guard let choice = T(rawValue: raw) else {
+            throw UsageError("\(name) \(raw): expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return choice
+    }
+
+    /// A whole number option.
+    func integer(_ name: String) throws(UsageError) -> Int? {
+        guard let raw = value(name) else { return nil }
+        guard let value = Int(raw) else { throw UsageError("\(name) \(raw): not a whole number") }
+        return value
+    }
+}

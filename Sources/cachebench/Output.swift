@@ -1,0 +1,28 @@
+import CacheBench
+import Foundation
+
+/// Writes command output: to standard output, or whole to a file (`--output`), never half-written.
+enum Output {
+    static func emit(_ text: String, to path: String?) throws(CacheBenchError) {
+        guard let path, path != "-" else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        // Write beside the target, then rename: readers see the old file or the whole new one.
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
+            else { try FileManager.default.moveItem(at: temporary, to: url) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .output("\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("cachebench: " + message + "\n").utf8))
+    }
+}

@@ -1,0 +1,23 @@
+import CacheBench
+import EvictionPolicies
+
+enum PoliciesCommand {
+    static let help = """
+    USAGE: cachebench policies [--format table|json|csv|markdown]
+
+    Lists every policy: its name, what it reproduces (library and version, or paper), its rule,
+    and the parameters --option accepts with their defaults.
+    """
+
+    static let spec = CommandSpec(name: "policies", valueOptions: ["--format", "--output"], positionals: 0...0)
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let arguments: Arguments
+        let format: ReportFormat
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            format = try arguments.choice("--format", default: ReportFormat.table)
+        } catch { throw .usage(error) }
+        try Output.emit(PolicyCatalog.render(PolicyRegistry.descriptors, as: format), to: arguments.value("--output"))
+    }
+}

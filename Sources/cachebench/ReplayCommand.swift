@@ -1,0 +1,91 @@
+import CacheBench
+import EvictionPolicies
+
+enum ReplayCommand {
+    static let help = """
+    USAGE: cachebench replay TRACE --policy NAME [options]
+
+    Drives one policy with a trace and reports hit ratio, byte hit ratio, throughput and trim
+    latency (how long each eviction pass took).
+
+    ARGUMENTS:
+      TRACE                   A trace file, or - for standard input.
+
+    OPTIONS:
+      --policy NAME           A policy from 'cachebench policies' (required).
+      --capacity SIZE         The cost limit: bytes (objects with --ignore-size), or with a suffix
+                              KB MB GB (powers of 1000) or KiB MiB GiB (powers of 1024).
+                              Default: the library's own default where it ships one, otherwise
+                              10% of the trace's working set (needs a file, not standard input).
+      --count-limit N         An object-count limit, for policies that have one.
+      --ignore-size           Every object has size 1; capacities count objects.
+      --trace-format F        auto (default), csv or oracle-general.
+      --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
+      --header MODE           CSV header row: auto (default), present or absent.
+      --option KEY=VALUE      A policy parameter (repeatable); see 'cachebench policies'.
+      --format F              table (default), json, csv or markdown.
+      --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
+      -h, --help              Show this help.
+
+    EXAMPLE:
+      cachebench replay Traces/cloudPhysicsIO.og.csv --policy lru --capacity 64MiB --columns time=1,key=2,size=3
+    """
+
+    static let spec = CommandSpec(
+        name: "replay",
+        valueOptions: ["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format", "--output"],
+        repeatableOptions: ["--option"], flags: ["--ignore-size"], positionals: 1...1)
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let arguments: Arguments
+        let job: ReplayJob
+        let format: ReportFormat
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            guard let policy = arguments.value("--policy") else {
+                throw UsageError("replay: --policy is required (see 'cachebench policies')")
+            }
+            job = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
+            format = try arguments.choice("--format", default: ReportFormat.table)
+        } catch { throw .usage(error) }
+        let result = try Replay.run(job)
+        try Output.emit(ReplayReport.render(result, as: format), to: arguments.value("--output"))
+    }
+}
+
+/// The options `replay` and `compare` share: the trace, sizes and policy parameters.
+enum TraceOptions {
+    static func job(_ arguments: Arguments, trace path: String, policy: String) throws(UsageError) -> ReplayJob {
+        let capacity = try arguments.value("--capacity").map { (text) throws(UsageError) in
+            try SizeFormat.parse(text, option: "--capacity")
+        }
+        if let capacity, capacity <= 0 { throw UsageError("--capacity \(arguments.value("--capacity") ?? ""): must be greater than 0") }
+        return ReplayJob(trace: try traceSpec(arguments, path: path), policy: policy, capacity: capacity,
+                         countLimit: try arguments.integer("--count-limit"),
+                         ignoreSize: arguments.flags.contains("--ignore-size"),
+                         options: try policyOptions(arguments.all("--option")))
+    }
+
+    static func traceSpec(_ arguments: Arguments, path: String) throws(UsageError) -> TraceSpec {
+        let format = try arguments.choice("--trace-format", default: TraceFormat.auto)
+        let columns = try arguments.value("--columns").map { (text) throws(UsageError) in try CSVColumns.parse(text) }
+        if format == .oracleGeneral && (columns != nil || arguments.value("--header") != nil) {
+            throw UsageError("--columns and --header apply to CSV traces, not --trace-format oracle-general")
+        }
+        return TraceSpec(path: path, format: format, columns: columns,
+                         header: try arguments.choice("--header", default: HeaderMode.auto))
+    }
+
+    static func policyOptions(_ pairs: [String]) throws(UsageError) -> PolicyOptions {
+        var values: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw UsageError("--option \(pair): expected KEY=VALUE")
+            }
+            let key = String(pair[..<equals])
+            guard values[key] == nil else { throw UsageError("--option \(key) is given more than once") }
+            values[key] = String(pair[pair.index(after: equals)...])
+        }
+        return PolicyOptions(values)
+    }
+}

@@ -1,0 +1,51 @@
+import CacheBench
+import Foundation
+
+let usage = """
+USAGE: cachebench COMMAND [options]
+
+Replays cache request traces against eviction policies: research algorithms (LRU, SIEVE,
+S3-FIFO, ...) and faithful models of app caches (NSCache, AFNetworking, YYCache, ...).
+
+COMMANDS:
+  replay TRACE --policy NAME    Drive one policy with a trace; report hit ratios, throughput
+                                and trim latency.
+  policies                      List every policy, what it reproduces and its parameters.
+  help [COMMAND]                Show help for a command.
+
+Run 'cachebench COMMAND --help' for a command's options.
+"""
+
+let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) -> Void)] = [
+    "replay": (ReplayCommand.help, ReplayCommand.run),
+    "policies": (PoliciesCommand.help, PoliciesCommand.run),
+]
+
+@MainActor
+func main(_ words: [String]) -> Int32 {
+    guard let first = words.first else {
+        print(usage)
+        return 2
+    }
+    if first == "--help" || first == "-h" { print(usage); return 0 }
+    if first == "help" {
+        if words.count > 1, let command = commands[words[1]] { print(command.help); return 0 }
+        print(usage)
+        return words.count > 1 ? 2 : 0
+    }
+    guard let command = commands[first] else {
+        Output.error("unknown command '\(first)' (commands: \(commands.keys.sorted().joined(separator: ", ")))")
+        return 2
+    }
+    let rest = Array(words.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") { print(command.help); return 0 }
+    do {
+        try command.run(rest)
+        return 0
+    } catch {
+        Output.error(error.description)
+        return error.exitCode
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,79 @@
+import CacheBench
+import Foundation
+import Testing
+
+/// One row of Traces/golden-libcachesim.tsv: libCacheSim's miss counts (commit aa0fc40).
+struct GoldenRow: Sendable, CustomTestStringConvertible {
+    var trace: String
+    var bytesMode: Bool
+    var cacheSize: Int
+    var algorithm: String
+    var requests: Int
+    var misses: Int
+    var missRatio: Double
+    var byteMisses: Int
+
+    var testDescription: String { "\(algorithm) \(trace) \(bytesMode ? "bytes" : "objects") \(cacheSize)" }
+
+    static func load() throws -> [GoldenRow] {
+        let text = try String(contentsOfFile: Repository.trace("golden-libcachesim.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 9, let size = Int(f[2]), let requests = Int(f[4]), let misses = Int(f[5]),
+                  let ratio = Double(f[6]), let byteMisses = Int(f[8]) else { return nil }
+            return GoldenRow(trace: f[0], bytesMode: f[1] == "bytes", cacheSize: size, algorithm: f[3],
+                             requests: requests, misses: misses, missRatio: ratio, byteMisses: byteMisses)
+        }
+    }
+
+    /// Our policy name for libCacheSim's algorithm name.
+    var policy: String { algorithm == "twoq" ? "2q" : algorithm }
+
+    /// The traces this row runs on: the CSV, and for cloudPhysicsIO both the binary and the CSV copy.
+    var traces: [TraceSpec] {
+        if trace.hasPrefix("cloudPhysicsIO") {
+            return [TraceSpec(path: Repository.trace("cloudPhysicsIO.oracleGeneral.bin")),
+                    TraceSpec(path: Repository.trace("cloudPhysicsIO.og.csv"),
+                              columns: CSVColumns(time: 0, key: 1, size: 2, operation: nil))]
+        }
+        return [TraceSpec(path: Repository.trace(trace))]
+    }
+}
+
+/// Policies whose miss counts must equal libCacheSim's exactly, and those allowed to differ by at
+/// most 0.002 in miss ratio (variants whose tie-breaks or rounding legitimately differ; see Traces/README.md).
+enum Parity {
+    static let exact: Set<String> = ["lru", "fifo"]
+    static let withinTolerance: Set<String> = []
+    static let tolerance = 0.002
+
+    static var rows: [GoldenRow] {
+        ((try? GoldenRow.load()) ?? []).filter { exact.contains($0.policy) || withinTolerance.contains($0.policy) }
+    }
+}
+
+@Suite("Parity with libCacheSim (Traces/golden-libcachesim.tsv)")
+struct GoldenParityTests {
+    @Test("the golden table is present and complete")
+    func goldenTableLoads() throws {
+        let rows = try GoldenRow.load()
+        #expect(rows.count == 297)
+    }
+
+    @Test("miss counts", arguments: Parity.rows)
+    func missCounts(_ row: GoldenRow) throws {
+        for trace in row.traces {
+            let result = try Replay.run(ReplayJob(trace: trace, policy: row.policy, capacity: row.cacheSize,
+                                                  ignoreSize: !row.bytesMode))
+            #expect(result.requests == row.requests, "\(trace.path)")
+            if Parity.exact.contains(row.policy) {
+                #expect(result.misses == row.misses, "\(trace.path)")
+                #expect(result.counters.byteRequests - result.counters.byteHits == row.byteMisses, "\(trace.path)")
+            } else {
+                let ratio = try #require(result.missRatio)
+                #expect(abs(ratio - row.missRatio) <= Parity.tolerance,
+                        "\(trace.path): miss ratio \(ratio) vs libCacheSim \(row.missRatio)")
+            }
+        }
+    }
+}

@@ -15,6 +15,6 @@ let package = Package(
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CacheBench"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),
     ]
 )

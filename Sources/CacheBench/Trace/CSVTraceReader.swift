@@ -166,17 +166,17 @@ public struct CSVTraceReader: TraceReader {
         var fields = _Fields()
         try split(from: lineStart, to: lineEnd, into: &fields, upTo: 64)
         let names = (0..<min(fields.count, 64)).map { String(decoding: fields[$0].bytes(base), as: UTF8.self) }
-        let named = try CSVColumns.fromHeader(names, file: name)
+        let namesKnownField = names.contains { CSVColumns.fieldNames[$0.trimmingSpaces.lowercased()] != nil }
 
         let isHeader: Bool
         switch header {
         case .present: isHeader = true
         case .absent: isHeader = false
-        case .auto: isHeader = named != nil
+        case .auto: isHeader = namesKnownField
         }
         if columns == nil {
             if isHeader {
-                guard let named else {
+                guard let named = try CSVColumns.fromHeader(names, file: name) else {
                     throw malformed("the header names no known column (time, key, size, op); use --columns")
                 }
                 columns = named

@@ -1,0 +1,148 @@
+@testable import CacheBench
+import Foundation
+import Testing
+
+/// Decodes a whole trace given as text.
+func decode(_ text: String, columns: CSVColumns? = nil, header: HeaderMode = .auto) throws -> [Request] {
+    let path = try temporaryFile(text)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var reader = try CSVTraceReader(path: path, columns: columns, header: header)
+    var all: [Request] = []
+    var batch: [Request] = []
+    while try reader.nextBatch(&batch) { all += batch }
+    return all
+}
+
+/// The error a malformed trace gives.
+func decodeError(_ text: String, columns: CSVColumns? = nil) -> TraceError? {
+    do {
+        _ = try decode(text, columns: columns)
+        return nil
+    } catch let error as TraceError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+@Suite("CSV trace reader")
+struct CSVTraceReaderTests {
+    @Test("a header names the columns, in any order")
+    func header() throws {
+        let rows = try decode("size,op,key,timestamp\n10,get,7,1.5\n20,set,8,2\n")
+        #expect(rows == [Request(time: 1.5, key: 7, size: 10, operation: .get),
+                         Request(time: 2, key: 8, size: 20, operation: .set)])
+    }
+
+    @Test("without a header the layout is timestamp,key,size[,op]")
+    func noHeader() throws {
+        let rows = try decode("1,5,100\n2,6,200\n")
+        #expect(rows.map(\.key) == [5, 6])
+        #expect(rows.map(\.size) == [100, 200])
+        let withOps = try decode("1,5,100,delete\n2,,,memory-warning\n3,,,background\n4,,,tick\n")
+        #expect(withOps.map(\.operation) == [.delete, .memoryWarning, .background, .tick])
+    }
+
+    @Test("one column is keys only, with the row index as time")
+    func keysOnly() throws {
+        let rows = try decode("3\n4\n3\n")
+        #expect(rows.map(\.key) == [3, 4, 3])
+        #expect(rows.map(\.time) == [0, 1, 2])
+        #expect(rows.allSatisfy { $0.size == 1 })
+    }
+
+    @Test("--columns maps fields and ignores unmapped ones (libCacheSim's cloudPhysicsIO layout)")
+    func columnMap() throws {
+        let columns = try CSVColumns.parse("time=2,key=5,size=4")
+        let rows = try decode("version,time,op,size,lbn\n1,100,write,4096,77\n1,101,read,512,78\n", columns: columns)
+        #expect(rows == [Request(time: 100, key: 77, size: 4096), Request(time: 101, key: 78, size: 512)])
+    }
+
+    @Test("aliases and case: read/write, GET")
+    func aliases() throws {
+        let rows = try decode("time,key,size,op\n1,1,1,READ\n2,1,1,Write\n3,1,1,GET\n")
+        #expect(rows.map(\.operation) == [.get, .set, .get])
+    }
+
+    @Test("CRLF line endings, a last line without newline, blank and comment lines")
+    func lineEndings() throws {
+        let rows = try decode("timestamp,key,size\r\n1,1,10\r\n\r\n# a comment\r\n2,2,20")
+        #expect(rows.map(\.key) == [1, 2])
+        #expect(rows.map(\.size) == [10, 20])
+    }
+
+    @Test("string keys are hashed consistently; quoted fields may hold commas and quotes")
+    func stringKeys() throws {
+        let rows = try decode("time,key,size\n1,https://a/x.png,10\n2,\"https://a/x,y.png\",10\n3,https://a/x.png,10\n4,\"say \"\"hi\"\"\",1\n")
+        #expect(rows[0].key == rows[2].key)
+        #expect(rows[0].key != rows[1].key)
+        #expect(rows.count == 4)
+    }
+
+    @Test("tab-separated files")
+    func tabs() throws {
+        let rows = try decode("time\tkey\tsize\n1\t9\t3\n")
+        #expect(rows == [Request(time: 1, key: 9, size: 3)])
+    }
+
+    @Test("streams across chunk boundaries without losing or splitting rows")
+    func chunks() throws {
+        var text = "timestamp,key,size\n"
+        for i in 0..<300_000 { text += "\(i),\(i % 977),\(i % 13 + 1)\n" }
+        let rows = try decode(text)
+        #expect(rows.count == 300_000)
+        #expect(rows.last == Request(time: 299_999, key: UInt64(299_999 % 977), size: 299_999 % 13 + 1))
+    }
+
+    @Test("malformed rows name the file and line", arguments: [
+        ("timestamp,key,size\n1,2,3\n4,5,x\n", 3, "not a whole number"),
+        ("timestamp,key,size\n1,2,-3\n", 2, "negative"),
+        ("timestamp,key,size\n1,,3\n", 2, "empty key"),
+        ("timestamp,key,size\n1,2\n", 2, "expected at least 3 columns"),
+        ("timestamp,key,size,op\n1,2,3,fly\n", 2, "unknown operation"),
+        ("timestamp,key,size\n1,2,99999999999999999\n", 2, "exceeds 2^53"),
+        ("timestamp,key,size\nabc,2,3\n", 2, "timestamp"),
+        ("timestamp,key,size\n1,\"open,3\n", 2, "unterminated"),
+        ("timestamp,key,size\n1,a\u{0}b,3\n", 2, "NUL"),
+        ("time,foo\n", 1, "the header names no key column"),
+    ])
+    func malformed(text: String, line: Int, reason: String) throws {
+        let error = try #require(decodeError(text))
+        #expect(error.kind == .malformed)
+        #expect(error.line == line)
+        #expect(error.reason.contains(reason), "\(error)")
+        #expect(error.description.hasPrefix(error.file + ":\(line): "))
+    }
+
+    @Test("invalid UTF-8 in a key is an error")
+    func invalidUTF8() throws {
+        let path = try temporaryFile(Data("timestamp,key,size\n1,ab".utf8) + Data([0xC3, 0x28]) + Data(",3\n".utf8))
+        var reader = try CSVTraceReader(path: path)
+        var batch: [Request] = []
+        #expect(throws: TraceError.self) { _ = try reader.nextBatch(&batch) }
+    }
+
+    @Test("--columns parsing", arguments: [
+        ("time=1,key=2,size=3,op=4", CSVColumns(time: 0, key: 1, size: 2, operation: 3)),
+        ("key=1", CSVColumns(time: nil, key: 0, size: nil, operation: nil)),
+        ("size=3, key=2", CSVColumns(time: nil, key: 1, size: 2, operation: nil)),
+    ])
+    func columns(text: String, expected: CSVColumns) throws {
+        #expect(try CSVColumns.parse(text) == expected)
+    }
+
+    @Test("bad --columns", arguments: ["time=1", "key=0", "key=x", "key=1,key=2", "key=1,colour=2", "key=1,size=1", "key"])
+    func badColumns(text: String) {
+        #expect(throws: UsageError.self) { try CSVColumns.parse(text) }
+    }
+
+    @Test("sizes", arguments: [("100", 100), ("64MiB", 64 << 20), ("1GB", 1_000_000_000), ("1.5KiB", 1536), ("2 kb", 2000)])
+    func sizes(text: String, expected: Int) throws {
+        #expect(try SizeFormat.parse(text, option: "--capacity") == expected)
+    }
+
+    @Test("bad sizes", arguments: ["", "MiB", "12XB", "1.5", "-5", "1e3"])
+    func badSizes(text: String) {
+        #expect(throws: UsageError.self) { try SizeFormat.parse(text, option: "--capacity") }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Runs the built `cachebench` executable the way a user would.
+enum CLI {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable beside the test bundle (SwiftPM builds it because this target depends on it).
+    static var executable: URL {
+        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in candidates {
+            let url = directory.appendingPathComponent("cachebench")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return root.appendingPathComponent(".build/debug/cachebench")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] }
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        // The child may exit before reading all its input (a usage error); that must not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        try process.run()
+        let writer = DispatchGroup()
+        if let stdin {
+            DispatchQueue.global().async(group: writer) {
+                try? input.fileHandleForWriting.write(contentsOf: stdin)
+                try? input.fileHandleForWriting.close()
+            }
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        writer.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+@Suite("cachebench command line")
+struct CommandLineTests {
+    @Test("replay prints the contract's JSON with libCacheSim's lru miss count")
+    func replayJSON() throws {
+        let result = try CLI.run(["replay", "Traces/cloudPhysicsIO.og.csv", "--policy", "lru", "--capacity", "128MiB",
+                                  "--columns", "time=1,key=2,size=3", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json)
+        for field in ["policy", "trace", "capacity", "countLimit", "ignoreSize", "requests", "hits", "misses", "hitRatio",
+                      "missRatio", "byteRequests", "byteHits", "byteHitRatio", "evictions", "skipped", "seconds",
+                      "requestsPerSecond", "trim"] {
+            #expect(json[field] != nil, "missing \(field)")
+        }
+        #expect(json["policy"] as? String == "lru")
+        #expect(json["capacity"] as? Int == 134_217_728)
+        #expect(json["capacitySource"] as? String == "option")
+        #expect(json["requests"] as? Int == 113_872)
+        #expect(json["misses"] as? Int == 93_374)
+        let trim = try #require(json["trim"] as? [String: Any])
+        for field in ["count", "totalNanoseconds", "p50Nanoseconds", "p99Nanoseconds", "maxNanoseconds"] {
+            #expect(trim[field] is Int, "missing trim.\(field)")
+        }
+        #expect((trim["count"] as? Int ?? 0) > 0)
+    }
+
+    @Test("every format renders; csv and markdown have a header and one row")
+    func formats() throws {
+        for format in ["table", "csv", "markdown"] {
+            let result = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "fifo", "--capacity", "150", "--format", format])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("fifo"))
+        }
+        let csv = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "fifo", "--capacity", "150", "--format", "csv"])
+        #expect(csv.stdout.split(separator: "\n").count == 2)
+    }
+
+    @Test("standard input as -, and the working-set default capacity needs a file")
+    func standardInput() throws {
+        let trace = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/lirs-cs.csv"))
+        let result = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "150", "--format", "json"], stdin: trace)
+        #expect(result.status == 0)
+        #expect(result.json?["misses"] as? Int == 6657)
+        let noCapacity = try CLI.run(["replay", "-", "--policy", "lru"], stdin: trace)
+        #expect(noCapacity.status == 2)
+        #expect(noCapacity.stdout.isEmpty)
+        let file = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--format", "json"])
+        #expect(file.json?["capacitySource"] as? String == "working-set-10%")
+        #expect(file.json?["capacity"] as? Int == 140)
+    }
+
+    @Test("exit codes: usage 2, unopenable 66, malformed 65 with nothing on stdout")
+    func exitCodes() throws {
+        #expect(try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "nope"]).status == 2)
+        #expect(try CLI.run(["replay", "Traces/lirs-cs.csv"]).status == 2)
+        #expect(try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--capacity", "12XB"]).status == 2)
+        #expect(try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--frobnicate"]).status == 2)
+        #expect(try CLI.run(["frobnicate"]).status == 2)
+        let missing = try CLI.run(["replay", "Traces/does-not-exist.csv", "--policy", "lru", "--capacity", "10"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("does-not-exist.csv"))
+        let bad = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "10", "--format", "json"],
+                              stdin: Data("timestamp,key,size\n1,1,1\n2,2,oops\n".utf8))
+        #expect(bad.status == 65)
+        #expect(bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("-:3: size 'oops' is not a whole number"))
+    }
+
+    @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"]])
+    func help(arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE"))
+    }
+
+    @Test("policies lists every policy as JSON")
+    func policies() throws {
+        let result = try CLI.run(["policies", "--format", "json"])
+        #expect(result.status == 0)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let names = Set(list.compactMap { $0["name"] as? String })
+        #expect(names.isSuperset(of: ["fifo", "lifo", "lru"]))
+    }
+
+    @Test("--output writes the whole report to a file")
+    func output() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--capacity", "150", "--format", "json", "--output", path])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        #expect(written?["misses"] as? Int == 6657)
+        let unwritable = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--capacity", "150", "--output", "/nonexistent-dir/x.json"])
+        #expect(unwritable.status == 74)
+    }
+}

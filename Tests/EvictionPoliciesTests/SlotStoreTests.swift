@@ -1,0 +1,40 @@
+@testable import EvictionPolicies
+import Testing
+
+@Suite("Slot store and key index")
+struct SlotStoreTests {
+    @Test("the index agrees with a Set under heavy churn, across growth and backward-shift deletes")
+    func churn() {
+        var store = _SlotStore<UInt64, Void>()
+        var list = _List()
+        var truth: [UInt64: Int32] = [:]
+        var rng = SeededRandom(seed: 7)
+        for step in 0..<200_000 {
+            // Keys collide in their low bits on purpose, so probe runs form and wrap.
+            let key = UInt64.random(in: 0..<5_000, using: &rng) << 20
+            if let slot = truth[key], Bool.random(using: &rng) {
+                store.unlink(slot, &list)
+                store.release(slot)
+                truth[key] = nil
+            } else if truth[key] == nil {
+                let slot = store.allocate(key: key, value: (), cost: 1)
+                store.pushHead(slot, &list)
+                truth[key] = slot
+            }
+            if step % 997 == 0 {
+                for (key, slot) in truth { #expect(store.find(key) == slot) }
+                #expect(store.find(UInt64.max) == -1)
+            }
+        }
+        #expect(store.index.count == truth.count)
+        #expect(list.count == truth.count)
+    }
+
+    @Test("string keys")
+    func stringKeys() {
+        var store = _SlotStore<String, Int>()
+        for i in 0..<1_000 { _ = store.allocate(key: "k\(i)", value: i, cost: i) }
+        for i in 0..<1_000 { #expect(store.values[Int(store.find("k\(i)"))] == i) }
+        #expect(store.find("missing") == -1)
+    }
+}

@@ -107,17 +107,13 @@ public enum Replay {
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
     public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
-        let type: any ReplayPolicy.Type
-        do { type = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
-        return try run(type, job)
-    }
-
-    private static func run<P: ReplayPolicy>(_ type: P.Type, _ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
-        let (capacity, source) = try resolveCapacity(for: P.descriptor, job)
-        var replayer: Replayer<P>
+        let policy: RegisteredPolicy
+        do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
+        let run: PolicyRun
         do {
-            replayer = try Replayer<P>(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
-                                       options: job.options, ignoreSize: job.ignoreSize)
+            run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
+                                     options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
         let seconds: Double
         do {
@@ -125,13 +121,13 @@ public enum Replay {
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
             let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { replayer.apply(batch) }
+            while try reader.nextBatch(&batch) { run.apply(batch) }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
         } catch { throw .trace(error) }
-        let trims = replayer.trims
-        return ReplayResult(policy: P.descriptor.name, trace: job.trace.path, capacity: capacity,
+        let trims = run.trims()
+        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: replayer.counters, seconds: seconds, trim: trims.all.summary,
+                            counters: run.counters(), seconds: seconds, trim: trims.all.summary,
                             trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
     }
 

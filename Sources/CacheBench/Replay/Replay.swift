@@ -24,6 +24,8 @@ public struct ReplayJob: Sendable {
     public var ignoreSize: Bool
     /// Policy parameters (`--option`).
     public var options: PolicyOptions
+    /// Threads sharing one synchronized cache (`--threads`); 1 replays on the calling thread.
+    public var threads: Int = 1
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -54,6 +56,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var trimCaller: TrimSummary
     /// Deferred passes (queued blocks, timers).
     public var trimDeferred: TrimSummary
+    /// Threads that shared the cache (1 unless `--threads`).
+    public var threads: Int = 1
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -110,6 +114,7 @@ public enum Replay {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
+        if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
         let run: PolicyRun
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
@@ -129,6 +134,20 @@ public enum Replay {
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: run.counters(), seconds: seconds, trim: trims.all.summary,
                             trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+    }
+
+    private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
+                                        source: CapacitySource) throws(CacheBenchError) -> ReplayResult {
+        let reader: any TraceReader
+        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        let outcome = try policy.replayConcurrently(
+            limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
+            ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
+        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
+                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                            counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
+                            trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
+                            threads: job.threads)
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

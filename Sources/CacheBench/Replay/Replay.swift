@@ -129,6 +129,7 @@ public enum Replay {
             while try reader.nextBatch(&batch) { run.apply(batch) }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
         } catch { throw .trace(error) }
+        try requireRows(run.counters(), job)
         let trims = run.trims()
         return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
@@ -143,11 +144,21 @@ public enum Replay {
         let outcome = try policy.replayConcurrently(
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
+        try requireRows(outcome.counters, job)
         return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
                             trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
                             threads: job.threads)
+    }
+
+    /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so
+    /// it is reported rather than answered with a report of zeros.
+    static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
+        let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
+        if rows == 0 {
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+        }
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

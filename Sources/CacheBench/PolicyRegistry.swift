@@ -12,6 +12,11 @@ public enum PolicyRegistry {
             FIFOCache<UInt64, Void>.self,
             LIFOCache<UInt64, Void>.self,
             LRUCache<UInt64, Void>.self,
+            MRUCache<UInt64, Void>.self,
+            ClockCache<UInt64, Void>.self,
+            SieveCache<UInt64, Void>.self,
+            LFUCache<UInt64, Void>.self,
+            BeladyCache<UInt64, Void>.self,
         ]
     }
 

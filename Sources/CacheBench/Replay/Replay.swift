@@ -119,9 +119,13 @@ public enum Replay {
             replayer = try Replayer<P>(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                        options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
+        var reader: any TraceReader
+        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        if P.descriptor.needsFuture && !reader.providesNextAccess {
+            reader = try annotateNextAccess(reader, job.trace, policy: P.descriptor.name)
+        }
         let seconds: Double
         do {
-            var reader = try job.trace.open()
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
             let start = monotonicNanoseconds()
@@ -133,6 +137,18 @@ public enum Replay {
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: replayer.counters, seconds: seconds, trim: trims.all.summary,
                             trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+    }
+
+    /// Gives an offline policy the future on a trace that lacks it: a first pass builds a
+    /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
+    private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
+                                           policy: String) throws(CacheBenchError) -> any TraceReader {
+        guard trace.isRewindable else {
+            throw .usage(UsageError("policy \(policy) needs each request's next access: give a trace file rather than standard input (a first pass computes it), or an oracleGeneral trace"))
+        }
+        let table: NextAccessTable
+        do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
+        return NextAccessAnnotatingReader(base: reader, table: table)
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

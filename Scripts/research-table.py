@@ -149,7 +149,10 @@ def main() -> int:
           "Misses / requests. Where libCacheSim's count differs, its miss ratio follows in parentheses.",
           miss_cell)
     table("Throughput (million requests/s)",
-          f"Best of {args.repeat} runs of the replay loop (trace decoding and policy together, single thread).",
+          f"Best of {args.repeat} runs of the replay loop (trace decoding and policy together, single thread; "
+          "Belady's first pass over a CSV trace is not included). These traces are small (6,015 to 133,996 "
+          "requests), so the rates include each run's warm-up and the machine's load at the time: compare "
+          "policies within a row rather than across traces.",
           lambda c, p: f"{throughput[c + (p,)] / 1e6:.2f}")
 
     path = os.path.join(ROOT, args.output)

@@ -18,8 +18,10 @@ Known differences, printed next to the rows they affect:
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -146,6 +148,7 @@ def main() -> int:
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="cachebench-crosscheck-")
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     csv_columns = None
     if is_oracle_general(args.trace):
         og_path = args.trace

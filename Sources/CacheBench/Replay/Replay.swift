@@ -120,9 +120,9 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
+        var reader = try openReader(for: policy.descriptor, job)
         let seconds: Double
         do {
-            var reader = try job.trace.open()
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
             let start = monotonicNanoseconds()
@@ -139,8 +139,7 @@ public enum Replay {
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
                                         source: CapacitySource) throws(CacheBenchError) -> ReplayResult {
-        let reader: any TraceReader
-        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        let reader = try openReader(for: policy.descriptor, job)
         let outcome = try policy.replayConcurrently(
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
@@ -159,6 +158,26 @@ public enum Replay {
         if rows == 0 {
             throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
         }
+    }
+
+    /// Opens the job's trace, giving an offline policy next-access times when the format lacks them.
+    static func openReader(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> any TraceReader {
+        let reader: any TraceReader
+        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        guard descriptor.needsFuture && !reader.providesNextAccess else { return reader }
+        return try annotateNextAccess(reader, job.trace, policy: descriptor.name)
+    }
+
+    /// Gives an offline policy the future on a trace that lacks it: a first pass builds a
+    /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
+    private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
+                                           policy: String) throws(CacheBenchError) -> any TraceReader {
+        guard trace.isRewindable else {
+            throw .usage(UsageError("policy \(policy) needs each request's next access: give a trace file rather than standard input (a first pass computes it), or an oracleGeneral trace"))
+        }
+        let table: NextAccessTable
+        do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
+        return NextAccessAnnotatingReader(base: reader, table: table)
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

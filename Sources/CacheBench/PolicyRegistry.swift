@@ -12,6 +12,12 @@ public enum PolicyRegistry {
             FIFOCache<UInt64, Void>.self,
             LIFOCache<UInt64, Void>.self,
             LRUCache<UInt64, Void>.self,
+            CorelibsNSCache<UInt64, Void>.self,
+            FoundationNSCache<UInt64, Void>.self,
+            DarwinNSCacheApproximation<UInt64, Void>.self,
+            AFAutoPurgingImageCache<UInt64, Void>.self,
+            AlamofireAutoPurgingImageCache<UInt64, Void>.self,
+            YYMemoryCache<UInt64, Void>.self,
         ]
     }
 

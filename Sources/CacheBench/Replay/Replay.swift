@@ -107,12 +107,14 @@ public enum Replay {
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
     public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
-        let type: any ReplayPolicy.Type
-        do { type = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
-        return try run(type, job)
+        let entry: RegisteredPolicy
+        do { entry = try PolicyRegistry.entry(named: job.policy) } catch { throw .usage(error) }
+        return try entry.replay(job)
     }
 
-    private static func run<P: ReplayPolicy>(_ type: P.Type, _ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
+    /// Runs `job` with policy type `P`; called from ``RegisteredPolicy``, where `P` is concrete,
+    /// so that this function and the loop under it are specialized for each policy.
+    static func run<P: ReplayPolicy>(_ type: P.Type, _ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
         let (capacity, source) = try resolveCapacity(for: P.descriptor, job)
         var replayer: Replayer<P>
         do {

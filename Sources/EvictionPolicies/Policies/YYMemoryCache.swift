@@ -82,7 +82,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         try limits.validate(for: Self.descriptor)
         costLimit = limits.capacity ?? .max
         countLimit = limits.countLimit ?? .max
-        autoTrimInterval = try options.double("auto-trim-interval", default: 5, in: 1e-6...1e12)
+        autoTrimInterval = try options.double("auto-trim-interval", default: 5, in: 0.001...1e12)
         let age = options.string("age-limit", default: "none")
         ageLimit = age == "none" ? .infinity : try options.double("age-limit", default: .infinity, in: 0...1e15)
         removeAllOnMemoryWarning = try options.bool("remove-all-on-memory-warning", default: true)

@@ -144,13 +144,6 @@ public enum TraceGeneration {
         try sink.finish()
         return rows
     }
-
-    /// One row as CSV text (without the newline).
-    public static func format(_ row: Request) -> String {
-        var bytes: [UInt8] = []
-        _CSVSink.encode(row, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// Buffers CSV text and writes it to a file descriptor; a named file is written beside its

@@ -17,6 +17,8 @@ public enum PolicyRegistry {
         .of(AFAutoPurgingImageCache<UInt64, Void>.self),
         .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self),
         .of(YYMemoryCache<UInt64, Void>.self),
+        .of(NukeLRUCache<UInt64, Void>.self),
+        .of(NukeClockCache<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),

@@ -19,6 +19,7 @@ public enum PolicyRegistry {
         .of(YYMemoryCache<UInt64, Void>.self),
         .of(NukeLRUCache<UInt64, Void>.self),
         .of(NukeClockCache<UInt64, Void>.self),
+        .of(PINMemoryCache<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),

@@ -20,6 +20,8 @@ public enum PolicyRegistry {
         .of(NukeLRUCache<UInt64, Void>.self),
         .of(NukeClockCache<UInt64, Void>.self),
         .of(PINMemoryCache<UInt64, Void>.self),
+        .of(SDMemoryCache<UInt64, Void>.self),
+        .of(KingfisherMemoryStorage<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),

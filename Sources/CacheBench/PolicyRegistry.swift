@@ -21,6 +21,7 @@ public enum PolicyRegistry {
         .of(NukeClockCache<UInt64, Void>.self),
         .of(PINMemoryCache<UInt64, Void>.self),
         .of(SDMemoryCache<UInt64, Void>.self),
+        .of(SDDiskCache<UInt64, Void>.self),
         .of(KingfisherMemoryStorage<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),

@@ -22,6 +22,7 @@ public enum PolicyRegistry {
         .of(PINMemoryCache<UInt64, Void>.self),
         .of(SDMemoryCache<UInt64, Void>.self),
         .of(SDDiskCache<UInt64, Void>.self),
+        .of(YYDiskCache<UInt64, Void>.self),
         .of(KingfisherMemoryStorage<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),

@@ -28,7 +28,7 @@
 // sweep is a deferred pass (a main-run-loop timer, off the caller's path); the memory-warning
 // purge is a caller pass (the notification handler); Darwin's purges are reported as
 // nscache-darwin reports them. contains is Kingfisher's isCached (expired entries are not
-// cached); count and totalCost include expired, still-resident entries. The `expiredMisses`
+// cached) is `isCached`; contains, count and totalCost include expired, still-resident entries. The `expiredMisses`
 // metric counts gets that found an expired object.
 
 /// Kingfisher 8.11.0's `MemoryStorage.Backend`: the Darwin NSCache approximation with a sliding
@@ -79,9 +79,14 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { nscache.count }
     @inlinable public var totalCost: Int { nscache.totalCost }
 
-    /// `isCached(forKey:)`: resident and not expired.
+    /// Whether `key` is resident, expired or not. (Kingfisher's `isCached(forKey:)` also
+    /// excludes expired objects: that is ``isCached(_:)``.)
     @inlinable
-    public func contains(_ key: Key) -> Bool {
+    public func contains(_ key: Key) -> Bool { nscache.store.find(key) >= 0 }
+
+    /// `isCached(forKey:)`: resident and not expired, so a get would hit.
+    @inlinable
+    public func isCached(_ key: Key) -> Bool {
         let slot = nscache.store.find(key)
         return slot >= 0 && now < expiry[Int(slot)]
     }

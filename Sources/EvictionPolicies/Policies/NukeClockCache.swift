@@ -75,12 +75,9 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { clock.count }
     @inlinable public var totalCost: Int { clock.cost }
 
-    /// Whether a get would hit: resident and not expired.
+    /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).
     @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && !(expiry[Int(slot)] < now)
-    }
+    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// `value(forKey:)`: sets the reference bit; an expired entry is removed.
     @inlinable

@@ -68,12 +68,9 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { lru.count }
     @inlinable public var totalCost: Int { lru.cost }
 
-    /// Whether a get would hit: resident and not expired.
+    /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).
     @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && !(expiry[Int(slot)] < now)
-    }
+    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// `value(forKey:)`.
     @inlinable

@@ -25,8 +25,8 @@
 // This is exact for the weak map under that rule: its live entries are the NSCache's plus the
 // held window's, and the model keeps the held window, with the objects the views hold.
 //
-// Modelling choices. count and totalCost are the NSCache's (the weak map owns nothing); contains
-// answers whether a get would hit, weak map included. The memory-warning purge is a caller pass
+// Modelling choices. count, totalCost and contains are the NSCache's (the weak map owns nothing;
+// isRecoverable says whether a get would bring an object back from it). The memory-warning purge is a caller pass
 // (SD's notification handler); Darwin's background purge and its limit evictions are reported as
 // nscache-darwin reports them. Views releasing images are not evictions. The `weakCacheHits`
 // metric counts gets served from the weak map.
@@ -80,10 +80,16 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { nscache.count }
     @inlinable public var totalCost: Int { nscache.totalCost }
 
-    /// Whether a get would hit: in the NSCache, or alive in the weak map.
+    /// Whether `key` is in the NSCache. The weak map owns nothing, so its live objects are not
+    /// resident (``count`` leaves them out too); ``isRecoverable(_:)`` says whether a get would
+    /// bring one back.
     @inlinable
-    public func contains(_ key: Key) -> Bool {
-        nscache.contains(key) || (usesWeakCache && held.find(key) >= 0)
+    public func contains(_ key: Key) -> Bool { nscache.contains(key) }
+
+    /// Whether `key` is out of the NSCache but alive in the weak map, so a get would re-insert it.
+    @inlinable
+    public func isRecoverable(_ key: Key) -> Bool {
+        usesWeakCache && !nscache.contains(key) && held.find(key) >= 0
     }
 
     /// `objectForKey:`.

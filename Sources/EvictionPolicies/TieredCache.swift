@@ -20,22 +20,10 @@ public struct TieredCache<Memory: EvictionPolicy, Disk: BackingTier>
 where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
     public typealias Key = Memory.Key
     public typealias Value = Memory.Value
-
-    /// Where a lookup found its value: `SDImageCacheType`'s memory and disk.
-    public enum Source: String, Sendable, Hashable {
-        /// The memory tier.
-        case memory
-        /// The disk tier; the value has been copied into memory.
-        case disk
-    }
-
+    /// Where a lookup found its value.
+    public typealias Source = TierSource
     /// The cost the memory tier's copies get.
-    public enum MemoryCost: String, Sendable, Hashable, CaseIterable {
-        /// The object's size, as SDImageCache does (`sd_memoryCost`).
-        case size
-        /// Zero, as YYCache's facade does for stores and promotions alike.
-        case zero
-    }
+    public typealias MemoryCost = TierMemoryCost
 
     /// The memory tier.
     public var memory: Memory
@@ -124,6 +112,22 @@ where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
 
     @inlinable
     func memoryCopyCost(_ size: Int) -> Int { memoryCost == .size ? size : 0 }
+}
+
+/// Where a ``TieredCache`` lookup found its value: `SDImageCacheType`'s memory and disk.
+public enum TierSource: String, Sendable, Hashable {
+    /// The memory tier.
+    case memory
+    /// The disk tier; the value has been copied into memory.
+    case disk
+}
+
+/// The cost a ``TieredCache``'s memory copies get.
+public enum TierMemoryCost: String, Sendable, Hashable, CaseIterable {
+    /// The object's size, as SDImageCache does (`sd_memoryCost`).
+    case size
+    /// Zero, as YYCache's facade does for stores and promotions alike.
+    case zero
 }
 
 /// The lower tier of a ``TieredCache``: a cache that owns its observer and is told the time

@@ -128,7 +128,7 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache,
 struct TieredCacheTests {
     typealias Disk<P: EvictionPolicy> = ObservedTier<P, RecordingObserver<String, Int>> where P.Key == String, P.Value == Int
 
-    func tiers<M: EvictionPolicy, D: EvictionPolicy>(_ memory: M, _ disk: D, cost: TieredCache<M, Disk<D>>.MemoryCost = .size)
+    func tiers<M: EvictionPolicy, D: EvictionPolicy>(_ memory: M, _ disk: D, cost: TierMemoryCost = .size)
         -> TieredCache<M, Disk<D>> where M.Key == String, M.Value == Int, D.Key == String, D.Value == Int {
         TieredCache(memory: memory, disk: ObservedTier(disk, observer: RecordingObserver()), memoryCost: cost)
     }
@@ -152,7 +152,7 @@ struct TieredCacheTests {
 
     @Test("memory copies cost the size (SDImageCache) or zero (YYCache's facade, which leaves the cost limit inert)")
     func memoryCost() throws {
-        for cost in TieredCache<YYMemoryCache<String, Int>, Disk<YYDiskCache<String, Int>>>.MemoryCost.allCases {
+        for cost in TierMemoryCost.allCases {
             var cache = tiers(try YYMemoryCache<String, Int>.make(capacity: 10), try YYDiskCache<String, Int>.make(), cost: cost)
             var observer = RecordingObserver<String, Int>()
             _ = cache.access("a", cost: 6, orInsert: 1, observer: &observer)

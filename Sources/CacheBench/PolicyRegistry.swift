@@ -12,6 +12,7 @@ public enum PolicyRegistry {
             FIFOCache<UInt64, Void>.self,
             LIFOCache<UInt64, Void>.self,
             LRUCache<UInt64, Void>.self,
+            S3FIFOCache<UInt64, Void>.self,
         ]
     }
 

@@ -13,6 +13,8 @@ public enum PolicyRegistry {
             LIFOCache<UInt64, Void>.self,
             LRUCache<UInt64, Void>.self,
             S3FIFOCache<UInt64, Void>.self,
+            ARCCache<UInt64, Void>.self,
+            TwoQCache<UInt64, Void>.self,
         ]
     }
 

@@ -15,6 +15,7 @@ public enum PolicyRegistry {
             S3FIFOCache<UInt64, Void>.self,
             ARCCache<UInt64, Void>.self,
             TwoQCache<UInt64, Void>.self,
+            LIRSCache<UInt64, Void>.self,
         ]
     }
 

@@ -16,6 +16,7 @@ public enum PolicyRegistry {
             ARCCache<UInt64, Void>.self,
             TwoQCache<UInt64, Void>.self,
             LIRSCache<UInt64, Void>.self,
+            WTinyLFUCache<UInt64, Void>.self,
         ]
     }
 

@@ -104,6 +104,6 @@ func listKeys<Value>(_ list: _List, _ store: _SlotStore<Int, Value>) -> [Int] {
 }
 
 /// Sum of `cost` over `keys`.
-func totalCost(_ keys: [Int], _ cost: [Int: Int]) -> Int {
+func sumCost(_ keys: [Int], _ cost: [Int: Int]) -> Int {
     keys.reduce(0) { $0 + (cost[$1] ?? 0) }
 }

@@ -26,7 +26,8 @@
 // - Sketch: count-min with 4-bit counters, depth 4, 16 counters per 64-bit word, table =
 //   ceilPow2(counters-multiplier × size) words; Caffeine's hashes (Long.hashCode, spread, 4
 //   seeds); after 10 × table-size additions every counter is halved and the addition count
-//   becomes (additions - odd counters / 4) / 2. No doorkeeper, no conservative update.
+//   becomes (additions - odd counters / 4) / 2. No doorkeeper, no conservative update. The table
+//   stops growing at 2^26 words (Caffeine: 2^30 - 1), which only matters above 67 M entries.
 // Sizes. With unit costs (objects) the sketch is sized to the capacity up front, as Caffeine's
 // unweighted simulator does. With weighted entries (bytes) the entry count is unknown, so, as
 // Caffeine's weighted simulator does, the sketch is created once the cache is half full, sized
@@ -352,6 +353,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
 internal struct _CountMin4 {
     @usableFromInline static var resetMask: UInt64 { 0x7777_7777_7777_7777 }
     @usableFromInline static var oneMask: UInt64 { 0x1111_1111_1111_1111 }
+    @usableFromInline static var maximumWords: Int { 1 << 26 }
 
     @usableFromInline var table: ContiguousArray<UInt64> = []
     @usableFromInline var tableMask: Int = 0
@@ -369,8 +371,10 @@ internal struct _CountMin4 {
     /// Grows the table (forgetting all counts) if it has fewer counters than `maximumSize` needs.
     @inlinable
     mutating func ensureCapacity(_ maximumSize: Int, multiplier: Double) {
+        // Caffeine caps the table at 2^30 - 1 words (8 GiB); we stop at 2^26 words (512 MiB), so a
+        // huge capacity in objects cannot exhaust memory. Only caches of over 67 M entries differ.
         let counters = multiplier * Double(max(maximumSize, 0))
-        let maximum = counters >= Double(Int32.max >> 1) ? Int(Int32.max >> 1) : Int(counters)
+        let maximum = counters >= Double(Self.maximumWords) ? Self.maximumWords : Int(counters)
         if table.isEmpty || table.count < maximum {
             var length = 1
             while length < maximum { length <<= 1 }

@@ -154,7 +154,7 @@ struct ARCCacheTests {
     }
 
     // c = 4, unit sizes. Lists newest first; p starts at 0.
-    @Test("A1: T1 to T2 on a hit, REPLACE by p, and p moving on B1 and B2 hits")
+    @Test("ARC1: T1 to T2 on a hit, REPLACE by p, and p moving on B1 and B2 hits")
     func adaptation() throws {
         var cache = try Cache.make(capacity: 4)
         var o = RecordingObserver<Int, Void>()
@@ -181,7 +181,7 @@ struct ARCCacheTests {
         #expect(cache.count == 4 && cache.totalCost == 4)
     }
 
-    @Test("A2: on a B2 hit with |T1| == p, REPLACE takes T1's LRU (the paper's tie rule)")
+    @Test("ARC2: on a B2 hit with |T1| == p, REPLACE takes T1's LRU (the paper's tie rule)")
     func tieGoesToT1OnB2Hit() throws {
         var cache = try Cache.make(capacity: 4)
         var o = RecordingObserver<Int, Void>()
@@ -196,7 +196,7 @@ struct ARCCacheTests {
         #expect(cache.target == 3 && o.take() == [2] && listKeys(cache.b1, cache.store) == [2, 1])
     }
 
-    @Test("A3: variable sizes: |T1| + |B1| + cost > c decides case IV-A; an oversized object changes nothing")
+    @Test("ARC3: variable sizes: |T1| + |B1| + cost > c decides case IV-A; an oversized object changes nothing")
     func bytes() throws {
         var cache = try Cache.make(capacity: 10)
         var o = RecordingObserver<Int, Void>()

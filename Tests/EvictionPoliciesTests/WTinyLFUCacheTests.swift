@@ -260,7 +260,7 @@ struct WTinyLFUCacheTests {
         #expect(draws == [0.1901952, 0.4094686, 0.1637159, 0.46470934, 0.13456208])
     }
 
-    @Test("K1: counters saturate at 15; after `period` additions every counter halves")
+    @Test("CM1: counters saturate at 15; after `period` additions every counter halves")
     func sketchAging() {
         var sketch = _CountMin4(maximumSize: 100, multiplier: 1)   // 128 words, period 1280
         for _ in 0..<20 { sketch.increment(7) }

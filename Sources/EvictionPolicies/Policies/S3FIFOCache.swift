@@ -1,7 +1,9 @@
 // S3-FIFO: Yang et al., "FIFO queues are all you need for cache eviction", SOSP'23, exactly as
 // libCacheSim's S3FIFO.c at commit aa0fc40 (2024-10-07), the version its authors now call
-// "S3-FIFOv0". This is the variant of the golden table in Traces/; the paper's artifact
-// (Thesys-lab/sosp23-s3fifo) behaves the same for these parameters. libCacheSim's newer S3FIFO.c
+// "S3-FIFOv0". This is the variant of the golden table in Traces/. The paper's artifact
+// (Thesys-lab/sosp23-s3fifo, its libCacheSim copy of S3FIFO.c) has the same find, insert and
+// eviction code; its `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects
+// start zeroed. libCacheSim's newer S3FIFO.c
 // (Dec 2024+) adds a warm-up rule (before the first eviction, a full small queue sends new
 // objects straight to main) that this file deliberately does not have.
 //

@@ -6,15 +6,19 @@ import Testing
 /// implementation's saturating 2-bit counter is checked against it rather than copied.
 struct S3FIFOModel: ResearchModel {
     let capacity: Int, smallCapacity: Int, mainCapacity: Int, ghostCapacity: Int, threshold: Int
+    /// libCacheSim's Dec-2024 rule: until the first eviction, a full small queue sends new objects to main.
+    let warmUp: Bool
+    var hasEvicted = false
     var small: [Int] = [], main: [Int] = [], ghost: [Int] = []
     var costs: [Int: Int] = [:], ghostCosts: [Int: Int] = [:], freq: [Int: Int] = [:]
 
-    init(capacity: Int, smallRatio: Double = 0.1, ghostRatio: Double = 0.9, threshold: Int = 2) {
+    init(capacity: Int, smallRatio: Double = 0.1, ghostRatio: Double = 0.9, threshold: Int = 2, warmUp: Bool = false) {
         self.capacity = capacity
         smallCapacity = Int(Double(capacity) * smallRatio)
         mainCapacity = capacity - smallCapacity
         ghostCapacity = Int(Double(capacity) * ghostRatio)
         self.threshold = threshold
+        self.warmUp = warmUp
     }
 
     var count: Int { small.count + main.count }
@@ -38,6 +42,7 @@ struct S3FIFOModel: ResearchModel {
         guard cost <= smallCapacity else { return (false, []) }
         var evicted: [Int] = []
         while totalCost + cost > capacity && count > 0 {
+            hasEvicted = true
             if Self.sum(main, costs) > mainCapacity || Self.sum(small, costs) == 0 {
                 evictMain(&evicted)
             } else {
@@ -47,7 +52,11 @@ struct S3FIFOModel: ResearchModel {
         if ghostHit {
             main.insert(key, at: 0)
         } else if cost < smallCapacity {
-            small.insert(key, at: 0)
+            if warmUp && !hasEvicted && Self.sum(small, costs) >= smallCapacity {
+                main.insert(key, at: 0)
+            } else {
+                small.insert(key, at: 0)
+            }
         } else {
             return (false, evicted)
         }
@@ -174,6 +183,19 @@ struct S3FIFOCacheTests {
         #expect(observer.take() == [8])
     }
 
+    @Test("S5: warm-up=true (libCacheSim Dec 2024): before the first eviction a full small queue sends new objects to main")
+    func warmUp() throws {
+        var cache = try Cache.make(capacity: 4, options: ["small-ratio": "0.5", "warm-up": "true"])
+        var observer = RecordingObserver<Int, Void>()
+        for key in 1...4 { _ = access(&cache, key, &observer) }   // small holds 2; then 3 and 4 go to main
+        #expect(listKeys(cache.small, cache.store) == [2, 1] && listKeys(cache.main, cache.store) == [4, 3])
+        _ = access(&cache, 5, &observer)            // main at its share, small's 1 → ghost; evictions have begun
+        #expect(observer.take() == [1])
+        _ = access(&cache, 6, &observer)            // small [5 2] is full again, but 6 now goes to small: 2 → ghost
+        #expect(observer.take() == [2])
+        #expect(listKeys(cache.small, cache.store) == [6, 5] && listKeys(cache.main, cache.store) == [4, 3])
+    }
+
     @Test("S3: below 20 objects the small queue holds at most one object, so nothing is ever cached")
     func tinyCachesCacheNothing() throws {
         var cache = try Cache.make(capacity: 19)
@@ -219,7 +241,7 @@ struct S3FIFOCacheTests {
         #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 10, options: ["small-ratio": "1.5"]) }
         #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 10, options: ["move-to-main-threshold": "x"]) }
         #expect(throws: PolicyConfigurationError.self) { try Cache.make() }
-        #expect(Cache.descriptor.parameters.map(\.name) == ["small-ratio", "ghost-ratio", "move-to-main-threshold"])
+        #expect(Cache.descriptor.parameters.map(\.name) == ["small-ratio", "ghost-ratio", "move-to-main-threshold", "warm-up"])
     }
 
     @Test("matches the array model of libCacheSim's S3FIFO.c on random sequences", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
@@ -229,10 +251,13 @@ struct S3FIFOCacheTests {
         let smallRatio = [0.1, 0.25, 0.5].randomElement(using: &rng)!
         let ghostRatio = [0.0, 0.5, 0.9, 2.0].randomElement(using: &rng)!
         let threshold = Int.random(in: 0...4, using: &rng)
+        let warmUp = Bool.random(using: &rng)
         let bytes = seed % 2 == 0
         var cache = try Cache.make(capacity: capacity, options: [
-            "small-ratio": "\(smallRatio)", "ghost-ratio": "\(ghostRatio)", "move-to-main-threshold": "\(threshold)"])
-        var model = S3FIFOModel(capacity: capacity, smallRatio: smallRatio, ghostRatio: ghostRatio, threshold: threshold)
+            "small-ratio": "\(smallRatio)", "ghost-ratio": "\(ghostRatio)", "move-to-main-threshold": "\(threshold)",
+            "warm-up": "\(warmUp)"])
+        var model = S3FIFOModel(capacity: capacity, smallRatio: smallRatio, ghostRatio: ghostRatio, threshold: threshold,
+                                warmUp: warmUp)
         let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 8...3 * capacity, using: &rng),
                                                    maxCost: bytes ? max(1, capacity / 6) : 1)
         ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "s3fifo c=\(capacity)")

@@ -4,8 +4,9 @@
 // (Thesys-lab/sosp23-s3fifo, its libCacheSim copy of S3FIFO.c) has the same find, insert and
 // eviction code; its `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects
 // start zeroed. libCacheSim's newer S3FIFO.c
-// (Dec 2024+) adds a warm-up rule (before the first eviction, a full small queue sends new
-// objects straight to main) that this file deliberately does not have.
+// (Dec 2024+, the one in PyPI `libcachesim` 0.3.5) adds a warm-up rule: until the first
+// eviction, a new object that finds the small queue full goes straight to main. It is off by
+// default here and available as `--option warm-up=true`.
 //
 // Rule. Three FIFO queues over one slot store: small S (floor(10 % of capacity)), main M (the
 // rest) and a ghost G of keys only (floor(90 % of capacity), in the same cost units).
@@ -44,6 +45,7 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
                 PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity (libCacheSim fifo-size-ratio), truncated"),
                 PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it"),
                 PolicyParameter("move-to-main-threshold", default: "2", "hits in the small FIFO needed to move to main"),
+                PolicyParameter("warm-up", default: "false", "libCacheSim's Dec-2024 S3FIFO.c rule: before the first eviction, a new object that finds the small FIFO full goes to main"),
             ])
     }
 
@@ -62,6 +64,9 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline let ghostCapacity: Int
     @usableFromInline let threshold: UInt32
     @usableFromInline let maximumFrequency: UInt32
+    @usableFromInline let warmUp: Bool
+    /// Whether the cache has ever had to evict (the warm-up rule's switch).
+    @usableFromInline var hasEvicted = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
@@ -72,6 +77,7 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
         let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
         let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
         let threshold = try options.integer("move-to-main-threshold", default: 2, in: 0...1_000_000)
+        warmUp = try options.bool("warm-up", default: false)
         self.capacity = capacity
         smallCapacity = _proportion(of: capacity, smallRatio)
         mainCapacity = capacity - smallCapacity
@@ -175,8 +181,13 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
             store.pushHead(slot, &main)
         } else if cost < smallCapacity {
             let new = store.allocate(key: key, value: value(), cost: cost)
-            store.setAux(new, Self.smallTag)
-            store.pushHead(new, &small)
+            if warmUp && !hasEvicted && small.cost >= smallCapacity {
+                store.setAux(new, Self.mainTag)
+                store.pushHead(new, &main)
+            } else {
+                store.setAux(new, Self.smallTag)
+                store.pushHead(new, &small)
+            }
         }
         if passOpen { observer.trimDidEnd(.caller) }
     }
@@ -186,6 +197,7 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     /// One call of libCacheSim's `S3FIFO_evict`.
     @inlinable
     mutating func evictOne(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        hasEvicted = true
         if main.cost > mainCapacity || small.cost == 0 {
             evictFromMain(passOpen: &passOpen, observer: &observer)
         } else {

@@ -7,27 +7,91 @@ public typealias ReplayPolicy = EvictionPolicy<UInt64, Void>
 /// adding a policy means adding its line here.
 public enum PolicyRegistry {
     /// Every policy, in the order `cachebench policies` lists them.
-    public static var all: [any ReplayPolicy.Type] {
-        [
-            FIFOCache<UInt64, Void>.self,
-            LIFOCache<UInt64, Void>.self,
-            LRUCache<UInt64, Void>.self,
-            S3FIFOCache<UInt64, Void>.self,
-            ARCCache<UInt64, Void>.self,
-            TwoQCache<UInt64, Void>.self,
-            LIRSCache<UInt64, Void>.self,
-            WTinyLFUCache<UInt64, Void>.self,
-        ]
-    }
+    public static let all: [RegisteredPolicy] = [
+        .of(FIFOCache<UInt64, Void>.self),
+        .of(LIFOCache<UInt64, Void>.self),
+        .of(LRUCache<UInt64, Void>.self),
+        .of(CorelibsNSCache<UInt64, Void>.self),
+        .of(FoundationNSCache<UInt64, Void>.self),
+        .of(DarwinNSCacheApproximation<UInt64, Void>.self),
+        .of(AFAutoPurgingImageCache<UInt64, Void>.self),
+        .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self),
+        .of(YYMemoryCache<UInt64, Void>.self),
+        .of(MRUCache<UInt64, Void>.self),
+        .of(ClockCache<UInt64, Void>.self),
+        .of(SieveCache<UInt64, Void>.self),
+        .of(LFUCache<UInt64, Void>.self),
+        .of(S3FIFOCache<UInt64, Void>.self),
+        .of(ARCCache<UInt64, Void>.self),
+        .of(TwoQCache<UInt64, Void>.self),
+        .of(LIRSCache<UInt64, Void>.self),
+        .of(WTinyLFUCache<UInt64, Void>.self),
+        .of(BeladyCache<UInt64, Void>.self),
+    ]
 
     /// The descriptors of every policy.
-    public static var descriptors: [PolicyDescriptor] { all.map { $0.descriptor } }
+    public static var descriptors: [PolicyDescriptor] { all.map(\.descriptor) }
 
     /// The policy with the command-line name `name`.
     ///
     /// - Throws: ``UsageError`` naming the known policies.
-    public static func policy(named name: String) throws(UsageError) -> any ReplayPolicy.Type {
+    public static func policy(named name: String) throws(UsageError) -> RegisteredPolicy {
         if let found = all.first(where: { $0.descriptor.name == name }) { return found }
         throw UsageError("unknown policy '\(name)' (known: \(descriptors.map(\.name).joined(separator: ", ")); see 'cachebench policies')")
     }
+}
+
+/// A registered policy: its descriptor and a factory for replayers specialized to its type.
+///
+/// The factory is a closure created in ``of(_:)`` where the policy type is concrete, so the
+/// replay loop inside it is compiled for that type. Opening an existential metatype instead
+/// would run the generic, unspecialized loop with a metadata lookup per slot operation.
+public struct RegisteredPolicy: Sendable {
+    /// What the policy is.
+    public let descriptor: PolicyDescriptor
+    private let factory: @Sendable (CacheLimits, PolicyOptions, Bool) throws(PolicyConfigurationError) -> PolicyRun
+    private let concurrent: @Sendable (CacheLimits, PolicyOptions, Bool, Int, sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome
+
+    /// Registers `type`.
+    public static func of<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> RegisteredPolicy {
+        RegisteredPolicy(
+            descriptor: P.descriptor,
+            factory: { (limits, options, ignoreSize) throws(PolicyConfigurationError) in
+                let box = _ReplayerBox(try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize))
+                return PolicyRun(apply: { box.replayer.apply($0) },
+                                 counters: { box.replayer.counters },
+                                 trims: { box.replayer.trims })
+            },
+            concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
+                try ConcurrentReplay.run(P.self, limits: limits, options: options, ignoreSize: ignoreSize,
+                                         threads: threads, reader: reader)
+            })
+    }
+
+    /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
+    func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
+                            reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
+        try concurrent(limits, options, ignoreSize, threads, reader)
+    }
+
+    /// Creates an empty policy and a replayer around it.
+    public func makeRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) -> PolicyRun {
+        try factory(limits, options, ignoreSize)
+    }
+}
+
+/// One policy instance being replayed, behind closures specialized for its type: one dynamic
+/// call per batch of requests, none per request.
+public struct PolicyRun {
+    /// Drives the policy with a batch of requests.
+    public let apply: ([Request]) -> Void
+    /// The counters so far.
+    public let counters: () -> ReplayCounters
+    /// Trim timings so far: all passes, caller-visible ones, deferred ones.
+    public let trims: () -> (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram)
+}
+
+final class _ReplayerBox<P: ReplayPolicy> {
+    var replayer: Replayer<P>
+    init(_ replayer: Replayer<P>) { self.replayer = replayer }
 }

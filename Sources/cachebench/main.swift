@@ -11,6 +11,7 @@ COMMANDS:
   replay TRACE --policy NAME    Drive one policy with a trace; report hit ratios, throughput
                                 and trim latency.
   policies                      List every policy, what it reproduces and its parameters.
+  generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -19,6 +20,7 @@ Run 'cachebench COMMAND --help' for a command's options.
 let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) -> Void)] = [
     "replay": (ReplayCommand.help, ReplayCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
+    "generate": (GenerateCommand.help, GenerateCommand.run),
 ]
 
 @MainActor

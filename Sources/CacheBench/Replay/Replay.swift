@@ -24,6 +24,8 @@ public struct ReplayJob: Sendable {
     public var ignoreSize: Bool
     /// Policy parameters (`--option`).
     public var options: PolicyOptions
+    /// Threads sharing one synchronized cache (`--threads`); 1 replays on the calling thread.
+    public var threads: Int = 1
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -54,6 +56,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var trimCaller: TrimSummary
     /// Deferred passes (queued blocks, timers).
     public var trimDeferred: TrimSummary
+    /// Threads that shared the cache (1 unless `--threads`).
+    public var threads: Int = 1
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -107,32 +111,73 @@ public enum Replay {
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
     public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
-        let type: any ReplayPolicy.Type
-        do { type = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
-        return try run(type, job)
-    }
-
-    private static func run<P: ReplayPolicy>(_ type: P.Type, _ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
-        let (capacity, source) = try resolveCapacity(for: P.descriptor, job)
-        var replayer: Replayer<P>
+        let policy: RegisteredPolicy
+        do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
+        if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
+        let run: PolicyRun
         do {
-            replayer = try Replayer<P>(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
-                                       options: job.options, ignoreSize: job.ignoreSize)
+            run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
+                                     options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
+        var reader = try openReader(for: policy.descriptor, job)
         let seconds: Double
         do {
-            var reader = try job.trace.open()
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
             let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { replayer.apply(batch) }
+            while try reader.nextBatch(&batch) { run.apply(batch) }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
         } catch { throw .trace(error) }
-        let trims = replayer.trims
-        return ReplayResult(policy: P.descriptor.name, trace: job.trace.path, capacity: capacity,
+        try requireRows(run.counters(), job)
+        let trims = run.trims()
+        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: replayer.counters, seconds: seconds, trim: trims.all.summary,
+                            counters: run.counters(), seconds: seconds, trim: trims.all.summary,
                             trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+    }
+
+    private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
+                                        source: CapacitySource) throws(CacheBenchError) -> ReplayResult {
+        let reader = try openReader(for: policy.descriptor, job)
+        let outcome = try policy.replayConcurrently(
+            limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
+            ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
+        try requireRows(outcome.counters, job)
+        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
+                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                            counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
+                            trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
+                            threads: job.threads)
+    }
+
+    /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so
+    /// it is reported rather than answered with a report of zeros.
+    static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
+        let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
+        if rows == 0 {
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+        }
+    }
+
+    /// Opens the job's trace, giving an offline policy next-access times when the format lacks them.
+    static func openReader(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> any TraceReader {
+        let reader: any TraceReader
+        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        guard descriptor.needsFuture && !reader.providesNextAccess else { return reader }
+        return try annotateNextAccess(reader, job.trace, policy: descriptor.name)
+    }
+
+    /// Gives an offline policy the future on a trace that lacks it: a first pass builds a
+    /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
+    private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
+                                           policy: String) throws(CacheBenchError) -> any TraceReader {
+        guard trace.isRewindable else {
+            throw .usage(UsageError("policy \(policy) needs each request's next access: give a trace file rather than standard input (a first pass computes it), or an oracleGeneral trace"))
+        }
+        let table: NextAccessTable
+        do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
+        return NextAccessAnnotatingReader(base: reader, table: table)
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

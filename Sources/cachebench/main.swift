@@ -12,6 +12,7 @@ COMMANDS:
                                 and trim latency.
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
+  convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -21,6 +22,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "replay": (ReplayCommand.help, ReplayCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, GenerateCommand.run),
+    "convert": (ConvertCommand.help, ConvertCommand.run),
 ]
 
 @MainActor

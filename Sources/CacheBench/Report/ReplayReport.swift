@@ -82,7 +82,7 @@ public enum ReplayReport {
     /// One result (the `replay` command).
     public static func render(_ result: ReplayResult, as format: ReportFormat) -> String {
         switch format {
-        case .json: return result.json.serialized(pretty: true) + "\n"
+        case .json: return result.reportJSON.serialized(pretty: true) + "\n"
         case .csv, .markdown: return renderRows([result], as: format)
         case .table: return renderTable(result)
         }
@@ -138,6 +138,12 @@ public enum ReplayReport {
         if r.trimDeferred.count > 0 {
             rows.append(("  caller", trimLine(r.trimCaller)))
             rows.append(("  deferred", trimLine(r.trimDeferred)))
+        }
+        if !r.policyMetrics.isEmpty { rows.append(("policy metrics", r.policyMetrics.map(\.description).joined(separator: ", "))) }
+        if let tiers = r.tiers {
+            rows.append(("memory copies cost", tiers.memoryCost))
+            rows += tiers.memory.tableRows(role: "memory", ignoreSize: r.ignoreSize)
+            rows += tiers.disk.tableRows(role: "disk", ignoreSize: r.ignoreSize)
         }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"

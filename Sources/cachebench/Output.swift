@@ -22,6 +22,13 @@ enum Output {
         }
     }
 
+    /// Charts go to files: `-` (standard output, where the report goes) is refused for `options`.
+    static func requireFiles(_ arguments: Arguments, _ options: [String]) throws(UsageError) {
+        for option in options where arguments.value(option) == "-" {
+            throw UsageError("\(option) needs a file name (the report itself goes to standard output)")
+        }
+    }
+
     static func error(_ message: String) {
         FileHandle.standardError.write(Data(("cachebench: " + message + "\n").utf8))
     }

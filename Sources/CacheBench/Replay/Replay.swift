@@ -8,6 +8,17 @@ public enum CapacitySource: String, Sendable, Codable {
     case libraryDefault = "library-default"
     /// 10 % of the trace's working set, from a first pass over the file.
     case workingSet = "working-set-10%"
+    /// A fraction of the working set given in `--capacities` (`0.01,0.1`), from a first pass.
+    case workingSetFraction = "working-set-fraction"
+}
+
+/// How a result was obtained.
+public enum ReplayMethod: String, Sendable {
+    /// The policy was driven request by request.
+    case simulation
+    /// LRU counts from one stack-distance pass serving every capacity (``LRUStackProfiler``):
+    /// identical counts, but no per-pass trim durations.
+    case stackDistance = "stack-distance"
 }
 
 /// One replay to run: a trace, a policy and its configuration.
@@ -54,6 +65,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var trimCaller: TrimSummary
     /// Deferred passes (queued blocks, timers).
     public var trimDeferred: TrimSummary
+    /// Simulation, or LRU's one-pass stack-distance profile.
+    public var method: ReplayMethod = .simulation
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -106,7 +119,8 @@ public enum Replay {
     /// Runs `job` to the end of its trace.
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
-    public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
+    /// - Parameter progress: where to report bytes read, for a progress bar on long runs.
+    public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
@@ -117,12 +131,22 @@ public enum Replay {
         } catch { throw error.asUsage }
         let seconds: Double
         do {
-            var reader = try job.trace.open()
+            let opened = try job.trace.openWithSource()
+            var reader = opened.reader
+            let source = opened.source
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
+            var rows = 0
             let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { run.apply(batch) }
+            while try reader.nextBatch(&batch) {
+                run.apply(batch)
+                if let progress {
+                    rows += batch.count
+                    progress.update(bytes: source.bytesRead, total: source.length, items: rows)
+                }
+            }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
+            progress?.finish()
         } catch { throw .trace(error) }
         let trims = run.trims()
         return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,

@@ -45,6 +45,7 @@ extension ReplayResult {
             ("sets", .int(counters.sets)), ("deletes", .int(counters.deletes)), ("events", .int(counters.events)),
             ("seconds", .double(seconds)), ("requestsPerSecond", .double(requestsPerSecond.rounded())),
             ("trim", .object(trimFields)),
+            ("method", .string(method.rawValue)),
         ])
     }
 
@@ -56,6 +57,7 @@ extension ReplayResult {
         "trimCount", "trimTotalNanoseconds", "trimP50Nanoseconds", "trimP99Nanoseconds", "trimMaxNanoseconds",
         "trimCallerCount", "trimCallerP50Nanoseconds", "trimCallerP99Nanoseconds", "trimCallerMaxNanoseconds",
         "trimDeferredCount", "trimDeferredP50Nanoseconds", "trimDeferredP99Nanoseconds", "trimDeferredMaxNanoseconds",
+        "method",
     ]
 
     var flatValues: [String] {
@@ -71,7 +73,7 @@ extension ReplayResult {
             String(trimCaller.count), String(trimCaller.p50Nanoseconds), String(trimCaller.p99Nanoseconds),
             String(trimCaller.maxNanoseconds),
             String(trimDeferred.count), String(trimDeferred.p50Nanoseconds), String(trimDeferred.p99Nanoseconds),
-            String(trimDeferred.maxNanoseconds),
+            String(trimDeferred.maxNanoseconds), method.rawValue,
         ]
     }
 }

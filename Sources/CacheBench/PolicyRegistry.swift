@@ -34,15 +34,28 @@ public struct RegisteredPolicy: Sendable {
     /// What the policy is.
     public let descriptor: PolicyDescriptor
     private let factory: @Sendable (CacheLimits, PolicyOptions, Bool) throws(PolicyConfigurationError) -> PolicyRun
+    private let concurrent: @Sendable (CacheLimits, PolicyOptions, Bool, Int, sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome
 
     /// Registers `type`.
-    public static func of<P: ReplayPolicy>(_ type: P.Type) -> RegisteredPolicy {
-        RegisteredPolicy(descriptor: P.descriptor) { (limits, options, ignoreSize) throws(PolicyConfigurationError) in
-            let box = _ReplayerBox(try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize))
-            return PolicyRun(apply: { box.replayer.apply($0) },
-                             counters: { box.replayer.counters },
-                             trims: { box.replayer.trims })
-        }
+    public static func of<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> RegisteredPolicy {
+        RegisteredPolicy(
+            descriptor: P.descriptor,
+            factory: { (limits, options, ignoreSize) throws(PolicyConfigurationError) in
+                let box = _ReplayerBox(try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize))
+                return PolicyRun(apply: { box.replayer.apply($0) },
+                                 counters: { box.replayer.counters },
+                                 trims: { box.replayer.trims })
+            },
+            concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
+                try ConcurrentReplay.run(P.self, limits: limits, options: options, ignoreSize: ignoreSize,
+                                         threads: threads, reader: reader)
+            })
+    }
+
+    /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
+    func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
+                            reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
+        try concurrent(limits, options, ignoreSize, threads, reader)
     }
 
     /// Creates an empty policy and a replayer around it.

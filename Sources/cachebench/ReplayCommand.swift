@@ -23,6 +23,8 @@ enum ReplayCommand {
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable); see 'cachebench policies'.
+      --threads N             Replay from N threads sharing one cache behind a mutex, to measure
+                              lock contention (default 1; hit ratios then vary with interleaving).
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       -h, --help              Show this help.
@@ -33,7 +35,8 @@ enum ReplayCommand {
 
     static let spec = CommandSpec(
         name: "replay",
-        valueOptions: ["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format", "--output"],
+        valueOptions: ["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format", "--output",
+                       "--threads"],
         repeatableOptions: ["--option"], flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -45,7 +48,12 @@ enum ReplayCommand {
             guard let policy = arguments.value("--policy") else {
                 throw UsageError("replay: --policy is required (see 'cachebench policies')")
             }
-            job = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
+            var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
+            if let threads = try arguments.integer("--threads") {
+                guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
+                replay.threads = threads
+            }
+            job = replay
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)") : nil

@@ -146,4 +146,17 @@ struct CommandLineTests {
         let unwritable = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--capacity", "150", "--output", "/nonexistent-dir/x.json"])
         #expect(unwritable.status == 74)
     }
+
+    @Test("--threads replays through one shared, locked cache and counts every request once")
+    func threads() throws {
+        let result = try CLI.run(["replay", "Traces/lirs-sprite.csv", "--policy", "lru", "--capacity", "700",
+                                  "--threads", "2", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json)
+        #expect(json["threads"] as? Int == 2)
+        #expect(json["requests"] as? Int == 133_996)
+        let hits = try #require(json["hits"] as? Int)
+        #expect(hits > 100_000)   // about 87.7 % on one thread; interleaving moves it only slightly
+        #expect(try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--threads", "0"]).status == 2)
+    }
 }

@@ -150,8 +150,14 @@ public enum Compare {
         }
 
         progress?.begin(phase: "replay")
-        do { try drive(lanes + (profilerLane.map { [$0] } ?? []), trace: job.trace, threads: job.threads, progress: progress) }
+        let rows: Int
+        do { rows = try drive(lanes + (profilerLane.map { [$0] } ?? []), trace: job.trace, threads: job.threads, progress: progress) }
         catch { throw .trace(error) }
+        // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
+        if rows == 0 {
+            progress?.finish()
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+        }
 
         // If the stack pass could not be exact, simulate lru per capacity on a second pass.
         var profiled: [Int: (counters: ReplayCounters, trimPasses: Int)] = [:]
@@ -169,7 +175,7 @@ public enum Compare {
                     } catch { throw error.asUsage }
                 }
                 progress?.begin(phase: "lru")
-                do { try drive(lruLanes, trace: job.trace, threads: job.threads, progress: progress) }
+                do { _ = try drive(lruLanes, trace: job.trace, threads: job.threads, progress: progress) }
                 catch { throw .trace(error) }
                 lanes += lruLanes
             } else {
@@ -244,13 +250,15 @@ public enum Compare {
     /// With two or more threads, decoding is pipelined: while the lanes process batch k, the
     /// thread of group 0 decodes batch k+1 into a second buffer, so decoding costs wall time only
     /// where it is the longest task.
-    static func drive(_ lanes: [_Lane], trace: TraceSpec, threads: Int, progress: ProgressReporter?) throws(TraceError) {
-        guard !lanes.isEmpty else { return }
+    /// - Returns: the number of rows decoded.
+    @discardableResult
+    static func drive(_ lanes: [_Lane], trace: TraceSpec, threads: Int, progress: ProgressReporter?) throws(TraceError) -> Int {
+        guard !lanes.isEmpty else { return 0 }
         let (reader, source) = try trace.openWithSource()
         let decoder = _Decoder(reader)
         var current: [Request] = []
         current.reserveCapacity(1 << 14)
-        guard try decoder.decode(into: &current) else { return }
+        guard try decoder.decode(into: &current) else { return 0 }
         var rows = current.count
         if threads <= 1 {
             repeat {
@@ -259,7 +267,7 @@ public enum Compare {
                 guard try decoder.decode(into: &current) else { break }
                 rows += current.count
             } while true
-            return
+            return rows
         }
         var groups = _Groups(lanes: lanes, count: min(threads, lanes.count + 1))
         var batches = 0
@@ -277,6 +285,7 @@ public enum Compare {
             guard try decoder.takeAhead(into: &current) else { break }
             rows += current.count
         }
+        return rows
     }
 }
 

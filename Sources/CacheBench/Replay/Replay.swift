@@ -35,6 +35,8 @@ public struct ReplayJob: Sendable {
     public var ignoreSize: Bool
     /// Policy parameters (`--option`).
     public var options: PolicyOptions
+    /// Threads sharing one synchronized cache (`--threads`); 1 replays on the calling thread.
+    public var threads: Int = 1
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -65,6 +67,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var trimCaller: TrimSummary
     /// Deferred passes (queued blocks, timers).
     public var trimDeferred: TrimSummary
+    /// Threads that shared the cache (1 unless `--threads`).
+    public var threads: Int = 1
     /// Simulation, or LRU's one-pass stack-distance profile.
     public var method: ReplayMethod = .simulation
 
@@ -124,6 +128,7 @@ public enum Replay {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
+        if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
         let run: PolicyRun
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
@@ -148,11 +153,36 @@ public enum Replay {
             seconds = Double(monotonicNanoseconds() - start) / 1e9
             progress?.finish()
         } catch { throw .trace(error) }
+        try requireRows(run.counters(), job)
         let trims = run.trims()
         return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: run.counters(), seconds: seconds, trim: trims.all.summary,
                             trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+    }
+
+    private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
+                                        source: CapacitySource) throws(CacheBenchError) -> ReplayResult {
+        let reader: any TraceReader
+        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        let outcome = try policy.replayConcurrently(
+            limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
+            ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
+        try requireRows(outcome.counters, job)
+        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
+                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                            counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
+                            trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
+                            threads: job.threads)
+    }
+
+    /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so
+    /// it is reported rather than answered with a report of zeros.
+    static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
+        let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
+        if rows == 0 {
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+        }
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

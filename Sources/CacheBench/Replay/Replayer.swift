@@ -8,66 +8,94 @@ import EvictionPolicies
 public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Policy.Value == Void {
     /// The policy under test.
     public var policy: Policy
-    /// Counts and trim timings so far.
-    public var counters = ReplayCounters()
-    @usableFromInline var observer = _TimingObserver()
-    @usableFromInline let ignoreSize: Bool
-    @usableFromInline let needsFuture: Bool
-    @usableFromInline var now = -Double.infinity
+    @usableFromInline var driver: RequestDriver
 
     /// Creates a replayer with a new, empty policy.
     public init(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) {
         try options.validate(against: Policy.descriptor)
         try limits.validate(for: Policy.descriptor)
         policy = try Policy(limits: limits, options: options)
-        self.ignoreSize = ignoreSize
-        needsFuture = Policy.descriptor.needsFuture
+        driver = RequestDriver(ignoreSize: ignoreSize, needsFuture: Policy.descriptor.needsFuture)
     }
 
     /// Drives the policy with a batch of requests.
     @inlinable
     public mutating func apply(_ batch: [Request]) {
-        for request in batch { apply(request) }
-        counters.evictions = observer.evictions
+        for request in batch { driver.apply(request, to: &policy) }
     }
 
+    /// Counts so far.
+    public var counters: ReplayCounters { driver.counters }
+
+    /// Trim-pass timings: all passes, those the caller waited for, and deferred ones.
+    public var trims: TrimTimings { driver.trims }
+}
+
+/// Trim-pass timings: all passes, those the caller waited for, and deferred ones.
+public typealias TrimTimings = (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram)
+
+/// Applies requests to a policy and counts what happens: the replay loop's body, shared by the
+/// single-threaded ``Replayer`` and the multi-threaded replay, where each thread has its own
+/// driver and applies requests to one shared policy under its lock.
+public struct RequestDriver: Sendable {
+    @usableFromInline var tally = ReplayCounters()
+    @usableFromInline var observer = _TimingObserver()
+    @usableFromInline let ignoreSize: Bool
+    @usableFromInline let needsFuture: Bool
+    @usableFromInline var now = -Double.infinity
+
+    /// Creates a driver with zeroed counters.
+    public init(ignoreSize: Bool, needsFuture: Bool) {
+        self.ignoreSize = ignoreSize
+        self.needsFuture = needsFuture
+    }
+
+    /// Applies one request to `policy`.
     @inlinable @inline(__always)
-    mutating func apply(_ request: Request) {
+    public mutating func apply<Policy: EvictionPolicy>(_ request: Request, to policy: inout Policy)
+    where Policy.Key == UInt64, Policy.Value == Void {
         if request.time > now {
             now = request.time
             policy.advance(to: now, observer: &observer)
         }
         switch request.operation {
         case .get:
-            guard request.size > 0 else { counters.skipped += 1; return }
-            counters.requests += 1
-            counters.byteRequests += request.size
+            guard request.size > 0 else { tally.skipped += 1; return }
+            tally.requests += 1
+            tally.byteRequests += request.size
             if needsFuture { policy.noteNextAccess(request.nextAccess) }
             if policy.access(request.key, cost: ignoreSize ? 1 : request.size, orInsert: (), observer: &observer) {
-                counters.hits += 1
-                counters.byteHits += request.size
+                tally.hits += 1
+                tally.byteHits += request.size
             }
         case .set:
-            guard request.size > 0 else { counters.skipped += 1; return }
-            counters.sets += 1
+            guard request.size > 0 else { tally.skipped += 1; return }
+            tally.sets += 1
             if needsFuture { policy.noteNextAccess(request.nextAccess) }
             policy.insert((), forKey: request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
         case .delete:
-            counters.deletes += 1
+            tally.deletes += 1
             policy.remove(request.key, observer: &observer)
         case .memoryWarning:
-            counters.events += 1
+            tally.events += 1
             policy.handle(.memoryWarning, observer: &observer)
         case .background:
-            counters.events += 1
+            tally.events += 1
             policy.handle(.background, observer: &observer)
         case .tick:
-            counters.events += 1
+            tally.events += 1
         }
     }
 
-    /// Trim-pass timings: all passes, those the caller waited for, and deferred ones.
-    public var trims: (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram) {
+    /// The counts so far, evictions included.
+    public var counters: ReplayCounters {
+        var result = tally
+        result.evictions = observer.evictions
+        return result
+    }
+
+    /// Trim-pass timings so far.
+    public var trims: TrimTimings {
         var all = observer.caller
         all.merge(observer.deferred)
         return (all, observer.caller, observer.deferred)
@@ -101,7 +129,7 @@ public struct ReplayCounters: Sendable, Equatable {
 
 /// Counts evictions and times each trim pass with two clock reads, kept apart by kind.
 @usableFromInline
-struct _TimingObserver: EvictionObserver {
+struct _TimingObserver: EvictionObserver, Sendable {
     @usableFromInline typealias Key = UInt64
     @usableFromInline typealias Value = Void
     @usableFromInline var evictions = 0

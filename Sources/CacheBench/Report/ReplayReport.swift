@@ -44,6 +44,7 @@ extension ReplayResult {
             ("evictions", .int(counters.evictions)), ("skipped", .int(counters.skipped)),
             ("sets", .int(counters.sets)), ("deletes", .int(counters.deletes)), ("events", .int(counters.events)),
             ("seconds", .double(seconds)), ("requestsPerSecond", .double(requestsPerSecond.rounded())),
+            ("threads", .int(threads)),
             ("trim", .object(trimFields)),
             ("method", .string(method.rawValue)),
         ])
@@ -132,7 +133,8 @@ public enum ReplayReport {
             rows.append(("other rows", "\(r.counters.sets) sets, \(r.counters.deletes) deletes, \(r.counters.events) events"))
         }
         rows += [
-            ("throughput", "\(SizeFormat.grouped(Int(r.requestsPerSecond.rounded()))) requests/s (\(String(format6: r.seconds)) s)"),
+            ("throughput", "\(SizeFormat.grouped(Int(r.requestsPerSecond.rounded()))) requests/s (\(String(format6: r.seconds)) s"
+                + (r.threads > 1 ? ", \(r.threads) threads sharing one locked cache)" : ")")),
             ("trim latency", trimLine(r.trim)),
         ]
         if r.trimDeferred.count > 0 {

@@ -42,6 +42,18 @@ public final class ByteSource {
         ownsDescriptor = true
     }
 
+    /// Serves `bytes` from memory, as if they were a file called `name` (for tests and fuzzing),
+    /// at most `readSize` bytes per read, like a pipe that returns short reads.
+    public init(bytes: [UInt8], name: String, readSize: Int = .max) {
+        self.name = name
+        descriptor = -1
+        ownsDescriptor = false
+        pending = bytes
+        maximumRead = max(1, readSize)
+    }
+
+    private var maximumRead = Int.max
+
     deinit {
         if ownsDescriptor { close(descriptor) }
     }
@@ -53,6 +65,7 @@ public final class ByteSource {
     /// format can be recognised even on standard input.
     public func peek(upTo count: Int) throws(TraceError) -> [UInt8] {
         if pending.count < count {
+            guard descriptor >= 0 else { return Array(pending.prefix(count)) }
             let wanted = count - pending.count
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 1)
             defer { chunk.deallocate() }
@@ -65,7 +78,7 @@ public final class ByteSource {
     /// Reads up to `count` bytes into `buffer`; returns the number read, 0 at the end of input.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
         if !pending.isEmpty {
-            let n = min(count, pending.count)
+            let n = min(count, pending.count, maximumRead)
             pending.withUnsafeBytes { bytes in
                 if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: n) }
             }
@@ -73,6 +86,7 @@ public final class ByteSource {
             bytesRead += n
             return n
         }
+        guard descriptor >= 0 else { return 0 }
         let n = try readFromDescriptor(into: buffer, count: count, fully: false)
         bytesRead += n
         return n

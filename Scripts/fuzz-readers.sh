@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the CSV and oracleGeneral readers with libFuzzer.
+# Usage: Scripts/fuzz-readers.sh [SECONDS]   (default 60; crashes are written to .build-fuzz/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+out=.build-fuzz
+mkdir -p "$out/corpus"
+# Seed the corpus with the bundled traces' first lines (CSV: first byte even) and a binary prefix (odd).
+for f in Traces/*.csv; do { printf '\x00'; head -c 2000 "$f"; } > "$out/corpus/$(basename "$f").seed"; done
+{ printf '\x01'; head -c 480 Traces/cloudPhysicsIO.oracleGeneral.bin; } > "$out/corpus/oracle.seed"
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name CacheBenchFuzz \
+  Sources/CacheBench/Trace/*.swift Scripts/fuzz/FuzzReaders.swift -o "$out/fuzz-readers"
+"$out/fuzz-readers" -max_total_time="$seconds" -max_len=4096 -artifact_prefix="$out/" "$out/corpus"

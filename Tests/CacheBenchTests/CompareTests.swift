@@ -254,22 +254,25 @@ struct LRUStackProfilerTests {
         #expect(results.allSatisfy { $0.counters.requests == 6 && $0.counters.byteRequests == 22 })
     }
 
-    @Test("the time axis is compacted on long traces with few keys, without changing results")
-    func compaction() throws {
-        // 20,000 requests over 50 keys: the 4,096-position axis is renumbered several times.
+    @Test("the time axis is compacted on long traces with few keys, without changing results", arguments: [true, false])
+    func compaction(_ ignoreSize: Bool) throws {
+        // 30,000 requests over 60 keys: the 4,096-position axis is renumbered several times, with
+        // each capacity's boundary carried over in byte mode.
         var random = TraceRandom(seed: 9)
-        let requests = (0..<20_000).map { i in
-            Request(time: Double(i), key: UInt64(Int.random(in: 0..<50, using: &random)), size: 1)
+        var text = "timestamp,key,size\n"
+        for i in 0..<30_000 {
+            let key = Int.random(in: 0..<60, using: &random)
+            text += "\(i),\(key),\(1 + key % 40)\n"
         }
-        var profiler = LRUStackProfiler(capacities: [1, 5, 10, 25, 49], ignoreSize: true)
-        for start in stride(from: 0, to: requests.count, by: 1000) { profiler.apply(Array(requests[start..<start + 1000])) }
-        for entry in profiler.counters() {
-            var reference = try LRUCache<UInt64, Void>(capacity: entry.capacity)
-            var referenceHits = 0
-            for r in requests {
-                if reference.value(forKey: r.key) != nil { referenceHits += 1 } else { reference.setValue((), forKey: r.key, cost: 1) }
-            }
-            #expect(entry.counters.hits == referenceHits, "capacity \(entry.capacity)")
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let trace = TraceSpec(path: path)
+        let capacities = ignoreSize ? [1, 5, 10, 25, 59] : [10, 30, 100, 300, 1000]
+        let compared = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: CapacityList(capacities.map { .size($0) }),
+                                                  ignoreSize: ignoreSize))
+        #expect(compared.results.allSatisfy { $0.method == .stackDistance })
+        for (c, r) in zip(compared.results, try separateReplays(trace, policy: "lru", capacities: capacities, ignoreSize: ignoreSize)) {
+            expectSameCounts(c, r, "capacity \(r.capacity ?? 0)")
         }
     }
 }

@@ -1,40 +1,48 @@
 // Exact LRU results at many capacities from one pass: Mattson, Gecsei, Slutz and Traiger,
 // "Evaluation techniques for storage hierarchies" (IBM Systems Journal, 1970), with the
-// Bennett–Kruskal / Olken idea of a tree over last-access times so each request costs
-// O(log N) instead of O(stack depth). libCacheSim's equivalent is profiler/profilerLRU.c.
+// Bennett–Kruskal / Olken idea of a tree over last-access times so that each request costs
+// O(log M) instead of O(stack depth). libCacheSim's equivalent is profiler/profilerLRU.c.
 //
-// The rule, with libCacheSim's LRU conventions (our LRUCache): a request for x, whose previous
-// request was at time t, hits a cache of capacity C exactly when
+// The observation behind both modes: every LRU cache, whatever its capacity, orders the keys
+// it holds by last access, so all of them are views of ONE recency order of the distinct keys
+// requested so far. A cache of capacity C holds a newest part of that order.
 //
-//     S_C(t) + size(x) <= C   and   size(x) <= C,
+// Object mode (--ignore-size; every size is 1): the cache holds the C most recently used keys,
+// so a request hits exactly when its stack distance (1 + the number of distinct keys requested
+// since its previous request) is at most C. The distance comes from a Fenwick tree over a time
+// axis with a 1 at each key's last access: the keys requested since time t are the ones whose
+// mark lies after t. Hits at all capacities follow from one binary search per request. Trim
+// passes and evictions need no more: the cache at C is full (holds C keys) exactly from the
+// moment C distinct keys have been seen, and from then on every insertion evicts one key.
 //
-// where S_C(t) is the total size of the distinct keys requested since t whose size is at most
-// C. (Keys larger than C are never inserted, so they take no room.) Proof sketch: LRU evicts
-// oldest first, so while x is resident every key requested after it is resident too; if they
-// all fit beside x no eviction ever reaches x; if not, x was evicted when the last of them
-// came in. With unit sizes this is the classic "stack distance <= C".
+// Byte mode: libCacheSim's LRU never inserts an object larger than the cache, so a large
+// object takes room in a big cache and none in a small one. The held part of the recency order
+// is then "the newest keys that fit C, up to C bytes", which is not nested across capacities
+// and not a function of a single distance. Instead the profiler keeps, for each capacity, a
+// boundary on the shared time axis (the cache holds the keys that fit it at or after the
+// boundary) and the bytes in use; an insertion adds its size and moves the boundary forward
+// past the oldest keys until the bytes fit. The boundary only moves forward, so the work is
+// one sequential scan of the axis per capacity plus O(1) per request and capacity, instead of a
+// hash lookup and list surgery per request and capacity when each size is simulated. Hits,
+// evictions and trim passes are counted directly, as LRUCache would.
 //
-// The per-capacity filter makes byte-mode LRU with that convention *not* a stack algorithm
-// (a bigger cache admits a big object that a smaller one skips), so keys are put in bands by
-// the capacities they fit, with one Fenwick tree per band in use; S_C sums the bands that fit
-// C. Traces whose objects all fit the smallest capacity (the usual case) use one tree.
+// Exactness needs what both views assume: a key's size never changes (LRUCache keeps the size
+// it inserted on a hit, so with changing sizes the held size depends on when each cache
+// inserted the key), and nothing leaves a cache except by eviction (a delete removes a key from
+// some caches and not others, and a smaller cache then has room a stack cannot express). The
+// profiler checks both as it goes and gives up with a reason (`abandonReason`) on the first
+// violation; `compare` then simulates LRU at each capacity instead. With --ignore-size every
+// size is 1, so only deletes can stop it. Events (memory warnings, background, ticks) and time
+// do not affect LRU.
 //
-// Exactness needs what the formula assumes: a key's size never changes (a hit keeps the
-// resident size, so with changing sizes the resident size depends on when each cache inserted
-// the key), and nothing is removed except by eviction (a delete leaves a hole that a stack
-// cannot represent). The profiler checks both as it goes and gives up with a reason
-// (`abandonReason`) on the first violation; `compare` then simulates LRU per capacity instead.
-// With --ignore-size every size is 1, so only deletes can stop it.
-//
-// Eviction counts follow: evictions(C) = insertions(C) - residents at the end(C). Trim passes
-// (insertions that evict) need the bytes in use just before each insertion: the largest
-// suffix of the recency order that fits C, found by one descent of the Fenwick tree.
+// The time axis is compacted (live keys renumbered in recency order) whenever it fills, so its
+// length stays within a small multiple of the number of distinct keys.
 
 /// Exact LRU counters at several capacities from one pass over a trace.
 ///
 /// Feed it every batch of the trace with ``apply(_:)``; afterwards ``counters()`` gives, for each
 /// capacity, the ``ReplayCounters`` and trim-pass count that replaying `lru` at that capacity
-/// (no count limit) produces. See the file comment for the rule and its limits.
+/// (no count limit) produces. See the file comment for the method and its limits.
 public struct LRUStackProfiler {
     /// The capacities, ascending and distinct.
     public let capacities: [Int]
@@ -45,27 +53,27 @@ public struct LRUStackProfiler {
     public private(set) var abandonReason: String?
 
     private var map = _KeySlotMap()
-    // Per key slot.
-    private var sizes: ContiguousArray<Int> = []
-    private var bands: ContiguousArray<Int32> = []
-    private var positions: ContiguousArray<Int> = []          // last access time; 0 = none
-    // The time axis: positions 1...axisLength, each owned by at most one key (its last access).
+    private var keys: ContiguousArray<_KeyState> = []
+    // The time axis: positions 1...axisLength, each the last access of at most one key.
     private var axisLength: Int
-    private var owner: ContiguousArray<Int32>
+    private var owner: ContiguousArray<Int32>                  // slot, or -1 when empty
     private var nextPosition = 1
-    private var liveKeys = 0
-    // Fenwick trees, one per band in use, stored back to back in one array.
+    private var liveKeys = 0                                   // keys on the axis
+    // Object mode: a Fenwick tree with a 1 at each key's last access.
     private var fenwick: ContiguousArray<Int> = []
-    private var treeBase: [Int]                                // band -> offset, -1 if unused
-    private var activeBands: [Int] = []
-    private var bandTotals: [Int]
-    private var topStep = 1                                    // highest power of two <= axisLength
-    // Counts shared by every capacity, and per-capacity counts: exact (`…At`) and as
-    // difference arrays over capacity indices (`…Range`) for the one-band fast path.
+    // Byte mode: the size and band of the key at each position (0 = empty), read sequentially
+    // as boundaries advance, and per capacity the boundary, the bytes held and the evictions.
+    private var axisSize: ContiguousArray<Int> = []
+    private var axisBand: ContiguousArray<Int32> = []
+    private var boundary: [Int] = []
+    private var used: [Int] = []
+    private var evictionsAt: [Int] = []
+    private var everyKeyFitsAll = true                         // no key is larger than the smallest capacity
+    // Counts shared by every capacity, and per-capacity counts: exact (`…At`) and as difference
+    // arrays over capacity indices (`…Range`) where a request affects a run of capacities.
     private var common = ReplayCounters()
     private var hitsAt: [Int], byteHitsAt: [Int], insertionsAt: [Int], trimsAt: [Int]
     private var hitsRange: [Int], byteHitsRange: [Int], insertionsRange: [Int], trimsRange: [Int]
-    private var allUnitSizes = true
     private var rows = 0
 
     /// Creates a profiler for `capacities` (any order; duplicates are merged; all must be > 0).
@@ -76,8 +84,15 @@ public struct LRUStackProfiler {
         let m = self.capacities.count
         axisLength = 1 << 12
         owner = ContiguousArray(repeating: -1, count: axisLength + 1)
-        treeBase = Array(repeating: -1, count: m + 1)
-        bandTotals = Array(repeating: 0, count: m + 1)
+        if ignoreSize {
+            fenwick = ContiguousArray(repeating: 0, count: axisLength + 1)
+        } else {
+            axisSize = ContiguousArray(repeating: 0, count: axisLength + 1)
+            axisBand = ContiguousArray(repeating: 0, count: axisLength + 1)
+            boundary = Array(repeating: 1, count: m)
+            used = Array(repeating: 0, count: m)
+            evictionsAt = Array(repeating: 0, count: m)
+        }
         hitsAt = Array(repeating: 0, count: m)
         byteHitsAt = hitsAt
         insertionsAt = hitsAt
@@ -86,7 +101,6 @@ public struct LRUStackProfiler {
         byteHitsRange = hitsRange
         insertionsRange = hitsRange
         trimsRange = hitsRange
-        topStep = Self.highestPowerOfTwo(atMost: axisLength)
     }
 
     /// Consumes a batch of requests.
@@ -109,8 +123,8 @@ public struct LRUStackProfiler {
             case .delete:
                 common.deletes += 1
                 let slot = map.find(request.key)
-                if slot >= 0 && Int(bands[Int(slot)]) < capacities.count {
-                    abandonReason = "request \(rows) deletes key \(request.key), which LRU at some capacity holds; a stack pass cannot represent removals"
+                if slot >= 0 && keys[Int(slot)].band < capacities.count {
+                    abandonReason = "request \(rows) deletes key \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
                     return
                 }
             case .memoryWarning, .background, .tick:
@@ -123,200 +137,206 @@ public struct LRUStackProfiler {
 
     private mutating func access(_ key: UInt64, cost: Int, rowSize: Int, isGet: Bool) {
         if nextPosition > axisLength { compact() }
-        let m = capacities.count
         var slot = map.find(key)
         let known = slot >= 0
         let band: Int
         if known {
-            guard sizes[Int(slot)] == cost else {
-                abandonReason = "key \(key) changes size from \(sizes[Int(slot)]) to \(cost) at request \(rows); LRU keeps the size it inserted, which differs per capacity"
+            guard keys[Int(slot)].size == cost else {
+                abandonReason = "key \(key) changes size from \(keys[Int(slot)].size) to \(cost) at request \(rows); LRU keeps the size it inserted, which then differs between capacities"
                 return
             }
-            band = Int(bands[Int(slot)])
+            band = keys[Int(slot)].band
         } else {
             band = Self.firstIndex(in: capacities, atLeast: cost)
-            slot = Int32(sizes.count)
-            sizes.append(cost)
-            bands.append(Int32(band))
-            positions.append(0)
+            slot = Int32(keys.count)
+            keys.append(_KeyState(size: cost, position: 0, band: band))
             map.insert(key, slot: slot)
-            if cost != 1 { allUnitSizes = false }
         }
-        guard band < m else { return }              // fits no capacity: a miss everywhere, never inserted
-        let previous = positions[Int(slot)]
+        guard band < capacities.count else { return }      // fits no capacity: a miss everywhere, never inserted
+        if band > 0 { everyKeyFitsAll = false }
+        let previous = known ? keys[Int(slot)].position : 0
 
-        if activeBands.count == 1 && activeBands[0] == band || activeBands.isEmpty {
-            // One band in use (the usual case): S is the same for every capacity that x fits, so the
-            // capacities where x hits are a suffix of the list.
+        if ignoreSize {
+            countObjectMode(previous: previous, rowSize: rowSize, isGet: isGet)
+        } else {
+            countByteMode(previous: previous, cost: cost, band: band, rowSize: rowSize, isGet: isGet)
+        }
+
+        // x becomes the newest key.
+        let position = nextPosition
+        nextPosition += 1
+        if previous > 0 { owner[previous] = -1 } else { liveKeys += 1 }
+        owner[position] = slot
+        keys[Int(slot)].position = position
+        if ignoreSize {
+            fenwickMove(from: previous, to: position)
+        } else {
+            axisSize[previous] = 0                            // position 0 is a scratch cell
+            axisSize[position] = cost
+            axisBand[position] = Int32(band)
+        }
+    }
+
+    /// Unit sizes: the stack distance decides every capacity at once.
+    private mutating func countObjectMode(previous: Int, rowSize: Int, isGet: Bool) {
+        let m = capacities.count
+        var firstHit = m
+        if previous > 0 {
+            let distance = liveKeys - fenwickPrefix(previous) + 1
+            firstHit = Self.firstIndex(in: capacities, atLeast: distance)
+        }
+        if isGet && firstHit < m {
+            hitsRange[firstHit] += 1
+            byteHitsRange[firstHit] += rowSize
+        }
+        guard firstHit > 0 else { return }
+        insertionsRange[0] += 1
+        insertionsRange[firstHit] -= 1
+        // The cache at C is full once it has seen C keys; x's own earlier request counts, since a
+        // miss on a known key means it was evicted from a full cache.
+        let full = min(firstHit, Self.firstIndex(in: capacities, atLeast: liveKeys + 1))
+        if full > 0 {
+            trimsRange[0] += 1
+            trimsRange[full] -= 1
+        }
+    }
+
+    /// Sizes: each capacity's boundary decides whether x is held there.
+    private mutating func countByteMode(previous: Int, cost: Int, band: Int, rowSize: Int, isGet: Bool) {
+        let m = capacities.count
+        if everyKeyFitsAll {
+            // Held sets are nested (a bigger cache holds a newer-first superset), so the capacities
+            // that hold x are a suffix of the list.
             var firstHit = m
-            if known {
-                let base = treeBase[band]
-                let newer = bandTotals[band] - prefix(base, previous)
-                firstHit = max(band, Self.firstIndex(in: capacities, atLeast: newer + cost))
+            if previous > 0 {
+                var low = 0, high = m
+                while low < high {
+                    let mid = (low + high) / 2
+                    if previous >= boundary[mid] { high = mid } else { low = mid + 1 }
+                }
+                firstHit = low
             }
             if isGet && firstHit < m {
                 hitsRange[firstHit] += 1
                 byteHitsRange[firstHit] += rowSize
             }
-            if band < firstHit {
-                insertionsRange[band] += 1
-                insertionsRange[firstHit] -= 1
-                countTrimsOneBand(band: band, below: firstHit, cost: cost)
-            }
+            for j in 0..<firstHit { insert(cost, at: j) }
         } else {
-            var newer = 0, total = 0, next = 0
-            for j in 0..<m {
-                while next < activeBands.count && activeBands[next] <= j {
-                    let k = activeBands[next]
-                    total += bandTotals[k]
-                    newer += bandTotals[k] - (known ? prefix(treeBase[k], previous) : 0)
-                    next += 1
-                }
-                guard j >= band else { continue }
-                if known && newer + cost <= capacities[j] {
+            for j in band..<m {
+                if previous > 0 && previous >= boundary[j] {
                     if isGet {
                         hitsAt[j] += 1
                         byteHitsAt[j] += rowSize
                     }
                 } else {
-                    insertionsAt[j] += 1
-                    if total + cost > capacities[j] && usedBytes(atCapacity: j, total: total) + cost > capacities[j] {
-                        trimsAt[j] += 1
-                    }
+                    insert(cost, at: j)
                 }
             }
         }
-
-        // Move x to the newest position.
-        if treeBase[band] < 0 { activate(band) }
-        let base = treeBase[band]
-        if known {
-            add(base, previous, -cost)
-            owner[previous] = -1
-        } else {
-            liveKeys += 1
-            bandTotals[band] += cost
-        }
-        let position = nextPosition
-        nextPosition += 1
-        add(base, position, cost)
-        owner[position] = slot
-        positions[Int(slot)] = position
     }
 
-    /// Counts the trim passes of an insertion at capacities `band..<below` when one band is in use.
-    private mutating func countTrimsOneBand(band: Int, below: Int, cost: Int) {
-        if allUnitSizes {
-            // Unit sizes: the cache at capacity C holds min(C, keys seen) objects, so an insertion
-            // evicts exactly when C <= keys seen (x's own stale entry included).
-            let full = Self.firstIndex(in: capacities, atLeast: liveKeys + 1)
-            let end = min(below, full)
-            if band < end {
-                trimsRange[band] += 1
-                trimsRange[end] -= 1
-            }
-            return
-        }
-        let total = bandTotals[band]
-        var j = band
-        while j < below && total + cost > capacities[j] {
-            if usedBytes(atCapacity: j, total: total) + cost > capacities[j] { trimsAt[j] += 1 }
-            j += 1
-        }
-    }
-
-    /// The bytes LRU at `capacities[j]` holds now: the largest suffix of the recency order, over
-    /// keys that fit, whose sum is at most the capacity. `total` is the sum over those keys.
-    private func usedBytes(atCapacity j: Int, total: Int) -> Int {
+    /// LRU at capacity `j` inserts `cost` bytes: evict the oldest held keys until it fits.
+    @inline(__always)
+    private mutating func insert(_ cost: Int, at j: Int) {
+        insertionsAt[j] += 1
         let capacity = capacities[j]
-        if total <= capacity { return total }
-        // Smallest q with prefix(q) >= total - capacity; then the resident suffix starts after q.
-        let target = total - capacity
-        var position = 0
-        var remaining = target
-        var step = topStep
-        while step > 0 {
-            let candidate = position + step
-            if candidate <= axisLength {
-                var weight = 0
-                for k in activeBands where k <= j { weight += fenwick[treeBase[k] + candidate] }
-                if weight < remaining {
-                    position = candidate
-                    remaining -= weight
+        used[j] += cost
+        guard used[j] > capacity else { return }
+        trimsAt[j] += 1
+        var p = boundary[j]
+        var bytes = used[j]
+        var evicted = 0
+        let filter = !everyKeyFitsAll
+        while bytes > capacity {
+            let size = axisSize[p]
+            if size > 0 && (!filter || Int(axisBand[p]) <= j) {
+                bytes -= size
+                evicted += 1
+            }
+            p += 1
+        }
+        boundary[j] = p
+        used[j] = bytes
+        evictionsAt[j] += evicted
+    }
+
+    // MARK: Fenwick tree (object mode)
+
+    @inline(__always)
+    private func fenwickPrefix(_ position: Int) -> Int {
+        fenwick.withUnsafeBufferPointer { tree in
+            var sum = 0
+            var i = position
+            while i > 0 {
+                sum &+= tree[i]
+                i &= i &- 1
+            }
+            return sum
+        }
+    }
+
+    /// Moves a key's mark from `from` (0 for none) to `to`, with one uniqueness check.
+    @inline(__always)
+    private mutating func fenwickMove(from: Int, to: Int) {
+        let length = axisLength
+        fenwick.withUnsafeMutableBufferPointer { tree in
+            var i = from
+            if i > 0 {
+                while i <= length {
+                    tree[i] &-= 1
+                    i &+= i & -i
                 }
             }
-            step >>= 1
-        }
-        let q = position + 1
-        var prefixQ = target - remaining
-        if q <= axisLength {
-            let slot = owner[q]
-            if slot >= 0 && Int(bands[Int(slot)]) <= j { prefixQ += sizes[Int(slot)] }
-        }
-        return total - prefixQ
-    }
-
-    // MARK: Fenwick trees
-
-    @inline(__always)
-    private func prefix(_ base: Int, _ position: Int) -> Int {
-        var sum = 0
-        var i = position
-        while i > 0 {
-            sum += fenwick[base + i]
-            i &= i - 1
-        }
-        return sum
-    }
-
-    @inline(__always)
-    private mutating func add(_ base: Int, _ position: Int, _ delta: Int) {
-        var i = position
-        while i <= axisLength {
-            fenwick[base + i] += delta
-            i += i & -i
+            i = to
+            while i <= length {
+                tree[i] &+= 1
+                i &+= i & -i
+            }
         }
     }
 
-    private mutating func activate(_ band: Int) {
-        treeBase[band] = fenwick.count
-        fenwick.append(contentsOf: repeatElement(0, count: axisLength + 1))
-        activeBands.append(band)
-        activeBands.sort()
-    }
+    // MARK: Compaction
 
-    /// Renumbers the live keys 1...n in recency order and rebuilds the trees, so the time axis
-    /// stays proportional to the number of keys rather than of requests.
+    /// Renumbers the live keys 1...n in recency order, so the time axis stays proportional to the
+    /// number of keys rather than of requests, and rebuilds what is indexed by position.
     private mutating func compact() {
         let newLength = max(axisLength, Self.nextPowerOfTwo(atLeast: 2 * liveKeys + 1024))
         var newOwner = ContiguousArray<Int32>(repeating: -1, count: newLength + 1)
-        var renumbered = 0
-        for p in 1..<nextPosition {
+        var oldLive: [Int] = []
+        oldLive.reserveCapacity(liveKeys)
+        for p in 1..<nextPosition where owner[p] >= 0 {
+            oldLive.append(p)
             let slot = owner[p]
-            guard slot >= 0 else { continue }
-            renumbered += 1
-            newOwner[renumbered] = slot
-            positions[Int(slot)] = renumbered
+            newOwner[oldLive.count] = slot
+            keys[Int(slot)].position = oldLive.count
         }
         axisLength = newLength
         owner = newOwner
-        nextPosition = renumbered + 1
-        topStep = Self.highestPowerOfTwo(atMost: axisLength)
-        var newTrees = ContiguousArray<Int>(repeating: 0, count: activeBands.count * (axisLength + 1))
-        for (i, band) in activeBands.enumerated() { treeBase[band] = i * (axisLength + 1) }
-        for p in 1..<nextPosition {
-            let slot = Int(owner[p])
-            newTrees[treeBase[Int(bands[slot])] + p] = sizes[slot]
-        }
-        // Linear-time Fenwick construction: push each node's sum to its parent.
-        for band in activeBands {
-            let base = treeBase[band]
-            for i in 1...axisLength {
+        nextPosition = oldLive.count + 1
+        if ignoreSize {
+            // Linear-time construction: each node passes its sum to its parent.
+            var tree = ContiguousArray<Int>(repeating: 0, count: newLength + 1)
+            for p in 1..<nextPosition { tree[p] = 1 }
+            for i in 1...newLength {
                 let parent = i + (i & -i)
-                if parent <= axisLength { newTrees[base + parent] += newTrees[base + i] }
+                if parent <= newLength { tree[parent] += tree[i] }
+            }
+            fenwick = tree
+        } else {
+            var sizes = ContiguousArray<Int>(repeating: 0, count: newLength + 1)
+            var bands = ContiguousArray<Int32>(repeating: 0, count: newLength + 1)
+            for p in 1..<nextPosition {
+                let state = keys[Int(owner[p])]
+                sizes[p] = state.size
+                bands[p] = Int32(state.band)
+            }
+            axisSize = sizes
+            axisBand = bands
+            // A boundary moves to the first live key at or after it.
+            for j in boundary.indices {
+                boundary[j] = Self.firstIndex(in: oldLive, atLeast: boundary[j]) + 1
             }
         }
-        fenwick = newTrees
     }
 
     // MARK: Results
@@ -338,36 +358,14 @@ public struct LRUStackProfiler {
             insertions[j] += running.2
             trims[j] += running.3
         }
-        let residents = residentCounts()
         return (0..<m).map { j in
             var counters = common
             counters.hits = hits[j]
             counters.byteHits = byteHits[j]
-            counters.evictions = insertions[j] - residents[j]
+            // Object mode: whatever was inserted and is not held at the end (min(C, keys)) was evicted.
+            counters.evictions = ignoreSize ? insertions[j] - min(capacities[j], liveKeys) : evictionsAt[j]
             return (capacities[j], counters, trims[j])
         }
-    }
-
-    /// How many keys LRU at each capacity holds at the end: walking from the newest key, every
-    /// key that fits is resident until the running size passes the capacity.
-    private func residentCounts() -> [Int] {
-        let m = capacities.count
-        var counts = Array(repeating: 0, count: m)
-        var sums = Array(repeating: 0, count: m)
-        var open = Array(repeating: true, count: m)
-        var remaining = m
-        var p = nextPosition - 1
-        while p >= 1 && remaining > 0 {
-            let slot = owner[p]
-            p -= 1
-            guard slot >= 0 else { continue }
-            let size = sizes[Int(slot)]
-            for j in Int(bands[Int(slot)])..<m where open[j] {
-                sums[j] += size
-                if sums[j] <= capacities[j] { counts[j] += 1 } else { open[j] = false; remaining -= 1 }
-            }
-        }
-        return counts
     }
 
     // MARK: Helpers
@@ -382,11 +380,19 @@ public struct LRUStackProfiler {
         return low
     }
 
-    static func highestPowerOfTwo(atMost value: Int) -> Int { 1 << (Int.bitWidth - 1 - value.leadingZeroBitCount) }
-
     static func nextPowerOfTwo(atLeast value: Int) -> Int {
         value <= 1 ? 1 : 1 << (Int.bitWidth - (value - 1).leadingZeroBitCount)
     }
+}
+
+/// What the profiler keeps per key.
+struct _KeyState {
+    /// The key's size (1 with `--ignore-size`).
+    var size: Int
+    /// The time of its last request on the compacted axis; 0 when it has none (fits no capacity).
+    var position: Int
+    /// How many capacities are smaller than the key: it fits capacities `band...`.
+    var band: Int
 }
 
 /// An open-addressing map from 64-bit keys to slot numbers: one multiply per probe, no Hasher.

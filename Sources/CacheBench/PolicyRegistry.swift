@@ -11,6 +11,11 @@ public enum PolicyRegistry {
         .of(FIFOCache<UInt64, Void>.self),
         .of(LIFOCache<UInt64, Void>.self),
         .of(LRUCache<UInt64, Void>.self),
+        .of(MRUCache<UInt64, Void>.self),
+        .of(ClockCache<UInt64, Void>.self),
+        .of(SieveCache<UInt64, Void>.self),
+        .of(LFUCache<UInt64, Void>.self),
+        .of(BeladyCache<UInt64, Void>.self),
     ]
 
     /// The descriptors of every policy.

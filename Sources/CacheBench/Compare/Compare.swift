@@ -149,9 +149,16 @@ public enum Compare {
             profilerLane = _Lane(apply: { box.profiler.apply($0) })
         }
 
+        // Offline policies need each request's next access; one annotated stream serves every run.
+        let future = policies.first { $0.descriptor.needsFuture }
+        func open() throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
+            try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+        }
+
         progress?.begin(phase: "replay")
         let rows: Int
-        do { rows = try drive(lanes + (profilerLane.map { [$0] } ?? []), trace: job.trace, threads: job.threads, progress: progress) }
+        let opened = try open()
+        do { rows = try drive(lanes + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads, progress: progress) }
         catch { throw .trace(error) }
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
@@ -175,7 +182,8 @@ public enum Compare {
                     } catch { throw error.asUsage }
                 }
                 progress?.begin(phase: "lru")
-                do { _ = try drive(lruLanes, trace: job.trace, threads: job.threads, progress: progress) }
+                let reopened = try open()
+                do { _ = try drive(lruLanes, reopened, threads: job.threads, progress: progress) }
                 catch { throw .trace(error) }
                 lanes += lruLanes
             } else {
@@ -252,9 +260,10 @@ public enum Compare {
     /// where it is the longest task.
     /// - Returns: the number of rows decoded.
     @discardableResult
-    static func drive(_ lanes: [_Lane], trace: TraceSpec, threads: Int, progress: ProgressReporter?) throws(TraceError) -> Int {
+    static func drive(_ lanes: [_Lane], _ opened: (reader: any TraceReader, source: ByteSource), threads: Int,
+                      progress: ProgressReporter?) throws(TraceError) -> Int {
         guard !lanes.isEmpty else { return 0 }
-        let (reader, source) = try trace.openWithSource()
+        let (reader, source) = opened
         let decoder = _Decoder(reader)
         var current: [Request] = []
         current.reserveCapacity(1 << 14)

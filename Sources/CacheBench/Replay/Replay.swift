@@ -134,11 +134,11 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
+        let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
+        var reader = opened.reader
+        let bytes = opened.source
         let seconds: Double
         do {
-            let opened = try job.trace.openWithSource()
-            var reader = opened.reader
-            let source = opened.source
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
             var rows = 0
@@ -147,7 +147,7 @@ public enum Replay {
                 run.apply(batch)
                 if let progress {
                     rows += batch.count
-                    progress.update(bytes: source.bytesRead, total: source.length, items: rows)
+                    progress.update(bytes: bytes.bytesRead, total: bytes.length, items: rows)
                 }
             }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
@@ -163,8 +163,7 @@ public enum Replay {
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
                                         source: CapacitySource) throws(CacheBenchError) -> ReplayResult {
-        let reader: any TraceReader
-        do { reader = try job.trace.open() } catch { throw .trace(error) }
+        let reader = try openReader(for: policy.descriptor, job)
         let outcome = try policy.replayConcurrently(
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
@@ -183,6 +182,33 @@ public enum Replay {
         if rows == 0 {
             throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
         }
+    }
+
+    /// Opens the job's trace, giving an offline policy next-access times when the format lacks them.
+    static func openReader(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> any TraceReader {
+        try openReader(needsFuture: descriptor.needsFuture, job.trace, policy: descriptor.name).reader
+    }
+
+    /// Opens `trace`, annotated with next-access times when an offline policy (`policy`) needs
+    /// them and the format lacks them, and returns the byte source under it for progress reports.
+    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String) throws(CacheBenchError)
+        -> (reader: any TraceReader, source: ByteSource) {
+        let opened: (reader: any TraceReader, source: ByteSource)
+        do { opened = try trace.openWithSource() } catch { throw .trace(error) }
+        guard needsFuture && !opened.reader.providesNextAccess else { return opened }
+        return (try annotateNextAccess(opened.reader, trace, policy: policy), opened.source)
+    }
+
+    /// Gives an offline policy the future on a trace that lacks it: a first pass builds a
+    /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
+    private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
+                                           policy: String) throws(CacheBenchError) -> any TraceReader {
+        guard trace.isRewindable else {
+            throw .usage(UsageError("policy \(policy) needs each request's next access: give a trace file rather than standard input (a first pass computes it), or an oracleGeneral trace"))
+        }
+        let table: NextAccessTable
+        do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
+        return NextAccessAnnotatingReader(base: reader, table: table)
     }
 
     /// The capacity to use: the option, else the library's default, else 10 % of the working set.

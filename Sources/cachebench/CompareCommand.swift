@@ -14,7 +14,9 @@ enum CompareCommand {
       TRACE                   A trace file, or - for standard input.
 
     OPTIONS:
-      --policies A,B,C        Policies from 'cachebench policies', or 'all' (required).
+      --policies A,B,C        Policies from 'cachebench policies' (required), or a group:
+                              all, research (libCacheSim-style algorithms) or library
+                              (models of app caches).
       --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
                               included), or fractions of the working set (0.01,0.1,0.3; needs a
@@ -93,7 +95,12 @@ enum CompareCommand {
         guard let list = arguments.value("--policies") else {
             throw UsageError("compare: --policies is required (see 'cachebench policies')")
         }
-        if list.trimmingCharacters(in: .whitespaces) == "all" { return PolicyRegistry.descriptors.map(\.name) }
+        switch list.trimmingCharacters(in: .whitespaces) {
+        case "all": return PolicyRegistry.descriptors.map(\.name)
+        case "research": return PolicyRegistry.descriptors.filter { $0.family == .research }.map(\.name)
+        case "library": return PolicyRegistry.descriptors.filter { $0.family == .library }.map(\.name)
+        default: break
+        }
         return list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 

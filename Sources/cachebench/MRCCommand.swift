@@ -25,7 +25,7 @@ enum MRCCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       --format F              table (default), json (as 'compare'), csv or markdown.
       --output FILE           Write the curve to FILE instead of stdout.
-      --plot FILE.svg         Chart of the hit ratio against capacity.
+      --plot FILE.svg         Chart of the miss ratio against capacity.
       -h, --help              Show this help.
 
     EXAMPLE:
@@ -60,7 +60,7 @@ enum MRCCommand {
                                             threads: ProcessInfo.processInfo.activeProcessorCount, progress: progress)
         try Output.emit(CompareReport.renderCurve(result, as: format), to: arguments.value("--output"))
         if let path = arguments.value("--plot") {
-            try Output.emit(CompareCharts.hitRatio(result), to: path)
+            try Output.emit(CompareCharts.missRatioCurve(result), to: path)
         }
     }
 }

@@ -471,6 +471,17 @@ struct RegressionGateTests {
         #expect(partialOutcome.notes.contains { $0.contains("fifo at 1,400 objects") || $0.contains("fifo at 1400 objects") })
     }
 
+    @Test("a report passes against itself at tolerance 0 (ratios read back exactly, via hits and requests)")
+    func selfBaseline() throws {
+        let trace = TraceSpec(path: Repository.trace("cache2k-web12.csv"))
+        let run = try Compare.run(CompareJob(trace: trace, policies: ["fifo", "lru", "clock"],
+                                             capacities: try CapacityList.parse("100...10000:9"), ignoreSize: true))
+        let gate = try RegressionGate.parse(Data(run.json.serialized().utf8), name: "self.json", tolerance: 0)
+        let outcome = gate.check(run)
+        #expect(outcome.regressions.isEmpty, "\(outcome.regressions)")
+        #expect(outcome.notes.isEmpty)
+    }
+
     @Test("malformed baselines are exit 65 with FILE: reason", arguments: [
         "not json", "[]", "{\"results\": 3}", "{\"results\": [3]}", "{\"results\": [{\"capacity\": 1, \"hitRatio\": 0.5}]}",
         "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1}]}", "{\"results\": [{\"policy\": \"lru\", \"capacity\": \"big\", \"hitRatio\": 0.5}]}",

@@ -1,13 +1,15 @@
 /// Renders `compare` and `mrc` results.
 public enum CompareReport {
     /// A comparison in any format: `json` is the contract's `{ "trace", "results" }` object;
-    /// `csv` and `markdown` have one row per (policy, capacity) with `replay`'s columns; `table`
-    /// shows policies side by side, one row per capacity.
+    /// `csv` has one row per (policy, capacity) with `replay`'s columns, for programs; `table`
+    /// and `markdown` show policies side by side, one row per capacity, for people (Markdown
+    /// tables paste into pull requests and the committed results/).
     public static func render(_ result: CompareResult, as format: ReportFormat) -> String {
         switch format {
         case .json: return result.json.serialized(pretty: true) + "\n"
-        case .csv, .markdown: return ReplayReport.renderRows(result.results, as: format)
-        case .table: return renderTable(result)
+        case .csv: return ReplayReport.renderRows(result.results, as: format)
+        case .table: return renderTable(result, markdown: false)
+        case .markdown: return renderTable(result, markdown: true)
         }
     }
 
@@ -46,7 +48,7 @@ public enum CompareReport {
         }
     }
 
-    static func renderTable(_ result: CompareResult) -> String {
+    static func renderTable(_ result: CompareResult, markdown: Bool) -> String {
         var policies: [String] = []
         for r in result.results where !policies.contains(r.policy) { policies.append(r.policy) }
         var capacities: [Int?] = []
@@ -63,9 +65,11 @@ public enum CompareReport {
                 rows.append([objects ? label.replacingOccurrences(of: " objects", with: "") : label,
                              capacity.map(String.init) ?? ""] + policies.map { cell($0, capacity).map(value) ?? "-" })
             }
+            if markdown { return "**\(title)**\n\n" + markdownTable(rows) }
             return title + "\n" + aligned(rows, rightAligned: Set(1..<(policies.count + 2)))
         }
-        var out = "trace: \(result.trace)"
+        let code = markdown ? "`" : ""
+        var out = "trace: \(code)\(result.trace)\(code)"
         if let first = result.results.first {
             out += " (\(SizeFormat.grouped(first.requests)) requests"
             if first.counters.skipped > 0 { out += ", \(first.counters.skipped) skipped" }
@@ -74,7 +78,7 @@ public enum CompareReport {
             out += "\n"
         }
         if let ws = result.workingSet {
-            out += "working set: \(SizeFormat.grouped(ws.objects)) objects, \(SizeFormat.describe(ws.bytes, objects: false))\n"
+            out += (markdown ? "\n" : "") + "working set: \(SizeFormat.grouped(ws.objects)) objects, \(SizeFormat.describe(ws.bytes, objects: false))\n"
         }
         out += "\n" + matrix("hit ratio (%)") { percentNumber($0.hitRatio) }
         if !objects { out += "\n" + matrix("byte hit ratio (%)") { percentNumber($0.byteHitRatio) } }
@@ -85,10 +89,21 @@ public enum CompareReport {
             r.method == .stackDistance ? "n/a*" : (r.trim.count == 0 ? "none" : Duration.format(r.trim.p99Nanoseconds))
         }
         if result.results.contains(where: { $0.method == .stackDistance }) {
-            out += "\n* lru: all capacities from one exact stack-distance pass (its time is shared equally; no pass durations).\n"
+            out += "\n" + (markdown ? "\\* " : "* ")
+                + "lru: all capacities from one exact stack-distance pass (its time is shared equally; no pass durations).\n"
         }
-        out += "\nwall time: \(_fixed(result.wallSeconds, decimals: 3)) s for \(result.results.count) runs\n"
+        out += "\n" + (markdown ? "" : "wall time: \(_fixed(result.wallSeconds, decimals: 3)) s for \(result.results.count) runs\n")
         for note in result.notes { out += "note: \(note)\n" }
+        return out
+    }
+
+    /// A GitHub-flavoured Markdown table; the first row is the header, columns after the first
+    /// are numbers and align right.
+    static func markdownTable(_ rows: [[String]]) -> String {
+        guard let header = rows.first else { return "" }
+        var out = "| " + header.joined(separator: " | ") + " |\n"
+        out += "|" + header.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|\n"
+        for row in rows.dropFirst() { out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
         return out
     }
 

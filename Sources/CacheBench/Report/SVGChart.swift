@@ -318,19 +318,29 @@ extension SVGLineChart.YAxis: Equatable {}
 public enum CompareCharts {
     /// Hit ratio against capacity, one line per policy.
     public static func hitRatio(_ result: CompareResult, fullRange: Bool = false) -> String {
+        ratioChart(result, title: "Hit ratio by cache capacity", yTitle: "hit ratio", fullRange: fullRange) { $0.hitRatio }
+    }
+
+    /// LRU's miss-ratio curve (`mrc --plot`): miss ratio against capacity.
+    public static func missRatioCurve(_ result: CompareResult) -> String {
+        ratioChart(result, title: "LRU miss-ratio curve", yTitle: "miss ratio", fullRange: false) { $0.missRatio }
+    }
+
+    static func ratioChart(_ result: CompareResult, title: String, yTitle: String, fullRange: Bool,
+                           _ value: (ReplayResult) -> Double?) -> String {
         let policies = orderedPolicies(result)
         let series = policies.enumerated().map { index, name in
             SVGLineChart.Series(name: name, points: result.results.filter { $0.policy == name }.compactMap { r in
-                guard let capacity = r.capacity, let ratio = r.hitRatio else { return nil }
+                guard let capacity = r.capacity, let ratio = value(r) else { return nil }
                 return (Double(capacity), ratio)
             }, color: index)
         }
         let objects = result.results.first?.ignoreSize ?? false
         return SVGLineChart(
-            title: "Hit ratio by cache capacity: \(traceName(result.trace))",
+            title: "\(title): \(traceName(result.trace))",
             subtitle: subtitle(result, objects: objects),
             xTitle: objects ? "capacity (objects, log scale)" : "capacity (bytes, log scale)",
-            yTitle: "hit ratio", xUnit: objects ? .objects : .bytes, yAxis: fullRange ? .percentFull : .percentFitted,
+            yTitle: yTitle, xUnit: objects ? .objects : .bytes, yAxis: fullRange ? .percentFull : .percentFitted,
             series: series).render()
     }
 

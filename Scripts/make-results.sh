@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Regenerates the comparison charts and tables in results/ from the traces in Traces/, with a
+# release build. Every file it writes is listed in results/README.md with the command that made it.
+#
+#   Scripts/make-results.sh            # charts, tables, the CI baseline, and timing figures
+#   Scripts/make-results.sh --no-timing  # skip the timing figures (they depend on the machine)
+#
+# Everything except results/compare-timing.md is deterministic: rerunning gives identical hit
+# ratios (throughput and latency columns vary with the machine).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+timing=1
+[[ "${1:-}" == "--no-timing" ]] && timing=0
+
+swift build -c release
+B=.build/release/cachebench
+R=results
+mkdir -p "$R"
+
+run() { echo "+ cachebench $*" >&2; "$B" "$@"; }
+
+# 1. Research policies on real traces, object mode (every object counts as 1, as the LIRS and
+#    cache2k traces have no sizes): hit ratio against capacity.
+run compare Traces/cache2k-web12.csv --policies research --capacities 100...12800:15 --ignore-size \
+    --format markdown --output "$R/web12.md" --plot "$R/web12.svg"
+run compare Traces/lirs-sprite.csv --policies research --capacities 50...6400:15 --ignore-size \
+    --format markdown --output "$R/lirs-sprite.md" --plot "$R/lirs-sprite.svg"
+run compare Traces/lirs-2_pools.csv --policies research --capacities 100...9600:14 --ignore-size \
+    --format markdown --output "$R/lirs-2_pools.md" --plot "$R/lirs-2_pools.svg"
+
+# 2. Byte mode on the CloudPhysics sample (real sizes, 512 B to 68 KiB): hit ratio and the
+#    latency of each eviction pass. --plot-latency simulates LRU at every size so its passes are timed.
+run compare Traces/cloudPhysicsIO.oracleGeneral.bin --policies research --capacities 1MiB...2GiB:12 \
+    --format markdown --output "$R/cloudphysics-bytes.md" --plot "$R/cloudphysics-bytes.svg" \
+    --plot-latency "$R/cloudphysics-bytes-latency.svg"
+
+# 3. LRU miss-ratio curves from one stack-distance pass each.
+run mrc Traces/lirs-multi2.csv --ignore-size --points 40 --format markdown --output "$R/mrc-lirs-multi2.md" \
+    --plot "$R/mrc-lirs-multi2.svg"
+run mrc Traces/cloudPhysicsIO.oracleGeneral.bin --points 40 --format markdown --output "$R/mrc-cloudphysics-bytes.md" \
+    --plot "$R/mrc-cloudphysics-bytes.svg"
+
+# 4. The CI regression gate's baseline: the arguments live in results/baseline.args (one per
+#    line) so that this script, the tests and .github/workflows/cachebench.yml agree.
+mapfile -t GATE < <(grep -v '^#' "$R/baseline.args" | grep -v '^$')
+run compare "${GATE[@]}" --format json --output "$R/baseline.json"
+run compare "${GATE[@]}" --baseline "$R/baseline.json" --tolerance 0 > /dev/null
+
+# 5. Timing: compare (one read, both cores, LRU from one pass) against separate replays.
+if (( timing )); then
+    now() { date +%s.%N; }
+    elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+    time_compare() {  # TRACE MODE-FLAGS... : prints "compare_s replays_s mrc_s lru_replays_s runs"
+        local trace=$1 caps=$2; shift 2
+        local policies
+        policies=$("$B" policies --format csv | awk -F, 'NR > 1 && $2 == "research" { print $1 }')
+        local n=0 t0 t1 t2 t3 t4 t5 t6
+        t0=$(now)
+        "$B" compare "$trace" --policies research --capacities "$caps" "$@" --format json > /dev/null
+        t1=$(now)
+        for p in $policies; do
+            for c in $("$B" compare "$trace" --policies fifo --capacities "$caps" "$@" --format csv | awk -F, 'NR > 1 { print $3 }'); do
+                "$B" replay "$trace" --policy "$p" --capacity "$c" "$@" --format json > /dev/null
+                n=$((n + 1))
+            done
+        done
+        t2=$(now)
+        "$B" compare "$trace" --policies lru --capacities "$caps" "$@" --threads 1 --format json > /dev/null
+        t3=$(now)
+        for c in $("$B" compare "$trace" --policies fifo --capacities "$caps" "$@" --format csv | awk -F, 'NR > 1 { print $3 }'); do
+            "$B" replay "$trace" --policy lru --capacity "$c" "$@" --format json > /dev/null
+        done
+        t4=$(now)
+        echo "| \`$(basename "$trace")\` $* | $caps | $n | $(elapsed "$t0" "$t1") | $(elapsed "$t1" "$t2") | $(elapsed "$t2" "$t3") | $(elapsed "$t3" "$t4") |"
+    }
+    {
+        echo "# compare and mrc timing"
+        echo
+        echo "Wall-clock seconds on $(nproc) cores ($(uname -m)), release build, made by \`Scripts/make-results.sh\`."
+        echo "\"separate replays\" runs \`cachebench replay\` once per (policy, capacity); \"compare\" runs every"
+        echo "research policy at every capacity from one read on all cores; \"lru one pass\" is \`compare --policies lru"
+        echo "--threads 1\` (the stack-distance profile) against one \`replay --policy lru\` per capacity."
+        echo
+        echo "| trace | capacities | runs | compare | separate replays | lru one pass | lru replays |"
+        echo "|---|---|---:|---:|---:|---:|---:|"
+        time_compare Traces/cache2k-web12.csv "100...12800:15" --ignore-size
+        time_compare Traces/cloudPhysicsIO.oracleGeneral.bin "1MiB...2GiB:12"
+    } > "$R/compare-timing.md"
+    cat "$R/compare-timing.md" >&2
+fi

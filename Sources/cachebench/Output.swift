@@ -8,6 +8,17 @@ enum Output {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
+        // A device or a pipe (/dev/null, a FIFO) is written in place: renaming a file over it
+        // would replace the device itself (as root, /dev/null would become a regular file).
+        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+           type != .typeRegular, type != .typeDirectory {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw .output("\(path): cannot write") }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+                throw .output("\(path): cannot write: \(error.localizedDescription)")
+            }
+            return
+        }
         // Write beside the target, then rename: readers see the old file or the whole new one.
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()

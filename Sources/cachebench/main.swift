@@ -14,6 +14,7 @@ COMMANDS:
                                 charts (--plot) and a CI regression gate (--baseline).
   mrc TRACE                     LRU's exact miss-ratio curve from one stack-distance pass.
   policies                      List every policy, what it reproduces and its parameters.
+  generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -24,6 +25,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "compare": (CompareCommand.help, CompareCommand.run),
     "mrc": (MRCCommand.help, MRCCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
+    "generate": (GenerateCommand.help, GenerateCommand.run),
 ]
 
 @MainActor

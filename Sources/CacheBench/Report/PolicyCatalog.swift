@@ -25,14 +25,17 @@ public enum PolicyCatalog {
             return out
         case .table:
             var out = ""
+            // Wide enough for the longest name (foundation-nscache) plus two spaces.
+            let width = max(14, (descriptors.map(\.name.count).max() ?? 0) + 2)
+            let indent = String(repeating: " ", count: width)
             for d in descriptors {
-                out += d.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                out += d.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 out += "\(d.reproduces)\(d.isApproximation ? " [APPROXIMATION]" : "")\n"
-                out += String(repeating: " ", count: 14) + d.rule + "\n"
-                out += String(repeating: " ", count: 14) + "default capacity: \(defaultCapacity(d))"
+                out += indent + d.rule + "\n"
+                out += indent + "default capacity: \(defaultCapacity(d))"
                 out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
                 for p in d.parameters {
-                    out += String(repeating: " ", count: 14) + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\n"
+                    out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\n"
                 }
             }
             return out

@@ -233,6 +233,11 @@ public struct CSVTraceReader: TraceReader {
     private func parseOperation(_ field: _Field) throws(TraceError) -> Operation {
         let bytes = field.trimmed(buffer.pointer)
         if bytes.isEmpty { return .get }
+        // Fast path without a String per row: the common spellings, exactly as written.
+        if bytes.count == 3 {
+            if bytes[0] == 0x67 && bytes[1] == 0x65 && bytes[2] == 0x74 { return .get }    // "get"
+            if bytes[0] == 0x73 && bytes[1] == 0x65 && bytes[2] == 0x74 { return .set }    // "set"
+        }
         switch String(decoding: bytes, as: UTF8.self).lowercased() {
         case "get", "read": return .get
         case "set", "write": return .set
@@ -256,6 +261,18 @@ public struct CSVTraceReader: TraceReader {
             i += 1
         }
         if i == bytes.count { return Double(whole) }
+        // Fast path for `digits.digits` with at most 15 significant digits: the digits as one
+        // integer divided by an exact power of ten is correctly rounded, as strtod's result is
+        // (Clinger's fast path), without building a String per row.
+        if bytes[i] == 0x2E && i + 1 < bytes.count && bytes.count <= 16 {
+            var mantissa = whole
+            var j = i + 1
+            while j < bytes.count, bytes[j] &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[j] &- 0x30)
+                j += 1
+            }
+            if j == bytes.count { return Double(mantissa) / _exactPowersOfTen[j - i - 1] }
+        }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value >= 0 else {
             throw malformed("timestamp '\(String(decoding: bytes.prefix(40), as: UTF8.self))' is not a non-negative number")
         }
@@ -400,3 +417,8 @@ func _isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         }
     }
 }
+
+/// 10^0 … 10^15, each exactly representable as a Double.
+private let _exactPowersOfTen: [Double] = [
+    1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+]

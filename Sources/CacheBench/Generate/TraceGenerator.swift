@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A synthetic workload: a deterministic stream of trace rows for a given seed.
+///
+/// Adding a kind means writing one type conforming to this protocol and adding it to
+/// ``GeneratorRegistry/all``; `cachebench generate` reads the registry for its kinds, options
+/// and help. Every kind takes `seed` and `requests` (the number of `get` rows); other
+/// parameters are declared in ``parameters``.
+public protocol TraceGenerator {
+    /// The command-line name, e.g. `zipf`.
+    static var kind: String { get }
+    /// What the workload models, in one sentence.
+    static var summary: String { get }
+    /// The parameters beyond `seed` and `requests`, with defaults, as `--NAME VALUE` options.
+    static var parameters: [GeneratorParameter] { get }
+    /// The default number of requests.
+    static var defaultRequests: Int { get }
+
+    /// Creates a generator.
+    ///
+    /// - Throws: ``UsageError`` naming the option when a parameter is malformed or out of range.
+    init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError)
+
+    /// The next row, or `nil` at the end. Rows come in non-decreasing time order.
+    mutating func next() -> Request?
+}
+
+/// One `--NAME VALUE` parameter of a generator.
+public struct GeneratorParameter: Sendable, Equatable {
+    /// The option's name without dashes, e.g. `alpha`.
+    public var name: String
+    /// The default, as typed.
+    public var defaultValue: String
+    /// What it does.
+    public var summary: String
+
+    /// Creates a parameter description.
+    public init(_ name: String, default defaultValue: String, _ summary: String) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+}
+
+/// Generator parameters by name (without dashes), with typed accessors whose errors name the option.
+public struct GeneratorOptions: Sendable, Equatable {
+    /// The raw values.
+    public var values: [String: String]
+
+    /// Creates options from raw values.
+    public init(_ values: [String: String] = [:]) { self.values = values }
+
+    /// A number in `range`, or `defaultValue` when absent.
+    public func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+        guard let raw = values[name] else { return defaultValue }
+        guard let value = Double(raw), value.isFinite, range.contains(value) else {
+            throw UsageError("--\(name) \(raw): expected a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A whole number in `range`, or `defaultValue` when absent.
+    public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let raw = values[name] else { return defaultValue }
+        guard let value = Int(raw), range.contains(value) else {
+            throw UsageError("--\(name) \(raw): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A size (`4096`, `64KiB`, `1MB`) in `range`, or `defaultValue` when absent.
+    public func size(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let raw = values[name] else { return defaultValue }
+        let value = try SizeFormat.parse(raw, option: "--\(name)")
+        guard range.contains(value) else {
+            throw UsageError("--\(name) \(raw): expected a size from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}
+
+/// The one list of trace generators.
+public enum GeneratorRegistry {
+    /// Every generator, in the order help lists them.
+    public static var all: [any TraceGenerator.Type] {
+        [
+            ZipfGenerator.self,
+            ImageFeedGenerator.self,
+        ]
+    }
+
+    /// The generator named `kind`.
+    ///
+    /// - Throws: ``UsageError`` naming the known kinds.
+    public static func generator(named kind: String) throws(UsageError) -> any TraceGenerator.Type {
+        if let found = all.first(where: { $0.kind == kind }) { return found }
+        throw UsageError("unknown trace kind '\(kind)' (known: \(all.map { $0.kind }.joined(separator: ", ")))")
+    }
+}
+
+/// Writes generated traces as CSV: `timestamp,key,size,op`, events with empty key and size.
+public enum TraceGeneration {
+    /// The CSV header every generated trace starts with.
+    public static let header = "timestamp,key,size,op"
+
+    /// Generates `kind` and writes it to `output` (a file, replaced whole or not at all) or to
+    /// standard output when `output` is `nil` or `-`.
+    ///
+    /// - Returns: the number of rows written, header excluded.
+    /// - Throws: ``CacheBenchError/usage(_:)`` for a bad kind or option (exit 2),
+    ///   ``CacheBenchError/output(_:)`` when the output cannot be written (exit 74).
+    @discardableResult
+    public static func run(kind: String, seed: UInt64, requests: Int?, options: GeneratorOptions,
+                           output: String?) throws(CacheBenchError) -> Int {
+        let type: any TraceGenerator.Type
+        do { type = try GeneratorRegistry.generator(named: kind) } catch { throw .usage(error) }
+        return try run(type, seed: seed, requests: requests, options: options, output: output)
+    }
+
+    private static func run<G: TraceGenerator>(_ type: G.Type, seed: UInt64, requests: Int?, options: GeneratorOptions,
+                                                output: String?) throws(CacheBenchError) -> Int {
+        let known = Set(G.parameters.map(\.name))
+        for name in options.values.keys.sorted() where !known.contains(name) {
+            let list = known.isEmpty ? "it takes only --seed and --requests" : "it takes " + known.sorted().map { "--" + $0 }.joined(separator: ", ")
+            throw .usage(UsageError("--\(name) does not apply to '\(G.kind)' (\(list))"))
+        }
+        let count = requests ?? G.defaultRequests
+        guard count >= 0 else { throw .usage(UsageError("--requests \(count): must not be negative")) }
+        var generator: G
+        do { generator = try G(seed: seed, requests: count, options: options) } catch { throw .usage(error) }
+        var sink = try _CSVSink(path: output)
+        var rows = 0
+        sink.append(header)
+        sink.append("\n")
+        while let row = generator.next() {
+            sink.appendRow(row)
+            rows += 1
+            if sink.buffered >= 1 << 20 { try sink.flush() }
+        }
+        try sink.finish()
+        return rows
+    }
+}
+
+/// Buffers CSV text and writes it to a file descriptor; a named file is written beside its
+/// target and renamed over it at the end, so readers never see half a trace.
+struct _CSVSink {
+    private var buffer: [UInt8] = []
+    private let descriptor: Int32
+    private let path: String?
+    private let temporary: String?
+
+    init(path: String?) throws(CacheBenchError) {
+        buffer.reserveCapacity(1 << 20 + 4096)
+        guard let path, path != "-" else {
+            descriptor = 1
+            self.path = nil
+            temporary = nil
+            return
+        }
+        // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
+        // regular file over it would replace the device itself.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
+            descriptor = fd
+            self.path = path
+            temporary = nil
+            return
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(directory).\(name).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        descriptor = fd
+        self.path = path
+        self.temporary = temporary
+    }
+
+    var buffered: Int { buffer.count }
+
+    mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    mutating func appendRow(_ row: Request) { Self.encode(row, into: &buffer) }
+
+    /// `time,key,size,op`; the time in seconds with at most three decimals, trailing zeros dropped.
+    static func encode(_ row: Request, into buffer: inout [UInt8]) {
+        let milliseconds = Int64((row.time * 1000).rounded())
+        buffer.append(contentsOf: String(milliseconds / 1000).utf8)
+        var fraction = Int(milliseconds % 1000)
+        if fraction != 0 {
+            buffer.append(UInt8(ascii: "."))
+            var digits = 3
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            let text = String(fraction)
+            buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - text.utf8.count))
+            buffer.append(contentsOf: text.utf8)
+        }
+        buffer.append(UInt8(ascii: ","))
+        if row.operation.hasKey {
+            buffer.append(contentsOf: String(row.key).utf8)
+            buffer.append(UInt8(ascii: ","))
+            if row.operation != .delete { buffer.append(contentsOf: String(row.size).utf8) }
+        } else {
+            buffer.append(UInt8(ascii: ","))
+        }
+        buffer.append(UInt8(ascii: ","))
+        buffer.append(contentsOf: row.operation.name.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func flush() throws(CacheBenchError) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return write(descriptor, base + offset, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                abandon()
+                throw .output("\(path ?? "standard output"): cannot write: \(reason)")
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    mutating func finish() throws(CacheBenchError) {
+        try flush()
+        guard let path else { return }
+        guard let temporary else {
+            if close(descriptor) != 0 { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
+            return
+        }
+        if close(descriptor) != 0 || rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .output("\(path): cannot write: \(reason)")
+        }
+    }
+
+    private func abandon() {
+        guard descriptor != 1 else { return }
+        close(descriptor)
+        if let temporary { unlink(temporary) }
+    }
+}

@@ -1,0 +1,89 @@
+// afi-lru: AlamofireImage's AutoPurgingImageCache.
+// Source: Alamofire/AlamofireImage @ 490f71307cd4 (4.4.0), Source/ImageCache.swift.
+// Spec: library-semantics.md §3 (where AF and AFI differ) and §10; test vectors A1 and A2 hold
+// for it too.
+//
+// Rule: the algorithm of AFNetworking's AFAutoPurgingImageCache, which this type runs (see
+// AFAutoPurgingImageCache.swift): when usage exceeds the capacity, a deferred barrier block sorts
+// every entry by last access and removes the oldest until usage is at most the preferred size;
+// a memory warning removes everything. AlamofireImage differs in its defaults and one check:
+// memoryCapacity 100_000_000 and preferredMemoryUsageAfterPurge 60_000_000 (decimal MB, not
+// MiB), and `precondition(memoryCapacity >= preferredMemoryUsageAfterPurge)`, so the UInt64
+// underflow AF allows cannot happen; here that configuration is a configuration error. (AFI
+// makes every operation a barrier, AF only the writes; for one caller thread both behave the same.)
+
+/// AlamofireImage 4.4's `AutoPurgingImageCache`: AF's sort-and-purge with decimal defaults and
+/// the preferred size checked against the capacity.
+///
+/// - Complexity: as ``AFAutoPurgingImageCache``: O(1) per operation, O(n log n) per purge.
+public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
+    /// The library's default memory capacity: 100 000 000 bytes.
+    public static var libraryCapacity: Int { 100_000_000 }
+
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "afi-lru",
+            reproduces: "AlamofireImage 4.4.0 AutoPurgingImageCache (library-semantics §3)",
+            rule: "as af-lru (sort all entries by last access, remove the oldest down to the preferred size) with decimal defaults and preferred ≤ capacity enforced",
+            family: .library, defaultCapacity: .library(libraryCapacity),
+            parameters: [
+                PolicyParameter("preferred", default: "0.6",
+                                "preferredMemoryUsageAfterPurge: a fraction of the capacity (0 to 1) or a size (60MB); must not exceed the capacity"),
+            ])
+    }
+
+    @usableFromInline var base: AFAutoPurgingImageCache<Key, Value>
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        let capacity = limits.capacity ?? Self.libraryCapacity
+        let preferred = try options.fractionOrSize(
+            "preferred", of: capacity, default: AFAutoPurgingImageCache<Key, Value>.sixtyPercent(of: capacity),
+            maximumFraction: 1)
+        guard preferred <= capacity else {
+            throw PolicyConfigurationError(
+                "--option preferred=\(options.values["preferred"] ?? ""): AlamofireImage requires preferredMemoryUsageAfterPurge (\(preferred)) <= memoryCapacity (\(capacity))")
+        }
+        base = AFAutoPurgingImageCache(memoryCapacity: capacity, preferredMemoryUsageAfterPurge: preferred)
+    }
+
+    /// `memoryCapacity`.
+    public var memoryCapacity: UInt64 { base.memoryCapacity }
+    /// `preferredMemoryUsageAfterPurge`.
+    public var preferredMemoryUsageAfterPurge: UInt64 { base.preferredMemoryUsageAfterPurge }
+
+    @inlinable public var count: Int { base.count }
+    @inlinable public var totalCost: Int { base.totalCost }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool { base.contains(key) }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        base.lookup(key, observer: &observer)
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        base.access(key, cost: cost, orInsert: value(), observer: &observer)
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        base.insert(value, forKey: key, cost: cost, observer: &observer)
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        base.remove(key, observer: &observer)
+    }
+
+    @inlinable
+    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        base.handle(event, observer: &observer)
+    }
+}

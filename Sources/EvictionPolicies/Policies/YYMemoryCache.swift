@@ -1,0 +1,299 @@
+// yy-lru: YYCache's YYMemoryCache.
+// Source: ibireme/YYCache @ 0aac6e84f10b (1.0.4), YYCache/YYMemoryCache.m (get 397–407,
+// set 413–456, trims 199–231, timer 181–197, notifications 302–318).
+// Spec: library-semantics.md §4.1 and §10; test vectors Y1–Y4.
+//
+// Rule: strict LRU on a linked map. A set inserts at the head, or updates cost and time and
+// moves the entry to the head; a get stamps the entry with the current time and moves it to
+// the head; `contains` touches nothing. After a set:
+//   - cost over the limit: a trim to the cost limit is queued on the cache's serial queue. It
+//     runs later, decides its victims then (from the LRU tail, until `totalCost <= costLimit`),
+//     and until it runs the over-limit entries are still hits (Y2);
+//   - count over the limit: exactly ONE tail entry is removed, synchronously (Y1). A lowered
+//     count limit therefore sheds one entry per set, and the rest waits for the timer (Y3).
+// An auto-trim timer, every `autoTrimInterval` (5 s), queues one pass that trims to the cost
+// limit, then the count limit, then the age limit: entries whose time is more than `ageLimit`
+// before the pass are removed from the tail, stopping at the first young enough one (Y4).
+// Nothing else enforces age: a stale entry is returned by get until a timer pass removes it.
+// A limit of 0 (age ≤ 0) empties the cache. A memory warning and entering the background each
+// remove everything (both switchable, both on by default).
+//
+// Modelling choices. Time is trace time: an entry's `_time` is the time of the last advance.
+// The cache's "init" is its first `advance(to:)`, at t0; the timer fires at t0+5, t0+10, ...
+// inside `advance(to:)`, each due tick in order at its own time, even when one advance jumps
+// over several (ticks that provably evict nothing are skipped). A queued cost trim runs at the
+// start of the next operation (lookup, insert, remove or event; a cache-aside miss is a lookup
+// and an insert) by default; `drain-delay=N`
+// lets N more operations run first, as a busy queue would (Y2's second case is `drain-delay=1`).
+// Queued trims run before a timer pass, which is queued behind them. Queued and timer trims
+// are deferred passes; the synchronous count removal and the notification purges are caller
+// passes. The 10 ms trylock back-off does not exist in a single-threaded replay.
+
+/// YYCache 1.0.4's `YYMemoryCache`: LRU with a synchronous one-entry count trim, an
+/// asynchronous cost trim, and a 5-second timer that trims cost, count and age.
+///
+/// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1); a timer
+///   tick that evicts nothing is O(1).
+public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "yy-lru",
+            reproduces: "YYCache 1.0.4 YYMemoryCache (library-semantics §4.1)",
+            rule: "LRU; over the count limit a set removes one tail entry at once; over the cost limit a queued trim removes tail entries later; a 5 s timer trims cost, count and age; memory warning and background remove all",
+            family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            parameters: [
+                PolicyParameter("auto-trim-interval", default: "5", "seconds of trace time between timer trims"),
+                PolicyParameter("age-limit", default: "none", "seconds; the timer removes entries idle for longer (none: no age limit)"),
+                PolicyParameter("remove-all-on-memory-warning", default: "true", "a memory warning removes every entry"),
+                PolicyParameter("remove-all-on-background", default: "true", "entering the background removes every entry"),
+                PolicyParameter("drain-delay", default: "0",
+                                "operations that run before a queued cost trim (0: it runs at the start of the next operation; at most 63)"),
+            ])
+    }
+
+    @usableFromInline var store = _SlotStore<Key, Value>()
+    /// The head is the most recently used entry, the tail the next to go.
+    @usableFromInline var lru = _List()
+    /// Each slot's `_time`: the trace time of its last set or get.
+    @usableFromInline var times: ContiguousArray<Double> = []
+    /// The cost limit (`NSUIntegerMax`, here `Int.max`, when unlimited). As in YY, changing it
+    /// trims nothing at once: the next over-limit set queues a trim, and the timer trims.
+    public var costLimit: Int
+    /// The count limit (`Int.max` when unlimited). Changing it trims nothing at once (Y3).
+    public var countLimit: Int
+    /// The age limit in seconds (`infinity` when unlimited), enforced only by the timer.
+    public var ageLimit: Double
+    /// Seconds of trace time between timer passes.
+    public let autoTrimInterval: Double
+    @usableFromInline let removeAllOnMemoryWarning: Bool
+    @usableFromInline let removeAllOnBackground: Bool
+    @usableFromInline let drainDelay: Int
+    /// Queued cost trims: bit i is a trim due at the start of the (i+1)-th next operation.
+    @usableFromInline var queuedTrims: UInt64 = 0
+    /// The current trace time.
+    @usableFromInline var now: Double = 0
+    /// The time of the first advance (the cache's init), or `nil` before it: no timer yet.
+    @usableFromInline var startTime: Double?
+    /// The index k of the next timer tick, due at `startTime + k * autoTrimInterval`.
+    @usableFromInline var nextTick = 1
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        costLimit = limits.capacity ?? .max
+        countLimit = limits.countLimit ?? .max
+        autoTrimInterval = try options.double("auto-trim-interval", default: 5, in: 0.001...1e12)
+        let age = options.string("age-limit", default: "none")
+        ageLimit = age == "none" ? .infinity : try options.double("age-limit", default: .infinity, in: 0...1e15)
+        removeAllOnMemoryWarning = try options.bool("remove-all-on-memory-warning", default: true)
+        removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
+        drainDelay = try options.integer("drain-delay", default: 0, in: 0...63)
+    }
+
+    @inlinable public var count: Int { lru.count }
+    @inlinable public var totalCost: Int { lru.cost }
+
+    /// `containsObjectForKey:`: does not touch recency.
+    @inlinable
+    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+
+    /// `objectForKey:`: stamps the entry and moves it to the head; stale entries are returned.
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        beginOperation(observer: &observer)
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        touch(slot)
+        return store.values[Int(slot)]
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        beginOperation(observer: &observer)
+        let slot = store.find(key)
+        if slot >= 0 {
+            touch(slot)
+            return true
+        }
+        // A cache-aside miss is two calls in an app, objectForKey: then setObject:, so two
+        // operations for the drain point: exactly lookup followed by insert.
+        beginOperation(observer: &observer)
+        set(value(), forKey: key, cost: cost, observer: &observer)
+        return false
+    }
+
+    /// `setObject:forKey:withCost:`.
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        beginOperation(observer: &observer)
+        set(value, forKey: key, cost: cost, observer: &observer)
+    }
+
+    /// `removeObjectForKey:`: not an eviction.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        beginOperation(observer: &observer)
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        store.unlink(slot, &lru)
+        return store.release(slot)
+    }
+
+    /// The notification handlers: `removeAllObjects` when the matching flag is set.
+    @inlinable
+    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        beginOperation(observer: &observer)
+        let removesAll = event == .memoryWarning ? removeAllOnMemoryWarning : removeAllOnBackground
+        guard removesAll, !lru.isEmpty else { return }
+        observer.trimWillBegin(.caller)
+        removeAll(observer: &observer)
+        observer.trimDidEnd(.caller)
+    }
+
+    /// Moves trace time forward, firing every timer tick that falls due, in order, at its own time.
+    @inlinable
+    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
+        guard let start = startTime else {
+            startTime = time
+            now = time
+            return
+        }
+        guard time > now else { return }
+        while true {
+            let tick = start + Double(nextTick) * autoTrimInterval
+            guard tick <= time else { break }
+            now = tick
+            fireTimer(observer: &observer)
+            nextTick = nextUsefulTick(after: nextTick, start: start, until: time)
+        }
+        now = time
+    }
+
+    // MARK: set and the queue
+
+    @inlinable
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        var slot = store.find(key)
+        if slot >= 0 {
+            store.values[Int(slot)] = value
+            store.setCost(slot, cost, in: &lru)
+            store.moveToHead(slot, &lru)
+        } else {
+            slot = store.allocate(key: key, value: value, cost: cost)
+            store.pushHead(slot, &lru)
+            while times.count <= Int(slot) { times.append(0) }
+        }
+        times[Int(slot)] = now
+        if lru.cost > costLimit {
+            queuedTrims |= 1 << UInt64(drainDelay)
+        }
+        if lru.count > countLimit {
+            observer.trimWillBegin(.caller)
+            store.evict(lru.tail, from: &lru, observer: &observer)
+            observer.trimDidEnd(.caller)
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func touch(_ slot: Int32) {
+        times[Int(slot)] = now
+        store.moveToHead(slot, &lru)
+    }
+
+    /// Runs the queued cost trim that is due at the start of this operation, if any.
+    @inlinable @inline(__always)
+    mutating func beginOperation(observer: inout some EvictionObserver<Key, Value>) {
+        guard queuedTrims != 0 else { return }
+        let due = queuedTrims & 1 != 0
+        queuedTrims >>= 1
+        if due { trimToCostPass(observer: &observer) }
+    }
+
+    /// One queued `trimToCost:` block: a deferred pass when it removes anything.
+    @inlinable
+    mutating func trimToCostPass(observer: inout some EvictionObserver<Key, Value>) {
+        guard costLimit == 0 ? !lru.isEmpty : lru.cost > costLimit else { return }
+        observer.trimWillBegin(.deferred)
+        trimToCost(observer: &observer)
+        observer.trimDidEnd(.deferred)
+    }
+
+    // MARK: Timer
+
+    /// `_trimInBackground`: the queued cost trims run first (they are ahead of it on the serial
+    /// queue; after the first the others find nothing to do), then one pass trims cost, count, age.
+    @inlinable
+    mutating func fireTimer(observer: inout some EvictionObserver<Key, Value>) {
+        if queuedTrims != 0 {
+            queuedTrims = 0
+            trimToCostPass(observer: &observer)
+        }
+        let overCost = costLimit == 0 ? !lru.isEmpty : lru.cost > costLimit
+        let overCount = countLimit == 0 ? !lru.isEmpty : lru.count > countLimit
+        guard overCost || overCount || tailIsExpired else { return }
+        observer.trimWillBegin(.deferred)
+        trimToCost(observer: &observer)
+        trimToCount(observer: &observer)
+        trimToAge(observer: &observer)
+        observer.trimDidEnd(.deferred)
+    }
+
+    /// Whether `_trimToAge:` would remove something now.
+    @inlinable
+    var tailIsExpired: Bool {
+        if lru.isEmpty { return false }
+        return ageLimit <= 0 || now - times[Int(lru.tail)] > ageLimit
+    }
+
+    /// After a tick, the next one that can evict anything: with no operation in between, cost
+    /// and count stay within their limits, so only age can act, and only once the tail (the
+    /// oldest `_time`) is older than the age limit. Returns an index past `time` when none can.
+    @inlinable
+    func nextUsefulTick(after tick: Int, start: Double, until time: Double) -> Int {
+        let following = tick + 1
+        let beyond: Int = {
+            let ticks = ((time - start) / autoTrimInterval).rounded(.down)
+            return ticks >= 9e18 ? Int.max - 1 : Int(ticks) + 1
+        }()
+        guard !lru.isEmpty, ageLimit.isFinite else { return max(following, beyond) }
+        let tail = times[Int(lru.tail)]
+        let estimate = ((tail + ageLimit - start) / autoTrimInterval).rounded(.down)
+        guard estimate < 9e18 else { return max(following, beyond) }
+        var k = max(following, Int(estimate))
+        // Floating-point guard: move to the first k whose tick really finds the tail expired.
+        while k > following && (start + Double(k - 1) * autoTrimInterval) - tail > ageLimit { k -= 1 }
+        while (start + Double(k) * autoTrimInterval) - tail <= ageLimit && k < beyond { k += 1 }
+        return k
+    }
+
+    // MARK: Trims (each removes from the LRU tail; a limit of 0 removes everything)
+
+    @inlinable
+    mutating func trimToCost(observer: inout some EvictionObserver<Key, Value>) {
+        if costLimit == 0 { removeAll(observer: &observer); return }
+        while lru.cost > costLimit && !lru.isEmpty { store.evict(lru.tail, from: &lru, observer: &observer) }
+    }
+
+    @inlinable
+    mutating func trimToCount(observer: inout some EvictionObserver<Key, Value>) {
+        if countLimit == 0 { removeAll(observer: &observer); return }
+        while lru.count > countLimit && !lru.isEmpty { store.evict(lru.tail, from: &lru, observer: &observer) }
+    }
+
+    @inlinable
+    mutating func trimToAge(observer: inout some EvictionObserver<Key, Value>) {
+        if ageLimit <= 0 { removeAll(observer: &observer); return }
+        while !lru.isEmpty && now - times[Int(lru.tail)] > ageLimit {
+            store.evict(lru.tail, from: &lru, observer: &observer)
+        }
+    }
+
+    @inlinable
+    mutating func removeAll(observer: inout some EvictionObserver<Key, Value>) {
+        while !lru.isEmpty { store.evict(lru.tail, from: &lru, observer: &observer) }
+    }
+}

@@ -20,6 +20,14 @@ mkdir -p "$R"
 
 run() { echo "+ cachebench $*" >&2; "$B" "$@"; }
 
+# 0. The generated traces in Traces/ (deterministic: the same bytes every time; a test checks).
+run generate zipf --seed 1 --requests 50000 --alpha 0.9 --objects 10000 --min-size 1KiB --max-size 64KiB \
+    --output Traces/zipf.csv
+run generate scan --seed 1 --requests 60000 --objects 2000 --scan-every 10000 --scan-length 3000 --output Traces/scan.csv
+run generate loop --seed 1 --requests 30000 --objects 1500 --output Traces/loop.csv
+run generate mix --seed 1 --requests 60000 --objects 5000 --phase 15000 --loop-objects 1500 --set-ratio 0.05 \
+    --delete-ratio 0.01 --output Traces/mix.csv
+
 # 1. Research policies on real traces, object mode (every object counts as 1, as the LIRS and
 #    cache2k traces have no sizes): hit ratio against capacity.
 run compare Traces/cache2k-web12.csv --policies research --capacities 100...12800:15 --ignore-size \

@@ -49,21 +49,37 @@ public final class ProgressReporter {
     /// Reports that `bytes` of `total` (when known) have been read and `items` rows or requests done.
     /// Cheap when called often: it reads the clock and returns unless a redraw is due.
     public func update(bytes: Int, total: Int?, items: Int) {
+        guard due() else { return }
+        let fraction = total.flatMap { $0 > 0 ? Double(bytes) / Double($0) : nil }
+        var detail = Self.megabytes(bytes)
+        if let total, total > 0 { detail += " / " + Self.megabytes(total) }
+        draw(fraction: fraction, detail: detail + "  " + SizeFormat.grouped(items) + " rows")
+    }
+
+    /// Reports that `done` of `total` rows have been written (a generator).
+    public func update(rows done: Int, of total: Int) {
+        guard due() else { return }
+        draw(fraction: total > 0 ? Double(done) / Double(total) : nil,
+             detail: SizeFormat.grouped(done) + " / " + SizeFormat.grouped(total) + " rows")
+    }
+
+    private func due() -> Bool {
         let now = monotonicNanoseconds()
-        guard now &- started >= 500_000_000, now &- lastDraw >= 100_000_000 else { return }
+        guard now &- started >= 500_000_000, now &- lastDraw >= 100_000_000 else { return false }
         lastDraw = now
+        return true
+    }
+
+    private func draw(fraction: Double?, detail: String) {
         var line = "\r" + label + (phase.isEmpty ? "" : " (\(phase))") + " "
-        if let total, total > 0 {
-            let fraction = min(1, Double(bytes) / Double(total))
+        if let fraction {
+            let clamped = min(1, max(0, fraction))
             let width = 30
-            let filled = Int(fraction * Double(width))
+            let filled = Int(clamped * Double(width))
             line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            line += String(format2: fraction * 100) + " %  "
-            line += Self.megabytes(bytes) + " / " + Self.megabytes(total)
-        } else {
-            line += Self.megabytes(bytes)
+            line += String(format2: clamped * 100) + " %  "
         }
-        line += "  " + SizeFormat.grouped(items) + " rows\u{1B}[K"
+        line += detail + "\u{1B}[K"
         drawn = true
         write(line)
     }

@@ -14,9 +14,9 @@ enum CompareCommand {
       TRACE                   A trace file, or - for standard input.
 
     OPTIONS:
-      --policies A,B,C        Policies from 'cachebench policies' (required), or a group:
-                              all, research (libCacheSim-style algorithms) or library
-                              (models of app caches).
+      --policies A,B,C        Policies from 'cachebench policies' (required); the groups all,
+                              research (libCacheSim-style algorithms) and library (models of
+                              app caches) may appear in the list, e.g. library,lru.
       --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
                               included), or fractions of the working set (0.01,0.1,0.3; needs a
@@ -91,17 +91,24 @@ enum CompareCommand {
         }
     }
 
+    /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in
+    /// place; a policy a group repeats is listed once (a name written twice is still an error).
     static func policyNames(_ arguments: Arguments) throws(UsageError) -> [String] {
         guard let list = arguments.value("--policies") else {
             throw UsageError("compare: --policies is required (see 'cachebench policies')")
         }
-        switch list.trimmingCharacters(in: .whitespaces) {
-        case "all": return PolicyRegistry.descriptors.map(\.name)
-        case "research": return PolicyRegistry.descriptors.filter { $0.family == .research }.map(\.name)
-        case "library": return PolicyRegistry.descriptors.filter { $0.family == .library }.map(\.name)
-        default: break
+        var names: [String] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let group: [String]?
+            switch item {
+            case "all": group = PolicyRegistry.descriptors.map(\.name)
+            case "research": group = PolicyRegistry.descriptors.filter { $0.family == .research }.map(\.name)
+            case "library": group = PolicyRegistry.descriptors.filter { $0.family == .library }.map(\.name)
+            default: group = nil
+            }
+            if let group { names += group.filter { !names.contains($0) } } else { names.append(item) }
         }
-        return list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return names
     }
 
     /// The options `compare` shares with `replay`, plus its own.

@@ -378,6 +378,7 @@ struct SVGChartTests {
     /// Collects what a chart needs to be read: well-formed XML, an svg root, text and lines.
     final class Collector: NSObject, XMLParserDelegate {
         var elements: [String: Int] = [:]
+        var markers = 0
         var texts: [String] = []
         var root: String?
         var current = ""
@@ -385,6 +386,7 @@ struct SVGChartTests {
                     attributes: [String: String] = [:]) {
             if root == nil { root = name }
             elements[name, default: 0] += 1
+            if attributes["class"] == "marker" { markers += 1 }
             current = ""
         }
         func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
@@ -411,7 +413,9 @@ struct SVGChartTests {
         let chart = try Self.parse(CompareCharts.hitRatio(result))
         #expect(chart.root == "svg")
         #expect(chart.elements["polyline"] == 3)
-        #expect(chart.elements["circle"] == 18)
+        // 18 data points and 3 legend entries, in three marker shapes.
+        #expect(chart.markers == 21)
+        #expect(chart.elements["circle"] == 7 && chart.elements["rect", default: 0] >= 7)
         #expect(chart.texts.contains { $0.contains("lirs-cs.csv") })
         #expect(chart.texts.contains("lru") && chart.texts.contains("fifo") && chart.texts.contains("lifo"))
         #expect(chart.texts.contains("100") && chart.texts.contains("1k"))
@@ -439,7 +443,7 @@ struct SVGChartTests {
         #expect(chart.texts.contains("p50") && chart.texts.contains("p99"))
         #expect(chart.texts.contains { $0.hasSuffix("ns") || $0.hasSuffix("µs") })
         let single = try Compare.run(CompareJob(trace: trace, policies: ["fifo"], capacities: CapacityList([.size(100)]), ignoreSize: true))
-        #expect(try Self.parse(CompareCharts.hitRatio(single)).elements["circle"] == 1)
+        #expect(try Self.parse(CompareCharts.hitRatio(single)).markers == 2)
         let empty = SVGLineChart(title: "t", xTitle: "x", yTitle: "y", xUnit: .objects, yAxis: .logNanoseconds, series: [])
         #expect(try Self.parse(empty.render()).texts.contains("no data to plot"))
     }

@@ -65,6 +65,22 @@ struct CompareCommandTests {
         #expect(try CLI.run(Self.base + ["--plot", "/nonexistent-dir/x.svg"]).status == 74)
     }
 
+    @Test("--output and --plot replace an existing file whole")
+    func replacesExistingFiles() throws {
+        let report = scratchPath(".md"), plot = scratchPath(".svg")
+        defer { try? FileManager.default.removeItem(atPath: report); try? FileManager.default.removeItem(atPath: plot) }
+        for path in [report, plot] { try Data("old contents that are longer than nothing\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        for _ in 0..<2 {
+            let result = try CLI.run(Self.base + ["--format", "markdown", "--output", report, "--plot", plot])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try String(contentsOfFile: report, encoding: .utf8).hasPrefix("trace: "))
+            #expect(try String(contentsOfFile: plot, encoding: .utf8).hasPrefix("<?xml"))
+        }
+        let directory = URL(fileURLWithPath: report).deletingLastPathComponent().path
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") && $0.contains("cachebench-e2e") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test("gate: a baseline saved by compare --format json passes against the same run")
     func gatePasses() throws {
         let baseline = scratchPath(".json")

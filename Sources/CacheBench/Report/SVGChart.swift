@@ -182,7 +182,8 @@ public struct SVGLineChart: Sendable {
             svg += "<g>\n<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
             for point in s.points {
                 let label = "\(s.name), \(Self.xLabel(point.x, unit: xUnit, exact: true)): \(yLog ? Self.durationLabel(point.y) : _fixed(point.y * 100, decimals: 2) + " %")"
-                svg += "<circle cx=\"\(Self.n(px(point.x)))\" cy=\"\(Self.n(py(point.y)))\" r=\"3\" fill=\"\(s.dashed ? "#ffffff" : color)\" stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(Self.escape(label))</title></circle>\n"
+                svg += Self.marker(shape: s.color / Self.palette.count + s.color, x: px(point.x), y: py(point.y),
+                                   color: color, hollow: s.dashed, tooltip: label)
             }
             svg += "</g>\n"
         }
@@ -195,6 +196,8 @@ public struct SVGLineChart: Sendable {
         for s in drawable where seen.insert(s.name).inserted {
             let color = Self.palette[s.color % Self.palette.count]
             svg += "<line x1=\"\(Self.n(legendX))\" y1=\"\(Self.n(legendY))\" x2=\"\(Self.n(legendX + 22))\" y2=\"\(Self.n(legendY))\" stroke=\"\(color)\" stroke-width=\"2.5\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
+            svg += Self.marker(shape: s.color / Self.palette.count + s.color, x: legendX + 11, y: legendY, color: color,
+                               hollow: s.dashed, tooltip: nil)
             svg += "<text x=\"\(Self.n(legendX + 30))\" y=\"\(Self.n(legendY + 4))\">\(Self.escape(s.name))</text>\n"
             legendY += 20
         }
@@ -210,6 +213,24 @@ public struct SVGLineChart: Sendable {
         }
         svg += "</svg>\n"
         return svg
+    }
+
+    /// A data point's marker. Shapes cycle (circle, square, triangle, diamond) with the series, so
+    /// lines that coincide, as policies often do at large capacities, stay distinguishable.
+    static func marker(shape: Int, x: Double, y: Double, color: String, hollow: Bool, tooltip: String?) -> String {
+        let fill = hollow ? "#ffffff" : color
+        let style = "class=\"marker\" fill=\"\(fill)\" stroke=\"\(color)\" stroke-width=\"1.5\""
+        let body = tooltip.map { "><title>\(escape($0))</title>" } ?? ">"
+        switch shape % 4 {
+        case 1:
+            return "<rect x=\"\(n(x - 3))\" y=\"\(n(y - 3))\" width=\"6\" height=\"6\" \(style)\(body)</rect>\n"
+        case 2:
+            return "<path d=\"M\(n(x)) \(n(y - 4))L\(n(x + 3.6)) \(n(y + 2.6))L\(n(x - 3.6)) \(n(y + 2.6))Z\" \(style)\(body)</path>\n"
+        case 3:
+            return "<path d=\"M\(n(x)) \(n(y - 4))L\(n(x + 4)) \(n(y))L\(n(x)) \(n(y + 4))L\(n(x - 4)) \(n(y))Z\" \(style)\(body)</path>\n"
+        default:
+            return "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"3\" \(style)\(body)</circle>\n"
+        }
     }
 
     // MARK: Ticks and labels

@@ -76,43 +76,62 @@ run compare "${GATE[@]}" --baseline "$R/baseline.json" --tolerance 0 > /dev/null
 # 7. Timing: compare (one read, both cores, LRU from one pass) against separate replays, and the
 #    other machine-dependent tables in results/ (each script says how it measures).
 if (( timing )); then
-    now() { date +%s.%N; }
-    elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-    time_compare() {  # TRACE MODE-FLAGS... : prints "compare_s replays_s mrc_s lru_replays_s runs"
+    # measure CMD...: runs CMD (its output discarded) and prints "WALL CPU" in seconds, CPU being
+    # user + system time of CMD and its children (CPU time is steadier than wall time on a shared machine).
+    measure() {
+        local out
+        out=$(mktemp)
+        /usr/bin/time -f "%e %U %S" -o "$out" "$@" > /dev/null
+        awk '{ printf "%.2f %.2f", $1, $2 + $3 }' "$out"
+        rm -f "$out"
+    }
+    capacities_of() {  # TRACE CAPS FLAGS...: the resolved capacities, one per line
         local trace=$1 caps=$2; shift 2
-        local policies
-        policies=$("$B" policies --format csv | awk -F, 'NR > 1 && $2 == "research" { print $1 }')
-        local n=0 t0 t1 t2 t3 t4 t5 t6
-        t0=$(now)
-        "$B" compare "$trace" --policies research --capacities "$caps" "$@" --format json > /dev/null
-        t1=$(now)
+        "$B" compare "$trace" --policies fifo --capacities "$caps" "$@" --format csv | awk -F, 'NR > 1 { print $3 }'
+    }
+    replays() {  # POLICIES TRACE CAPS FLAGS...: one replay process per (policy, capacity)
+        local policies=$1 trace=$2 caps=$3; shift 3
         for p in $policies; do
-            for c in $("$B" compare "$trace" --policies fifo --capacities "$caps" "$@" --format csv | awk -F, 'NR > 1 { print $3 }'); do
+            for c in $(capacities_of "$trace" "$caps" "$@"); do
                 "$B" replay "$trace" --policy "$p" --capacity "$c" "$@" --format json > /dev/null
-                n=$((n + 1))
             done
         done
-        t2=$(now)
-        "$B" compare "$trace" --policies lru --capacities "$caps" "$@" --threads 1 --format json > /dev/null
-        t3=$(now)
-        for c in $("$B" compare "$trace" --policies fifo --capacities "$caps" "$@" --format csv | awk -F, 'NR > 1 { print $3 }'); do
-            "$B" replay "$trace" --policy lru --capacity "$c" "$@" --format json > /dev/null
-        done
-        t4=$(now)
-        echo "| \`$(basename "$trace")\` $* | $caps | $n | $(elapsed "$t0" "$t1") | $(elapsed "$t1" "$t2") | $(elapsed "$t2" "$t3") | $(elapsed "$t3" "$t4") |"
     }
+    export -f capacities_of replays
+    export B
+    # One table row: compare against one replay process per (policy, capacity), and LRU's
+    # one-pass profile against one LRU replay per capacity; each as "wall / CPU" seconds.
+    time_compare() {
+        local trace=$1 caps=$2; shift 2
+        local policies n compare separate lru lru_separate
+        policies=$("$B" policies --format csv | awk -F, 'NR > 1 && $2 == "research" { print $1 }')
+        n=$(( $(echo "$policies" | wc -w) * $(capacities_of "$trace" "$caps" "$@" | wc -l) ))
+        compare=$(measure "$B" compare "$trace" --policies research --capacities "$caps" "$@" --format json)
+        separate=$(measure bash -c 'replays "$@"' _ "$policies" "$trace" "$caps" "$@")
+        lru=$(measure "$B" compare "$trace" --policies lru --capacities "$caps" "$@" --threads 1 --format json)
+        lru_separate=$(measure bash -c 'replays "$@"' _ lru "$trace" "$caps" "$@")
+        echo "| \`$(basename "$trace")\` $* | $caps | $n | ${compare/ / \/ } | ${separate/ / \/ } | ${lru/ / \/ } | ${lru_separate/ / \/ } |"
+    }
+    big=$(mktemp /tmp/cachebench-zipf-XXXXXX.csv)
+    trap 'rm -f "$big"' EXIT
+    "$B" generate zipf --seed 1 --requests 2000000 --objects 200000 --alpha 0.9 --min-size 1KiB --max-size 64KiB --output "$big"
     {
         echo "# compare and mrc timing"
         echo
-        echo "Wall-clock seconds on $(nproc) cores ($(uname -m)), release build, made by \`Scripts/make-results.sh\`."
-        echo "\"separate replays\" runs \`cachebench replay\` once per (policy, capacity); \"compare\" runs every"
-        echo "research policy at every capacity from one read on all cores; \"lru one pass\" is \`compare --policies lru"
-        echo "--threads 1\` (the stack-distance profile) against one \`replay --policy lru\` per capacity."
+        echo "Seconds as wall / CPU (user + system, all threads and processes) on $(nproc) cores ($(uname -m), load"
+        echo "average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?') when started: the machine is shared), release build, made by"
+        echo "\`Scripts/make-results.sh\`. \"compare\" runs every research policy at every capacity from one read of the"
+        echo "trace on all cores; \"replays\" runs one \`cachebench replay\` process per (policy, capacity), one after"
+        echo "another. The LRU columns compare \`compare --policies lru --threads 1\` (the one-pass stack-distance"
+        echo "profile) with one \`replay --policy lru\` per capacity. \`zipf-2M\` is \`generate zipf --requests 2000000"
+        echo "--objects 200000 --alpha 0.9 --min-size 1KiB --max-size 64KiB\` (not committed)."
         echo
-        echo "| trace | capacities | runs | compare | separate replays | lru one pass | lru replays |"
+        echo "| trace | capacities | runs | compare | replays | LRU one pass | LRU replays |"
         echo "|---|---|---:|---:|---:|---:|---:|"
         time_compare Traces/cache2k-web12.csv "100...12800:15" --ignore-size
         time_compare Traces/cloudPhysicsIO.oracleGeneral.bin "1MiB...2GiB:12"
+        time_compare "$big" "1MiB...8GiB:12" | sed "s|\`$(basename "$big")\`|\`zipf-2M\`|"
+        time_compare "$big" "100...200000:12" --ignore-size | sed "s|\`$(basename "$big")\`|\`zipf-2M\`|"
     } > "$R/compare-timing.md"
     cat "$R/compare-timing.md" >&2
     python3 Scripts/research-table.py --repeat 5

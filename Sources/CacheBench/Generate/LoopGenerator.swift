@@ -5,10 +5,13 @@
 /// size, uniform in [min-size, max-size] from the seed and the key. Timestamps are the row
 /// index; every row is a get.
 public struct LoopGenerator: TraceGenerator {
+    /// The command-line name.
     public static var kind: String { "loop" }
+    /// One line for `generate --help`.
     public static var summary: String {
         "objects 1…N requested in order, repeatedly: every cache smaller than N misses every request under LRU or FIFO"
     }
+    /// The `--NAME VALUE` options beyond `--seed` and `--requests`.
     public static var parameters: [GeneratorParameter] {
         [
             GeneratorParameter("objects", default: "1000", "the loop's length: distinct objects, requested in order"),
@@ -16,6 +19,7 @@ public struct LoopGenerator: TraceGenerator {
             GeneratorParameter("max-size", default: "1", "largest object size"),
         ]
     }
+    /// Gets written when `--requests` is not given.
     public static var defaultRequests: Int { 100_000 }
 
     private let objects: Int
@@ -23,12 +27,14 @@ public struct LoopGenerator: TraceGenerator {
     private let requests: Int
     private var emitted = 0
 
+    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
     public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
         objects = try options.integer("objects", default: 1000, in: 1...50_000_000)
         sizes = try _ObjectSizes(seed: seed, options: options)
         self.requests = requests
     }
 
+    /// The next row, or `nil` after the last.
     public mutating func next() -> Request? {
         guard emitted < requests else { return nil }
         defer { emitted += 1 }

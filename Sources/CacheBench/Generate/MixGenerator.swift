@@ -12,10 +12,13 @@
 /// (an invalidation, `--delete-ratio`); `--requests` counts gets only. Sizes are per object,
 /// uniform in [min-size, max-size]. Timestamps are the row index of the get.
 public struct MixGenerator: TraceGenerator {
+    /// The command-line name.
     public static var kind: String { "mix" }
+    /// One line for `generate --help`.
     public static var summary: String {
         "a Zipf hot set whose ranking reshuffles each phase, mixed with a loop and one-time scans; optional sets and deletes"
     }
+    /// The `--NAME VALUE` options beyond `--seed` and `--requests`.
     public static var parameters: [GeneratorParameter] {
         [
             GeneratorParameter("alpha", default: "0.9", "Zipf exponent of the hot set"),
@@ -31,6 +34,7 @@ public struct MixGenerator: TraceGenerator {
             GeneratorParameter("max-size", default: "1", "largest object size"),
         ]
     }
+    /// Gets written when `--requests` is not given.
     public static var defaultRequests: Int { 100_000 }
 
     /// The first key of the loop.
@@ -55,6 +59,7 @@ public struct MixGenerator: TraceGenerator {
     private var scanNext = MixGenerator.firstScanKey
     private var pending: Request?
 
+    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
     public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
         let alpha = try options.double("alpha", default: 0.9, in: 0...20)
         let objects = try options.integer("objects", default: 10_000, in: 1...10_000_000)
@@ -77,6 +82,7 @@ public struct MixGenerator: TraceGenerator {
         self.requests = requests
     }
 
+    /// The next row, or `nil` after the last.
     public mutating func next() -> Request? {
         if let row = pending {
             pending = nil

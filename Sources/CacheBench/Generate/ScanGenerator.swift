@@ -8,10 +8,13 @@
 /// and one scan of `scan-length` fresh objects (keys 1,000,000,000 and up, in order). Each object
 /// has one size, uniform in [min-size, max-size]. Timestamps are the row index; every row is a get.
 public struct ScanGenerator: TraceGenerator {
+    /// The command-line name.
     public static var kind: String { "scan" }
+    /// One line for `generate --help`.
     public static var summary: String {
         "a Zipf hot set interrupted by one-time sequential scans of fresh objects: tests scan resistance"
     }
+    /// The `--NAME VALUE` options beyond `--seed` and `--requests`.
     public static var parameters: [GeneratorParameter] {
         [
             GeneratorParameter("alpha", default: "0.8", "Zipf exponent of the hot set"),
@@ -22,6 +25,7 @@ public struct ScanGenerator: TraceGenerator {
             GeneratorParameter("max-size", default: "1", "largest object size"),
         ]
     }
+    /// Gets written when `--requests` is not given.
     public static var defaultRequests: Int { 100_000 }
 
     /// The first key of the scans, far above any hot-set key.
@@ -36,6 +40,7 @@ public struct ScanGenerator: TraceGenerator {
     private var emitted = 0
     private var nextScanKey = ScanGenerator.firstScanKey
 
+    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
     public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
         let alpha = try options.double("alpha", default: 0.8, in: 0...20)
         let objects = try options.integer("objects", default: 5000, in: 1...50_000_000)
@@ -47,6 +52,7 @@ public struct ScanGenerator: TraceGenerator {
         self.requests = requests
     }
 
+    /// The next row, or `nil` after the last.
     public mutating func next() -> Request? {
         guard emitted < requests else { return nil }
         defer { emitted += 1 }

@@ -13,6 +13,8 @@ let package = Package(
         .target(name: "EvictionPolicies"),
         .target(name: "CacheBench", dependencies: ["EvictionPolicies"]),
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
+        // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
+        .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),

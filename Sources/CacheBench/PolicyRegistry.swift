@@ -21,6 +21,11 @@ public enum PolicyRegistry {
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),
         .of(LFUCache<UInt64, Void>.self),
+        .of(S3FIFOCache<UInt64, Void>.self),
+        .of(ARCCache<UInt64, Void>.self),
+        .of(TwoQCache<UInt64, Void>.self),
+        .of(LIRSCache<UInt64, Void>.self),
+        .of(WTinyLFUCache<UInt64, Void>.self),
         .of(BeladyCache<UInt64, Void>.self),
     ]
 

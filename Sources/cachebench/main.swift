@@ -15,6 +15,7 @@ COMMANDS:
   mrc TRACE                     LRU's exact miss-ratio curve from one stack-distance pass.
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
+  convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -26,6 +27,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "mrc": (MRCCommand.help, MRCCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, GenerateCommand.run),
+    "convert": (ConvertCommand.help, ConvertCommand.run),
 ]
 
 @MainActor

@@ -43,7 +43,7 @@ struct GoldenRow: Sendable, CustomTestStringConvertible {
 /// Policies whose miss counts must equal libCacheSim's exactly, and those allowed to differ by at
 /// most 0.002 in miss ratio (variants whose tie-breaks or rounding legitimately differ; see Traces/README.md).
 enum Parity {
-    static let exact: Set<String> = ["lru", "fifo", "mru", "clock", "sieve", "lfu", "belady"]
+    static let exact: Set<String> = ["lru", "fifo", "mru", "clock", "sieve", "lfu", "belady", "s3fifo", "arc", "2q", "lirs"]
     static let withinTolerance: Set<String> = []
     static let tolerance = 0.002
 

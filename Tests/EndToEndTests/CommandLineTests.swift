@@ -159,4 +159,16 @@ struct CommandLineTests {
         #expect(hits > 100_000)   // about 87.7 % on one thread; interleaving moves it only slightly
         #expect(try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--threads", "0"]).status == 2)
     }
+
+    @Test("convert writes libCacheSim's own oracleGeneral file byte for byte")
+    func convert() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try CLI.run(["convert", "Traces/cloudPhysicsIO.og.csv", "--columns", "time=1,key=2,size=3", "--output", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ours = try Data(contentsOf: URL(fileURLWithPath: path))
+        let theirs = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/cloudPhysicsIO.oracleGeneral.bin"))
+        #expect(ours == theirs)
+        #expect(try CLI.run(["convert", "Traces/lirs-cs.csv"]).status == 2)
+    }
 }

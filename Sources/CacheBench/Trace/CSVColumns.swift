@@ -21,7 +21,7 @@ public struct CSVColumns: Sendable, Equatable {
     public static let headerless = CSVColumns(time: 0, key: 1, size: 2, operation: 3)
 
     /// The highest column index used.
-    public var lastColumn: Int { [time, key, size, operation].compactMap { $0 }.max() ?? key }
+    public var lastColumn: Int { max(max(key, time ?? 0), max(size ?? 0, operation ?? 0)) }
 
     /// Parses `time=1,key=2,size=3,op=4` (1-based, any order, `key` required).
     ///

@@ -36,7 +36,16 @@ public struct CSVTraceReader: TraceReader {
     private var atEndOfInput = false
     private var lineNumber = 0
     private var rowIndex = 0
-    private var columns: CSVColumns?
+    private var columns: CSVColumns? {
+        didSet {
+            lastColumn = columns?.lastColumn ?? 0
+            roles = _Role.table(for: columns)
+        }
+    }
+    private var roles: [UInt8] = []
+    private var lastColumn = 0
+    private let scratch = _RequestBuffer()
+    private var decoded = 0
     private var header: HeaderMode
     private var delimiter: UInt8 = 0
     private var sawFirstLine = false
@@ -51,6 +60,8 @@ public struct CSVTraceReader: TraceReader {
         self.source = source
         self.name = source.name
         self.columns = columns
+        lastColumn = columns?.lastColumn ?? 0
+        roles = _Role.table(for: columns)
         self.header = header
         self.buffer = _ReadBuffer(capacity: max(chunkSize, Self.maximumLineLength * 2))
     }
@@ -62,12 +73,15 @@ public struct CSVTraceReader: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
-        let batchSize = 4096
-        while batch.count < batchSize {
+        // Rows are decoded into the reader's own buffer and handed over in one copy, which
+        // spares `Array.append`'s capacity and uniqueness checks on every row.
+        decoded = 0
+        defer { batch.append(contentsOf: UnsafeBufferPointer(start: scratch.pointer, count: decoded)) }
+        while decoded < _RequestBuffer.capacity {
             guard let (lineStart, lineEnd) = try nextLine() else { break }
-            try decodeLine(from: lineStart, to: lineEnd, into: &batch)
+            try decodeLine(from: lineStart, to: lineEnd)
         }
-        return !batch.isEmpty
+        return decoded > 0
     }
 
     // MARK: Lines
@@ -115,45 +129,105 @@ public struct CSVTraceReader: TraceReader {
 
     // MARK: Rows
 
-    private mutating func decodeLine(from lineStart: Int, to rawEnd: Int, into batch: inout [Request]) throws(TraceError) {
+    private mutating func decodeLine(from lineStart: Int, to rawEnd: Int) throws(TraceError) {
         let base = buffer.pointer
         var lineEnd = rawEnd
         if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         if lineEnd == lineStart { return }                               // blank line
         if base[lineStart] == 0x23 { return }                            // '#' comment
-        if memchr(base + lineStart, 0, lineEnd - lineStart) != nil {
-            throw malformed("NUL byte in line (is this a binary file? try --trace-format oracle-general)")
-        }
         if !sawFirstLine {
+            if memchr(base + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
             sawFirstLine = true
             if try readHeaderIfPresent(from: lineStart, to: lineEnd) { return }
         }
         guard let columns else { return }
 
-        var fields = _Fields()
-        try split(from: lineStart, to: lineEnd, into: &fields, upTo: columns.lastColumn)
+        // Fast path: one scan that keeps only the mapped fields. Lines with quotes take the general split.
+        var mapped = _MappedFields()
+        if !scanUnquoted(from: lineStart, to: lineEnd, columns: columns, into: &mapped) {
+            if memchr(base + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
+            var fields = _Fields()
+            try split(from: lineStart, to: lineEnd, into: &fields, upTo: columns.lastColumn)
+            mapped = _MappedFields()
+            mapped.count = fields.count
+            if let c = columns.time, c < fields.count { mapped.time = fields[c] }
+            if columns.key < fields.count { mapped.key = fields[columns.key] }
+            if let c = columns.size, c < fields.count { mapped.size = fields[c] }
+            if let c = columns.operation, c < fields.count { mapped.operation = fields[c] }
+        }
+        try decodeRow(mapped, columns: columns)
+    }
 
+    /// Records the mapped fields of a line without quotes, parsing plain decimal numbers during
+    /// the same scan; returns `false` at a quote or NUL byte, for the general path to handle.
+    @inline(__always)
+    private func scanUnquoted(from lineStart: Int, to lineEnd: Int, columns: CSVColumns, into mapped: inout _MappedFields) -> Bool {
+        let base = buffer.pointer
+        let last = lastColumn
+        let delimiter = self.delimiter
+        var column = 0
+        var i = lineStart
+        while true {
+            let fieldStart = i
+            let role = column < roles.count ? roles[column] : _Role.none
+            var value: UInt64 = 0
+            if role == _Role.time || role == _Role.key || role == _Role.size {
+                while i < lineEnd {
+                    let digit = base[i] &- 0x30
+                    if digit >= 10 { break }
+                    value = value &* 10 &+ UInt64(digit)
+                    i += 1
+                }
+            }
+            let digits = i - fieldStart
+            while i < lineEnd {
+                let byte = base[i]
+                if byte == delimiter { break }
+                if byte == 0x22 || byte == 0 { return false }
+                i += 1
+            }
+            // A field of 1 to 15 digits and nothing else is already parsed (15 digits cannot overflow).
+            let numeric = digits > 0 && digits == i - fieldStart && digits <= 15
+            mapped.record(_Field(start: fieldStart, end: i, quotedWithEscapes: false), role: role, number: numeric ? value : nil)
+            column += 1
+            if i >= lineEnd || column > last { break }
+            i += 1
+            if i == lineEnd {
+                // A trailing delimiter ends with an empty field.
+                let role = column < roles.count ? roles[column] : _Role.none
+                mapped.record(_Field(start: i, end: i, quotedWithEscapes: false), role: role, number: nil)
+                column += 1
+                break
+            }
+        }
+        mapped.count = column
+        return true
+    }
+
+    @inline(__always)
+    private mutating func decodeRow(_ fields: borrowing _MappedFields, columns: borrowing CSVColumns) throws(TraceError) {
         var operation = Operation.get
         if let column = columns.operation {
             guard column < fields.count else { throw missingColumn(column, fields.count) }
-            operation = try parseOperation(fields[column])
+            operation = try parseOperation(fields.operation)
         }
         var time = Double(rowIndex)
         if let column = columns.time {
             guard column < fields.count else { throw missingColumn(column, fields.count) }
-            time = try parseTime(fields[column])
+            if let number = fields.timeNumber { time = Double(number) } else { time = try parseTime(fields.time) }
         }
         var key: UInt64 = 0
         var size = 1
         if operation.hasKey {
             guard columns.key < fields.count else { throw missingColumn(columns.key, fields.count) }
-            key = try parseKey(fields[columns.key])
+            if let number = fields.keyNumber { key = number } else { key = try parseKey(fields.key) }
             if let column = columns.size, operation != .delete {
                 guard column < fields.count else { throw missingColumn(column, fields.count) }
-                size = try parseSize(fields[column])
+                if let number = fields.sizeNumber, number <= 1 << 53 { size = Int(number) } else { size = try parseSize(fields.size) }
             }
         }
-        batch.append(Request(time: time, key: key, size: size, operation: operation))
+        (scratch.pointer + decoded).initialize(to: Request(time: time, key: key, size: size, operation: operation))
+        decoded += 1
         rowIndex += 1
     }
 
@@ -230,6 +304,7 @@ public struct CSVTraceReader: TraceReader {
 
     // MARK: Fields
 
+    @inline(__always)
     private func parseOperation(_ field: _Field) throws(TraceError) -> Operation {
         let bytes = field.trimmed(buffer.pointer)
         if bytes.isEmpty { return .get }
@@ -250,6 +325,7 @@ public struct CSVTraceReader: TraceReader {
         }
     }
 
+    @inline(__always)
     private func parseTime(_ field: _Field) throws(TraceError) -> Double {
         let bytes = field.trimmed(buffer.pointer)
         guard !bytes.isEmpty else { throw malformed("empty timestamp") }
@@ -279,6 +355,7 @@ public struct CSVTraceReader: TraceReader {
         return value
     }
 
+    @inline(__always)
     private func parseSize(_ field: _Field) throws(TraceError) -> Int {
         let bytes = field.trimmed(buffer.pointer)
         guard !bytes.isEmpty else { throw malformed("empty size") }
@@ -296,6 +373,7 @@ public struct CSVTraceReader: TraceReader {
         return value
     }
 
+    @inline(__always)
     private func parseKey(_ field: _Field) throws(TraceError) -> UInt64 {
         let base = buffer.pointer
         let bytes = field.bytes(base)
@@ -323,12 +401,60 @@ public struct CSVTraceReader: TraceReader {
         return hash ^ (hash >> 29)
     }
 
+    private func nulByte() -> TraceError {
+        malformed("NUL byte in line (is this a binary file? try --trace-format oracle-general)")
+    }
+
     private func malformed(_ reason: String) -> TraceError {
         TraceError(.malformed, file: name, line: lineNumber, reason: reason)
     }
 
     private func missingColumn(_ column: Int, _ found: Int) -> TraceError {
         malformed("expected at least \(column + 1) columns, found \(found)")
+    }
+}
+
+/// What each column holds, by column index.
+private enum _Role {
+    static let none: UInt8 = 0
+    static let time: UInt8 = 1
+    static let key: UInt8 = 2
+    static let size: UInt8 = 3
+    static let operation: UInt8 = 4
+
+    static func table(for columns: CSVColumns?) -> [UInt8] {
+        guard let columns else { return [] }
+        var roles = [UInt8](repeating: none, count: columns.lastColumn + 1)
+        if let c = columns.time { roles[c] = time }
+        roles[columns.key] = key
+        if let c = columns.size { roles[c] = size }
+        if let c = columns.operation { roles[c] = operation }
+        return roles
+    }
+}
+
+/// The fields a row's column map names, plain decimal numbers already parsed, and how many
+/// fields the line has (up to the last mapped one).
+private struct _MappedFields {
+    static let empty = _Field(start: 0, end: 0, quotedWithEscapes: false)
+    var time = empty
+    var key = empty
+    var size = empty
+    var operation = empty
+    var timeNumber: UInt64?
+    var keyNumber: UInt64?
+    var sizeNumber: UInt64?
+    var count = 0
+
+    @inline(__always)
+    mutating func record(_ field: _Field, role: UInt8, number: UInt64?) {
+        switch role {
+        case _Role.time: time = field; timeNumber = number
+        case _Role.key: key = field; keyNumber = number
+        case _Role.size: size = field; sizeNumber = number
+        case _Role.operation: operation = field
+        default: break
+        }
     }
 }
 
@@ -342,6 +468,7 @@ private struct _Field {
         UnsafeBufferPointer(start: base + start, count: end - start)
     }
 
+    @inline(__always)
     func trimmed(_ base: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var s = start, e = end
         while s < e && (base[s] == 0x20 || base[s] == 0x09) { s += 1 }
@@ -389,6 +516,13 @@ private struct _Fields {
         default: spill[index - 8]
         }
     }
+}
+
+/// Decoded requests waiting to be handed to the caller in one copy.
+final class _RequestBuffer {
+    static let capacity = 4096
+    let pointer = UnsafeMutablePointer<Request>.allocate(capacity: capacity)
+    deinit { pointer.deallocate() }
 }
 
 /// A heap buffer owned by a reader, freed with it.

@@ -118,64 +118,84 @@ internal struct _SlotStore<Key: Hashable, Value> {
     mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = value }
 
     // MARK: Lists
+    //
+    // Each operation works on the slots through one unsafe buffer access: a plain `slots[i].next = x`
+    // would check the array's uniqueness (a runtime call) and bounds on every write, several times
+    // per operation. Slot numbers come only from this store, so they are always in bounds.
 
     /// Puts `slot` at the head (newest end) of `list`.
     @inlinable
     mutating func pushHead(_ slot: Int32, _ list: inout _List) {
-        let i = Int(slot)
-        slots[i].prev = -1
-        slots[i].next = list.head
-        if list.head >= 0 { slots[Int(list.head)].prev = slot } else { list.tail = slot }
-        list.head = slot
-        list.count += 1
-        list.cost += slots[i].cost
+        slots.withUnsafeMutableBufferPointer { Self._pushHead($0, slot, &list) }
     }
 
     /// Puts `slot` at the tail (oldest end) of `list`.
     @inlinable
     mutating func pushTail(_ slot: Int32, _ list: inout _List) {
-        let i = Int(slot)
-        slots[i].next = -1
-        slots[i].prev = list.tail
-        if list.tail >= 0 { slots[Int(list.tail)].next = slot } else { list.head = slot }
-        list.tail = slot
-        list.count += 1
-        list.cost += slots[i].cost
+        slots.withUnsafeMutableBufferPointer { s in
+            let i = Int(slot)
+            s[i].next = -1
+            s[i].prev = list.tail
+            if list.tail >= 0 { s[Int(list.tail)].next = slot } else { list.head = slot }
+            list.tail = slot
+            list.count += 1
+            list.cost += s[i].cost
+        }
     }
 
     /// Inserts `slot` just before `successor` (on the head side of it).
     @inlinable
     mutating func insert(_ slot: Int32, before successor: Int32, _ list: inout _List) {
-        let previous = slots[Int(successor)].prev
-        guard previous >= 0 else { pushHead(slot, &list); return }
-        let i = Int(slot)
-        slots[i].prev = previous
-        slots[i].next = successor
-        slots[Int(previous)].next = slot
-        slots[Int(successor)].prev = slot
-        list.count += 1
-        list.cost += slots[i].cost
+        slots.withUnsafeMutableBufferPointer { s in
+            let previous = s[Int(successor)].prev
+            guard previous >= 0 else { Self._pushHead(s, slot, &list); return }
+            let i = Int(slot)
+            s[i].prev = previous
+            s[i].next = successor
+            s[Int(previous)].next = slot
+            s[Int(successor)].prev = slot
+            list.count += 1
+            list.cost += s[i].cost
+        }
     }
 
     /// Takes `slot` out of `list`.
     @inlinable
     mutating func unlink(_ slot: Int32, _ list: inout _List) {
-        let i = Int(slot)
-        let p = slots[i].prev, n = slots[i].next
-        if p >= 0 { slots[Int(p)].next = n } else { list.head = n }
-        if n >= 0 { slots[Int(n)].prev = p } else { list.tail = p }
-        slots[i].prev = -1
-        slots[i].next = -1
-        list.count -= 1
-        list.cost -= slots[i].cost
+        slots.withUnsafeMutableBufferPointer { Self._unlink($0, slot, &list) }
     }
 
     /// Moves `slot`, already in `list`, to its head.
     @inlinable
     mutating func moveToHead(_ slot: Int32, _ list: inout _List) {
         guard list.head != slot else { return }
-        unlink(slot, &list)
-        pushHead(slot, &list)
+        slots.withUnsafeMutableBufferPointer { s in
+            Self._unlink(s, slot, &list)
+            Self._pushHead(s, slot, &list)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func _pushHead(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32, _ list: inout _List) {
+        let i = Int(slot)
+        s[i].prev = -1
+        s[i].next = list.head
+        if list.head >= 0 { s[Int(list.head)].prev = slot } else { list.tail = slot }
+        list.head = slot
+        list.count += 1
+        list.cost += s[i].cost
+    }
+
+    @inlinable @inline(__always)
+    static func _unlink(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32, _ list: inout _List) {
+        let i = Int(slot)
+        let p = s[i].prev, n = s[i].next
+        if p >= 0 { s[Int(p)].next = n } else { list.head = n }
+        if n >= 0 { s[Int(n)].prev = p } else { list.tail = p }
+        s[i].prev = -1
+        s[i].next = -1
+        list.count -= 1
+        list.cost -= s[i].cost
     }
 
     /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted.

@@ -1,0 +1,258 @@
+// ARC: Megiddo & Modha, "ARC: A Self-Tuning, Low Overhead Replacement Cache", FAST'03, exactly as
+// libCacheSim's ARC.c at commit aa0fc40 (2024-10-07), the version of the golden table in Traces/.
+//
+// Rule. Two resident LRU lists, T1 (seen once recently) and T2 (seen at least twice), two ghost
+// LRU lists of keys only, B1 and B2, and a target p for T1's size (a Double, as libCacheSim and
+// trauzti/cache's ARC.py keep it; the paper leaves the type open). All sizes are in cost units.
+// - Hit in T1 or T2: move to T2's head.
+// - Miss on a key in B1 (paper case II): p = min(p + max(|B2| / |B1|, 1), c), measured before
+//   the key leaves B1; in B2 (case III): p = max(p - max(|B1| / |B2|, 1), 0). Either way the key
+//   leaves its ghost list, the cache REPLACEs until the object fits, and it enters T2's head.
+// - Miss on an unknown key (case IV), for each eviction needed to fit the object:
+//   if |T1| + |B1| + cost > c: drop B1's LRU key and REPLACE if B1 is not empty, else evict T1's
+//   LRU object outright (no ghost); otherwise, if |T1| + |B1| + |T2| + |B2| >= 2c, drop B2's LRU key
+//   (when there is one), then REPLACE. The object enters T1's head.
+// - REPLACE: if (|T1| > 0 and (|T1| > p or (|T1| == p and the request hit B2))) or |T2| == 0,
+//   T1's LRU object leaves the cache and its key enters B1's head; otherwise T2's LRU goes to B2.
+// libCacheSim departs from the paper only where sizes vary: it tests "|T1| + |B1| + cost > c"
+// rather than "|T1| + |B1| == c", and it runs the ghost trimming of case IV once per eviction
+// rather than once per request. With unit sizes the two agree. Ghost lists have no bound beyond
+// these rules. Objects larger than the capacity leave the cache, ghosts and p untouched (the
+// project's research convention; libCacheSim would still consume a ghost entry and move p).
+
+/// ARC, the adaptive replacement cache (Megiddo & Modha, FAST'03; libCacheSim ARC.c at aa0fc40).
+///
+/// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
+public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "arc",
+            reproduces: "ARC (Megiddo & Modha, FAST'03) as libCacheSim ARC.c @ aa0fc40 (p as a Double, sizes in cost units)",
+            rule: "T1 holds objects seen once, T2 objects seen twice; ghost lists B1/B2 of their evicted keys steer the target size p of T1",
+            family: .research)
+    }
+
+    @usableFromInline static var t1Tag: UInt32 { 0 }
+    @usableFromInline static var t2Tag: UInt32 { 1 }
+    @usableFromInline static var b1Tag: UInt32 { 2 }
+    @usableFromInline static var b2Tag: UInt32 { 3 }
+
+    // aux = the list the slot is in.
+    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var t1 = _List()
+    @usableFromInline var t2 = _List()
+    @usableFromInline var b1 = _List()
+    @usableFromInline var b2 = _List()
+    @usableFromInline let capacity: Int
+    /// The target size of T1, in cost units.
+    @usableFromInline var p: Double = 0
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        guard let capacity = limits.capacity else {
+            throw PolicyConfigurationError("--capacity: policy arc needs a capacity")
+        }
+        self.capacity = capacity
+    }
+
+    @inlinable public var count: Int { t1.count + t2.count }
+    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+
+    /// The current target size of T1 (ARC's p), for tests and reports.
+    @inlinable public var target: Double { p }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && store.aux(slot) <= Self.t2Tag
+    }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0, store.aux(slot) <= Self.t2Tag else { return nil }
+        recordHit(slot)
+        return store.values[Int(slot)]
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let slot = store.find(key)
+        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
+            recordHit(slot)
+            return true
+        }
+        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
+        return false
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        var slot = store.find(key)
+        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
+            if store.cost(slot) == cost {
+                store.values[Int(slot)] = value
+                recordHit(slot)
+                return
+            }
+            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
+            remove(key, observer: &observer)
+            slot = -1
+        }
+        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        switch store.aux(slot) {
+        case Self.t1Tag: store.unlink(slot, &t1)
+        case Self.t2Tag: store.unlink(slot, &t2)
+        case Self.b1Tag: store.unlink(slot, &b1)
+        default: store.unlink(slot, &b2)
+        }
+        return store.release(slot)
+    }
+
+    // MARK: Hits and admission
+
+    /// Case I: a hit moves the object to T2's head.
+    @inlinable @inline(__always)
+    mutating func recordHit(_ slot: Int32) {
+        if store.aux(slot) == Self.t1Tag {
+            store.unlink(slot, &t1)
+            store.setAux(slot, Self.t2Tag)
+            store.pushHead(slot, &t2)
+        } else {
+            store.moveToHead(slot, &t2)
+        }
+    }
+
+    /// Cases II–IV.
+    ///
+    /// - Parameter slot: the key's ghost slot, or -1 when the key is unknown.
+    @inlinable
+    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
+                        observer: inout some EvictionObserver<Key, Value>) {
+        guard cost <= capacity else { return }
+        let ghostHit = slot >= 0
+        var hitB2 = false
+        if ghostHit {
+            if store.aux(slot) == Self.b1Tag {
+                let delta = Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
+                let raised = p + delta
+                p = raised < Double(capacity) ? raised : Double(capacity)
+                store.unlink(slot, &b1)
+            } else {
+                let delta = Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
+                let lowered = p - delta
+                p = lowered > 0 ? lowered : 0
+                store.unlink(slot, &b2)
+                hitB2 = true
+            }
+        }
+        var passOpen = false
+        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+            if ghostHit {
+                replace(hitB2: hitB2, passOpen: &passOpen, observer: &observer)
+            } else {
+                evictOnFullMiss(cost: cost, passOpen: &passOpen, observer: &observer)
+            }
+        }
+        if ghostHit {
+            // The ghost's slot is reused for the object: same key, new cost and value.
+            store.slots[Int(slot)].cost = cost
+            store.values[Int(slot)] = value()
+            store.setAux(slot, Self.t2Tag)
+            store.pushHead(slot, &t2)
+        } else {
+            let new = store.allocate(key: key, value: value(), cost: cost)
+            store.setAux(new, Self.t1Tag)
+            store.pushHead(new, &t1)
+        }
+        if passOpen { observer.trimDidEnd(.caller) }
+    }
+
+    /// C's `MAX(x, 1)`, which keeps 1 when `x` is NaN (a ghost list of zero-cost keys).
+    @inlinable @inline(__always)
+    static func atLeastOne(_ x: Double) -> Double { x > 1 ? x : 1 }
+
+    // MARK: Eviction
+
+    /// Case IV's ghost trimming, then REPLACE (libCacheSim `_ARC_evict_miss_on_all_queues`).
+    @inlinable
+    mutating func evictOnFullMiss(cost: Int, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        if t1.cost + b1.cost + cost > capacity {
+            if b1.cost > 0 && b1.tail >= 0 {
+                // Forgetting a ghost key is not an eviction: it holds no object.
+                let oldest = b1.tail
+                store.unlink(oldest, &b1)
+                store.release(oldest)
+                replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+            } else if t1.tail >= 0 {
+                if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+                store.evict(t1.tail, from: &t1, observer: &observer)
+            } else {
+                replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+            }
+        } else {
+            // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
+            if t1.cost + b1.cost + t2.cost + b2.cost - capacity >= capacity && b2.cost > 0 && b2.tail >= 0 {
+                let oldest = b2.tail
+                store.unlink(oldest, &b2)
+                store.release(oldest)
+            }
+            replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+        }
+    }
+
+    /// REPLACE: T1's LRU to B1, or T2's LRU to B2.
+    @inlinable
+    mutating func replace(hitB2: Bool, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        let sizeT1 = Double(t1.cost)
+        let fromT1 = (t1.cost > 0 && (sizeT1 > p || (sizeT1 == p && hitB2))) || t2.cost == 0
+        if (fromT1 && t1.tail >= 0) || t2.tail < 0 {
+            demoteFromT1(passOpen: &passOpen, observer: &observer)
+        } else {
+            demoteFromT2(passOpen: &passOpen, observer: &observer)
+        }
+    }
+
+    /// Evicts T1's LRU object and keeps its key at B1's head.
+    @inlinable
+    mutating func demoteFromT1(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        let slot = t1.tail
+        guard slot >= 0 else { return }
+        store.unlink(slot, &t1)
+        report(slot, passOpen: &passOpen, observer: &observer)
+        store.setAux(slot, Self.b1Tag)
+        store.pushHead(slot, &b1)
+    }
+
+    /// Evicts T2's LRU object and keeps its key at B2's head.
+    @inlinable
+    mutating func demoteFromT2(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        let slot = t2.tail
+        guard slot >= 0 else { return }
+        store.unlink(slot, &t2)
+        report(slot, passOpen: &passOpen, observer: &observer)
+        store.setAux(slot, Self.b2Tag)
+        store.pushHead(slot, &b2)
+    }
+
+    /// Reports an unlinked slot's object as evicted and drops the object, keeping the key.
+    @inlinable
+    mutating func report(_ slot: Int32, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+        if let value = store.values[Int(slot)] {
+            observer.didEvict(store.key(slot), value: value, cost: store.cost(slot))
+        }
+        store.values[Int(slot)] = nil
+    }
+}

@@ -1,0 +1,256 @@
+// S3-FIFO: Yang et al., "FIFO queues are all you need for cache eviction", SOSP'23, exactly as
+// libCacheSim's S3FIFO.c at commit aa0fc40 (2024-10-07), the version its authors now call
+// "S3-FIFOv0". This is the variant of the golden table in Traces/. The paper's artifact
+// (Thesys-lab/sosp23-s3fifo, its libCacheSim copy of S3FIFO.c) has the same find, insert and
+// eviction code; its `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects
+// start zeroed. libCacheSim's newer S3FIFO.c
+// (Dec 2024+, the one in PyPI `libcachesim` 0.3.5) adds a warm-up rule: until the first
+// eviction, a new object that finds the small queue full goes straight to main. It is off by
+// default here and available as `--option warm-up=true`.
+//
+// Rule. Three FIFO queues over one slot store: small S (floor(10 % of capacity)), main M (the
+// rest) and a ghost G of keys only (floor(90 % of capacity), in the same cost units).
+// - Hit in S or M: freq += 1; nothing moves. Counters saturate at max(3, threshold), which is
+//   libCacheSim's unbounded counter seen through its `MIN(freq, 3)` (2-bit CLOCK in M).
+// - Miss: a key found in G is removed from G and goes to M's head; any other key goes to S's
+//   head. Before inserting, evict until S + M + cost <= capacity.
+// - Evict: if M is over its share or S is empty, evict from M, else from S.
+//   - From S's tail: freq >= move-to-main-threshold → moved to M's head with freq 0, and the scan
+//     goes on; otherwise the object leaves the cache and its key enters G (G drops its oldest keys
+//     to stay within its size); one such removal ends the step.
+//   - From M's tail: freq >= 1 → reinserted at M's head with freq min(freq, 3) - 1; otherwise it
+//     leaves the cache, which ends the step.
+// Quirks kept from aa0fc40 because the golden miss counts depend on them:
+// - An object whose cost is >= S's capacity is never admitted through S (`S3FIFO_insert`), and
+//   one whose cost is > S's capacity is refused before evicting (`S3FIFO_can_insert`); one whose
+//   cost equals S's capacity still makes the cache evict, then is not inserted. Below 20 objects
+//   S holds at most one object, so nothing is ever cached.
+// - Moves from S to M do not evict from M; M may exceed its share until the next eviction.
+// - A ghost hit consumes the ghost entry even when the object is then refused.
+// Objects larger than the whole capacity leave the cache, ghosts included, untouched (the
+// project's research convention).
+
+/// S3-FIFO: a small probationary FIFO, a main FIFO with 2-bit CLOCK reinsertion, and a ghost
+/// FIFO of recently demoted keys (libCacheSim S3FIFO.c at aa0fc40, "S3-FIFOv0").
+///
+/// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
+public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "s3fifo",
+            reproduces: "S3-FIFO (Yang et al., SOSP'23) as libCacheSim S3FIFO.c @ aa0fc40 (S3-FIFOv0, no warm-up rule)",
+            rule: "new keys enter a small FIFO; objects hit there at least twice move to a main FIFO with 2-bit CLOCK reinsertion, the others leave and are remembered in a ghost FIFO that admits them straight to main",
+            family: .research,
+            parameters: [
+                PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity (libCacheSim fifo-size-ratio), truncated"),
+                PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it"),
+                PolicyParameter("move-to-main-threshold", default: "2", "hits in the small FIFO needed to move to main"),
+                PolicyParameter("warm-up", default: "false", "libCacheSim's Dec-2024 S3FIFO.c rule: before the first eviction, a new object that finds the small FIFO full goes to main"),
+            ])
+    }
+
+    @usableFromInline static var smallTag: UInt32 { 0 }
+    @usableFromInline static var mainTag: UInt32 { 1 }
+    @usableFromInline static var ghostTag: UInt32 { 2 }
+
+    // aux = queue tag in bits 0–1, frequency above.
+    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var small = _List()
+    @usableFromInline var main = _List()
+    @usableFromInline var ghost = _List()
+    @usableFromInline let capacity: Int
+    @usableFromInline let smallCapacity: Int
+    @usableFromInline let mainCapacity: Int
+    @usableFromInline let ghostCapacity: Int
+    @usableFromInline let threshold: UInt32
+    @usableFromInline let maximumFrequency: UInt32
+    @usableFromInline let warmUp: Bool
+    /// Whether the cache has ever had to evict (the warm-up rule's switch).
+    @usableFromInline var hasEvicted = false
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        guard let capacity = limits.capacity else {
+            throw PolicyConfigurationError("--capacity: policy s3fifo needs a capacity")
+        }
+        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
+        let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
+        let threshold = try options.integer("move-to-main-threshold", default: 2, in: 0...1_000_000)
+        warmUp = try options.bool("warm-up", default: false)
+        self.capacity = capacity
+        smallCapacity = _proportion(of: capacity, smallRatio)
+        mainCapacity = capacity - smallCapacity
+        ghostCapacity = _proportion(of: capacity, ghostRatio)
+        self.threshold = UInt32(threshold)
+        maximumFrequency = max(3, UInt32(threshold))
+    }
+
+    @inlinable public var count: Int { small.count + main.count }
+    @inlinable public var totalCost: Int { small.cost + main.cost }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag
+    }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0, store.aux(slot) & 3 != Self.ghostTag else { return nil }
+        recordHit(slot)
+        return store.values[Int(slot)]
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let slot = store.find(key)
+        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
+            recordHit(slot)
+            return true
+        }
+        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
+        return false
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        var slot = store.find(key)
+        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
+            if store.cost(slot) == cost {
+                store.values[Int(slot)] = value
+                recordHit(slot)
+                return
+            }
+            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
+            remove(key, observer: &observer)
+            slot = -1
+        }
+        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        switch store.aux(slot) & 3 {
+        case Self.smallTag: store.unlink(slot, &small)
+        case Self.mainTag: store.unlink(slot, &main)
+        default: store.unlink(slot, &ghost)
+        }
+        return store.release(slot)
+    }
+
+    // MARK: Hits and admission
+
+    @inlinable @inline(__always)
+    mutating func recordHit(_ slot: Int32) {
+        let aux = store.aux(slot)
+        let frequency = aux >> 2
+        if frequency < maximumFrequency { store.setAux(slot, aux &+ 4) }
+    }
+
+    /// libCacheSim's miss path: consume a ghost entry, refuse what S3FIFO_can_insert refuses,
+    /// evict until the object fits, then insert into main (ghost hit) or small.
+    ///
+    /// - Parameter slot: the key's ghost slot, or -1 when the key is unknown.
+    @inlinable
+    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
+                        observer: inout some EvictionObserver<Key, Value>) {
+        guard cost <= capacity else { return }
+        let ghostHit = slot >= 0
+        if ghostHit { store.unlink(slot, &ghost) }
+        guard cost <= smallCapacity else {
+            if ghostHit { store.release(slot) }
+            return
+        }
+        var passOpen = false
+        while small.cost + main.cost + cost > capacity && !(small.isEmpty && main.isEmpty) {
+            evictOne(passOpen: &passOpen, observer: &observer)
+        }
+        if ghostHit {
+            // The ghost's slot is reused for the object: same key, new cost and value.
+            store.slots[Int(slot)].cost = cost
+            store.values[Int(slot)] = value()
+            store.setAux(slot, Self.mainTag)
+            store.pushHead(slot, &main)
+        } else if cost < smallCapacity {
+            let new = store.allocate(key: key, value: value(), cost: cost)
+            if warmUp && !hasEvicted && small.cost >= smallCapacity {
+                store.setAux(new, Self.mainTag)
+                store.pushHead(new, &main)
+            } else {
+                store.setAux(new, Self.smallTag)
+                store.pushHead(new, &small)
+            }
+        }
+        if passOpen { observer.trimDidEnd(.caller) }
+    }
+
+    // MARK: Eviction
+
+    /// One call of libCacheSim's `S3FIFO_evict`.
+    @inlinable
+    mutating func evictOne(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        hasEvicted = true
+        if main.cost > mainCapacity || small.cost == 0 {
+            evictFromMain(passOpen: &passOpen, observer: &observer)
+        } else {
+            evictFromSmall(passOpen: &passOpen, observer: &observer)
+        }
+    }
+
+    /// Scans small's tail: frequent objects move to main, the first infrequent one is demoted
+    /// to the ghost queue, which ends the step.
+    @inlinable
+    mutating func evictFromSmall(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        while small.cost > 0 && small.tail >= 0 {
+            let slot = small.tail
+            store.unlink(slot, &small)
+            if store.aux(slot) >> 2 >= threshold {
+                store.setAux(slot, Self.mainTag)
+                store.pushHead(slot, &main)
+                continue
+            }
+            let cost = store.cost(slot)
+            if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+            if let value = store.values[Int(slot)] { observer.didEvict(store.key(slot), value: value, cost: cost) }
+            if ghostCapacity > 0 && cost <= ghostCapacity {
+                store.values[Int(slot)] = nil
+                store.setAux(slot, Self.ghostTag)
+                store.pushHead(slot, &ghost)
+                while ghost.cost > ghostCapacity {
+                    let oldest = ghost.tail
+                    store.unlink(oldest, &ghost)
+                    store.release(oldest)
+                }
+            } else {
+                store.release(slot)
+            }
+            return
+        }
+    }
+
+    /// Scans main's tail as a 2-bit CLOCK: objects with freq >= 1 go back to the head with
+    /// min(freq, 3) - 1; the first with freq 0 leaves, which ends the step.
+    @inlinable
+    mutating func evictFromMain(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        while main.cost > 0 && main.tail >= 0 {
+            let slot = main.tail
+            let frequency = store.aux(slot) >> 2
+            if frequency >= 1 {
+                store.moveToHead(slot, &main)
+                store.setAux(slot, Self.mainTag | (min(frequency, 3) - 1) << 2)
+                continue
+            }
+            if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+            store.evict(slot, from: &main, observer: &observer)
+            return
+        }
+    }
+}

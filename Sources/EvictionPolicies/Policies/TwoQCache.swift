@@ -1,0 +1,201 @@
+// 2Q: Johnson & Shasha, "2Q: A Low Overhead High Performance Buffer Management Replacement
+// Algorithm", VLDB'94 (the full version), exactly as libCacheSim's TwoQ.c at commit aa0fc40
+// (2024-10-07), the version of the golden table in Traces/ (where it is called `twoq`).
+//
+// Rule. A1in: a FIFO of new objects, floor(25 % of capacity). A1out: a FIFO of keys evicted from
+// A1in, floor(50 % of capacity) in the same cost units. Am: an LRU of the rest, capacity - A1in.
+// - Hit in A1in: nothing moves (the paper's "correlated references"). Hit in Am: move to its head.
+// - Miss on a key in A1out: the key leaves A1out, the cache evicts until the object fits, and
+//   the object enters Am through Am's own LRU rules: Am also evicts its LRU until the object fits
+//   within Am's capacity (libCacheSim calls `Am->get`).
+// - Any other miss: evict until the object fits, then insert at A1in's head. A1in may run over
+//   its share; it is trimmed only by evictions.
+// - Evict (one step): if A1in is over its share, its oldest object leaves and its key enters
+//   A1out (which drops its oldest keys to stay within its size; a key larger than A1out is not
+//   remembered); otherwise Am's LRU object leaves.
+// Quirk kept from aa0fc40: an object larger than A1in is never inserted (`TwoQ_can_insert`), even
+// on an A1out hit, and the A1out entry is still consumed. Below 4 objects A1in is empty and
+// nothing is cached. Where libCacheSim would evict from an empty Am (A1in above half the cache,
+// only with a large ain-ratio), A1in's oldest object goes instead. Objects larger than the whole
+// capacity leave the cache, A1out included, untouched (the project's research convention).
+
+/// 2Q with a FIFO A1in, a ghost A1out and an LRU Am (Johnson & Shasha, VLDB'94; libCacheSim TwoQ.c at aa0fc40).
+///
+/// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
+public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "2q",
+            reproduces: "2Q (Johnson & Shasha, VLDB'94) as libCacheSim TwoQ.c @ aa0fc40",
+            rule: "new objects enter a FIFO A1in; keys evicted from it are remembered in a ghost FIFO A1out, and a miss on such a key admits the object to an LRU Am",
+            family: .research,
+            parameters: [
+                PolicyParameter("ain-ratio", default: "0.25", "A1in share of the capacity (libCacheSim Ain-size-ratio), truncated"),
+                PolicyParameter("aout-ratio", default: "0.5", "A1out ghost size as a share of the capacity, in the same units, truncated"),
+            ])
+    }
+
+    @usableFromInline static var inTag: UInt32 { 0 }
+    @usableFromInline static var mainTag: UInt32 { 1 }
+    @usableFromInline static var outTag: UInt32 { 2 }
+
+    // aux = the queue the slot is in.
+    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var a1in = _List()
+    @usableFromInline var am = _List()
+    @usableFromInline var a1out = _List()
+    @usableFromInline let capacity: Int
+    @usableFromInline let inCapacity: Int
+    @usableFromInline let outCapacity: Int
+    @usableFromInline let mainCapacity: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        guard let capacity = limits.capacity else {
+            throw PolicyConfigurationError("--capacity: policy 2q needs a capacity")
+        }
+        let inRatio = try options.double("ain-ratio", default: 0.25, in: 0...1)
+        let outRatio = try options.double("aout-ratio", default: 0.5, in: 0...100)
+        self.capacity = capacity
+        inCapacity = _proportion(of: capacity, inRatio)
+        outCapacity = _proportion(of: capacity, outRatio)
+        mainCapacity = capacity - inCapacity
+    }
+
+    @inlinable public var count: Int { a1in.count + am.count }
+    @inlinable public var totalCost: Int { a1in.cost + am.cost }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && store.aux(slot) != Self.outTag
+    }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0, store.aux(slot) != Self.outTag else { return nil }
+        recordHit(slot)
+        return store.values[Int(slot)]
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let slot = store.find(key)
+        if slot >= 0 && store.aux(slot) != Self.outTag {
+            recordHit(slot)
+            return true
+        }
+        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
+        return false
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        var slot = store.find(key)
+        if slot >= 0 && store.aux(slot) != Self.outTag {
+            if store.cost(slot) == cost {
+                store.values[Int(slot)] = value
+                recordHit(slot)
+                return
+            }
+            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
+            remove(key, observer: &observer)
+            slot = -1
+        }
+        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        switch store.aux(slot) {
+        case Self.inTag: store.unlink(slot, &a1in)
+        case Self.mainTag: store.unlink(slot, &am)
+        default: store.unlink(slot, &a1out)
+        }
+        return store.release(slot)
+    }
+
+    // MARK: Hits and admission
+
+    @inlinable @inline(__always)
+    mutating func recordHit(_ slot: Int32) {
+        if store.aux(slot) == Self.mainTag { store.moveToHead(slot, &am) }
+    }
+
+    /// libCacheSim's miss path.
+    ///
+    /// - Parameter slot: the key's A1out slot, or -1 when the key is unknown.
+    @inlinable
+    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
+                        observer: inout some EvictionObserver<Key, Value>) {
+        guard cost <= capacity else { return }
+        let ghostHit = slot >= 0
+        if ghostHit { store.unlink(slot, &a1out) }
+        guard cost <= inCapacity else {
+            if ghostHit { store.release(slot) }
+            return
+        }
+        var passOpen = false
+        while a1in.cost + am.cost + cost > capacity && !(a1in.isEmpty && am.isEmpty) {
+            evictOne(passOpen: &passOpen, observer: &observer)
+        }
+        if ghostHit {
+            // Am's own get: it keeps within its capacity by evicting its LRU objects.
+            if cost <= mainCapacity {
+                while am.cost + cost > mainCapacity && am.tail >= 0 {
+                    if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+                    store.evict(am.tail, from: &am, observer: &observer)
+                }
+                // The ghost's slot is reused for the object: same key, new cost and value.
+                store.slots[Int(slot)].cost = cost
+                store.values[Int(slot)] = value()
+                store.setAux(slot, Self.mainTag)
+                store.pushHead(slot, &am)
+            } else {
+                store.release(slot)
+            }
+        } else {
+            let new = store.allocate(key: key, value: value(), cost: cost)
+            store.setAux(new, Self.inTag)
+            store.pushHead(new, &a1in)
+        }
+        if passOpen { observer.trimDidEnd(.caller) }
+    }
+
+    // MARK: Eviction
+
+    /// One call of libCacheSim's `TwoQ_evict`.
+    @inlinable
+    mutating func evictOne(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+        if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+        guard a1in.cost > inCapacity || am.isEmpty else {
+            store.evict(am.tail, from: &am, observer: &observer)
+            return
+        }
+        let slot = a1in.tail
+        guard slot >= 0 else { return }
+        store.unlink(slot, &a1in)
+        let cost = store.cost(slot)
+        if let value = store.values[Int(slot)] { observer.didEvict(store.key(slot), value: value, cost: cost) }
+        guard cost <= outCapacity else {
+            store.release(slot)
+            return
+        }
+        store.values[Int(slot)] = nil
+        store.setAux(slot, Self.outTag)
+        store.pushHead(slot, &a1out)
+        while a1out.cost > outCapacity {
+            let oldest = a1out.tail
+            store.unlink(oldest, &a1out)
+            store.release(oldest)
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import CacheBench
+import EvictionPolicies
+import Testing
+
+/// When a policy promises its limits hold.
+enum LimitCheck: Sendable {
+    /// After every call (research policies, synchronous library trims).
+    case afterEveryCall
+    /// After deferred work has run, i.e. at the start of the next call (AFNetworking's barrier
+    /// purge, YYMemoryCache's queued cost trim); checked after a lookup of an absent key.
+    case afterDeferredWork
+    /// The library promises nothing (Darwin NSCache's documentation: "not a strict limit").
+    case none
+}
+
+/// One policy type under the invariant test.
+struct InvariantSubject: Sendable, CustomTestStringConvertible {
+    var name: String
+    var limits: LimitCheck
+    var run: @Sendable (UInt64) throws -> Void
+    var testDescription: String { name }
+
+    static func of<P: EvictionPolicy & SendableMetatype>(_ type: P.Type, limits: LimitCheck) -> InvariantSubject
+    where P.Key == UInt64, P.Value == Void {
+        InvariantSubject(name: P.descriptor.name, limits: limits) { seed in
+            var run = try InvariantRun<P>(seed: seed, limits: limits)
+            try run.run()
+        }
+    }
+
+    /// Every registered policy; a test below fails when one is missing.
+    static let all: [InvariantSubject] = [
+        .of(FIFOCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(LIFOCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(LRUCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(MRUCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(ClockCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(SieveCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(LFUCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(BeladyCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(CorelibsNSCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(FoundationNSCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(DarwinNSCacheApproximation<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(AFAutoPurgingImageCache<UInt64, Void>.self, limits: .afterDeferredWork),
+        .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self, limits: .afterDeferredWork),
+        .of(YYMemoryCache<UInt64, Void>.self, limits: .afterDeferredWork),
+    ]
+}
+
+/// Records evictions and checks that trim passes bracket them.
+struct CheckingObserver: EvictionObserver {
+    typealias Key = UInt64
+    typealias Value = Void
+    var evicted: [(key: UInt64, cost: Int)] = []
+    var inPass = false
+    var nestingViolations = 0
+    var evictionsOutsidePasses = 0
+
+    mutating func trimWillBegin(_ kind: TrimKind) {
+        if inPass { nestingViolations += 1 }
+        inPass = true
+    }
+    mutating func didEvict(_ key: UInt64, value: Void, cost: Int) {
+        if !inPass { evictionsOutsidePasses += 1 }
+        evicted.append((key, cost))
+    }
+    mutating func trimDidEnd(_ kind: TrimKind) { inPass = false }
+}
+
+/// 10^5 random operations against one policy, with a model of what must be resident built only
+/// from what the policy reports: every eviction must name a resident key exactly once with the
+/// cost it was charged; count and total cost must equal the model's; evicted keys must be gone.
+struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
+    var rng: SeededRandomNumbers
+    let capacity: Int
+    let countLimit: Int?
+    let limits: LimitCheck
+    var policy: P
+    var observer = CheckingObserver()
+    var model: [UInt64: Int] = [:]
+    var modelCost = 0
+    var time = 0.0
+    let keySpace: UInt64
+
+    init(seed: UInt64, limits: LimitCheck) throws {
+        rng = SeededRandomNumbers(seed: seed &* 0x9e37_79b9_7f4a_7c15 &+ 1)
+        capacity = Int.random(in: 20...5_000, using: &rng)
+        countLimit = P.descriptor.supportsCountLimit && Bool.random(using: &rng) ? Int.random(in: 2...200, using: &rng) : nil
+        keySpace = UInt64.random(in: 10...600, using: &rng)
+        self.limits = limits
+        policy = try P(limits: CacheLimits(capacity: capacity, countLimit: countLimit), options: PolicyOptions())
+    }
+
+    mutating func run() throws {
+        for step in 0..<100_000 {
+            let key = UInt64.random(in: 0..<keySpace, using: &rng)
+            let cost = Int.random(in: 0...(capacity / 8 + 1), using: &rng)
+            let before = policy.totalCost
+            let wasResident = model[key] != nil
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<55:
+                if P.descriptor.needsFuture { policy.noteNextAccess(Int64.random(in: 1...1_000_000, using: &rng)) }
+                let hit = policy.access(key, cost: cost, orInsert: (), observer: &observer)
+                let touchedEvicted = try settle(step, touched: key, before: before, wasResident: wasResident, inserted: !hit)
+                // A miss on a resident key is right only if this call's deferred work evicted it first.
+                if hit && !wasResident || !hit && wasResident && !touchedEvicted {
+                    throw failure(step, "access(\(key)) hit=\(hit) but the model says resident=\(wasResident)")
+                }
+            case 55..<75:
+                if P.descriptor.needsFuture { policy.noteNextAccess(Int64.random(in: 1...1_000_000, using: &rng)) }
+                policy.insert((), forKey: key, cost: cost, observer: &observer)
+                try settle(step, touched: key, before: before, wasResident: wasResident, inserted: true)
+            case 75..<85:
+                let removed = policy.remove(key, observer: &observer) != nil
+                try settle(step, touched: nil, before: before, wasResident: wasResident, inserted: false)
+                if removed {
+                    guard let charged = model.removeValue(forKey: key) else { throw failure(step, "removed \(key), which is not resident") }
+                    modelCost -= charged
+                }
+            case 85:
+                policy.handle(.memoryWarning, observer: &observer)
+                try settle(step, touched: nil, before: before, wasResident: wasResident, inserted: false)
+            case 86:
+                policy.handle(.background, observer: &observer)
+                try settle(step, touched: nil, before: before, wasResident: wasResident, inserted: false)
+            default:
+                time += Double.random(in: 0...3, using: &rng)
+                policy.advance(to: time, observer: &observer)
+                try settle(step, touched: nil, before: before, wasResident: wasResident, inserted: false)
+            }
+            try checkTotals(step, key: key)
+        }
+    }
+
+    /// Applies the evictions the last call reported to the model, and charges an inserted key.
+    /// - Returns: whether the call evicted the key it touched.
+    @discardableResult
+    mutating func settle(_ step: Int, touched: UInt64?, before: Int, wasResident: Bool, inserted: Bool) throws -> Bool {
+        if observer.nestingViolations > 0 || observer.evictionsOutsidePasses > 0 {
+            throw failure(step, "trim passes nested or evictions reported outside a pass")
+        }
+        var replacedCharge: Int?
+        if let touched, inserted, wasResident { replacedCharge = model[touched] }
+        var touchedEvicted = false
+        var newKeyEvictedItself = false
+        for (key, cost) in observer.evicted {
+            if key == touched && inserted {
+                // The inserted key may go in the same call: re-charged at its new cost before its
+                // eviction, or, when new, evicted by its own insertion (NSCache's cheapest-first rule).
+                touchedEvicted = true
+                if let charged = model.removeValue(forKey: key) { modelCost -= charged }
+                else if newKeyEvictedItself { throw failure(step, "evicted \(key) twice") }
+                else { newKeyEvictedItself = true }
+                replacedCharge = nil
+                continue
+            }
+            guard let charged = model.removeValue(forKey: key) else {
+                throw failure(step, "evicted \(key), which is not resident (or was already evicted)")
+            }
+            if charged != cost { throw failure(step, "evicted \(key) reporting cost \(cost), charged \(charged)") }
+            modelCost -= charged
+            if key == touched { touchedEvicted = true; replacedCharge = nil }
+            if key != touched && policy.contains(key) { throw failure(step, "\(key) is both evicted and resident") }
+        }
+        observer.evicted.removeAll(keepingCapacity: true)
+        guard let touched, inserted else { return touchedEvicted }
+        // The inserted key's charge is whatever the policy's total moved by beyond the evictions.
+        if let old = replacedCharge, model[touched] != nil {
+            model[touched] = nil
+            modelCost -= old
+        }
+        if policy.contains(touched) {
+            let charge = policy.totalCost - modelCost
+            if charge < 0 { throw failure(step, "inserting \(touched) left a negative charge \(charge)") }
+            model[touched] = charge
+            modelCost += charge
+        } else if let old = model.removeValue(forKey: touched) {
+            modelCost -= old
+        }
+        return touchedEvicted
+    }
+
+    mutating func checkTotals(_ step: Int, key: UInt64) throws {
+        if policy.count != model.count { throw failure(step, "count \(policy.count), model \(model.count)") }
+        if policy.totalCost != modelCost { throw failure(step, "totalCost \(policy.totalCost), sum of resident costs \(modelCost)") }
+        if policy.contains(key) != (model[key] != nil) { throw failure(step, "contains(\(key)) disagrees with the reported evictions") }
+        switch limits {
+        case .afterEveryCall:
+            try checkLimits(step)
+        case .afterDeferredWork where step % 16 == 0:
+            // A lookup of an absent key runs the queued work, as the library's next call would.
+            let before = policy.totalCost
+            _ = policy.lookup(UInt64.max, observer: &observer)
+            try settle(step, touched: nil, before: before, wasResident: false, inserted: false)
+            if policy.count != model.count || policy.totalCost != modelCost { throw failure(step, "totals after deferred work") }
+            try checkLimits(step)
+        default:
+            break
+        }
+    }
+
+    func checkLimits(_ step: Int) throws {
+        if policy.totalCost > capacity { throw failure(step, "totalCost \(policy.totalCost) over the capacity \(capacity)") }
+        if let countLimit, policy.count > countLimit { throw failure(step, "count \(policy.count) over the limit \(countLimit)") }
+    }
+
+    func failure(_ step: Int, _ message: String) -> InvariantFailure {
+        InvariantFailure(message: "\(P.descriptor.name) (capacity \(capacity), count limit \(countLimit.map(String.init) ?? "none")), step \(step): \(message)")
+    }
+}
+
+struct InvariantFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+@Suite("Invariants of every policy under 10^5 random operations")
+struct PolicyInvariantTests {
+    @Test("every registered policy is covered")
+    func coverage() {
+        let covered = Set(InvariantSubject.all.map(\.name))
+        let registered = Set(PolicyRegistry.descriptors.map(\.name))
+        #expect(registered.subtracting(covered).isEmpty, "no invariant test for \(registered.subtracting(covered).sorted())")
+    }
+
+    @Test("totals, single reporting of evictions, and limits", arguments: InvariantSubject.all)
+    func invariants(_ subject: InvariantSubject) throws {
+        try subject.run(2026)
+    }
+}

@@ -137,4 +137,5 @@ if (( timing )); then
     python3 Scripts/research-table.py --repeat 5
     Scripts/seed-policies.sh 3
     python3 Scripts/trim-latency-vs-entries.py --runs 3
+    Scripts/constant-memory.sh lru 8
 fi

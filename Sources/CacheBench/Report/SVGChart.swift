@@ -77,9 +77,10 @@ public struct SVGLineChart: Sendable {
         self.styleKey = styleKey
     }
 
-    /// Colour-blind-friendly, distinct on white (Tableau 10).
+    /// Distinct on white: Tableau 10, then six darker hues for charts with many policies.
     static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f"]
+                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f",
+                          "#1b3a5c", "#8c2d04", "#006d2c", "#54278f", "#b8860b", "#000000"]
 
     // MARK: Rendering
 

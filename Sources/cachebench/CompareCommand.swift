@@ -8,7 +8,9 @@ enum CompareCommand {
 
     Runs every policy at every capacity from one read of the trace (each decoded batch is fed
     to every run, on all cores), with results identical to separate 'replay' runs. LRU at
-    several capacities comes from one exact stack-distance pass when the trace allows it.
+    several capacities comes from one exact stack-distance pass when the trace allows it (a
+    trace file without size changes in byte mode or deletes of requested keys; otherwise, and
+    on standard input, LRU is simulated at each capacity).
 
     ARGUMENTS:
       TRACE                   A trace file, or - for standard input.

@@ -101,6 +101,10 @@ public enum Compare {
         if let list = job.capacities {
             let total = list.needsWorkingSet ? try measuredWorkingSet().total(ignoreSize: job.ignoreSize) : nil
             let capacities = list.resolve(workingSet: total)
+            // CapacityList.parse never yields these, but a list built in code can.
+            if let bad = capacities.first(where: { $0 <= 0 }) {
+                throw .usage(UsageError("--capacities: \(bad) is not a capacity (must be greater than 0)"))
+            }
             let source: CapacitySource = list.needsWorkingSet ? .workingSetFraction : .option
             for index in policies.indices {
                 for capacity in capacities { plan.append((index, capacity, source)) }

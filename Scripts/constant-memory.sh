@@ -15,7 +15,8 @@ out=results/constant-memory.md
   echo
   echo "\`Scripts/constant-memory.sh $policy $max\` on $(uname -sm), $(nproc) cores, $(date -u +%Y-%m-%d)."
   echo "Each trace is \`cachebench generate zipf --seed 7 --requests N --objects 1000000 --alpha 1.0 --min-size 100 --max-size 10000\`"
-  echo "piped into \`cachebench replay - --policy $policy --capacity 256MiB\`; peak RSS is the replay process's own (GNU time)."
+  echo "piped into \`cachebench replay - --policy $policy --capacity 256MiB\`; peak RSS is the replay process's own (GNU time). Requests/s here is bounded by the generator
+writing the other end of the pipe on the same 2 cores, not by the replay."
   echo
   echo "| rows | peak RSS of replay (MB) | hit ratio | requests/s |"
   echo "|---:|---:|---:|---:|"

@@ -8,15 +8,10 @@ public typealias ReplayPolicy = EvictionPolicy<UInt64, Void>
 public enum PolicyRegistry {
     /// Every policy, in the order `cachebench policies` lists them.
     public static let all: [RegisteredPolicy] = [
+        // Research algorithms, with libCacheSim's conventions.
         .of(FIFOCache<UInt64, Void>.self),
         .of(LIFOCache<UInt64, Void>.self),
         .of(LRUCache<UInt64, Void>.self),
-        .of(CorelibsNSCache<UInt64, Void>.self),
-        .of(FoundationNSCache<UInt64, Void>.self),
-        .of(DarwinNSCacheApproximation<UInt64, Void>.self),
-        .of(AFAutoPurgingImageCache<UInt64, Void>.self),
-        .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self),
-        .of(YYMemoryCache<UInt64, Void>.self),
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),
@@ -27,6 +22,13 @@ public enum PolicyRegistry {
         .of(LIRSCache<UInt64, Void>.self),
         .of(WTinyLFUCache<UInt64, Void>.self),
         .of(BeladyCache<UInt64, Void>.self),
+        // Models of app caches, which do what their library does.
+        .of(CorelibsNSCache<UInt64, Void>.self),
+        .of(FoundationNSCache<UInt64, Void>.self),
+        .of(DarwinNSCacheApproximation<UInt64, Void>.self),
+        .of(AFAutoPurgingImageCache<UInt64, Void>.self),
+        .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self),
+        .of(YYMemoryCache<UInt64, Void>.self),
     ]
 
     /// The descriptors of every policy.

@@ -56,7 +56,8 @@ enum GenerateCommand {
                 options[String(name.dropFirst(2))] = values.last
             }
         } catch { throw .usage(error) }
+        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "generate \(arguments.positionals[0])") : nil
         try TraceGeneration.run(kind: arguments.positionals[0], seed: seed, requests: requests,
-                                options: GeneratorOptions(options), output: arguments.value("--output"))
+                                options: GeneratorOptions(options), output: arguments.value("--output"), progress: progress)
     }
 }

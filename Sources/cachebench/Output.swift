@@ -23,13 +23,23 @@ enum Output {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
-            else { try FileManager.default.moveItem(at: temporary, to: url) }
-        } catch {
+        do { try Data(text.utf8).write(to: temporary) } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .output("\(path): cannot write: \(error.localizedDescription)")
+        }
+        // rename(2) replaces an existing file atomically. (FileManager.replaceItemAt on Linux
+        // removed the old file and then failed, losing it.)
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .output("\(path): cannot write: \(reason)")
+        }
+    }
+
+    /// Charts go to files: `-` (standard output, where the report goes) is refused for `options`.
+    static func requireFiles(_ arguments: Arguments, _ options: [String]) throws(UsageError) {
+        for option in options where arguments.value(option) == "-" {
+            throw UsageError("\(option) needs a file name (the report itself goes to standard output)")
         }
     }
 

@@ -61,7 +61,8 @@ enum ReplayCommand {
             job = replay
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        let result = try Replay.run(job)
+        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)") : nil
+        let result = try Replay.run(job, progress: progress)
         try Output.emit(ReplayReport.render(result, as: format), to: arguments.value("--output"))
     }
 }

@@ -10,6 +10,9 @@ S3-FIFO, ...) and faithful models of app caches (NSCache, AFNetworking, YYCache,
 COMMANDS:
   replay TRACE --policy NAME    Drive one policy with a trace; report hit ratios, throughput
                                 and trim latency.
+  compare TRACE --policies A,B  Many policies at many capacities from one read of the trace;
+                                charts (--plot) and a CI regression gate (--baseline).
+  mrc TRACE                     LRU's exact miss-ratio curve from one stack-distance pass.
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
@@ -20,6 +23,8 @@ Run 'cachebench COMMAND --help' for a command's options.
 
 let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) -> Void)] = [
     "replay": (ReplayCommand.help, ReplayCommand.run),
+    "compare": (CompareCommand.help, CompareCommand.run),
+    "mrc": (MRCCommand.help, MRCCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, GenerateCommand.run),
     "convert": (ConvertCommand.help, ConvertCommand.run),
@@ -47,7 +52,8 @@ func main(_ words: [String]) -> Int32 {
         try command.run(rest)
         return 0
     } catch {
-        Output.error(error.description)
+        // One line per problem (the regression gate reports one per regressed run).
+        for line in error.description.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
         return error.exitCode
     }
 }

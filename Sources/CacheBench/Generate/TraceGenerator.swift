@@ -90,6 +90,9 @@ public enum GeneratorRegistry {
         [
             ZipfGenerator.self,
             ImageFeedGenerator.self,
+            ScanGenerator.self,
+            LoopGenerator.self,
+            MixGenerator.self,
         ]
     }
 
@@ -115,14 +118,14 @@ public enum TraceGeneration {
     ///   ``CacheBenchError/output(_:)`` when the output cannot be written (exit 74).
     @discardableResult
     public static func run(kind: String, seed: UInt64, requests: Int?, options: GeneratorOptions,
-                           output: String?) throws(CacheBenchError) -> Int {
+                           output: String?, progress: ProgressReporter? = nil) throws(CacheBenchError) -> Int {
         let type: any TraceGenerator.Type
         do { type = try GeneratorRegistry.generator(named: kind) } catch { throw .usage(error) }
-        return try run(type, seed: seed, requests: requests, options: options, output: output)
+        return try run(type, seed: seed, requests: requests, options: options, output: output, progress: progress)
     }
 
     private static func run<G: TraceGenerator>(_ type: G.Type, seed: UInt64, requests: Int?, options: GeneratorOptions,
-                                                output: String?) throws(CacheBenchError) -> Int {
+                                                output: String?, progress: ProgressReporter?) throws(CacheBenchError) -> Int {
         let known = Set(G.parameters.map(\.name))
         for name in options.values.keys.sorted() where !known.contains(name) {
             let list = known.isEmpty ? "it takes only --seed and --requests" : "it takes " + known.sorted().map { "--" + $0 }.joined(separator: ", ")
@@ -136,12 +139,18 @@ public enum TraceGeneration {
         var rows = 0
         sink.append(header)
         sink.append("\n")
+        var gets = 0
         while let row = generator.next() {
             sink.appendRow(row)
             rows += 1
-            if sink.buffered >= 1 << 20 { try sink.flush() }
+            if row.operation == .get { gets += 1 }
+            if sink.buffered >= 1 << 20 {
+                try sink.flush()
+                progress?.update(rows: gets, of: count)
+            }
         }
         try sink.finish()
+        progress?.finish()
         return rows
     }
 }

@@ -8,6 +8,17 @@ public enum CapacitySource: String, Sendable, Codable {
     case libraryDefault = "library-default"
     /// 10 % of the trace's working set, from a first pass over the file.
     case workingSet = "working-set-10%"
+    /// A fraction of the working set given in `--capacities` (`0.01,0.1`), from a first pass.
+    case workingSetFraction = "working-set-fraction"
+}
+
+/// How a result was obtained.
+public enum ReplayMethod: String, Sendable {
+    /// The policy was driven request by request.
+    case simulation
+    /// LRU counts from one stack-distance pass serving every capacity (``LRUStackProfiler``):
+    /// identical counts, but no per-pass trim durations.
+    case stackDistance = "stack-distance"
 }
 
 /// One replay to run: a trace, a policy and its configuration.
@@ -65,6 +76,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var tiers: TierResults?
     /// Threads that shared the cache (1 unless `--threads`).
     public var threads: Int = 1
+    /// Simulation, or LRU's one-pass stack-distance profile.
+    public var method: ReplayMethod = .simulation
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -117,7 +130,8 @@ public enum Replay {
     /// Runs `job` to the end of its trace.
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
-    public static func run(_ job: ReplayJob) throws(CacheBenchError) -> ReplayResult {
+    /// - Parameter progress: where to report bytes read, for a progress bar on long runs.
+    public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
         if let tier = job.tier { return try runTiered(job, tier) }
@@ -128,14 +142,24 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
-        var reader = try openReader(for: policy.descriptor, job)
+        let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
+        var reader = opened.reader
+        let bytes = opened.source
         let seconds: Double
         do {
             var batch: [Request] = []
             batch.reserveCapacity(1 << 14)
+            var rows = 0
             let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { run.apply(batch) }
+            while try reader.nextBatch(&batch) {
+                run.apply(batch)
+                if let progress {
+                    rows += batch.count
+                    progress.update(bytes: bytes.bytesRead, total: bytes.length, items: rows)
+                }
+            }
             seconds = Double(monotonicNanoseconds() - start) / 1e9
+            progress?.finish()
         } catch { throw .trace(error) }
         try requireRows(run.counters(), job)
         let trims = run.trims()
@@ -171,10 +195,17 @@ public enum Replay {
 
     /// Opens the job's trace, giving an offline policy next-access times when the format lacks them.
     static func openReader(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> any TraceReader {
-        let reader: any TraceReader
-        do { reader = try job.trace.open() } catch { throw .trace(error) }
-        guard descriptor.needsFuture && !reader.providesNextAccess else { return reader }
-        return try annotateNextAccess(reader, job.trace, policy: descriptor.name)
+        try openReader(needsFuture: descriptor.needsFuture, job.trace, policy: descriptor.name).reader
+    }
+
+    /// Opens `trace`, annotated with next-access times when an offline policy (`policy`) needs
+    /// them and the format lacks them, and returns the byte source under it for progress reports.
+    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String) throws(CacheBenchError)
+        -> (reader: any TraceReader, source: ByteSource) {
+        let opened: (reader: any TraceReader, source: ByteSource)
+        do { opened = try trace.openWithSource() } catch { throw .trace(error) }
+        guard needsFuture && !opened.reader.providesNextAccess else { return opened }
+        return (try annotateNextAccess(opened.reader, trace, policy: policy), opened.source)
     }
 
     /// Gives an offline policy the future on a trace that lacks it: a first pass builds a

@@ -46,6 +46,7 @@ extension ReplayResult {
             ("seconds", .double(seconds)), ("requestsPerSecond", .double(requestsPerSecond.rounded())),
             ("threads", .int(threads)),
             ("trim", .object(trimFields)),
+            ("method", .string(method.rawValue)),
         ])
     }
 
@@ -57,6 +58,7 @@ extension ReplayResult {
         "trimCount", "trimTotalNanoseconds", "trimP50Nanoseconds", "trimP99Nanoseconds", "trimMaxNanoseconds",
         "trimCallerCount", "trimCallerP50Nanoseconds", "trimCallerP99Nanoseconds", "trimCallerMaxNanoseconds",
         "trimDeferredCount", "trimDeferredP50Nanoseconds", "trimDeferredP99Nanoseconds", "trimDeferredMaxNanoseconds",
+        "method",
     ]
 
     var flatValues: [String] {
@@ -72,7 +74,7 @@ extension ReplayResult {
             String(trimCaller.count), String(trimCaller.p50Nanoseconds), String(trimCaller.p99Nanoseconds),
             String(trimCaller.maxNanoseconds),
             String(trimDeferred.count), String(trimDeferred.p50Nanoseconds), String(trimDeferred.p99Nanoseconds),
-            String(trimDeferred.maxNanoseconds),
+            String(trimDeferred.maxNanoseconds), method.rawValue,
         ]
     }
 }

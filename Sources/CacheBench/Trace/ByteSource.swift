@@ -12,6 +12,10 @@ public final class ByteSource {
     public let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Bytes handed to the reader so far, for progress reports.
+    public private(set) var bytesRead = 0
+    /// The file's length when it is a regular file (not standard input or a pipe), for progress reports.
+    public private(set) var length: Int?
 
     /// Opens `path`, or standard input when `path` is `-`.
     ///
@@ -33,6 +37,7 @@ public final class ByteSource {
             close(fd)
             throw TraceError(.cannotOpen, file: path, reason: "cannot open: is a directory")
         }
+        if (info.st_mode & S_IFMT) == S_IFREG { length = Int(info.st_size) }
         descriptor = fd
         ownsDescriptor = true
     }
@@ -78,10 +83,13 @@ public final class ByteSource {
                 if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: n) }
             }
             pending.removeFirst(n)
+            bytesRead += n
             return n
         }
         guard descriptor >= 0 else { return 0 }
-        return try readFromDescriptor(into: buffer, count: count, fully: false)
+        let n = try readFromDescriptor(into: buffer, count: count, fully: false)
+        bytesRead += n
+        return n
     }
 
     private func readFromDescriptor(into buffer: UnsafeMutableRawPointer, count: Int, fully: Bool) throws(TraceError) -> Int {

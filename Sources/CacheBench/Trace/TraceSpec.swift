@@ -32,10 +32,16 @@ public struct TraceSpec: Sendable, Equatable {
 
     /// Opens a fresh reader positioned at the first row.
     public func open() throws(TraceError) -> any TraceReader {
+        try openWithSource().reader
+    }
+
+    /// Opens a fresh reader and returns the byte source under it too, whose ``ByteSource/bytesRead``
+    /// and ``ByteSource/length`` drive progress reports.
+    public func openWithSource() throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
         let source = try ByteSource(path: path)
         switch try resolvedFormat(source) {
-        case .oracleGeneral: return OracleGeneralReader(source: source)
-        case .csv, .auto: return CSVTraceReader(source: source, columns: columns, header: header)
+        case .oracleGeneral: return (OracleGeneralReader(source: source), source)
+        case .csv, .auto: return (CSVTraceReader(source: source, columns: columns, header: header), source)
         }
     }
 

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The capacities of a `compare` or `mrc` run, as the user wrote them (`--capacities`).
+///
+/// Three forms, mixable in one comma-separated list:
+/// - sizes, as `--capacity` takes them: `64MiB,128MiB`, `500` (objects with `--ignore-size`);
+/// - a log-spaced range, both ends included: `1MiB...1GiB:12` is 12 sizes whose ratios are equal;
+/// - fractions of the trace's working set, as libCacheSim accepts them: a number below 1 written
+///   with a decimal point (`0.01,0.1,0.3`), also as a range (`0.001...0.5:10`). These need a first
+///   pass over the file to measure the working set.
+public struct CapacityList: Sendable, Equatable {
+    /// One capacity before resolution.
+    public enum Item: Sendable, Equatable {
+        /// An absolute size (bytes, or objects with `--ignore-size`).
+        case size(Int)
+        /// `numerator / denominator` of the working set.
+        case fraction(numerator: Int, denominator: Int)
+    }
+
+    /// The items in the order given, ranges expanded.
+    public var items: [Item]
+
+    /// The most capacities one list may name, so a typo such as `:100000` fails fast.
+    public static let maximumCount = 4096
+
+    /// Creates a list from items.
+    public init(_ items: [Item]) { self.items = items }
+
+    /// Whether resolving needs the trace's working set.
+    public var needsWorkingSet: Bool {
+        items.contains { if case .fraction = $0 { true } else { false } }
+    }
+
+    /// The capacities in ascending order without duplicates; fractions are taken of
+    /// `workingSet` (rounded down, at least 1).
+    public func resolve(workingSet: Int?) -> [Int] {
+        var sizes = Set<Int>()
+        for item in items {
+            switch item {
+            case .size(let size): sizes.insert(size)
+            case .fraction(let numerator, let denominator):
+                let total = workingSet ?? 0
+                let (product, overflow) = total.multipliedReportingOverflow(by: numerator)
+                let value = overflow ? Int(Double(total) * Double(numerator) / Double(denominator)) : product / denominator
+                sizes.insert(max(1, value))
+            }
+        }
+        return sizes.sorted()
+    }
+
+    /// Parses `--capacities`.
+    ///
+    /// - Throws: ``UsageError`` naming the item at fault.
+    public static func parse(_ text: String, option: String = "--capacities") throws(UsageError) -> CapacityList {
+        var items: [Item] = []
+        for rawPart in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let part = rawPart.trimmingSpaces
+            guard !part.isEmpty else { throw UsageError("\(option) \(text): empty item (write sizes separated by commas)") }
+            if part.contains("...") {
+                items += try parseRange(part, option: option)
+            } else {
+                items.append(try parseItem(part, option: option))
+            }
+            guard items.count <= maximumCount else {
+                throw UsageError("\(option) \(text): more than \(maximumCount) capacities")
+            }
+        }
+        return CapacityList(items)
+    }
+
+    /// One size or fraction.
+    static func parseItem(_ text: String, option: String) throws(UsageError) -> Item {
+        if let fraction = try parseFraction(text, option: option) { return fraction }
+        let size = try SizeFormat.parse(text, option: option)
+        guard size > 0 else { throw UsageError("\(option) \(text): must be greater than 0") }
+        return .size(size)
+    }
+
+    /// `0.25` → 25/100; `nil` when `text` is not a bare decimal (so it is a size).
+    static func parseFraction(_ text: String, option: String) throws(UsageError) -> Item? {
+        guard text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty), parts[1].count <= 15,
+              let whole = parts[0].isEmpty ? 0 : Int(parts[0]), let decimals = parts[1].isEmpty ? 0 : Int(parts[1]) else {
+            throw UsageError("\(option) \(text): not a number")
+        }
+        var denominator = 1
+        for _ in 0..<parts[1].count { denominator *= 10 }
+        let numerator = whole * denominator + decimals
+        guard whole == 0, numerator > 0 else {
+            throw UsageError("\(option) \(text): a fraction of the working set must be above 0 and below 1 (a size without a unit must be a whole number)")
+        }
+        return .fraction(numerator: numerator, denominator: denominator)
+    }
+
+    /// `LOW...HIGH:COUNT`, log-spaced, both ends included.
+    static func parseRange(_ text: String, option: String) throws(UsageError) -> [Item] {
+        let shape = "\(option) \(text): expected LOW...HIGH:COUNT, e.g. 1MiB...1GiB:12 or 0.001...0.5:8"
+        guard let dots = text.range(of: "..."), let colon = text.lastIndex(of: ":"), colon > dots.upperBound else {
+            throw UsageError(shape)
+        }
+        let lowText = String(text[..<dots.lowerBound]).trimmingSpaces
+        let highText = String(text[dots.upperBound..<colon]).trimmingSpaces
+        let countText = String(text[text.index(after: colon)...]).trimmingSpaces
+        guard !lowText.isEmpty, !highText.isEmpty else { throw UsageError(shape) }
+        guard let count = Int(countText), count >= 2, count <= maximumCount else {
+            throw UsageError("\(option) \(text): the number of points after ':' must be a whole number from 2 to \(maximumCount)")
+        }
+        let low = try parseItem(lowText, option: option)
+        let high = try parseItem(highText, option: option)
+        switch (low, high) {
+        case (.size(let a), .size(let b)):
+            guard a < b else { throw UsageError("\(option) \(text): the low end must be below the high end") }
+            return logSpaced(Double(a), Double(b), count: count).map { .size(Int($0.rounded())) }
+        case (.fraction(let an, let ad), .fraction(let bn, let bd)):
+            let a = Double(an) / Double(ad), b = Double(bn) / Double(bd)
+            guard a < b else { throw UsageError("\(option) \(text): the low end must be below the high end") }
+            // Fractions keep nine decimals, plenty for any working set a trace can have.
+            return logSpaced(a, b, count: count).map {
+                .fraction(numerator: max(1, Int(($0 * 1e9).rounded())), denominator: 1_000_000_000)
+            }
+        default:
+            throw UsageError("\(option) \(text): both ends must be sizes, or both fractions of the working set")
+        }
+    }
+
+    /// `count` values from `low` to `high` with a constant ratio; the ends are exact.
+    public static func logSpaced(_ low: Double, _ high: Double, count: Int) -> [Double] {
+        precondition(count >= 2 && low > 0 && high > low)
+        let ratio = high / low
+        return (0..<count).map { i in
+            if i == 0 { return low }
+            if i == count - 1 { return high }
+            return low * pow(ratio, Double(i) / Double(count - 1))
+        }
+    }
+}

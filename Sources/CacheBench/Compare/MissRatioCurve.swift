@@ -1,0 +1,45 @@
+/// LRU's miss-ratio curve (`cachebench mrc`).
+public enum MissRatioCurve {
+    /// The default number of points when neither points nor capacities are given.
+    public static let defaultPoints = 32
+
+    /// LRU at every capacity of `capacities`, or at `points` log-spaced capacities from 1/1000 of
+    /// the working set (at least 1) to the whole working set, where LRU reaches its best hit ratio.
+    ///
+    /// One exact stack-distance pass serves every capacity when the trace allows it (see
+    /// ``LRUStackProfiler``); otherwise LRU is simulated at each capacity on one shared read.
+    ///
+    /// - Throws: ``CacheBenchError``: usage (2) for fewer than 2 points or a working set needed
+    ///   from standard input; trace errors (65, 66).
+    public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
+                           threads: Int = 2, progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
+        var list: CapacityList
+        var workingSet: WorkingSet?
+        if let capacities {
+            list = capacities
+        } else {
+            let count = points ?? defaultPoints
+            guard count >= 2 && count <= CapacityList.maximumCount else {
+                throw .usage(UsageError("--points \(count): must be from 2 to \(CapacityList.maximumCount)"))
+            }
+            guard trace.isRewindable else {
+                throw .usage(UsageError("mrc: give --capacities when the trace is standard input (--points spans the working set, which needs a first pass over a file)"))
+            }
+            progress?.begin(phase: "working set")
+            let measured: WorkingSet
+            do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+            workingSet = measured
+            let total = max(1, measured.total(ignoreSize: ignoreSize))
+            let low = max(1, total / 1000)
+            if total <= low {
+                list = CapacityList([.size(total)])
+            } else {
+                list = CapacityList(CapacityList.logSpaced(Double(low), Double(total), count: count).map { .size(Int($0.rounded())) })
+            }
+        }
+        var result = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize,
+                                                threads: threads), progress: progress)
+        if result.workingSet == nil { result.workingSet = workingSet }
+        return result
+    }
+}

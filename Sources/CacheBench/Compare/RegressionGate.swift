@@ -1,0 +1,170 @@
+import Foundation
+
+/// The CI regression gate (`compare --baseline FILE.json --tolerance X`): hit ratios against a
+/// saved `compare --format json` report.
+public struct RegressionGate: Sendable {
+    /// What identifies a result across runs: the policy and its configuration.
+    public struct Key: Hashable, Sendable, CustomStringConvertible {
+        /// The policy name.
+        public var policy: String
+        /// The capacity (`nil` for unlimited).
+        public var capacity: Int?
+        /// The count limit.
+        public var countLimit: Int?
+        /// Whether sizes were ignored (capacities count objects).
+        public var ignoreSize: Bool
+
+        /// Creates a key.
+        public init(policy: String, capacity: Int?, countLimit: Int?, ignoreSize: Bool) {
+            self.policy = policy
+            self.capacity = capacity
+            self.countLimit = countLimit
+            self.ignoreSize = ignoreSize
+        }
+
+        /// `lru at 64 MiB (67108864 bytes)`.
+        public var description: String {
+            var text = "\(policy) at " + (capacity.map { SizeFormat.describe($0, objects: ignoreSize) } ?? "unlimited capacity")
+            if let countLimit { text += ", count limit \(countLimit)" }
+            return text
+        }
+    }
+
+    /// Baseline hit ratios (`nil` when the baseline run had no requests).
+    public var baseline: [Key: Double?]
+    /// The trace the baseline was made on.
+    public var baselineTrace: String?
+    /// The largest drop in hit ratio (absolute, e.g. 0.01 = one percentage point) that passes.
+    public var tolerance: Double
+
+    /// What the gate found.
+    public struct Outcome: Sendable, Equatable {
+        /// One line per (policy, capacity) whose hit ratio fell more than the tolerance.
+        public var regressions: [String]
+        /// Pairs absent from the baseline, or other remarks; not failures.
+        public var notes: [String]
+        /// Whether the gate passes.
+        public var passed: Bool { regressions.isEmpty }
+    }
+
+    /// Creates a gate from parsed baseline values.
+    public init(baseline: [Key: Double?], baselineTrace: String?, tolerance: Double) {
+        self.baseline = baseline
+        self.baselineTrace = baselineTrace
+        self.tolerance = tolerance
+    }
+
+    /// Reads a saved `compare --format json` report.
+    ///
+    /// - Throws: ``CacheBenchError/trace(_:)``: `cannotOpen` (exit 66) when the file cannot be
+    ///   read, `malformed` (exit 65) when it is not such a report; the message is `FILE: reason`.
+    public static func load(path: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot read the baseline: \(reason)"))
+        }
+        return try parse(data, name: path, tolerance: tolerance)
+    }
+
+    /// Parses a baseline report's bytes; `name` is used in messages.
+    public static func parse(_ data: Data, name: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
+        func malformed(_ reason: String) -> CacheBenchError { .trace(TraceError(.malformed, file: name, reason: reason)) }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
+            throw malformed("not a JSON document (\(detail)); expected the output of 'cachebench compare --format json'")
+        }
+        guard let root = object as? [String: Any], let results = root["results"] as? [Any] else {
+            throw malformed("expected an object with a \"results\" array (the output of 'cachebench compare --format json')")
+        }
+        var baseline: [Key: Double?] = [:]
+        for (i, element) in results.enumerated() {
+            guard let entry = element as? [String: Any] else { throw malformed("results[\(i)] is not an object") }
+            guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
+            let capacity = try integerOrNull(entry["capacity"], field: "capacity", index: i, malformed)
+            let countLimit = try integerOrNull(entry["countLimit"], field: "countLimit", index: i, malformed)
+            let ignoreSize = entry["ignoreSize"] as? Bool ?? false
+            let hitRatio: Double?
+            switch entry["hitRatio"] {
+            case let number as NSNumber:
+                hitRatio = number.doubleValue
+                guard let value = hitRatio, value >= 0, value <= 1 else {
+                    throw malformed("results[\(i)]: \"hitRatio\" \(number) is not between 0 and 1")
+                }
+            case is NSNull: hitRatio = nil
+            case nil: throw malformed("results[\(i)]: missing \"hitRatio\"")
+            default: throw malformed("results[\(i)]: \"hitRatio\" is not a number")
+            }
+            var ratio = hitRatio
+            // The ratio from the integer counts when the report has them: Foundation's JSON parser does
+            // not always read back the exact double that was written, and a gate with tolerance 0 must
+            // pass against its own output.
+            if let hits = entry["hits"] as? NSNumber, let requests = entry["requests"] as? NSNumber,
+               let hitRatio, requests.intValue > 0, hits.intValue >= 0, hits.intValue <= requests.intValue {
+                let exact = Double(hits.intValue) / Double(requests.intValue)
+                if abs(exact - hitRatio) < 1e-6 { ratio = exact }
+            }
+            let key = Key(policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
+            guard baseline[key] == nil else { throw malformed("results[\(i)]: \(key) appears twice") }
+            baseline[key] = ratio
+        }
+        return RegressionGate(baseline: baseline, baselineTrace: root["trace"] as? String, tolerance: tolerance)
+    }
+
+    private static func integerOrNull(_ value: Any?, field: String, index: Int,
+                                      _ malformed: (String) -> CacheBenchError) throws(CacheBenchError) -> Int? {
+        switch value {
+        case nil, is NSNull: return nil
+        case let number as NSNumber:
+            let double = number.doubleValue
+            guard double == double.rounded(), abs(double) < 9e15 else {
+                throw malformed("results[\(index)]: \"\(field)\" is not a whole number")
+            }
+            return Int(double)
+        default: throw malformed("results[\(index)]: \"\(field)\" is not a number")
+        }
+    }
+
+    /// Compares `result` with the baseline.
+    public func check(_ result: CompareResult) -> Outcome {
+        var regressions: [String] = []
+        var notes: [String] = []
+        if let baselineTrace, baselineTrace != result.trace {
+            notes.append("the baseline was made on \(baselineTrace), this run is on \(result.trace)")
+        }
+        for run in result.results {
+            let key = Key(policy: run.policy, capacity: run.capacity, countLimit: run.countLimit, ignoreSize: run.ignoreSize)
+            guard let saved = baseline[key] else {
+                notes.append("\(key): not in the baseline, not checked")
+                continue
+            }
+            guard let expected = saved, let actual = run.hitRatio else {
+                notes.append("\(key): no requests, not checked")
+                continue
+            }
+            let drop = expected - actual
+            // A billionth of slack absorbs decimal round-trips of ratios written by other tools.
+            if drop > tolerance + 1e-9 {
+                regressions.append("regression: \(key): hit ratio \(Self.percent(actual)) is \(Self.percent(drop)) points below the baseline \(Self.percent(expected)) (tolerance \(Self.percent(tolerance)))")
+            }
+        }
+        return Outcome(regressions: regressions, notes: notes)
+    }
+
+    /// `12.3456 %`: four decimals, so a drop just over a small tolerance is visible.
+    static func percent(_ ratio: Double) -> String { _fixed(ratio * 100, decimals: 4) + " %" }
+
+    /// Parses `--tolerance`: a hit-ratio difference (`0.01`) or percentage points (`1%`).
+    public static func parseTolerance(_ text: String) throws(UsageError) -> Double {
+        let trimmed = text.trimmingSpaces
+        let isPercent = trimmed.hasSuffix("%")
+        let number = isPercent ? String(trimmed.dropLast()).trimmingSpaces : trimmed
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw UsageError("--tolerance \(text): expected a non-negative number, e.g. 0.01 (hit-ratio units) or 1% (percentage points)")
+        }
+        let tolerance = isPercent ? value / 100 : value
+        guard tolerance <= 1 else { throw UsageError("--tolerance \(text): a hit ratio cannot drop by more than 1 (100%)") }
+        return tolerance
+    }
+}

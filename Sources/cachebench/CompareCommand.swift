@@ -1,0 +1,141 @@
+import CacheBench
+import EvictionPolicies
+import Foundation
+
+enum CompareCommand {
+    static let help = """
+    USAGE: cachebench compare TRACE --policies A,B,C [--capacities LIST] [options]
+
+    Runs every policy at every capacity from one read of the trace (each decoded batch is fed
+    to every run, on all cores), with results identical to separate 'replay' runs. LRU at
+    several capacities comes from one exact stack-distance pass when the trace allows it (a
+    trace file without size changes in byte mode or deletes of requested keys; otherwise, and
+    on standard input, LRU is simulated at each capacity).
+
+    ARGUMENTS:
+      TRACE                   A trace file, or - for standard input.
+
+    OPTIONS:
+      --policies A,B,C        Policies from 'cachebench policies' (required); the groups all,
+                              research (libCacheSim-style algorithms) and library (models of
+                              app caches) may appear in the list, e.g. library,lru.
+      --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
+                              log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
+                              included), or fractions of the working set (0.01,0.1,0.3; needs a
+                              file). Default: each policy's own default, as 'replay'.
+      --capacity SIZE         One capacity (same as --capacities SIZE).
+      --count-limit N         An object-count limit, for the policies that have one.
+      --ignore-size           Every object has size 1; capacities count objects.
+      --trace-format F        auto (default), csv or oracle-general.
+      --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
+      --header MODE           CSV header row: auto (default), present or absent.
+      --option KEY=VALUE      A policy parameter (repeatable), given to each selected policy
+                              that declares it; an option no selected policy takes is an error.
+      --format F              table (default), json, csv or markdown.
+      --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
+      --plot FILE.svg         Chart of hit ratio against capacity, one line per policy.
+      --plot-latency FILE.svg Chart of trim-pass latency (p50, p99) against capacity. Implies
+                              --no-stack-distance, so LRU's passes are timed.
+      --baseline FILE.json    Regression gate: compare hit ratios with a saved
+                              'compare --format json' report; exit 3 if any (policy, capacity)
+                              falls more than the tolerance below it. Pairs missing from the
+                              baseline are noted on stderr, not failed.
+      --tolerance X           Allowed drop: a hit-ratio difference (0.01) or points (1%).
+                              Default 0.
+      --no-stack-distance     Simulate LRU at each capacity instead of the one-pass profile.
+      --threads N             Threads driving the policies (default: the number of cores).
+      -h, --help              Show this help.
+
+    EXIT STATUS:
+      0 ok, 2 usage, 3 regression gate failed, 65 bad trace or baseline, 66 cannot open,
+      74 cannot write.
+
+    EXAMPLE:
+      cachebench compare Traces/cache2k-web12.csv --policies lru,fifo --capacities 100...10000:9 \\
+          --ignore-size --plot web12.svg
+    """
+
+    static let spec = CommandSpec(
+        name: "compare",
+        valueOptions: ["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
+                       "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads"],
+        repeatableOptions: ["--option"], flags: ["--ignore-size", "--no-stack-distance"], positionals: 1...1)
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let arguments: Arguments
+        let job: CompareJob
+        let format: ReportFormat
+        let tolerance: Double?
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            job = try compareJob(arguments, policies: try policyNames(arguments))
+            format = try arguments.choice("--format", default: ReportFormat.table)
+            tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
+            try Output.requireFiles(arguments, ["--plot", "--plot-latency"])
+            if tolerance != nil && arguments.value("--baseline") == nil {
+                throw UsageError("--tolerance applies to --baseline, which is not given")
+            }
+        } catch { throw .usage(error) }
+
+        // Read the baseline first: a broken one fails before the long run, not after.
+        let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
+            try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
+        }
+        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "compare \(job.trace.path)") : nil
+        let result = try Compare.run(job, progress: progress)
+        try Output.emit(CompareReport.render(result, as: format), to: arguments.value("--output"))
+        try writePlots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
+
+        if let gate {
+            let outcome = gate.check(result)
+            for note in outcome.notes { Output.error("note: \(note)") }
+            if !outcome.passed { throw .regression(outcome.regressions) }
+        }
+    }
+
+    /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in
+    /// place; a policy a group repeats is listed once (a name written twice is still an error).
+    static func policyNames(_ arguments: Arguments) throws(UsageError) -> [String] {
+        guard let list = arguments.value("--policies") else {
+            throw UsageError("compare: --policies is required (see 'cachebench policies')")
+        }
+        var names: [String] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let group: [String]?
+            switch item {
+            case "all": group = PolicyRegistry.descriptors.map(\.name)
+            case "research": group = PolicyRegistry.descriptors.filter { $0.family == .research }.map(\.name)
+            case "library": group = PolicyRegistry.descriptors.filter { $0.family == .library }.map(\.name)
+            default: group = nil
+            }
+            if let group { names += group.filter { !names.contains($0) } } else { names.append(item) }
+        }
+        return names
+    }
+
+    /// The options `compare` shares with `replay`, plus its own.
+    static func compareJob(_ arguments: Arguments, policies: [String]) throws(UsageError) -> CompareJob {
+        if arguments.value("--capacities") != nil && arguments.value("--capacity") != nil {
+            throw UsageError("give --capacities or --capacity, not both")
+        }
+        let capacities = try (arguments.value("--capacities") ?? arguments.value("--capacity")).map { (text) throws(UsageError) in
+            try CapacityList.parse(text, option: arguments.value("--capacities") != nil ? "--capacities" : "--capacity")
+        }
+        let threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
+        let countLimit = try arguments.integer("--count-limit")
+        if let countLimit, countLimit <= 0 { throw UsageError("--count-limit \(countLimit): must be greater than 0") }
+        return CompareJob(
+            trace: try TraceOptions.traceSpec(arguments, path: arguments.positionals[0]), policies: policies,
+            capacities: capacities, countLimit: countLimit, ignoreSize: arguments.flags.contains("--ignore-size"),
+            options: try TraceOptions.policyOptions(arguments.all("--option")),
+            lruStackDistance: !arguments.flags.contains("--no-stack-distance") && arguments.value("--plot-latency") == nil,
+            threads: threads)
+    }
+
+    /// Writes `--plot` and `--plot-latency`, each whole or not at all.
+    static func writePlots(_ arguments: Arguments, hitRatio: () -> String, latency: () -> String) throws(CacheBenchError) {
+        if let path = arguments.value("--plot") { try Output.emit(hitRatio(), to: path) }
+        if let path = arguments.value("--plot-latency") { try Output.emit(latency(), to: path) }
+    }
+}

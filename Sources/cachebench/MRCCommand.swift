@@ -1,0 +1,66 @@
+import CacheBench
+import Foundation
+
+enum MRCCommand {
+    static let help = """
+    USAGE: cachebench mrc TRACE [--points N | --capacities LIST] [options]
+
+    Prints LRU's miss-ratio curve: hit and miss ratio at many capacities, from one exact
+    stack-distance pass over the trace (Mattson's algorithm with a Fenwick tree over last-access
+    times, O(N log M)). The counts equal 'replay --policy lru' at each capacity. A trace where a
+    key changes size (byte mode) or a requested key is deleted cannot be profiled exactly; LRU is
+    then simulated at each capacity on a second read (a note says so).
+
+    ARGUMENTS:
+      TRACE                   A trace file, or - for standard input (then --capacities is required).
+
+    OPTIONS:
+      --points N              N log-spaced capacities from 1/1000 of the working set to all of
+                              it (default 32).
+      --capacities LIST       Explicit capacities, as in 'compare': 64MiB,1GiB; 1MiB...1GiB:12;
+                              0.01,0.1 (fractions of the working set).
+      --ignore-size           Every object has size 1; capacities count objects.
+      --trace-format F        auto (default), csv or oracle-general.
+      --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
+      --header MODE           CSV header row: auto (default), present or absent.
+      --format F              table (default), json (as 'compare'), csv or markdown.
+      --output FILE           Write the curve to FILE instead of stdout.
+      --plot FILE.svg         Chart of the miss ratio against capacity.
+      -h, --help              Show this help.
+
+    EXAMPLE:
+      cachebench mrc Traces/lirs-sprite.csv --ignore-size --points 24 --plot sprite-mrc.svg
+    """
+
+    static let spec = CommandSpec(
+        name: "mrc",
+        valueOptions: ["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot"],
+        flags: ["--ignore-size"], positionals: 1...1)
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let arguments: Arguments
+        let trace: TraceSpec
+        let format: ReportFormat
+        let capacities: CapacityList?
+        let points: Int?
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
+                throw UsageError("mrc: give --points or --capacities, not both")
+            }
+            try Output.requireFiles(arguments, ["--plot"])
+            trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
+            format = try arguments.choice("--format", default: ReportFormat.table)
+            capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in try CapacityList.parse(text) }
+            points = try arguments.integer("--points")
+        } catch { throw .usage(error) }
+        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
+        let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
+                                            ignoreSize: arguments.flags.contains("--ignore-size"),
+                                            threads: ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+        try Output.emit(CompareReport.renderCurve(result, as: format), to: arguments.value("--output"))
+        if let path = arguments.value("--plot") {
+            try Output.emit(CompareCharts.missRatioCurve(result), to: path)
+        }
+    }
+}

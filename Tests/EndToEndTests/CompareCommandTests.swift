@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A fresh path in the temporary directory, removed by the caller.
+private func scratchPath(_ suffix: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString)\(suffix)").path
+}
+
+@Suite("compare, mrc and the regression gate from the command line")
+struct CompareCommandTests {
+    static let base = ["compare", "Traces/lirs-cs.csv", "--policies", "lru,fifo", "--capacities", "100,700,1400", "--ignore-size"]
+
+    @Test("compare --format json prints { trace, results } with one replay object per (policy, capacity)")
+    func json() throws {
+        let result = try CLI.run(Self.base + ["--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json)
+        #expect(json["trace"] as? String == "Traces/lirs-cs.csv")
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(results.count == 6)
+        #expect(results.map { $0["policy"] as? String ?? "" } == ["lru", "lru", "lru", "fifo", "fifo", "fifo"])
+        #expect(results.map { $0["capacity"] as? Int ?? 0 } == [100, 700, 1400, 100, 700, 1400])
+        for entry in results {
+            for field in ["policy", "trace", "capacity", "countLimit", "ignoreSize", "requests", "hits", "misses", "hitRatio",
+                          "missRatio", "byteRequests", "byteHits", "byteHitRatio", "evictions", "skipped", "seconds",
+                          "requestsPerSecond", "trim", "method"] {
+                #expect(entry[field] != nil, "missing \(field)")
+            }
+        }
+        // The same number as a separate replay (libCacheSim's LRU on cs at 1,400 objects: 1,409 misses).
+        #expect(results[2]["misses"] as? Int == 1409)
+        let replay = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "fifo", "--capacity", "700", "--ignore-size", "--format", "json"])
+        #expect(replay.json?["misses"] as? Int == results[4]["misses"] as? Int)
+    }
+
+    @Test("table, csv and markdown render; csv has one row per run, markdown a matrix of policies by capacity")
+    func formats() throws {
+        let table = try CLI.run(Self.base)
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("hit ratio (%)") && table.stdout.contains("lru") && table.stdout.contains("fifo"))
+        let csv = try CLI.run(Self.base + ["--format", "csv"])
+        #expect(csv.stdout.split(separator: "\n").count == 7)
+        let markdown = try CLI.run(Self.base + ["--format", "markdown"])
+        #expect(markdown.stdout.contains("| capacity | objects | lru | fifo |"))
+        #expect(markdown.stdout.contains("| 1,400 | 1400 | 79.22 | 79.22 |"))
+    }
+
+    @Test("--plot and --plot-latency write SVG documents that parse as XML")
+    func plots() throws {
+        let plot = scratchPath(".svg"), latency = scratchPath(".svg")
+        defer { try? FileManager.default.removeItem(atPath: plot); try? FileManager.default.removeItem(atPath: latency) }
+        let result = try CLI.run(Self.base + ["--plot", plot, "--plot-latency", latency])
+        #expect(result.status == 0, "\(result.stderr)")
+        for path in [plot, latency] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let parser = XMLParser(data: data)
+            #expect(parser.parse(), "\(path): \(String(describing: parser.parserError))")
+            #expect(String(decoding: data, as: UTF8.self).contains("lirs-cs.csv"))
+        }
+        #expect(try CLI.run(Self.base + ["--plot", "-"]).status == 2)
+        #expect(try CLI.run(Self.base + ["--plot", "/nonexistent-dir/x.svg"]).status == 74)
+    }
+
+    @Test("--output and --plot replace an existing file whole")
+    func replacesExistingFiles() throws {
+        let report = scratchPath(".md"), plot = scratchPath(".svg")
+        defer { try? FileManager.default.removeItem(atPath: report); try? FileManager.default.removeItem(atPath: plot) }
+        for path in [report, plot] { try Data("old contents that are longer than nothing\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        for _ in 0..<2 {
+            let result = try CLI.run(Self.base + ["--format", "markdown", "--output", report, "--plot", plot])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try String(contentsOfFile: report, encoding: .utf8).hasPrefix("trace: "))
+            #expect(try String(contentsOfFile: plot, encoding: .utf8).hasPrefix("<?xml"))
+        }
+        let directory = URL(fileURLWithPath: report).deletingLastPathComponent().path
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".tmp") && $0.contains("cachebench-e2e") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("gate: a baseline saved by compare --format json passes against the same run")
+    func gatePasses() throws {
+        let baseline = scratchPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: baseline) }
+        let save = try CLI.run(Self.base + ["--format", "json", "--output", baseline])
+        #expect(save.status == 0)
+        let check = try CLI.run(Self.base + ["--baseline", baseline, "--tolerance", "0"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("hit ratio (%)"))
+        #expect(!check.stderr.contains("regression"))
+    }
+
+    @Test("gate: exit 3, one stderr line per regressed (policy, capacity), and the report still printed")
+    func gateRegresses() throws {
+        let baseline = scratchPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: baseline) }
+        let save = try CLI.run(Self.base + ["--format", "json"])
+        var json = try #require(save.json)
+        var results = try #require(json["results"] as? [[String: Any]])
+        // Raise two baselines by 2 points: those runs now look 2 points worse than before.
+        for i in [0, 4] { results[i]["hitRatio"] = (results[i]["hitRatio"] as? Double ?? 0) + 0.02 }
+        // Raise another by less than the tolerance: not a regression.
+        results[2]["hitRatio"] = (results[2]["hitRatio"] as? Double ?? 0) + 0.005
+        // Drop one pair: a note, not a failure.
+        results.remove(at: 5)
+        json["results"] = results
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: baseline))
+
+        let check = try CLI.run(Self.base + ["--baseline", baseline, "--tolerance", "1%"])
+        #expect(check.status == 3)
+        #expect(check.stdout.contains("hit ratio (%)"), "the normal report is printed too")
+        let lines = check.stderr.split(separator: "\n").map(String.init)
+        let regressions = lines.filter { $0.contains("regression:") }
+        #expect(regressions.count == 2, "\(check.stderr)")
+        #expect(regressions.contains { $0.contains("lru at 100 objects") })
+        #expect(regressions.contains { $0.contains("fifo at 700 objects") })
+        #expect(lines.contains { $0.contains("note:") && $0.contains("fifo at 1400 objects") && $0.contains("not in the baseline") })
+        // With a tolerance above the drop, the same baseline passes.
+        #expect(try CLI.run(Self.base + ["--baseline", baseline, "--tolerance", "0.03"]).status == 0)
+    }
+
+    @Test("gate: a malformed baseline is exit 65 and an unreadable one 66, both as FILE: reason, before any work")
+    func gateBadBaseline() throws {
+        let malformed = scratchPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: malformed) }
+        try Data("{\"results\": [{\"policy\": \"lru\"".utf8).write(to: URL(fileURLWithPath: malformed))
+        let bad = try CLI.run(Self.base + ["--baseline", malformed])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("\(malformed): "))
+        #expect(bad.stdout.isEmpty)
+        let wrongShape = scratchPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: wrongShape) }
+        try Data("{\"policy\": \"lru\", \"hitRatio\": 0.5}".utf8).write(to: URL(fileURLWithPath: wrongShape))
+        let shape = try CLI.run(Self.base + ["--baseline", wrongShape])
+        #expect(shape.status == 65)
+        #expect(shape.stderr.contains("\"results\""))
+        let missing = try CLI.run(Self.base + ["--baseline", "/nonexistent-dir/baseline.json"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/nonexistent-dir/baseline.json: "))
+    }
+
+    @Test("usage errors are exit 2", arguments: [
+        ["compare", "Traces/lirs-cs.csv", "--capacities", "100"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "lru,nope", "--capacities", "100"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "lru,lru", "--capacities", "100"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "1GiB...1MiB:3"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "100", "--tolerance", "0.1"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "100", "--option", "nope=1"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "fifo", "--capacities", "100", "--count-limit", "0"],
+        ["compare", "Traces/lirs-cs.csv", "--policies", "fifo", "--capacities", "100", "--threads", "0"],
+        ["compare", "-", "--policies", "lru", "--capacities", "0.1"],
+        ["mrc", "Traces/lirs-cs.csv", "--points", "1"],
+        ["mrc", "Traces/lirs-cs.csv", "--points", "4", "--capacities", "10,20"],
+    ])
+    func usage(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments, stdin: arguments.contains("-") ? Data("1,1,1\n".utf8) : nil)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("compare reads standard input once when the capacities are explicit")
+    func standardInput() throws {
+        let trace = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/lirs-cs.csv"))
+        let result = try CLI.run(["compare", "-", "--policies", "lru,fifo", "--capacities", "150,1400", "--format", "json"], stdin: trace)
+        #expect(result.status == 0, "\(result.stderr)")
+        let results = try #require(result.json?["results"] as? [[String: Any]])
+        #expect(results.first?["misses"] as? Int == 6657)
+    }
+
+    @Test("mrc prints the curve; its JSON is compare's, with lru's exact counts")
+    func mrc() throws {
+        let table = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--points", "8"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("miss ratio") && table.stdout.contains("stack-distance"))
+        let json = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--capacities", "150,1400", "--format", "json"])
+        let results = try #require(json.json?["results"] as? [[String: Any]])
+        #expect(results.map { $0["misses"] as? Int ?? 0 } == [6657, 1409])
+        #expect(results.allSatisfy { $0["method"] as? String == "stack-distance" })
+        let csv = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--points", "5", "--format", "csv"])
+        #expect(csv.stdout.hasPrefix("capacity,objects,hitRatio,missRatio"))
+    }
+
+    @Test("the bundled baseline gate passes, as the CI workflow runs it")
+    func bundledBaseline() throws {
+        // results/baseline.args holds the compare arguments (one per line) that made results/baseline.json;
+        // Scripts/make-results.sh and .github/workflows/cachebench.yml read the same file.
+        let text = try String(contentsOf: CLI.root.appendingPathComponent("results/baseline.args"), encoding: .utf8)
+        let arguments = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let result = try CLI.run(["compare"] + arguments + ["--baseline", "results/baseline.json", "--tolerance", "0"])
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.contains("note:"), "every pair is in the baseline: \(result.stderr)")
+    }
+}

@@ -39,7 +39,7 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay",
         valueOptions: Set(["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format",
-                           "--output", "--threads"]).union(TierOptions.valueOptions),
+                           "--output", "--threads", "--tier"]).union(TierOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {

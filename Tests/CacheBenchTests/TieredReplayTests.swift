@@ -43,7 +43,7 @@ struct TieredReplayTests {
         #expect(tiers.memory.trimDeferred.count == 3 && tiers.memory.trimCaller.count == 1)
         #expect(tiers.disk.entries == 2 && tiers.disk.bytes == 12 && tiers.memory.entries == 1)
         #expect(tiers.memoryCost == "size" && tiers.disk.capacity == 100 && tiers.disk.capacitySource == .option)
-        let json = result.reportJSON
+        let json = result.json
         #expect(int(json, "hits") == 3)
         #expect(int(json, "tiers", "memory", "hits") == 0 && int(json, "tiers", "disk", "hits") == 3)
         #expect(int(json, "tiers", "memory", "trim", "deferred", "count") == 3)
@@ -128,15 +128,44 @@ struct TieredReplayTests {
         #expect(diskHits > 0 && memoryHits > 0)
     }
 
+    @Test("compare --tier runs each pair at each memory capacity from one read, exactly as replay --tier")
+    func compare() throws {
+        let trace = TraceSpec(path: Repository.trace("image-feed.csv"))
+        let pairs = [TierPair(memory: "yy-lru", tier: TierJob(disk: "yy-disk", diskCapacity: 1 << 30, memoryCost: .zero)),
+                     TierPair(memory: "sd-memory", tier: TierJob(disk: "sd-disk", diskCapacity: 1 << 30))]
+        var job = CompareJob(trace: trace, policies: ["nuke-clock"], capacities: try CapacityList.parse("50MiB,200MiB", option: "--capacities"),
+                             options: PolicyOptions(["weak-cache": "true"]), threads: 2)
+        job.tiers = pairs
+        let result = try Compare.run(job)
+        #expect(result.results.map(\.policy) == ["nuke-clock", "nuke-clock", "memory=yy-lru,disk=yy-disk", "memory=yy-lru,disk=yy-disk",
+                                                 "memory=sd-memory,disk=sd-disk", "memory=sd-memory,disk=sd-disk"])
+        for compared in result.results.dropFirst(2) {
+            let pair = try #require(pairs.first { $0.name == compared.policy })
+            var replay = ReplayJob(trace: trace, policy: pair.memory, capacity: compared.capacity)
+            replay.tier = pair.tier
+            if pair.memory == "sd-memory" { replay.options = PolicyOptions(["weak-cache": "true"]) }
+            let alone = try Replay.run(replay)
+            #expect(compared.counters == alone.counters, "\(compared.policy) at \(compared.capacity ?? 0)")
+            #expect(compared.tiers?.memory.hits == alone.tiers?.memory.hits && compared.tiers?.disk.hits == alone.tiers?.disk.hits)
+            #expect(compared.tiers?.disk.policyMetrics == alone.tiers?.disk.policyMetrics)
+            #expect(compared.tiers?.memory.policyMetrics == alone.tiers?.memory.policyMetrics)
+        }
+        #expect(result.results[4].tiers?.memory.policyMetrics.first?.value ?? 0 > 0, "the weak map served some gets")
+        let json = result.json.serialized()
+        #expect(json.contains("\"tiers\"") && json.contains("\"memoryCost\": \"zero\""))
+        job.tiers = [TierPair(memory: "belady", tier: TierJob(disk: "sd-disk"))]
+        #expect(throws: CacheBenchError.self) { try Compare.run(job) }
+    }
+
     @Test("a single replay reports the policy's own metrics")
     func policyMetrics() throws {
         let path = try temporaryFile(trace)
         let result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "yy-disk", capacity: 1000))
         #expect(result.policyMetrics.map(\.name) == ["inlineEntries", "fileEntries", "inlineWrites", "fileWrites"])
-        #expect(int(result.reportJSON, "policyMetrics", "inlineEntries") == 2)
+        #expect(int(result.json, "policyMetrics", "inlineEntries") == 2)
         let lru = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "lru", capacity: 1000))
         #expect(lru.policyMetrics.isEmpty && lru.tiers == nil)
-        guard case .object(let fields) = lru.reportJSON else { Issue.record("not an object"); return }
+        guard case .object(let fields) = lru.json else { Issue.record("not an object"); return }
         #expect(fields.map(\.0).contains("policyMetrics") && !fields.map(\.0).contains("tiers"))
     }
 

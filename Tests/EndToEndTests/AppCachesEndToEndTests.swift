@@ -76,3 +76,29 @@ struct AppCachesEndToEndTests {
         #expect(try json(result.out)["evictions"] as? Int == 2)
     }
 }
+
+@Suite("end to end: compare --tier")
+struct CompareTierEndToEndTests {
+    @Test("compare --tier without --policies, in JSON, with the regression gate keyed by the pair's name")
+    func compareTier() throws {
+        let arguments = ["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk", "--tier",
+                         "memory=nuke-clock,disk=sd-disk", "--capacities", "50MiB,100MiB", "--disk-capacity", "1GiB"]
+        let result = try Command.run(arguments + ["--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.map { $0["policy"] as? String ?? "" } == ["memory=yy-lru,disk=yy-disk", "memory=yy-lru,disk=yy-disk",
+                                                                 "memory=nuke-clock,disk=sd-disk", "memory=nuke-clock,disk=sd-disk"])
+        #expect(results.allSatisfy { ($0["tiers"] as? [String: Any])?["disk"] != nil })
+        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-tier-baseline-\(UUID().uuidString).json")
+        try Data(result.out.utf8).write(to: baseline)
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        let gated = try Command.run(arguments + ["--baseline", baseline.path])
+        #expect(gated.status == 0, "\(gated.err)")
+        let twice = try Command.run(["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk",
+                                     "--tier", "memory=yy-lru,disk=yy-disk", "--capacity", "1MiB"])
+        #expect(twice.status == 2 && twice.err.contains("twice"))
+        let noDisk = try Command.run(["compare", "Traces/image-feed.csv", "--policies", "lru", "--disk-capacity", "1GiB"])
+        #expect(noDisk.status == 2)
+    }
+}

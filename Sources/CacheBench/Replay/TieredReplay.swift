@@ -289,31 +289,36 @@ extension TieredRun {
     }
 }
 
+/// A memory policy in front of a disk policy, as `compare --tier` lists them.
+public struct TierPair: Sendable {
+    /// The memory tier's policy name.
+    public var memory: String
+    /// The disk tier and its configuration.
+    public var tier: TierJob
+
+    /// Creates a pair.
+    public init(memory: String, tier: TierJob) {
+        self.memory = memory
+        self.tier = tier
+    }
+
+    /// `memory=A,disk=B`: how reports name the pair.
+    public var name: String { "memory=\(memory),disk=\(tier.disk)" }
+}
+
 extension Replay {
     /// Runs `job` through a memory tier (`job.policy`) in front of a disk tier (`tier.disk`).
     static func runTiered(_ job: ReplayJob, _ tier: TierJob) throws(CacheBenchError) -> ReplayResult {
-        let memory: RegisteredPolicy, disk: RegisteredPolicy
-        do {
-            memory = try PolicyRegistry.policy(named: job.policy)
-            disk = try PolicyRegistry.policy(named: tier.disk)
-        } catch { throw .usage(error) }
-        for policy in [memory, disk] where policy.descriptor.needsFuture {
-            throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
-        }
+        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier))
         guard job.threads == 1 else { throw .usage(UsageError("--tier and --threads cannot be combined")) }
         var diskJob = job
         diskJob.capacity = tier.diskCapacity
         diskJob.countLimit = tier.diskCountLimit
-        let (memoryCapacity, memorySource) = try resolveCapacity(for: memory.descriptor, job)
-        let (diskCapacity, diskSource) = try resolveCapacity(for: disk.descriptor, diskJob)
-        let run: TieredRun
-        do {
-            let handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
-                                               options: tier.diskOptions)
-            run = try memory.makeTieredRun(limits: CacheLimits(capacity: memoryCapacity, countLimit: job.countLimit),
-                                           options: job.options, ignoreSize: job.ignoreSize, disk: handle,
-                                           memoryCost: tier.memoryCost)
-        } catch { throw error.asUsage }
+        let memoryCapacity = try resolveCapacity(for: memory.descriptor, job)
+        let diskCapacity = try resolveCapacity(for: disk.descriptor, diskJob)
+        let run = try makeTieredRun(memory: memory, disk: disk, tier: tier,
+                                    memoryLimits: CacheLimits(capacity: memoryCapacity.0, countLimit: job.countLimit),
+                                    diskCapacity: diskCapacity.0, options: job.options, ignoreSize: job.ignoreSize)
         var reader = try openReader(for: memory.descriptor, job)
         let seconds: Double
         do {
@@ -324,31 +329,64 @@ extension Replay {
             run.finish()
             seconds = Double(monotonicNanoseconds() - start) / 1e9
         } catch { throw .trace(error) }
+        try requireRows(run.counters(), job)
+        return tieredResult(run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
+                            memoryCapacity: memoryCapacity, memoryCountLimit: job.countLimit, diskCapacity: diskCapacity,
+                            ignoreSize: job.ignoreSize, seconds: seconds)
+    }
+
+    /// The registered policies of a pair; offline policies cannot be tiers.
+    static func tierPolicies(_ pair: TierPair) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
+        let memory: RegisteredPolicy, disk: RegisteredPolicy
+        do {
+            memory = try PolicyRegistry.policy(named: pair.memory)
+            disk = try PolicyRegistry.policy(named: pair.tier.disk)
+        } catch { throw .usage(error) }
+        for policy in [memory, disk] where policy.descriptor.needsFuture {
+            throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
+        }
+        return (memory, disk)
+    }
+
+    /// A new, empty disk tier and memory tier, ready to be driven.
+    static func makeTieredRun(memory: RegisteredPolicy, disk: RegisteredPolicy, tier: TierJob, memoryLimits: CacheLimits,
+                              diskCapacity: Int?, options: PolicyOptions, ignoreSize: Bool) throws(CacheBenchError) -> TieredRun {
+        do {
+            let handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
+                                               options: tier.diskOptions)
+            return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
+                                            memoryCost: tier.memoryCost)
+        } catch { throw error.asUsage }
+    }
+
+    /// The report of a finished tiered run: hits are memory hits plus disk hits, evictions and
+    /// trim passes cover both tiers, and `tiers` has each tier's own figures.
+    static func tieredResult(_ run: TieredRun, memory: PolicyDescriptor, disk: PolicyDescriptor, tier: TierJob, trace: String,
+                             memoryCapacity: (Int?, CapacitySource), memoryCountLimit: Int?,
+                             diskCapacity: (Int?, CapacitySource), ignoreSize: Bool, seconds: Double) -> ReplayResult {
         var counters = run.counters()
-        try requireRows(counters, job)
         let memoryState = run.memory(), diskState = run.disk()
         let (diskHits, diskByteHits) = run.diskHits()
         counters.evictions = memoryState.evictions + diskState.evictions
-        func tierResult(_ name: String, _ capacity: Int?, _ source: CapacitySource, _ countLimit: Int?,
+        func tierResult(_ name: String, _ capacity: (Int?, CapacitySource), _ countLimit: Int?,
                         hits: Int, byteHits: Int, _ state: TierState) -> TierResult {
-            TierResult(policy: name, capacity: capacity, capacitySource: source, countLimit: countLimit,
+            TierResult(policy: name, capacity: capacity.0, capacitySource: capacity.1, countLimit: countLimit,
                        hits: hits, byteHits: byteHits, evictions: state.evictions, entries: state.entries, bytes: state.bytes,
                        trim: state.trims.all.summary, trimCaller: state.trims.caller.summary,
                        trimDeferred: state.trims.deferred.summary, policyMetrics: state.policyMetrics)
         }
         let tiers = TierResults(
             memoryCost: tier.memoryCost.rawValue,
-            memory: tierResult(memory.descriptor.name, memoryCapacity, memorySource, job.countLimit,
+            memory: tierResult(memory.name, memoryCapacity, memoryCountLimit,
                                hits: counters.hits - diskHits, byteHits: counters.byteHits - diskByteHits, memoryState),
-            disk: tierResult(disk.descriptor.name, diskCapacity, diskSource, tier.diskCountLimit,
-                             hits: diskHits, byteHits: diskByteHits, diskState))
+            disk: tierResult(disk.name, diskCapacity, tier.diskCountLimit, hits: diskHits, byteHits: diskByteHits, diskState))
         var all = memoryState.trims.all, caller = memoryState.trims.caller, deferred = memoryState.trims.deferred
         all.merge(diskState.trims.all)
         caller.merge(diskState.trims.caller)
         deferred.merge(diskState.trims.deferred)
-        var result = ReplayResult(policy: "memory=\(memory.descriptor.name),disk=\(disk.descriptor.name)",
-                                  trace: job.trace.path, capacity: memoryCapacity, capacitySource: memorySource,
-                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, counters: counters, seconds: seconds,
+        var result = ReplayResult(policy: TierPair(memory: memory.name, tier: tier).name, trace: trace,
+                                  capacity: memoryCapacity.0, capacitySource: memoryCapacity.1, countLimit: memoryCountLimit,
+                                  ignoreSize: ignoreSize, counters: counters, seconds: seconds,
                                   trim: all.summary, trimCaller: caller.summary, trimDeferred: deferred.summary)
         result.tiers = tiers
         return result

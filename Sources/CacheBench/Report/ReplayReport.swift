@@ -26,14 +26,15 @@ extension TrimSummary {
 }
 
 extension ReplayResult {
-    /// The contract's `replay --format json` object, with `capacitySource`, the other row counts
-    /// and the trim breakdown (`trim.caller`, `trim.deferred`) added.
+    /// The contract's `replay --format json` object, with `capacitySource`, the other row counts,
+    /// the trim breakdown (`trim.caller`, `trim.deferred`), `method`, `policyMetrics` (the
+    /// policy's own figures, an object, empty for most) and, for a tiered run, `tiers`.
     public var json: JSONValue {
         var trimFields: [(String, JSONValue)] = []
         if case .object(let fields) = trim.json { trimFields = fields }
         trimFields.append(("caller", trimCaller.json))
         trimFields.append(("deferred", trimDeferred.json))
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("policy", .string(policy)), ("trace", .string(trace)),
             ("capacity", .integer(capacity)), ("capacitySource", .string(capacitySource.rawValue)),
             ("countLimit", .integer(countLimit)), ("ignoreSize", .bool(ignoreSize)),
@@ -47,7 +48,10 @@ extension ReplayResult {
             ("threads", .int(threads)),
             ("trim", .object(trimFields)),
             ("method", .string(method.rawValue)),
-        ])
+            ("policyMetrics", policyMetrics.json),
+        ]
+        if let tiers { fields.append(("tiers", tiers.json)) }
+        return .object(fields)
     }
 
     /// Flat columns for CSV and Markdown, in order.
@@ -84,7 +88,7 @@ public enum ReplayReport {
     /// One result (the `replay` command).
     public static func render(_ result: ReplayResult, as format: ReportFormat) -> String {
         switch format {
-        case .json: return result.reportJSON.serialized(pretty: true) + "\n"
+        case .json: return result.json.serialized(pretty: true) + "\n"
         case .csv, .markdown: return renderRows([result], as: format)
         case .table: return renderTable(result)
         }

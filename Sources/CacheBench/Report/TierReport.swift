@@ -1,19 +1,7 @@
 import EvictionPolicies
 
-// The report's additions for policy-specific figures and tiered runs: `policyMetrics` on every
-// replay object, and `tiers` on a tiered one. Kept apart from the contract's fields, which
-// ReplayResult.json renders, so that every existing field keeps its place and meaning.
-
-extension ReplayResult {
-    /// The replay object: the contract's fields (``json``), then `policyMetrics` (an object of
-    /// the policy's own figures, empty for most policies) and, for a tiered run, `tiers`.
-    public var reportJSON: JSONValue {
-        guard case .object(var fields) = json else { return json }
-        fields.append(("policyMetrics", policyMetrics.json))
-        if let tiers { fields.append(("tiers", tiers.json)) }
-        return .object(fields)
-    }
-}
+// The report's parts for policy-specific figures and tiered runs: `policyMetrics` and `tiers`
+// in the replay object (ReplayResult.json), and the tier rows of the table.
 
 extension [PolicyMetric] {
     /// `{ "name": value, … }` in the policy's order.

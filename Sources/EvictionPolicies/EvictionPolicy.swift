@@ -142,6 +142,7 @@ public struct PolicyMetric: Sendable, Equatable, CustomStringConvertible {
         self.value = value
     }
 
+    /// `name=value`.
     public var description: String { "\(name)=\(value)" }
 }
 

@@ -18,7 +18,9 @@
 /// dynamic call per disk access (a memory miss), not per request.
 public struct TieredCache<Memory: EvictionPolicy, Disk: BackingTier>
 where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
+    /// The tiers' key type.
     public typealias Key = Memory.Key
+    /// The tiers' value type.
     public typealias Value = Memory.Value
     /// Where a lookup found its value.
     public typealias Source = TierSource

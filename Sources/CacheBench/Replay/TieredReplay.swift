@@ -76,9 +76,11 @@ public struct TierResult: Sendable, Equatable {
     public var entries = 0
     /// The cost of those entries.
     public var bytes = 0
-    /// Its trim passes: all, the caller's, deferred.
+    /// All its trim passes.
     public var trim = LatencyHistogram().summary
+    /// The passes its callers waited for.
     public var trimCaller = LatencyHistogram().summary
+    /// Its deferred passes (queued blocks, timers).
     public var trimDeferred = LatencyHistogram().summary
     /// The policy's own figures.
     public var policyMetrics: [PolicyMetric] = []
@@ -110,7 +112,9 @@ public struct TierState {
 
 /// A disk tier behind closures compiled for its policy type: one closure call per disk access.
 public struct DiskTierHandle: BackingTier {
+    /// Replay keys.
     public typealias Key = UInt64
+    /// Replay has no values.
     public typealias Value = Void
 
     let lookupAt: (UInt64, Double) -> Bool

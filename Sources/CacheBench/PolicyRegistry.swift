@@ -29,6 +29,13 @@ public enum PolicyRegistry {
         .of(AFAutoPurgingImageCache<UInt64, Void>.self),
         .of(AlamofireAutoPurgingImageCache<UInt64, Void>.self),
         .of(YYMemoryCache<UInt64, Void>.self),
+        .of(YYDiskCache<UInt64, Void>.self),
+        .of(SDMemoryCache<UInt64, Void>.self),
+        .of(SDDiskCache<UInt64, Void>.self),
+        .of(PINMemoryCache<UInt64, Void>.self),
+        .of(KingfisherMemoryStorage<UInt64, Void>.self),
+        .of(NukeLRUCache<UInt64, Void>.self),
+        .of(NukeClockCache<UInt64, Void>.self),
     ]
 
     /// The descriptors of every policy.
@@ -53,6 +60,8 @@ public struct RegisteredPolicy: Sendable {
     public let descriptor: PolicyDescriptor
     private let factory: @Sendable (CacheLimits, PolicyOptions, Bool) throws(PolicyConfigurationError) -> PolicyRun
     private let concurrent: @Sendable (CacheLimits, PolicyOptions, Bool, Int, sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome
+    private let tiered: @Sendable (CacheLimits, PolicyOptions, Bool, DiskTierHandle, TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun
+    private let diskTier: @Sendable (CacheLimits, PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle
 
     /// Registers `type`.
     public static func of<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> RegisteredPolicy {
@@ -62,12 +71,31 @@ public struct RegisteredPolicy: Sendable {
                 let box = _ReplayerBox(try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize))
                 return PolicyRun(apply: { box.replayer.apply($0) },
                                  counters: { box.replayer.counters },
-                                 trims: { box.replayer.trims })
+                                 trims: { box.replayer.trims },
+                                 extraMetrics: { box.replayer.policy.extraMetrics })
             },
             concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
                 try ConcurrentReplay.run(P.self, limits: limits, options: options, ignoreSize: ignoreSize,
                                          threads: threads, reader: reader)
+            },
+            tiered: { (limits, options, ignoreSize, disk, memoryCost) throws(PolicyConfigurationError) in
+                try TieredRun.make(P.self, limits: limits, options: options, ignoreSize: ignoreSize, disk: disk,
+                                   memoryCost: memoryCost)
+            },
+            diskTier: { (limits, options) throws(PolicyConfigurationError) in
+                try DiskTierHandle.make(P.self, limits: limits, options: options)
             })
+    }
+
+    /// Creates an empty policy as the memory tier of a tiered run, in front of `disk`.
+    public func makeTieredRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
+                              memoryCost: TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun {
+        try tiered(limits, options, ignoreSize, disk, memoryCost)
+    }
+
+    /// Creates an empty policy as the disk tier of a tiered run.
+    public func makeDiskTier(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle {
+        try diskTier(limits, options)
     }
 
     /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
@@ -91,6 +119,8 @@ public struct PolicyRun {
     public let counters: () -> ReplayCounters
     /// Trim timings so far: all passes, caller-visible ones, deferred ones.
     public let trims: () -> (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram)
+    /// The policy's own figures (``EvictionPolicy/extraMetrics``).
+    public let extraMetrics: () -> [PolicyMetric]
 }
 
 final class _ReplayerBox<P: ReplayPolicy> {

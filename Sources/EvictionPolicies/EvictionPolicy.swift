@@ -100,6 +100,12 @@ public protocol EvictionPolicy<Key, Value> {
     /// is set; `index` is the 1-based request index of the next request for the same key, or
     /// `Int64.max` when there is none.
     mutating func noteNextAccess(_ index: Int64)
+
+    /// Figures particular to this policy, for the replay report's `policyMetrics` (for example,
+    /// how many of YYDiskCache's entries are inline SQLite blobs and how many are files).
+    ///
+    /// Names are lowerCamelCase and stable; values are counts or sizes. The default is none.
+    var extraMetrics: [PolicyMetric] { get }
 }
 
 extension EvictionPolicy {
@@ -119,6 +125,25 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {}
+
+    public var extraMetrics: [PolicyMetric] { [] }
+}
+
+/// One policy-specific figure: a name and an integer value.
+public struct PolicyMetric: Sendable, Equatable, CustomStringConvertible {
+    /// The name, lowerCamelCase, e.g. `inlineEntries`.
+    public var name: String
+    /// The value: a count or a size.
+    public var value: Int
+
+    /// Creates a metric.
+    public init(_ name: String, _ value: Int) {
+        self.name = name
+        self.value = value
+    }
+
+    /// `name=value`.
+    public var description: String { "\(name)=\(value)" }
 }
 
 // Conveniences for apps that do not observe evictions.
@@ -161,6 +186,9 @@ public enum CacheEvent: String, Sendable, CaseIterable {
     case memoryWarning = "memory-warning"
     /// `UIApplicationDidEnterBackgroundNotification`.
     case background
+    /// `UIApplicationWillTerminateNotification`: the app is about to exit. Only caches that clean
+    /// up on termination (SDWebImage's disk cache) react to it.
+    case terminate
 }
 
 /// Who waits for a trim pass.

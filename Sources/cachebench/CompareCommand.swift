@@ -31,6 +31,15 @@ enum CompareCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), given to each selected policy
                               that declares it; an option no selected policy takes is an error.
+      --tier memory=A,disk=B  Also run a two-level cache (repeatable; --policies may then be
+                              omitted), at each capacity, which is the memory tier's: a get asks
+                              A, then B; a disk hit is copied into memory; a miss is stored in
+                              both. --option reaches A when A declares it.
+      --disk-capacity SIZE    Every --tier's disk cost limit (default as for --capacity).
+      --disk-count-limit N    Every --tier's disk count limit.
+      --disk-option KEY=VALUE A disk-tier parameter (repeatable).
+      --tier-promote-cost C   The cost of memory copies: size (SDImageCache, default) or zero
+                              (YYCache's facade).
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       --plot FILE.svg         Chart of hit ratio against capacity, one line per policy.
@@ -57,9 +66,11 @@ enum CompareCommand {
 
     static let spec = CommandSpec(
         name: "compare",
-        valueOptions: ["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
-                       "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads"],
-        repeatableOptions: ["--option"], flags: ["--ignore-size", "--no-stack-distance"], positionals: 1...1)
+        valueOptions: Set(["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
+                           "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads"])
+            .union(TierOptions.valueOptions),
+        repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
+        flags: ["--ignore-size", "--no-stack-distance"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
         let arguments: Arguments
@@ -68,7 +79,11 @@ enum CompareCommand {
         let tolerance: Double?
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            job = try compareJob(arguments, policies: try policyNames(arguments))
+            let tiers = try TierOptions.pairs(arguments)
+            var compare = try compareJob(arguments, policies: arguments.value("--policies") == nil && !tiers.isEmpty
+                                                   ? [] : try policyNames(arguments))
+            compare.tiers = tiers
+            job = compare
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
             try Output.requireFiles(arguments, ["--plot", "--plot-latency"])

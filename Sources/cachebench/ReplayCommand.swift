@@ -4,6 +4,7 @@ import EvictionPolicies
 enum ReplayCommand {
     static let help = """
     USAGE: cachebench replay TRACE --policy NAME [options]
+           cachebench replay TRACE --tier memory=NAME,disk=NAME [options]
 
     Drives one policy with a trace and reports hit ratio, byte hit ratio, throughput and trim
     latency (how long each eviction pass took).
@@ -12,7 +13,7 @@ enum ReplayCommand {
       TRACE                   A trace file, or - for standard input.
 
     OPTIONS:
-      --policy NAME           A policy from 'cachebench policies' (required).
+      --policy NAME           A policy from 'cachebench policies' (required without --tier).
       --capacity SIZE         The cost limit: bytes (objects with --ignore-size), or with a suffix
                               KB MB GB (powers of 1000) or KiB MiB GiB (powers of 1024).
                               Default: the library's own default where it ships one, otherwise
@@ -25,19 +26,21 @@ enum ReplayCommand {
       --option KEY=VALUE      A policy parameter (repeatable); see 'cachebench policies'.
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
+    \(TierOptions.help)
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       -h, --help              Show this help.
 
     EXAMPLE:
       cachebench replay Traces/cloudPhysicsIO.og.csv --policy lru --capacity 64MiB --columns time=1,key=2,size=3
+      cachebench replay Traces/image-feed.csv --tier memory=yy-lru,disk=yy-disk --capacity 100MiB --disk-capacity 1GiB
     """
 
     static let spec = CommandSpec(
         name: "replay",
-        valueOptions: ["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format", "--output",
-                       "--threads"],
-        repeatableOptions: ["--option"], flags: ["--ignore-size"], positionals: 1...1)
+        valueOptions: Set(["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format",
+                           "--output", "--threads", "--tier"]).union(TierOptions.valueOptions),
+        repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
         let arguments: Arguments
@@ -45,10 +48,12 @@ enum ReplayCommand {
         let format: ReportFormat
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            guard let policy = arguments.value("--policy") else {
-                throw UsageError("replay: --policy is required (see 'cachebench policies')")
+            let tiered = try TierOptions.parse(arguments)
+            guard let policy = tiered?.memory ?? arguments.value("--policy") else {
+                throw UsageError("replay: --policy (or --tier) is required (see 'cachebench policies')")
             }
             var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
+            replay.tier = tiered?.tier
             if let threads = try arguments.integer("--threads") {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
                 replay.threads = threads

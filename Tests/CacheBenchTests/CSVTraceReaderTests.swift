@@ -39,8 +39,8 @@ struct CSVTraceReaderTests {
         let rows = try decode("1,5,100\n2,6,200\n")
         #expect(rows.map(\.key) == [5, 6])
         #expect(rows.map(\.size) == [100, 200])
-        let withOps = try decode("1,5,100,delete\n2,,,memory-warning\n3,,,background\n4,,,tick\n")
-        #expect(withOps.map(\.operation) == [.delete, .memoryWarning, .background, .tick])
+        let withOps = try decode("1,5,100,delete\n2,,,memory-warning\n3,,,background\n4,,,tick\n5,,,terminate\n")
+        #expect(withOps.map(\.operation) == [.delete, .memoryWarning, .background, .tick, .terminate])
     }
 
     @Test("one column is keys only, with the row index as time")

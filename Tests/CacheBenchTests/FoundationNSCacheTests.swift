@@ -67,7 +67,7 @@ struct FoundationNSCacheTests {
                 case .delete:
                     modelHit = model.remove(request.key, observer: &modelLog) != nil
                     realHit = real.remove(request.key, observer: &realLog) != nil
-                case .memoryWarning, .background, .tick:
+                case .memoryWarning, .background, .terminate, .tick:
                     let event: CacheEvent? = request.operation == .memoryWarning ? .memoryWarning
                         : request.operation == .background ? .background : nil
                     if let event {

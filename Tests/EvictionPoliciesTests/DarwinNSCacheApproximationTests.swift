@@ -46,6 +46,7 @@ struct ReferenceDarwinNSCache: ReferenceCache {
         switch event {
         case .background: n = removeAllOnBackground ? list.count : 0
         case .memoryWarning: n = min(list.count, Int((Double(list.count) * memoryWarningFraction).rounded(.up)))
+        case .terminate: n = 0
         }
         guard n > 0 else { return [] }
         let evicted = list.prefix(n).map(\.key)

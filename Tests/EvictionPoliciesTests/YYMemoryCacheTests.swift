@@ -104,7 +104,8 @@ struct ReferenceYYMemoryCache: ReferenceCache {
 
     mutating func event(_ event: CacheEvent) -> [Pass] {
         var passes = beginOperation()
-        let flag = event == .memoryWarning ? removeAllOnMemoryWarning : removeAllOnBackground
+        let flag = event == .memoryWarning ? removeAllOnMemoryWarning
+            : event == .background ? removeAllOnBackground : false
         if flag && !list.isEmpty { passes.append(Pass(kind: .caller, keys: removeAll())) }
         return passes
     }

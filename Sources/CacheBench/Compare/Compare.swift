@@ -20,6 +20,9 @@ public struct CompareJob: Sendable {
     public var lruStackDistance: Bool
     /// Threads that drive the policies (the batch of decoded requests is shared read-only).
     public var threads: Int
+    /// Two-level caches to run beside the policies (`--tier`), each at every capacity, which
+    /// is the memory tier's; each names its own disk tier's configuration.
+    public var tiers: [TierPair] = []
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -78,8 +81,13 @@ public enum Compare {
         let started = monotonicNanoseconds()
         var notes: [String] = []
         let policies = try resolvePolicies(job)
-        let optionsFor = try splitOptions(job.options, among: policies)
-        if job.countLimit != nil && !policies.contains(where: { $0.descriptor.supportsCountLimit }) {
+        var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
+        for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair)) }
+        // --option reaches the policies and the memory tiers that declare it; the disk tiers have --disk-option.
+        let allOptions = try splitOptions(job.options, among: policies + tierPolicies.map(\.memory))
+        let optionsFor = Array(allOptions.prefix(policies.count))
+        let tierOptionsFor = Array(allOptions.dropFirst(policies.count))
+        if job.countLimit != nil && !(policies + tierPolicies.map(\.memory)).contains(where: { $0.descriptor.supportsCountLimit }) {
             throw .usage(UsageError("--count-limit: none of the selected policies has a count limit"))
         }
 
@@ -97,7 +105,13 @@ public enum Compare {
                 return measured
             } catch { throw .trace(error) }
         }
+        /// A policy's capacity when none is given: its library's, or 10 % of the working set.
+        func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
+            if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+            return (max(1, try measuredWorkingSet().total(ignoreSize: job.ignoreSize) / 10), .workingSet)
+        }
         var plan: [(policy: Int, capacity: Int?, source: CapacitySource)] = []
+        var tierPlan: [(tier: Int, capacity: Int?, source: CapacitySource)] = []
         if let list = job.capacities {
             let total = list.needsWorkingSet ? try measuredWorkingSet().total(ignoreSize: job.ignoreSize) : nil
             let capacities = list.resolve(workingSet: total)
@@ -109,14 +123,25 @@ public enum Compare {
             for index in policies.indices {
                 for capacity in capacities { plan.append((index, capacity, source)) }
             }
+            for index in job.tiers.indices {
+                for capacity in capacities { tierPlan.append((index, capacity, source)) }
+            }
         } else {
             for (index, policy) in policies.enumerated() {
-                if case .library(let bytes) = policy.descriptor.defaultCapacity, !job.ignoreSize {
-                    plan.append((index, bytes, .libraryDefault))
-                } else {
-                    let total = try measuredWorkingSet().total(ignoreSize: job.ignoreSize)
-                    plan.append((index, max(1, total / 10), .workingSet))
-                }
+                let (capacity, source) = try defaultCapacity(policy.descriptor)
+                plan.append((index, capacity, source))
+            }
+            for (index, pair) in tierPolicies.enumerated() {
+                let (capacity, source) = try defaultCapacity(pair.memory.descriptor)
+                tierPlan.append((index, capacity, source))
+            }
+        }
+        var diskCapacities: [(Int?, CapacitySource)] = []
+        for (index, pair) in job.tiers.enumerated() {
+            if let capacity = pair.tier.diskCapacity {
+                diskCapacities.append((capacity, .option))
+            } else {
+                diskCapacities.append(try defaultCapacity(tierPolicies[index].disk.descriptor))
             }
         }
 
@@ -142,6 +167,17 @@ public enum Compare {
                 lanes.append(_Lane(run))
             } catch { throw error.asUsage }
         }
+        // One lane per planned (tier pair, capacity).
+        var tierRuns: [(run: TieredRun, lane: _Lane)] = []
+        for entry in tierPlan {
+            let (memory, disk) = tierPolicies[entry.tier]
+            let countLimit = memory.descriptor.supportsCountLimit ? job.countLimit : nil
+            let run = try Replay.makeTieredRun(memory: memory, disk: disk, tier: job.tiers[entry.tier].tier,
+                                               memoryLimits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
+                                               diskCapacity: diskCapacities[entry.tier].0, options: tierOptionsFor[entry.tier],
+                                               ignoreSize: job.ignoreSize)
+            tierRuns.append((run, _Lane(apply: run.apply)))
+        }
         let profilerLane: _Lane?
         let profiler: _ProfilerBox?
         if profiledCapacities.isEmpty {
@@ -162,7 +198,10 @@ public enum Compare {
         progress?.begin(phase: "replay")
         let rows: Int
         let opened = try open()
-        do { rows = try drive(lanes + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads, progress: progress) }
+        do {
+            rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads,
+                             progress: progress)
+        }
         catch { throw .trace(error) }
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
@@ -226,13 +265,25 @@ public enum Compare {
                 results.append(result)
             }
         }
+        for (entry, tiered) in zip(tierPlan, tierRuns) {
+            let (memory, disk) = tierPolicies[entry.tier]
+            tiered.run.finish()
+            results.append(Replay.tieredResult(
+                tiered.run, memory: memory.descriptor, disk: disk.descriptor, tier: job.tiers[entry.tier].tier,
+                trace: job.trace.path, memoryCapacity: (entry.capacity, entry.source),
+                memoryCountLimit: memory.descriptor.supportsCountLimit ? job.countLimit : nil,
+                diskCapacity: diskCapacities[entry.tier], ignoreSize: job.ignoreSize,
+                seconds: Double(tiered.lane.nanoseconds) / 1e9))
+        }
         return CompareResult(trace: job.trace.path, results: results, workingSet: workingSet,
                              wallSeconds: Double(monotonicNanoseconds() - started) / 1e9, notes: notes)
     }
 
     /// The policies named in `job`, each once.
     static func resolvePolicies(_ job: CompareJob) throws(CacheBenchError) -> [RegisteredPolicy] {
-        guard !job.policies.isEmpty else { throw .usage(UsageError("--policies: name at least one policy (see 'cachebench policies')")) }
+        guard !job.policies.isEmpty || !job.tiers.isEmpty else {
+            throw .usage(UsageError("--policies: name at least one policy (see 'cachebench policies'), or give --tier"))
+        }
         var seen = Set<String>()
         var policies: [RegisteredPolicy] = []
         for name in job.policies {

@@ -127,7 +127,7 @@ public struct LRUStackProfiler {
                     abandonReason = "request \(rows) deletes key \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
                     return
                 }
-            case .memoryWarning, .background, .tick:
+            case .memoryWarning, .background, .terminate, .tick:
                 common.events += 1
             }
         }

@@ -14,6 +14,7 @@ enum ConcurrentReplay {
         var counters: ReplayCounters
         var trims: TrimTimings
         var seconds: Double
+        var policyMetrics: [PolicyMetric] = []
     }
 
     static func run<P: ReplayPolicy & SendableMetatype>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions,
@@ -40,7 +41,9 @@ enum ConcurrentReplay {
             shared.finish(driver)
         }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        return try shared.outcome(seconds: seconds)
+        var outcome = try shared.outcome(seconds: seconds)
+        outcome.policyMetrics = cache.withLock { $0.extraMetrics }
+        return outcome
     }
 }
 

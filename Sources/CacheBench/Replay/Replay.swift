@@ -37,6 +37,8 @@ public struct ReplayJob: Sendable {
     public var options: PolicyOptions
     /// Threads sharing one synchronized cache (`--threads`); 1 replays on the calling thread.
     public var threads: Int = 1
+    /// A disk tier behind `policy`, which is then the memory tier (`--tier`).
+    public var tier: TierJob?
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -67,6 +69,11 @@ public struct ReplayResult: Sendable, Equatable {
     public var trimCaller: TrimSummary
     /// Deferred passes (queued blocks, timers).
     public var trimDeferred: TrimSummary
+    /// The policy's own figures (YYDiskCache's inline and file entries, …); none for a tiered run,
+    /// whose tiers carry theirs.
+    public var policyMetrics: [PolicyMetric] = []
+    /// Each tier's figures, for a tiered run (`--tier`).
+    public var tiers: TierResults?
     /// Threads that shared the cache (1 unless `--threads`).
     public var threads: Int = 1
     /// Simulation, or LRU's one-pass stack-distance profile.
@@ -127,6 +134,7 @@ public enum Replay {
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        if let tier = job.tier { return try runTiered(job, tier) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
         if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
         let run: PolicyRun
@@ -158,7 +166,8 @@ public enum Replay {
         return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: run.counters(), seconds: seconds, trim: trims.all.summary,
-                            trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+                            trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
+                            policyMetrics: run.extraMetrics())
     }
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
@@ -172,7 +181,7 @@ public enum Replay {
                             capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
                             counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
                             trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
-                            threads: job.threads)
+                            policyMetrics: outcome.policyMetrics, threads: job.threads)
     }
 
     /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so

@@ -82,6 +82,9 @@ public struct RequestDriver: Sendable {
         case .background:
             tally.events += 1
             policy.handle(.background, observer: &observer)
+        case .terminate:
+            tally.events += 1
+            policy.handle(.terminate, observer: &observer)
         case .tick:
             tally.events += 1
         }
@@ -120,7 +123,7 @@ public struct ReplayCounters: Sendable, Equatable {
     public var sets = 0
     /// `delete` rows applied.
     public var deletes = 0
-    /// `memory-warning`, `background` and `tick` rows.
+    /// `memory-warning`, `background`, `terminate` and `tick` rows.
     public var events = 0
 
     /// Creates zeroed counters.

@@ -26,14 +26,15 @@ extension TrimSummary {
 }
 
 extension ReplayResult {
-    /// The contract's `replay --format json` object, with `capacitySource`, the other row counts
-    /// and the trim breakdown (`trim.caller`, `trim.deferred`) added.
+    /// The contract's `replay --format json` object, with `capacitySource`, the other row counts,
+    /// the trim breakdown (`trim.caller`, `trim.deferred`), `method`, `policyMetrics` (the
+    /// policy's own figures, an object, empty for most) and, for a tiered run, `tiers`.
     public var json: JSONValue {
         var trimFields: [(String, JSONValue)] = []
         if case .object(let fields) = trim.json { trimFields = fields }
         trimFields.append(("caller", trimCaller.json))
         trimFields.append(("deferred", trimDeferred.json))
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("policy", .string(policy)), ("trace", .string(trace)),
             ("capacity", .integer(capacity)), ("capacitySource", .string(capacitySource.rawValue)),
             ("countLimit", .integer(countLimit)), ("ignoreSize", .bool(ignoreSize)),
@@ -47,7 +48,10 @@ extension ReplayResult {
             ("threads", .int(threads)),
             ("trim", .object(trimFields)),
             ("method", .string(method.rawValue)),
-        ])
+            ("policyMetrics", policyMetrics.json),
+        ]
+        if let tiers { fields.append(("tiers", tiers.json)) }
+        return .object(fields)
     }
 
     /// Flat columns for CSV and Markdown, in order.
@@ -140,6 +144,12 @@ public enum ReplayReport {
         if r.trimDeferred.count > 0 {
             rows.append(("  caller", trimLine(r.trimCaller)))
             rows.append(("  deferred", trimLine(r.trimDeferred)))
+        }
+        if !r.policyMetrics.isEmpty { rows.append(("policy metrics", r.policyMetrics.map(\.description).joined(separator: ", "))) }
+        if let tiers = r.tiers {
+            rows.append(("memory copies cost", tiers.memoryCost))
+            rows += tiers.memory.tableRows(role: "memory", ignoreSize: r.ignoreSize)
+            rows += tiers.disk.tableRows(role: "disk", ignoreSize: r.ignoreSize)
         }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"

@@ -320,8 +320,9 @@ public struct CSVTraceReader: TraceReader {
         case "memory-warning": return .memoryWarning
         case "background": return .background
         case "tick": return .tick
+        case "terminate": return .terminate
         case let other:
-            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background or tick)")
+            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background, terminate or tick)")
         }
     }
 

@@ -75,7 +75,7 @@ public struct NextAccessTable: Sendable {
             case .get: self = request.size > 0 ? .request : .none
             case .set: self = request.size > 0 ? .set : .none
             case .delete: self = .delete
-            case .memoryWarning, .background, .tick: self = .none
+            case .memoryWarning, .background, .terminate, .tick: self = .none
             }
         }
     }

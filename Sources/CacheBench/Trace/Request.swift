@@ -12,6 +12,8 @@ public enum Operation: UInt8, Sendable, CaseIterable {
     case background
     /// Time passes; nothing else happens.
     case tick
+    /// The app is about to terminate, delivered to the policy.
+    case terminate
 
     /// The name used in traces and reports.
     public var name: String {
@@ -22,6 +24,7 @@ public enum Operation: UInt8, Sendable, CaseIterable {
         case .memoryWarning: "memory-warning"
         case .background: "background"
         case .tick: "tick"
+        case .terminate: "terminate"
         }
     }
 

@@ -109,6 +109,8 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
             victims = removeAllOnBackground ? queue.count : 0
         case .memoryWarning:
             victims = Int((Double(queue.count) * memoryWarningFraction).rounded(.up))
+        case .terminate:
+            victims = 0
         }
         guard victims > 0 && !queue.isEmpty else { return }
         observer.trimWillBegin(.deferred)

@@ -146,7 +146,12 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         beginOperation(observer: &observer)
-        let removesAll = event == .memoryWarning ? removeAllOnMemoryWarning : removeAllOnBackground
+        let removesAll: Bool
+        switch event {
+        case .memoryWarning: removesAll = removeAllOnMemoryWarning
+        case .background: removesAll = removeAllOnBackground
+        case .terminate: removesAll = false        // YYMemoryCache does not observe termination
+        }
         guard removesAll, !lru.isEmpty else { return }
         observer.trimWillBegin(.caller)
         removeAll(observer: &observer)

@@ -1,0 +1,398 @@
+import EvictionPolicies
+
+// `replay --tier memory=A,disk=B`: a two-level cache as SDWebImage and YYCache use one.
+//
+// How the replay loop stays specialized without a line per (memory, disk) pair: every policy
+// registers two more closures, made in `RegisteredPolicy.of` where its type is concrete. As a
+// memory tier it makes a `TieredReplayer<Memory>`, whose loop and memory calls are compiled for
+// that type. As a disk tier it makes a `DiskTierHandle`: closures over an
+// `ObservedTier<Disk, _TimingObserver>` compiled for the disk's type. The tiered cache reaches the
+// disk only on a memory miss (and for sets, deletes and events), through one closure call each;
+// a memory hit never leaves specialized code. Since the disk tier's clock is lazy (it is told
+// the time when it is called), no per-request call goes to it just to move time. N policies
+// give 2N specializations, not N².
+
+/// Which policy is which tier, and the disk tier's configuration (`--tier`, `--disk-*`).
+public struct TierJob: Sendable {
+    /// The disk tier's policy name.
+    public var disk: String
+    /// The disk tier's cost limit, or `nil` for its default.
+    public var diskCapacity: Int?
+    /// The disk tier's count limit.
+    public var diskCountLimit: Int?
+    /// The disk tier's parameters (`--disk-option`).
+    public var diskOptions: PolicyOptions
+    /// The cost of the memory copies (`--tier-promote-cost`).
+    public var memoryCost: TierMemoryCost
+
+    /// Creates a tier configuration.
+    public init(disk: String, diskCapacity: Int? = nil, diskCountLimit: Int? = nil, diskOptions: PolicyOptions = PolicyOptions(),
+                memoryCost: TierMemoryCost = .size) {
+        self.disk = disk
+        self.diskCapacity = diskCapacity
+        self.diskCountLimit = diskCountLimit
+        self.diskOptions = diskOptions
+        self.memoryCost = memoryCost
+    }
+
+    /// Parses `memory=NAME,disk=NAME` (in either order).
+    ///
+    /// - Returns: the memory policy's name and the disk policy's name.
+    public static func parseTiers(_ text: String) throws(UsageError) -> (memory: String, disk: String) {
+        var memory: String?, disk: String?
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pieces.count == 2, !pieces[1].isEmpty else {
+                throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY")
+            }
+            switch pieces[0] {
+            case "memory" where memory == nil: memory = String(pieces[1])
+            case "disk" where disk == nil: disk = String(pieces[1])
+            default: throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY, each once")
+            }
+        }
+        guard let memory, let disk else { throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY") }
+        return (memory, disk)
+    }
+}
+
+/// One tier's figures in a tiered replay.
+public struct TierResult: Sendable, Equatable {
+    /// The tier's policy name.
+    public var policy: String
+    /// Its cost limit.
+    public var capacity: Int?
+    /// Where that limit came from.
+    public var capacitySource: CapacitySource
+    /// Its count limit.
+    public var countLimit: Int?
+    /// Gets this tier answered.
+    public var hits = 0
+    /// The bytes of those gets.
+    public var byteHits = 0
+    /// Entries it evicted.
+    public var evictions = 0
+    /// Resident entries at the end.
+    public var entries = 0
+    /// The cost of those entries.
+    public var bytes = 0
+    /// All its trim passes.
+    public var trim = LatencyHistogram().summary
+    /// The passes its callers waited for.
+    public var trimCaller = LatencyHistogram().summary
+    /// Its deferred passes (queued blocks, timers).
+    public var trimDeferred = LatencyHistogram().summary
+    /// The policy's own figures.
+    public var policyMetrics: [PolicyMetric] = []
+}
+
+/// Both tiers' figures (the report's `tiers`).
+public struct TierResults: Sendable, Equatable {
+    /// The cost memory copies got: `size` or `zero`.
+    public var memoryCost: String
+    /// The memory tier.
+    public var memory: TierResult
+    /// The disk tier.
+    public var disk: TierResult
+}
+
+/// What a tier reports at the end of a run.
+public struct TierState {
+    /// Entries it evicted.
+    public var evictions: Int
+    /// Its trim pass timings.
+    public var trims: TrimTimings
+    /// Resident entries.
+    public var entries: Int
+    /// Their cost.
+    public var bytes: Int
+    /// The policy's own figures.
+    public var policyMetrics: [PolicyMetric]
+}
+
+/// A disk tier behind closures compiled for its policy type: one closure call per disk access.
+public struct DiskTierHandle: BackingTier {
+    /// Replay keys.
+    public typealias Key = UInt64
+    /// Replay has no values.
+    public typealias Value = Void
+
+    let lookupAt: (UInt64, Double) -> Bool
+    let insertAt: (UInt64, Int, Double) -> Void
+    let removeAt: (UInt64, Double) -> Bool
+    let handleAt: (CacheEvent, Double) -> Void
+    let advanceTo: (Double) -> Void
+    /// The tier's evictions, trims, size and metrics so far.
+    public let state: () -> TierState
+
+    public mutating func lookup(_ key: UInt64, at time: Double) -> Void? { lookupAt(key, time) ? () : nil }
+    public mutating func insert(_ value: Void, forKey key: UInt64, cost: Int, at time: Double) { insertAt(key, cost, time) }
+    @discardableResult
+    public mutating func remove(_ key: UInt64, at time: Double) -> Void? { removeAt(key, time) ? () : nil }
+    public mutating func handle(_ event: CacheEvent, at time: Double) { handleAt(event, time) }
+    public mutating func advance(to time: Double) { advanceTo(time) }
+
+    /// Wraps a new, empty `P` as a disk tier.
+    static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions)
+        throws(PolicyConfigurationError) -> DiskTierHandle {
+        try options.validate(against: P.descriptor)
+        try limits.validate(for: P.descriptor)
+        let box = _DiskTierBox(ObservedTier(try P(limits: limits, options: options), observer: _TimingObserver()))
+        return DiskTierHandle(
+            lookupAt: { box.tier.lookup($0, at: $1) != nil },
+            insertAt: { box.tier.insert((), forKey: $0, cost: $1, at: $2) },
+            removeAt: { box.tier.remove($0, at: $1) != nil },
+            handleAt: { box.tier.handle($0, at: $1) },
+            advanceTo: { box.tier.advance(to: $0) },
+            state: {
+                let observer = box.tier.observer
+                var all = observer.caller
+                all.merge(observer.deferred)
+                return TierState(evictions: observer.evictions, trims: (all, observer.caller, observer.deferred),
+                                 entries: box.tier.policy.count, bytes: box.tier.policy.totalCost,
+                                 policyMetrics: box.tier.policy.extraMetrics)
+            })
+    }
+}
+
+final class _DiskTierBox<P: ReplayPolicy> {
+    var tier: ObservedTier<P, _TimingObserver>
+    init(_ tier: ObservedTier<P, _TimingObserver>) { self.tier = tier }
+}
+
+/// A tiered cache being driven by a trace: specialized for the memory tier's type.
+public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64, Memory.Value == Void {
+    /// The two tiers.
+    public var cache: TieredCache<Memory, DiskTierHandle>
+    @usableFromInline var driver: TierRequestDriver
+
+    /// Creates a replayer with a new, empty memory tier in front of `disk`.
+    public init(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
+                memoryCost: TierMemoryCost) throws(PolicyConfigurationError) {
+        try options.validate(against: Memory.descriptor)
+        try limits.validate(for: Memory.descriptor)
+        cache = TieredCache(memory: try Memory(limits: limits, options: options), disk: disk, memoryCost: memoryCost)
+        driver = TierRequestDriver(ignoreSize: ignoreSize)
+    }
+
+    /// Drives both tiers with a batch of requests.
+    @inlinable
+    public mutating func apply(_ batch: [Request]) {
+        for request in batch { driver.apply(request, to: &cache) }
+    }
+
+    /// Lets the disk tier's clock catch up with the trace, for the timers due after its last call.
+    public mutating func finish() { cache.synchronizeDisk() }
+}
+
+/// The tiered replay loop's body: like ``RequestDriver``, with memory and disk hits apart.
+public struct TierRequestDriver: Sendable {
+    @usableFromInline var tally = ReplayCounters()
+    /// The memory tier's observer.
+    @usableFromInline var observer = _TimingObserver()
+    @usableFromInline var diskHits = 0
+    @usableFromInline var diskByteHits = 0
+    @usableFromInline let ignoreSize: Bool
+    @usableFromInline var now = -Double.infinity
+
+    /// Creates a driver with zeroed counters.
+    public init(ignoreSize: Bool) { self.ignoreSize = ignoreSize }
+
+    /// Applies one request to the two tiers.
+    @inlinable @inline(__always)
+    public mutating func apply<Memory: EvictionPolicy>(_ request: Request, to cache: inout TieredCache<Memory, DiskTierHandle>)
+    where Memory.Key == UInt64, Memory.Value == Void {
+        if request.time > now {
+            now = request.time
+            cache.advance(to: now, observer: &observer)
+        }
+        switch request.operation {
+        case .get:
+            guard request.size > 0 else { tally.skipped += 1; return }
+            tally.requests += 1
+            tally.byteRequests += request.size
+            switch cache.access(request.key, cost: ignoreSize ? 1 : request.size, orInsert: (), observer: &observer) {
+            case .memory:
+                tally.hits += 1
+                tally.byteHits += request.size
+            case .disk:
+                tally.hits += 1
+                tally.byteHits += request.size
+                diskHits += 1
+                diskByteHits += request.size
+            case nil:
+                break
+            }
+        case .set:
+            guard request.size > 0 else { tally.skipped += 1; return }
+            tally.sets += 1
+            cache.insert((), forKey: request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
+        case .delete:
+            tally.deletes += 1
+            cache.remove(request.key, observer: &observer)
+        case .memoryWarning:
+            tally.events += 1
+            cache.handle(.memoryWarning, observer: &observer)
+        case .background:
+            tally.events += 1
+            cache.handle(.background, observer: &observer)
+        case .terminate:
+            tally.events += 1
+            cache.handle(.terminate, observer: &observer)
+        case .tick:
+            tally.events += 1
+        }
+    }
+}
+
+/// One tiered run behind closures specialized for the memory tier's type.
+public struct TieredRun {
+    /// Drives both tiers with a batch of requests.
+    public let apply: ([Request]) -> Void
+    /// Brings the disk tier's clock to the end of the trace.
+    public let finish: () -> Void
+    /// The counts so far (hits are memory and disk hits; evictions are the memory tier's).
+    public let counters: () -> ReplayCounters
+    /// Disk hits and their bytes.
+    public let diskHits: () -> (hits: Int, bytes: Int)
+    /// The memory tier's state.
+    public let memory: () -> TierState
+    /// The disk tier's state.
+    public let disk: () -> TierState
+}
+
+final class _TieredReplayerBox<P: ReplayPolicy> {
+    var replayer: TieredReplayer<P>
+    init(_ replayer: TieredReplayer<P>) { self.replayer = replayer }
+}
+
+extension TieredRun {
+    static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
+                                      disk: DiskTierHandle, memoryCost: TierMemoryCost)
+        throws(PolicyConfigurationError) -> TieredRun {
+        let box = _TieredReplayerBox(try TieredReplayer<P>(limits: limits, options: options, ignoreSize: ignoreSize,
+                                                           disk: disk, memoryCost: memoryCost))
+        return TieredRun(
+            apply: { box.replayer.apply($0) },
+            finish: { box.replayer.finish() },
+            counters: {
+                var counters = box.replayer.driver.tally
+                counters.evictions = box.replayer.driver.observer.evictions
+                return counters
+            },
+            diskHits: { (box.replayer.driver.diskHits, box.replayer.driver.diskByteHits) },
+            memory: {
+                let observer = box.replayer.driver.observer
+                var all = observer.caller
+                all.merge(observer.deferred)
+                let memory = box.replayer.cache.memory
+                return TierState(evictions: observer.evictions, trims: (all, observer.caller, observer.deferred),
+                                 entries: memory.count, bytes: memory.totalCost, policyMetrics: memory.extraMetrics)
+            },
+            disk: { disk.state() })
+    }
+}
+
+/// A memory policy in front of a disk policy, as `compare --tier` lists them.
+public struct TierPair: Sendable {
+    /// The memory tier's policy name.
+    public var memory: String
+    /// The disk tier and its configuration.
+    public var tier: TierJob
+
+    /// Creates a pair.
+    public init(memory: String, tier: TierJob) {
+        self.memory = memory
+        self.tier = tier
+    }
+
+    /// `memory=A,disk=B`: how reports name the pair.
+    public var name: String { "memory=\(memory),disk=\(tier.disk)" }
+}
+
+extension Replay {
+    /// Runs `job` through a memory tier (`job.policy`) in front of a disk tier (`tier.disk`).
+    static func runTiered(_ job: ReplayJob, _ tier: TierJob) throws(CacheBenchError) -> ReplayResult {
+        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier))
+        guard job.threads == 1 else { throw .usage(UsageError("--tier and --threads cannot be combined")) }
+        var diskJob = job
+        diskJob.capacity = tier.diskCapacity
+        diskJob.countLimit = tier.diskCountLimit
+        let memoryCapacity = try resolveCapacity(for: memory.descriptor, job)
+        let diskCapacity = try resolveCapacity(for: disk.descriptor, diskJob)
+        let run = try makeTieredRun(memory: memory, disk: disk, tier: tier,
+                                    memoryLimits: CacheLimits(capacity: memoryCapacity.0, countLimit: job.countLimit),
+                                    diskCapacity: diskCapacity.0, options: job.options, ignoreSize: job.ignoreSize)
+        var reader = try openReader(for: memory.descriptor, job)
+        let seconds: Double
+        do {
+            var batch: [Request] = []
+            batch.reserveCapacity(1 << 14)
+            let start = monotonicNanoseconds()
+            while try reader.nextBatch(&batch) { run.apply(batch) }
+            run.finish()
+            seconds = Double(monotonicNanoseconds() - start) / 1e9
+        } catch { throw .trace(error) }
+        try requireRows(run.counters(), job)
+        return tieredResult(run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
+                            memoryCapacity: memoryCapacity, memoryCountLimit: job.countLimit, diskCapacity: diskCapacity,
+                            ignoreSize: job.ignoreSize, seconds: seconds)
+    }
+
+    /// The registered policies of a pair; offline policies cannot be tiers.
+    static func tierPolicies(_ pair: TierPair) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
+        let memory: RegisteredPolicy, disk: RegisteredPolicy
+        do {
+            memory = try PolicyRegistry.policy(named: pair.memory)
+            disk = try PolicyRegistry.policy(named: pair.tier.disk)
+        } catch { throw .usage(error) }
+        for policy in [memory, disk] where policy.descriptor.needsFuture {
+            throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
+        }
+        return (memory, disk)
+    }
+
+    /// A new, empty disk tier and memory tier, ready to be driven.
+    static func makeTieredRun(memory: RegisteredPolicy, disk: RegisteredPolicy, tier: TierJob, memoryLimits: CacheLimits,
+                              diskCapacity: Int?, options: PolicyOptions, ignoreSize: Bool) throws(CacheBenchError) -> TieredRun {
+        do {
+            let handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
+                                               options: tier.diskOptions)
+            return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
+                                            memoryCost: tier.memoryCost)
+        } catch { throw error.asUsage }
+    }
+
+    /// The report of a finished tiered run: hits are memory hits plus disk hits, evictions and
+    /// trim passes cover both tiers, and `tiers` has each tier's own figures.
+    static func tieredResult(_ run: TieredRun, memory: PolicyDescriptor, disk: PolicyDescriptor, tier: TierJob, trace: String,
+                             memoryCapacity: (Int?, CapacitySource), memoryCountLimit: Int?,
+                             diskCapacity: (Int?, CapacitySource), ignoreSize: Bool, seconds: Double) -> ReplayResult {
+        var counters = run.counters()
+        let memoryState = run.memory(), diskState = run.disk()
+        let (diskHits, diskByteHits) = run.diskHits()
+        counters.evictions = memoryState.evictions + diskState.evictions
+        func tierResult(_ name: String, _ capacity: (Int?, CapacitySource), _ countLimit: Int?,
+                        hits: Int, byteHits: Int, _ state: TierState) -> TierResult {
+            TierResult(policy: name, capacity: capacity.0, capacitySource: capacity.1, countLimit: countLimit,
+                       hits: hits, byteHits: byteHits, evictions: state.evictions, entries: state.entries, bytes: state.bytes,
+                       trim: state.trims.all.summary, trimCaller: state.trims.caller.summary,
+                       trimDeferred: state.trims.deferred.summary, policyMetrics: state.policyMetrics)
+        }
+        let tiers = TierResults(
+            memoryCost: tier.memoryCost.rawValue,
+            memory: tierResult(memory.name, memoryCapacity, memoryCountLimit,
+                               hits: counters.hits - diskHits, byteHits: counters.byteHits - diskByteHits, memoryState),
+            disk: tierResult(disk.name, diskCapacity, tier.diskCountLimit, hits: diskHits, byteHits: diskByteHits, diskState))
+        var all = memoryState.trims.all, caller = memoryState.trims.caller, deferred = memoryState.trims.deferred
+        all.merge(diskState.trims.all)
+        caller.merge(diskState.trims.caller)
+        deferred.merge(diskState.trims.deferred)
+        var result = ReplayResult(policy: TierPair(memory: memory.name, tier: tier).name, trace: trace,
+                                  capacity: memoryCapacity.0, capacitySource: memoryCapacity.1, countLimit: memoryCountLimit,
+                                  ignoreSize: ignoreSize, counters: counters, seconds: seconds,
+                                  trim: all.summary, trimCaller: caller.summary, trimDeferred: deferred.summary)
+        result.tiers = tiers
+        return result
+    }
+}

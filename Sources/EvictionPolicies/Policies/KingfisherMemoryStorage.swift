@@ -1,0 +1,187 @@
+// kingfisher: Kingfisher's memory cache, `MemoryStorage.Backend`.
+// Source: onevcat/Kingfisher @ 410984bf301f (8.11.0), Sources/Cache/MemoryStorage.swift (store,
+// value(forKey:), removeExpired, StorageObject), Sources/Cache/Storage.swift (StorageExpiration),
+// Sources/Utility/ExtensionHelpers.swift (Date.isPast), Sources/Cache/ImageCache.swift (lines
+// 205–207: notifications). Spec: library-semantics.md §7 and §10; test vector K1.
+//
+// Rule: an Apple NSCache of StorageObjects (value + sliding expiry), plus a key set for the sweep.
+// The NSCache under this model is nscache-darwin (DarwinNSCacheApproximation.swift, §2.2):
+// oldest insertion first under totalCostLimit (--capacity) and countLimit (--count-limit),
+// everything purged on entering the background. THE LIMIT EVICTION ORDER IS THEREFORE AN
+// APPROXIMATION; Kingfisher adds no order of its own.
+//   - store: if the configured expiration is already expired (`.seconds(s)` with s <= 0), nothing
+//     is stored; otherwise `setObject(StorageObject(value, expiry = now + expiration), cost:)`.
+//   - get: an NSCache hit whose expiry has passed (`expiry − now <= 0`, Date.isPast) is a MISS,
+//     but the object is NOT removed; otherwise the expiry slides to now + expiration (300 s by
+//     default: "evict if idle for 5 minutes") and it is a hit.
+//   - sweep: a repeating Timer every cleanInterval (120 s) from the backend's init runs
+//     removeExpired(): every expired object is removed from the NSCache. O(n) per sweep.
+//   - memory warning: ImageCache.clearMemoryCache, removeAll. Background and terminate: disk
+//     cleanup only, but the values are plain objects (keepWhenEnteringBackground = false), so
+//     Darwin's NSCache purges them on entering the background; keep-when-entering-background=true
+//     wraps them in NSDiscardableContent, which that purge spares.
+//
+// K1: set a at 0; get a at 200 is a hit and moves the expiry to 500; get a at 501 is a miss but a
+// stays resident; the sweep at 600 (sweeps at 120·k) removes it.
+//
+// Modelling choices. Trace time stands for Date(); the backend's init is the first advance. The
+// sweep is a deferred pass (a main-run-loop timer, off the caller's path); the memory-warning
+// purge is a caller pass (the notification handler); Darwin's purges are reported as
+// nscache-darwin reports them. contains is Kingfisher's isCached (expired entries are not
+// cached) is `isCached`; contains, count and totalCost include expired, still-resident entries. The `expiredMisses`
+// metric counts gets that found an expired object.
+
+/// Kingfisher 8.11.0's `MemoryStorage.Backend`: the Darwin NSCache approximation with a sliding
+/// per-object expiry (300 s), expired objects refused on get and removed by a 120 s sweep.
+///
+/// - Complexity: lookup, insert and remove are O(1) expected; a sweep is O(n).
+public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "kingfisher",
+            reproduces: "Kingfisher 8.11.0 MemoryStorage.Backend over NSCache (the nscache-darwin approximation) (library-semantics §7)",
+            rule: "NSCache (Darwin approximation: oldest insertion first under the limits, background purges all) with a sliding 300 s expiry: expired objects are misses but stay until a 120 s sweep removes them; memory warning removes all",
+            family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            parameters: [
+                PolicyParameter("expiration", default: "300", "seconds an object lives after its last store or hit (never: no expiry; 0: nothing is stored)"),
+                PolicyParameter("clean-interval", default: "120", "seconds between sweeps of expired objects"),
+                PolicyParameter("keep-when-entering-background", default: "false",
+                                "wrap values in NSDiscardableContent so the background purge spares them"),
+                PolicyParameter("keep-position-on-reset", default: "true",
+                                "the NSCache model: re-storing a key keeps its insertion position (false: it becomes the newest)"),
+            ])
+    }
+
+    /// `storage`: the NSCache.
+    @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
+    /// Each NSCache slot's `estimatedExpiration`, in trace time.
+    @usableFromInline var expiry: ContiguousArray<Double> = []
+    /// `config.expiration` in seconds (+infinity: `.never`).
+    public let expiration: Double
+    @usableFromInline var sweepTimer: _Ticker
+    @usableFromInline var now: Double = 0
+    /// The earliest expiry among the objects the last sweep kept.
+    @usableFromInline var earliestKept: Double = .infinity
+    @usableFromInline var expiredMisses = 0
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        expiration = options.string("expiration", default: "300") == "never" ? .infinity
+            : try options.double("expiration", default: 300)
+        sweepTimer = _Ticker(period: try options.double("clean-interval", default: 120, in: 0.001...1e12))
+        let keep = try options.bool("keep-when-entering-background", default: false)
+        var nscacheOptions = ["remove-all-on-background": String(!keep)]
+        if let value = options.values["keep-position-on-reset"] { nscacheOptions["keep-position-on-reset"] = value }
+        nscache = try DarwinNSCacheApproximation(limits: limits, options: PolicyOptions(nscacheOptions))
+    }
+
+    @inlinable public var count: Int { nscache.count }
+    @inlinable public var totalCost: Int { nscache.totalCost }
+
+    /// Whether `key` is resident, expired or not. (Kingfisher's `isCached(forKey:)` also
+    /// excludes expired objects: that is ``isCached(_:)``.)
+    @inlinable
+    public func contains(_ key: Key) -> Bool { nscache.store.find(key) >= 0 }
+
+    /// `isCached(forKey:)`: resident and not expired, so a get would hit.
+    @inlinable
+    public func isCached(_ key: Key) -> Bool {
+        let slot = nscache.store.find(key)
+        return slot >= 0 && now < expiry[Int(slot)]
+    }
+
+    /// `value(forKey:extendingExpiration: .cacheTime)`.
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = nscache.store.find(key)
+        guard slot >= 0 else { return nil }
+        guard now < expiry[Int(slot)] else {
+            expiredMisses += 1
+            return nil
+        }
+        expiry[Int(slot)] = now + expiration
+        return nscache.store.values[Int(slot)]
+    }
+
+    /// `store(value:forKey:)`.
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        guard expiration > 0 else { return }                   // already expired: not stored
+        nscache.insert(value, forKey: key, cost: cost, observer: &observer)
+        let slot = nscache.store.find(key)                     // gone if NSCache dropped it at once
+        guard slot >= 0 else { return }
+        while expiry.count <= Int(slot) { expiry.append(0) }
+        expiry[Int(slot)] = now + expiration
+    }
+
+    /// `remove(forKey:)`: not an eviction.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        nscache.remove(key, observer: &observer)
+    }
+
+    /// Memory warning: `clearMemoryCache()`. Background: Darwin's purge. Terminate: disk only.
+    @inlinable
+    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        switch event {
+        case .memoryWarning:
+            guard !nscache.queue.isEmpty else { return }
+            observer.trimWillBegin(.caller)
+            while !nscache.queue.isEmpty {
+                nscache.store.evict(nscache.queue.tail, from: &nscache.queue, observer: &observer)
+            }
+            observer.trimDidEnd(.caller)
+        case .background:
+            nscache.handle(.background, observer: &observer)
+        case .terminate:
+            break
+        }
+    }
+
+    /// Moves trace time forward, running each due sweep at its own time.
+    @inlinable
+    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
+        guard sweepTimer.start != nil else {
+            sweepTimer.start = time
+            now = time
+            return
+        }
+        guard time > now else { return }
+        while let tick = sweepTimer.due(by: time) {
+            now = tick
+            removeExpired(observer: &observer)
+            let earliest = earliestKept
+            sweepTimer.skip(until: time) { earliest <= $0 }
+        }
+        now = time
+    }
+
+    public var extraMetrics: [PolicyMetric] { [PolicyMetric("expiredMisses", expiredMisses)] }
+
+    /// `removeExpired()`: one deferred pass over every object, oldest insertion first.
+    @inlinable
+    mutating func removeExpired(observer: inout some EvictionObserver<Key, Value>) {
+        var earliest = Double.infinity
+        var started = false
+        var slot = nscache.queue.tail
+        while slot >= 0 {
+            let newer = nscache.store.prev(slot)
+            let expires = expiry[Int(slot)]
+            if expires <= now {
+                if !started {
+                    observer.trimWillBegin(.deferred)
+                    started = true
+                }
+                nscache.store.evict(slot, from: &nscache.queue, observer: &observer)
+            } else {
+                earliest = min(earliest, expires)
+            }
+            slot = newer
+        }
+        if started { observer.trimDidEnd(.deferred) }
+        earliestKept = earliest
+    }
+}

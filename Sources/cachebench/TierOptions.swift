@@ -1,0 +1,65 @@
+import CacheBench
+import EvictionPolicies
+
+/// The options of a tiered run (`--tier memory=A,disk=B` and the disk tier's own), shared by the
+/// commands that replay.
+enum TierOptions {
+    /// The option names, for a command's spec.
+    static let valueOptions: Set<String> = ["--disk-capacity", "--disk-count-limit", "--tier-promote-cost"]
+    /// `--tier` is repeatable for `compare`; `replay` takes one (the spec makes it single there).
+    static let repeatableOptions: Set<String> = ["--disk-option"]
+
+    /// Help lines for the options.
+    static let help = """
+      --tier memory=A,disk=B  A two-level cache instead of --policy, as SDWebImage and YYCache use
+                              one: a get asks policy A (memory), then B (disk); a disk hit is
+                              copied into memory; a miss is stored in both. --capacity,
+                              --count-limit and --option configure the memory tier.
+      --disk-capacity SIZE    The disk tier's cost limit (default as for --capacity).
+      --disk-count-limit N    The disk tier's count limit.
+      --disk-option KEY=VALUE A disk-tier parameter (repeatable).
+      --tier-promote-cost C   The cost of memory copies: size (SDImageCache, default) or zero
+                              (YYCache's facade, for stores and promotions alike).
+    """
+
+    /// The memory policy's name and the tier configuration, or `nil` without `--tier` (then the
+    /// disk options are an error). For `replay`, which runs one cache.
+    static func parse(_ arguments: Arguments) throws(UsageError) -> (memory: String, tier: TierJob)? {
+        if arguments.value("--tier") != nil && arguments.value("--policy") != nil {
+            throw UsageError("--tier and --policy cannot be combined: --tier names both policies")
+        }
+        guard let pair = try pairs(arguments).first else { return nil }
+        return (pair.memory, pair.tier)
+    }
+
+    /// Every `--tier` (repeatable in `compare`), each with the shared disk options; none without
+    /// `--tier` (then the disk options are an error).
+    static func pairs(_ arguments: Arguments) throws(UsageError) -> [TierPair] {
+        let lists = arguments.all("--tier")
+        guard !lists.isEmpty else {
+            for name in valueOptions.union(repeatableOptions).sorted() where !arguments.all(name).isEmpty {
+                throw UsageError("\(name) needs --tier memory=POLICY,disk=POLICY")
+            }
+            return []
+        }
+        var pairs: [TierPair] = []
+        for text in lists {
+            let (memory, disk) = try TierJob.parseTiers(text)
+            let pair = TierPair(memory: memory, tier: try tierJob(arguments, disk: disk))
+            guard !pairs.contains(where: { $0.name == pair.name }) else { throw UsageError("--tier \(text) is given twice") }
+            pairs.append(pair)
+        }
+        return pairs
+    }
+
+    /// The disk tier's configuration from the `--disk-*` options.
+    static func tierJob(_ arguments: Arguments, disk: String) throws(UsageError) -> TierJob {
+        let capacity = try arguments.value("--disk-capacity").map { (text) throws(UsageError) in
+            try SizeFormat.parse(text, option: "--disk-capacity")
+        }
+        if let capacity, capacity <= 0 { throw UsageError("--disk-capacity \(arguments.value("--disk-capacity") ?? ""): must be greater than 0") }
+        return TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: try arguments.integer("--disk-count-limit"),
+                       diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option")),
+                       memoryCost: try arguments.choice("--tier-promote-cost", default: TierMemoryCost.size))
+    }
+}

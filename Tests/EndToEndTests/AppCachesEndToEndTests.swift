@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@Suite("end to end: the app caches of issue 8 and --tier from the command line")
+struct AppCachesEndToEndTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("every new model replays the image feed and lists its parameters")
+    func models() throws {
+        for policy in ["sd-memory", "sd-disk", "pin-memory", "kingfisher", "nuke-lru", "nuke-clock", "yy-disk"] {
+            let result = try Command.run(["replay", "Traces/image-feed.csv", "--policy", policy, "--capacity", "200MiB",
+                                          "--format", "json"])
+            #expect(result.status == 0, "\(policy): \(result.err)")
+            let object = try json(result.out)
+            #expect(object["requests"] as? Int == 100_000, "\(policy)")
+            #expect(object["policyMetrics"] is [String: Any], "\(policy)")
+        }
+        let list = try Command.run(["policies"])
+        for line in ["yy-disk", "--option inline-threshold=20480", "sd-memory", "--option held-window=20", "[APPROXIMATION]"] {
+            #expect(list.out.contains(line), "missing \(line)")
+        }
+    }
+
+    @Test("replay --tier prints memory and disk hits apart, in JSON and in the table")
+    func tier() throws {
+        let arguments = ["replay", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk", "--capacity", "100MiB",
+                         "--disk-capacity", "1GiB", "--disk-option", "age-limit=3600", "--tier-promote-cost", "zero"]
+        let result = try Command.run(arguments + ["--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let object = try json(result.out)
+        let tiers = try #require(object["tiers"] as? [String: Any])
+        let memory = try #require(tiers["memory"] as? [String: Any]), disk = try #require(tiers["disk"] as? [String: Any])
+        #expect(object["policy"] as? String == "memory=yy-lru,disk=yy-disk")
+        #expect(tiers["memoryCost"] as? String == "zero")
+        #expect(disk["capacity"] as? Int == 1 << 30 && disk["policy"] as? String == "yy-disk")
+        let memoryHits = try #require(memory["hits"] as? Int), diskHits = try #require(disk["hits"] as? Int)
+        #expect(object["hits"] as? Int == memoryHits + diskHits && diskHits > 0)
+        let metrics = try #require(disk["policyMetrics"] as? [String: Any])
+        #expect(metrics["fileEntries"] is Int)
+        let table = try Command.run(arguments)
+        for line in ["memory tier", "disk tier", "yy-disk, 1 GiB", "memory copies cost  zero"] {
+            #expect(table.out.contains(line), "missing '\(line)' in:\n\(table.out)")
+        }
+    }
+
+    @Test("--tier usage errors exit 2 with a message")
+    func usage() throws {
+        let cases: [[String]] = [
+            ["--tier", "memory=yy-lru"],
+            ["--tier", "memory=yy-lru,disk=yy-disk", "--policy", "lru"],
+            ["--policy", "lru", "--disk-capacity", "1GiB"],
+            ["--tier", "memory=yy-lru,disk=nope"],
+            ["--tier", "memory=yy-lru,disk=yy-disk", "--tier-promote-cost", "half"],
+            ["--tier", "memory=yy-lru,disk=yy-disk", "--disk-option", "colour=blue"],
+            ["--tier", "memory=yy-lru,disk=yy-disk", "--threads", "2"],
+        ]
+        for extra in cases {
+            let result = try Command.run(["replay", "Traces/image-feed.csv", "--capacity", "10MiB"] + extra)
+            #expect(result.status == 2, "\(extra): \(result.status) \(result.err)")
+            #expect(!result.err.isEmpty && result.out.isEmpty, "\(extra)")
+        }
+    }
+
+    @Test("a terminate row reaches the policies: sd-disk cleans up synchronously")
+    func terminate() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-terminate-\(UUID().uuidString).csv")
+        try Data("timestamp,key,size,op\n0,1,600,get\n1,2,600,get\n2,,,terminate\n".utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = try Command.run(["replay", path.path, "--policy", "sd-disk", "--capacity", "1000", "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let trim = try #require(try json(result.out)["trim"] as? [String: Any])
+        let caller = try #require(trim["caller"] as? [String: Any])
+        #expect(caller["count"] as? Int == 1)
+        #expect(try json(result.out)["evictions"] as? Int == 2)
+    }
+}
+
+@Suite("end to end: compare --tier")
+struct CompareTierEndToEndTests {
+    @Test("compare --tier without --policies, in JSON, with the regression gate keyed by the pair's name")
+    func compareTier() throws {
+        let arguments = ["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk", "--tier",
+                         "memory=nuke-clock,disk=sd-disk", "--capacities", "50MiB,100MiB", "--disk-capacity", "1GiB"]
+        let result = try Command.run(arguments + ["--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.map { $0["policy"] as? String ?? "" } == ["memory=yy-lru,disk=yy-disk", "memory=yy-lru,disk=yy-disk",
+                                                                 "memory=nuke-clock,disk=sd-disk", "memory=nuke-clock,disk=sd-disk"])
+        #expect(results.allSatisfy { ($0["tiers"] as? [String: Any])?["disk"] != nil })
+        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-tier-baseline-\(UUID().uuidString).json")
+        try Data(result.out.utf8).write(to: baseline)
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        let gated = try Command.run(arguments + ["--baseline", baseline.path])
+        #expect(gated.status == 0, "\(gated.err)")
+        let twice = try Command.run(["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk",
+                                     "--tier", "memory=yy-lru,disk=yy-disk", "--capacity", "1MiB"])
+        #expect(twice.status == 2 && twice.err.contains("twice"))
+        let noDisk = try Command.run(["compare", "Traces/image-feed.csv", "--policies", "lru", "--disk-capacity", "1GiB"])
+        #expect(noDisk.status == 2)
+    }
+}

@@ -136,20 +136,15 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         runQueuedPurge(observer: &observer)
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &entries)
-        return store.release(slot)
+        return store.remove(key, from: &entries)
     }
 
     /// A memory warning calls `removeAllImages` (a synchronous barrier); background does nothing.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         runQueuedPurge(observer: &observer)
-        guard event == .memoryWarning, !entries.isEmpty else { return }
-        observer.trimWillBegin(.caller)
-        while !entries.isEmpty { store.evict(entries.head, from: &entries, observer: &observer) }
-        observer.trimDidEnd(.caller)
+        guard event == .memoryWarning else { return }
+        store.evictAll(from: &entries, as: .caller, newestFirst: true, observer: &observer)
     }
 
     /// The insert block: a new entry with a fresh date replaces any previous one.

@@ -90,10 +90,7 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &queue)
-        return store.release(slot)
+        return store.remove(key, from: &queue)
     }
 
     /// A hit: one more reference, up to the counter's ceiling. The entry stays where it is.

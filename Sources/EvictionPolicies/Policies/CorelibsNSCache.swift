@@ -91,10 +91,7 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &byCost)
-        return store.release(slot)
+        return store.remove(key, from: &byCost)
     }
 
     /// Links `slot` before the first entry whose cost is at least its own (corelibs' `insert`).

@@ -66,10 +66,7 @@ public struct FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &queue)
-        return store.release(slot)
+        return store.remove(key, from: &queue)
     }
 
     @inlinable

@@ -74,10 +74,7 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &list)
-        return store.release(slot)
+        return store.remove(key, from: &list)
     }
 
     @inlinable

@@ -122,10 +122,7 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &clock)
-        return store.release(slot)
+        return store.remove(key, from: &clock)
     }
 
     /// Memory pressure removes everything; the background sweeps to 10 % of each limit.
@@ -133,10 +130,7 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         switch event {
         case .memoryWarning:
-            guard !clock.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !clock.isEmpty { store.evict(clock.tail, from: &clock, observer: &observer) }
-            observer.trimDidEnd(.caller)
+            store.evictAll(from: &clock, as: .caller, observer: &observer)
         case .background:
             sweep(toCost: Int(Double(costLimit) * 0.1), toCount: Int(Double(countLimit) * 0.1), observer: &observer)
         case .terminate:

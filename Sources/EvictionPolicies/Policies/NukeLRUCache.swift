@@ -114,10 +114,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &lru)
-        return store.release(slot)
+        return store.remove(key, from: &lru)
     }
 
     /// Memory pressure removes everything; the background trims to 10 % of each limit.
@@ -125,10 +122,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         switch event {
         case .memoryWarning:
-            guard !lru.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !lru.isEmpty { store.evict(lru.tail, from: &lru, observer: &observer) }
-            observer.trimDidEnd(.caller)
+            store.evictAll(from: &lru, as: .caller, observer: &observer)
         case .background:
             trim(toCost: Int(Double(costLimit) * 0.1), toCount: Int(Double(countLimit) * 0.1), observer: &observer)
         case .terminate:

@@ -167,10 +167,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &entries)
-        return store.release(slot)
+        return store.remove(key, from: &entries)
     }
 
     /// The notification handlers: `removeAllObjectsAsync`, a deferred pass.
@@ -182,10 +179,8 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         case .background: removesAll = removeAllOnBackground
         case .terminate: removesAll = false
         }
-        guard removesAll, !entries.isEmpty else { return }
-        observer.trimWillBegin(.deferred)
-        while !entries.isEmpty { store.evict(entries.tail, from: &entries, observer: &observer) }
-        observer.trimDidEnd(.deferred)
+        guard removesAll else { return }
+        store.evictAll(from: &entries, as: .deferred, observer: &observer)
     }
 
     /// Moves trace time forward, running the age timer's due passes in order.

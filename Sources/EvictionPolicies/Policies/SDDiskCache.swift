@@ -140,10 +140,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &files)
-        return store.release(slot)
+        return store.remove(key, from: &files)
     }
 
     /// Background: `deleteOldFiles` on ioQueue (deferred). Terminate: `dispatch_sync` (caller).

@@ -136,10 +136,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         beginOperation(observer: &observer)
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        store.unlink(slot, &lru)
-        return store.release(slot)
+        return store.remove(key, from: &lru)
     }
 
     /// The notification handlers: `removeAllObjects` when the matching flag is set.

@@ -198,6 +198,28 @@ internal struct _SlotStore<Key: Hashable, Value> {
         list.cost -= s[i].cost
     }
 
+    /// Removes `key` from `list` and frees its slot; an explicit removal, not an eviction.
+    /// - Returns: the value, or `nil` if `key` was not resident.
+    @inlinable
+    @discardableResult
+    mutating func remove(_ key: Key, from list: inout _List) -> Value? {
+        let slot = find(key)
+        guard slot >= 0 else { return nil }
+        unlink(slot, &list)
+        return release(slot)
+    }
+
+    /// Evicts every entry of `list` as one trim pass of `kind` (the libraries' "remove all" on a
+    /// memory warning or entering the background), oldest first unless `newestFirst`.
+    @inlinable
+    mutating func evictAll(from list: inout _List, as kind: TrimKind, newestFirst: Bool = false,
+                           observer: inout some EvictionObserver<Key, Value>) {
+        guard !list.isEmpty else { return }
+        observer.trimWillBegin(kind)
+        while !list.isEmpty { evict(newestFirst ? list.head : list.tail, from: &list, observer: &observer) }
+        observer.trimDidEnd(kind)
+    }
+
     /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted.
     @inlinable
     mutating func evict(_ slot: Int32, from list: inout _List, observer: inout some EvictionObserver<Key, Value>) {

@@ -10,8 +10,10 @@ let package = Package(
         .executable(name: "cachebench", targets: ["cachebench"]),
     ],
     targets: [
-        .target(name: "EvictionPolicies"),
-        .target(name: "CacheBench", dependencies: ["EvictionPolicies"]),
+        // A header of static inline C: the prefetch and cycle-counter instructions Swift cannot spell.
+        .target(name: "_CSupport"),
+        .target(name: "EvictionPolicies", dependencies: ["_CSupport"]),
+        .target(name: "CacheBench", dependencies: ["EvictionPolicies", "_CSupport"]),
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),

@@ -101,6 +101,14 @@ public protocol EvictionPolicy<Key, Value> {
     /// `Int64.max` when there is none.
     mutating func noteNextAccess(_ index: Int64)
 
+    /// A hint that `key` will be requested soon: the policy may start loading the memory that
+    /// request will touch, so the request does not wait for it. It changes nothing observable.
+    ///
+    /// A replay engine that can see the requests ahead calls it twice per request: with
+    /// `.index` some requests ahead, then with `.entry` a few requests ahead. The default does
+    /// nothing.
+    func prefetch(_ key: Key, _ stage: PrefetchStage)
+
     /// Figures particular to this policy, for the replay report's `policyMetrics` (for example,
     /// how many of YYDiskCache's entries are inline SQLite blobs and how many are files).
     ///
@@ -119,6 +127,9 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func noteNextAccess(_ index: Int64) {}
+
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) {}
 
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {}
@@ -225,4 +236,12 @@ public struct IgnoringObserver<Key, Value>: EvictionObserver {
     @inlinable public mutating func trimWillBegin(_ kind: TrimKind) {}
     @inlinable public mutating func didEvict(_ key: Key, value: Value, cost: Int) {}
     @inlinable public mutating func trimDidEnd(_ kind: TrimKind) {}
+}
+
+/// How far ahead a ``EvictionPolicy/prefetch(_:_:)`` hint comes, and so what it can load.
+public enum PrefetchStage: Sendable {
+    /// Well ahead: start loading where the key's lookup begins (an index bucket).
+    case index
+    /// Shortly ahead, after an `.index` hint for the same key: start loading the entry itself.
+    case entry
 }

@@ -37,4 +37,28 @@ struct SlotStoreTests {
         for i in 0..<1_000 { #expect(store.values[Int(store.find("k\(i)"))] == i) }
         #expect(store.find("missing") == -1)
     }
+
+    @Test("the prefetch guess names the key's slot whenever no earlier bucket in its run shares its tag")
+    func prefetchCandidate() {
+        var store = _SlotStore<UInt64, Void>()
+        var rng = SeededRandom(seed: 11)
+        var slots: [UInt64: Int32] = [:]
+        for _ in 0..<20_000 {
+            let key = UInt64.random(in: 0..<1_000_000, using: &rng)
+            if slots[key] == nil { slots[key] = store.allocate(key: key, value: (), cost: 1) }
+        }
+        // With 32-bit tags and at most 20,000 keys, a shared tag in one probe run is
+        // vanishingly rare: every guess must be right.
+        for (key, slot) in slots {
+            #expect(store.index.candidate(hash: _hash(key)) == slot)
+            store.prefetch(key, .index)
+            store.prefetch(key, .entry)
+            store.prefetchEviction(of: slot)
+        }
+        #expect(store.index.candidate(hash: _hash(UInt64(2_000_000))) == -1)
+        // Hints for absent keys, and for -1, touch nothing.
+        store.prefetch(2_000_000, .entry)
+        store.prefetchEviction(of: -1)
+        #expect(store.index.count == slots.count)
+    }
 }

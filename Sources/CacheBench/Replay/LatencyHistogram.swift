@@ -45,6 +45,29 @@ public struct LatencyHistogram: Sendable, Equatable {
         if nanoseconds > maximum { maximum = nanoseconds }
     }
 
+    /// The same durations in another unit, each multiplied by `factor` (ticks to nanoseconds).
+    ///
+    /// Each bucket moves as its midpoint, so percentiles stay within the bucket precision;
+    /// count is exact, total and maximum are scaled exactly (to the nearest nanosecond).
+    public func scaled(by factor: Double) -> LatencyHistogram {
+        guard factor != 1 else { return self }
+        var result = LatencyHistogram()
+        for (index, n) in buckets.enumerated() where n > 0 {
+            let lower = index == 0 ? 0 : Self.upperBound(ofBucket: index - 1) + 1
+            let middle = Double(lower) / 2 + Double(Self.upperBound(ofBucket: index)) / 2
+            result.buckets[Self.bucketIndex(Self.clamped(middle * factor))] += n
+        }
+        result.count = count
+        result.total = Self.clamped(Double(total) * factor)
+        result.maximum = Self.clamped(Double(maximum) * factor)
+        return result
+    }
+
+    private static func clamped(_ value: Double) -> UInt64 {
+        guard value.isFinite, value > 0 else { return 0 }
+        return value >= 1.8e19 ? UInt64.max : UInt64(value.rounded())
+    }
+
     /// Adds every duration recorded in `other`.
     public mutating func merge(_ other: LatencyHistogram) {
         for i in buckets.indices { buckets[i] += other.buckets[i] }

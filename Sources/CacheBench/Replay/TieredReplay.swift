@@ -146,9 +146,7 @@ public struct DiskTierHandle: BackingTier {
             advanceTo: { box.tier.advance(to: $0) },
             state: {
                 let observer = box.tier.observer
-                var all = observer.caller
-                all.merge(observer.deferred)
-                return TierState(evictions: observer.evictions, trims: (all, observer.caller, observer.deferred),
+                return TierState(evictions: observer.evictions, trims: observer.timings,
                                  entries: box.tier.policy.count, bytes: box.tier.policy.totalCost,
                                  policyMetrics: box.tier.policy.extraMetrics)
             })
@@ -283,10 +281,8 @@ extension TieredRun {
             diskHits: { (box.replayer.driver.diskHits, box.replayer.driver.diskByteHits) },
             memory: {
                 let observer = box.replayer.driver.observer
-                var all = observer.caller
-                all.merge(observer.deferred)
                 let memory = box.replayer.cache.memory
-                return TierState(evictions: observer.evictions, trims: (all, observer.caller, observer.deferred),
+                return TierState(evictions: observer.evictions, trims: observer.timings,
                                  entries: memory.count, bytes: memory.totalCost, policyMetrics: memory.extraMetrics)
             },
             disk: { disk.state() })

@@ -98,6 +98,9 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { entries.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// `imageWithIdentifier:`: runs after the queued barriers, then stamps the entry.

@@ -59,6 +59,9 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { t1.count + t2.count }
     @inlinable public var totalCost: Int { t1.cost + t2.cost }
 
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// The current target size of T1 (ARC's p), for tests and reports.
     @inlinable public var target: Double { p }
 
@@ -194,6 +197,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
                 let oldest = b1.tail
                 store.unlink(oldest, &b1)
                 store.release(oldest)
+                store.prefetchEviction(of: b1.tail)
                 replace(hitB2: false, passOpen: &passOpen, observer: &observer)
             } else if t1.tail >= 0 {
                 if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
@@ -207,6 +211,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
                 let oldest = b2.tail
                 store.unlink(oldest, &b2)
                 store.release(oldest)
+                store.prefetchEviction(of: b2.tail)
             }
             replace(hitB2: false, passOpen: &passOpen, observer: &observer)
         }
@@ -230,6 +235,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
         let slot = t1.tail
         guard slot >= 0 else { return }
         store.unlink(slot, &t1)
+        store.prefetchEviction(of: t1.tail)
         report(slot, passOpen: &passOpen, observer: &observer)
         store.setAux(slot, Self.b1Tag)
         store.pushHead(slot, &b1)
@@ -241,6 +247,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
         let slot = t2.tail
         guard slot >= 0 else { return }
         store.unlink(slot, &t2)
+        store.prefetchEviction(of: t2.tail)
         report(slot, passOpen: &passOpen, observer: &observer)
         store.setAux(slot, Self.b2Tag)
         store.pushHead(slot, &b2)

@@ -57,6 +57,9 @@ public struct BeladyCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { residentCost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     @inlinable

@@ -49,6 +49,9 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { queue.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     @inlinable

@@ -50,6 +50,9 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { byCost.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// `object(forKey:)`: a dictionary lookup that records nothing.

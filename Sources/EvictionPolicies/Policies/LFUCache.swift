@@ -63,6 +63,9 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { residentCost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// The access count of `key` while it is resident (for tests and inspection).

@@ -34,6 +34,9 @@ public struct LIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { stack.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     @inlinable

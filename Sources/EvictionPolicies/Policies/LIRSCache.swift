@@ -105,6 +105,9 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { residentCost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool {
         let slot = store.find(key)
         return slot >= 0 && isResident(store.aux(slot))

@@ -32,6 +32,9 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { list.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     @inlinable

@@ -68,6 +68,9 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { lru.count }
     @inlinable public var totalCost: Int { lru.cost }
 
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).
     @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }

@@ -121,6 +121,9 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { entries.count }
     @inlinable public var totalCost: Int { entries.cost }
 
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// `containsObjectForKey:`: whether the key is in the dictionary, TTL or not.
     @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }

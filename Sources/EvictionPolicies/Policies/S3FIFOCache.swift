@@ -90,6 +90,9 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { small.cost + main.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool {
         let slot = store.find(key)
         return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag

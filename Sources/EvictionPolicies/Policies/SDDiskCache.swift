@@ -105,6 +105,9 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { files.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// `dataForKey:`: a read sets the access date.

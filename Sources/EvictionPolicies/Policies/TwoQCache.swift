@@ -67,6 +67,9 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { a1in.cost + am.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool {
         let slot = store.find(key)
         return slot >= 0 && store.aux(slot) != Self.outTag

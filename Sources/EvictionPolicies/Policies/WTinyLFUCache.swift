@@ -116,6 +116,9 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
 
     @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
     /// The sketch's estimate of `key`'s frequency (0–15), for tests and reports.

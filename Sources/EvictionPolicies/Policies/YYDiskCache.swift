@@ -117,6 +117,9 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     /// The sum of the values' lengths.
     @inlinable public var totalCost: Int { rows.cost }
 
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// `containsObjectForKey:`: no access time update.
     @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }

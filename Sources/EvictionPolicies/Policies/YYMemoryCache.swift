@@ -93,6 +93,9 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { lru.count }
     @inlinable public var totalCost: Int { lru.cost }
 
+    @inlinable
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// `containsObjectForKey:`: does not touch recency.
     @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
@@ -247,7 +250,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// Whether `_trimToAge:` would remove something now.
     @inlinable
     var tailIsExpired: Bool {
-        if lru.isEmpty { return false }
+        // Without an age limit this is false; checking first spares a cache miss on every tick.
+        if lru.isEmpty || ageLimit == .infinity { return false }
         return ageLimit <= 0 || now - times[Int(lru.tail)] > ageLimit
     }
 

@@ -1,3 +1,5 @@
+import _CSupport
+
 /// One entry's storage: its key, cost, list links and a small policy-defined field.
 ///
 /// Links are `Int32` slot numbers (`-1` for none), so a node is 24–32 bytes and a list is a
@@ -61,6 +63,25 @@ internal struct _SlotStore<Key: Hashable, Value> {
     func find(_ key: Key) -> Int32 {
         let hash = _hash(key)
         return index.find(hash: hash) { slots[Int($0)].key == key }
+    }
+
+    /// Starts loading memory that a request for `key` will touch; see ``EvictionPolicy/prefetch(_:_:)``.
+    ///
+    /// `.index` loads the index bucket where the lookup starts; `.entry` reads that bucket
+    /// (loaded by an earlier `.index` hint) and loads the slot it points to.
+    @inlinable @inline(__always)
+    func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        let hash = _hash(key)
+        switch stage {
+        case .index:
+            index.prefetch(hash: hash)
+        case .entry:
+            let slot = index.candidate(hash: hash)
+            guard slot >= 0 else { return }
+            slots.withUnsafeBufferPointer { slots in
+                if let base = slots.baseAddress { _cs_prefetch(base + Int(slot)) }
+            }
+        }
     }
 
     /// Takes a free slot for `key` and records it in the index. `key` must not be present.
@@ -222,11 +243,29 @@ internal struct _SlotStore<Key: Hashable, Value> {
 
     /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted.
     @inlinable
+    ///
+    /// Most policies evict next the slot just newer than this one (LRU's and FIFO's new tail,
+    /// SIEVE's hand), so its index bucket and its own newer neighbour start loading now.
     mutating func evict(_ slot: Int32, from list: inout _List, observer: inout some EvictionObserver<Key, Value>) {
+        let newer = slots[Int(slot)].prev
         unlink(slot, &list)
         let key = slots[Int(slot)].key
         let cost = slots[Int(slot)].cost
         if let value = release(slot) { observer.didEvict(key, value: value, cost: cost) }
+        prefetchEviction(of: newer)
+    }
+
+    /// Starts loading what evicting `slot` will touch besides the slot itself: its index bucket
+    /// and its newer neighbour. `slot` should be in cache already; -1 is ignored.
+    @inlinable @inline(__always)
+    func prefetchEviction(of slot: Int32) {
+        guard slot >= 0 else { return }
+        slots.withUnsafeBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            let entry = base[Int(slot)]
+            index.prefetch(hash: _hash(entry.key))
+            if entry.prev >= 0 { _cs_prefetch(base + Int(entry.prev)) }
+        }
     }
 
     /// Changes the cost of `slot`, which is in `list`, keeping the list's total right.
@@ -268,6 +307,28 @@ internal struct _KeyIndex {
                 let slot = Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1
                 if matches(slot) { return slot }
             }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Starts loading the bucket where a probe for `hash` begins.
+    @inlinable @inline(__always)
+    func prefetch(hash: UInt64) {
+        buckets.withUnsafeBufferPointer { buckets in
+            if let base = buckets.baseAddress { _cs_prefetch(base + (Int(truncatingIfNeeded: hash) & mask)) }
+        }
+    }
+
+    /// The slot of the first bucket whose stored hash matches `hash`, or -1: a guess for
+    /// prefetching, not confirmed against the key.
+    @inlinable @inline(__always)
+    func candidate(hash: UInt64) -> Int32 {
+        let tag = hash & 0xffff_ffff
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let bucket = buckets[i]
+            if bucket == 0 { return -1 }
+            if bucket >> 32 == tag { return Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1 }
             i = (i + 1) & mask
         }
     }

@@ -1,0 +1,38 @@
+// Two processor instructions Swift cannot spell: a cache prefetch and a cheap tick counter.
+// Static inline, so Swift inlines them at each call site.
+#ifndef CACHEBENCH_CSUPPORT_H
+#define CACHEBENCH_CSUPPORT_H
+
+#include <stdint.h>
+
+/// Asks the processor to start loading the cache line at `address` for reading. A hint: never
+/// faults, even for an invalid address, and changes no result.
+static inline __attribute__((always_inline)) void _cs_prefetch(const void *address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address, 0, 3);
+#else
+    (void)address;
+#endif
+}
+
+/// A counter for timing short intervals, about half the cost of clock_gettime to read: the
+/// time-stamp counter on x86-64 and the virtual counter on arm64. Its rate is not known here;
+/// callers calibrate it against a clock. Elsewhere it reads 0 and callers must use a clock.
+static inline __attribute__((always_inline)) uint64_t _cs_ticks(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+    uint64_t value;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(value));
+    return value;
+#else
+    return 0;
+#endif
+}
+
+/// Whether `_cs_ticks` counts at a constant rate whatever the core's frequency or sleep state:
+/// on x86-64 the invariant-TSC bit of CPUID leaf 0x80000007, on arm64 always (the generic
+/// timer runs at a fixed frequency), elsewhere never.
+int _cs_ticks_are_invariant(void);
+
+#endif

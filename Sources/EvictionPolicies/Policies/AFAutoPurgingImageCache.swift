@@ -97,7 +97,7 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     /// as it does in AF until the queued purge block runs.
     @inlinable public var totalCost: Int { entries.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

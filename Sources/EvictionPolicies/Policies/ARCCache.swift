@@ -59,7 +59,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { t1.count + t2.count }
     @inlinable public var totalCost: Int { t1.cost + t2.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// The current target size of T1 (ARC's p), for tests and reports.

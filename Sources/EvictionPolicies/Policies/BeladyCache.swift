@@ -56,7 +56,7 @@ public struct BeladyCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { heap.count - 1 }
     @inlinable public var totalCost: Int { residentCost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

@@ -48,7 +48,7 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { queue.count }
     @inlinable public var totalCost: Int { queue.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

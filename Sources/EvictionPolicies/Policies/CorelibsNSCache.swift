@@ -49,7 +49,7 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { byCost.count }
     @inlinable public var totalCost: Int { byCost.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

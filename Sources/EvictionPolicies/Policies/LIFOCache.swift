@@ -33,7 +33,7 @@ public struct LIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { stack.count }
     @inlinable public var totalCost: Int { stack.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

@@ -104,7 +104,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { residentCount }
     @inlinable public var totalCost: Int { residentCost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

@@ -31,7 +31,7 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { list.count }
     @inlinable public var totalCost: Int { list.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

@@ -75,7 +75,7 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { clock.count }
     @inlinable public var totalCost: Int { clock.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).

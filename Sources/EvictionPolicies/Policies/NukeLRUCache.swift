@@ -68,7 +68,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { lru.count }
     @inlinable public var totalCost: Int { lru.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).

@@ -121,7 +121,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { entries.count }
     @inlinable public var totalCost: Int { entries.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// `containsObjectForKey:`: whether the key is in the dictionary, TTL or not.

@@ -89,7 +89,7 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { small.count + main.count }
     @inlinable public var totalCost: Int { small.cost + main.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

@@ -104,7 +104,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     /// The allocated size of every file.
     @inlinable public var totalCost: Int { files.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

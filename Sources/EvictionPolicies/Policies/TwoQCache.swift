@@ -66,7 +66,7 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { a1in.count + am.count }
     @inlinable public var totalCost: Int { a1in.cost + am.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

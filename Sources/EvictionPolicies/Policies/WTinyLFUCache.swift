@@ -115,7 +115,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { window.count + probation.count + protected.count }
     @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable

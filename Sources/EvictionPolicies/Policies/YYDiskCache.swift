@@ -117,7 +117,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     /// The sum of the values' lengths.
     @inlinable public var totalCost: Int { rows.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// `containsObjectForKey:`: no access time update.

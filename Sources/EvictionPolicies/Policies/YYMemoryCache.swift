@@ -54,8 +54,6 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var store = _SlotStore<Key, Value>()
     /// The head is the most recently used entry, the tail the next to go.
     @usableFromInline var lru = _List()
-    /// Each slot's `_time`: the trace time of its last set or get.
-    @usableFromInline var times: ContiguousArray<Double> = []
     /// The cost limit (`NSUIntegerMax`, here `Int.max`, when unlimited). As in YY, changing it
     /// trims nothing at once: the next over-limit set queues a trim, and the timer trims.
     public var costLimit: Int
@@ -76,6 +74,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var startTime: Double?
     /// The index k of the next timer tick, due at `startTime + k * autoTrimInterval`.
     @usableFromInline var nextTick = 1
+    /// `startTime + nextTick * autoTrimInterval`, kept so that most advances cost one comparison.
+    @usableFromInline var nextTickTime = Double.infinity
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
@@ -93,7 +93,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable public var count: Int { lru.count }
     @inlinable public var totalCost: Int { lru.cost }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// `containsObjectForKey:`: does not touch recency.
@@ -122,7 +122,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         // A cache-aside miss is two calls in an app, objectForKey: then setObject:, so two
         // operations for the drain point: exactly lookup followed by insert.
         beginOperation(observer: &observer)
-        set(value(), forKey: key, cost: cost, observer: &observer)
+        // The key is still absent: a trim only removes entries.
+        set(value(), forKey: key, cost: cost, at: -1, observer: &observer)
         return false
     }
 
@@ -131,7 +132,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         beginOperation(observer: &observer)
-        set(value, forKey: key, cost: cost, observer: &observer)
+        set(value, forKey: key, cost: cost, at: store.find(key), observer: &observer)
     }
 
     /// `removeObjectForKey:`: not an eviction.
@@ -164,15 +165,15 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         guard let start = startTime else {
             startTime = time
             now = time
+            nextTickTime = time + Double(nextTick) * autoTrimInterval
             return
         }
         guard time > now else { return }
-        while true {
-            let tick = start + Double(nextTick) * autoTrimInterval
-            guard tick <= time else { break }
-            now = tick
+        while nextTickTime <= time {
+            now = nextTickTime
             fireTimer(observer: &observer)
             nextTick = nextUsefulTick(after: nextTick, start: start, until: time)
+            nextTickTime = start + Double(nextTick) * autoTrimInterval
         }
         now = time
     }
@@ -180,9 +181,10 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     // MARK: set and the queue
 
     @inlinable
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func set(_ value: Value, forKey key: Key, cost: Int, at found: Int32,
+                      observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        var slot = store.find(key)
+        var slot = found
         if slot >= 0 {
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &lru)
@@ -190,9 +192,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         } else {
             slot = store.allocate(key: key, value: value, cost: cost)
             store.pushHead(slot, &lru)
-            while times.count <= Int(slot) { times.append(0) }
         }
-        times[Int(slot)] = now
+        store.setStamp(slot, now)
         if lru.cost > costLimit {
             queuedTrims |= 1 << UInt64(drainDelay)
         }
@@ -205,7 +206,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
 
     @inlinable @inline(__always)
     mutating func touch(_ slot: Int32) {
-        times[Int(slot)] = now
+        store.setStamp(slot, now)
         store.moveToHead(slot, &lru)
     }
 
@@ -248,11 +249,11 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     /// Whether `_trimToAge:` would remove something now.
-    @inlinable
+    @inlinable @inline(__always)
     var tailIsExpired: Bool {
         // Without an age limit this is false; checking first spares a cache miss on every tick.
         if lru.isEmpty || ageLimit == .infinity { return false }
-        return ageLimit <= 0 || now - times[Int(lru.tail)] > ageLimit
+        return ageLimit <= 0 || now - store.stamp(lru.tail) > ageLimit
     }
 
     /// After a tick, the next one that can evict anything: with no operation in between, cost
@@ -266,7 +267,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             return ticks >= 9e18 ? Int.max - 1 : Int(ticks) + 1
         }()
         guard !lru.isEmpty, ageLimit.isFinite else { return max(following, beyond) }
-        let tail = times[Int(lru.tail)]
+        let tail = store.stamp(lru.tail)
         let estimate = ((tail + ageLimit - start) / autoTrimInterval).rounded(.down)
         guard estimate < 9e18 else { return max(following, beyond) }
         var k = max(following, Int(estimate))
@@ -293,7 +294,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     mutating func trimToAge(observer: inout some EvictionObserver<Key, Value>) {
         if ageLimit <= 0 { removeAll(observer: &observer); return }
-        while !lru.isEmpty && now - times[Int(lru.tail)] > ageLimit {
+        while !lru.isEmpty && now - store.stamp(lru.tail) > ageLimit {
             store.evict(lru.tail, from: &lru, observer: &observer)
         }
     }

@@ -12,8 +12,10 @@ internal struct _Slot<Key> {
     @usableFromInline var prev: Int32
     /// Toward the tail (the older end) of whichever list holds the slot.
     @usableFromInline var next: Int32
-    /// Free for the policy: a reference bit, a frequency, a queue tag.
-    @usableFromInline var aux: UInt32
+    /// Free for the policy: a reference bit, a frequency, a queue tag (the low 32 bits, through
+    /// ``_SlotStore/aux(_:)``), or a time stamp (all 64, through ``_SlotStore/stamp(_:)``).
+    /// 64 bits cost nothing: they fill what would be padding in the slot's 32-byte stride.
+    @usableFromInline var aux: UInt64
 
     @inlinable
     init(key: Key, cost: Int) {
@@ -133,10 +135,18 @@ internal struct _SlotStore<Key: Hashable, Value> {
     func prev(_ slot: Int32) -> Int32 { slots[Int(slot)].prev }
 
     @inlinable @inline(__always)
-    func aux(_ slot: Int32) -> UInt32 { slots[Int(slot)].aux }
+    func aux(_ slot: Int32) -> UInt32 { UInt32(truncatingIfNeeded: slots[Int(slot)].aux) }
 
     @inlinable @inline(__always)
-    mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = value }
+    mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = UInt64(value) }
+
+    /// The slot's time stamp, kept in the slot itself so that stamping an entry on a hit touches
+    /// no other cache line. A policy uses either ``aux(_:)`` or the stamp, never both.
+    @inlinable @inline(__always)
+    func stamp(_ slot: Int32) -> Double { Double(bitPattern: slots[Int(slot)].aux) }
+
+    @inlinable @inline(__always)
+    mutating func setStamp(_ slot: Int32, _ time: Double) { slots[Int(slot)].aux = time.bitPattern }
 
     // MARK: Lists
     //

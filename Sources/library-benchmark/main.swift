@@ -85,95 +85,118 @@ var generator = SystemRandomNumberGenerator()
 shuffled.shuffle(using: &generator)
 let order = shuffled
 
-/// Seconds for `body`, the best of `rounds` runs (the least disturbed by other load).
-@MainActor
-func best(_ body: () -> Int) -> (seconds: Double, check: Int) {
-    var bestTime = Double.infinity
-    var check = 0
-    for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        check = body()
-        bestTime = min(bestTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return (bestTime, check)
+/// Seconds that `body` takes.
+func seconds(_ body: () -> Int) -> (seconds: Double, check: Int) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let check = body()
+    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, check)
 }
 
-struct Row {
+/// One cache under test: a fresh set pass over every key, then a get pass over every key.
+struct Contender {
     var name: String
-    var set: Double
-    var get: Double
+    /// Runs one round; returns the seconds of the set pass and of the get pass.
+    var round: @MainActor () -> (set: Double, get: Double)
 }
-var rows: [Row] = []
 
 // Every cache holds all keys (no eviction), so set and get measure the structures themselves.
 @MainActor
-func measure<P: EvictionPolicy>(_ name: String, _ make: () -> P) -> Row where P.Key == String, P.Value == Image {
-    var cache = make()
-    let set = best {
-        cache = make()
-        for i in order { cache.setValue(values[i], forKey: keys[i], cost: 1) }
-        return cache.count
+func contender<P: EvictionPolicy>(_ name: String, _ make: @escaping () -> P) -> Contender
+where P.Key == String, P.Value == Image {
+    Contender(name: name) {
+        var cache = make()
+        let set = seconds {
+            for i in order { cache.setValue(values[i], forKey: keys[i], cost: 1) }
+            return cache.count
+        }
+        let get = seconds {
+            var found = 0
+            for i in order where cache.value(forKey: keys[i]) != nil { found += 1 }
+            return found
+        }
+        precondition(set.check == keyCount && get.check == keyCount, "\(name) lost entries")
+        return (set.seconds, get.seconds)
     }
-    let get = best {
-        var found = 0
-        for i in order where cache.value(forKey: keys[i]) != nil { found += 1 }
-        return found
-    }
-    precondition(get.check == keyCount, "\(name) lost entries")
-    return Row(name: name, set: Double(keyCount) / set.seconds, get: Double(keyCount) / get.seconds)
 }
 
+var contenders: [Contender] = []
 do {
     // The limits are constants; a configuration error would be a bug in this benchmark.
     let lru = try LRUCache<String, Image>(capacity: nil, countLimit: keyCount)
     let sieve = try SieveCache<String, Image>(capacity: keyCount)
     let fifo = try FIFOCache<String, Image>(capacity: nil, countLimit: keyCount)
-    rows.append(measure("EvictionPolicies LRUCache") { lru })
-    rows.append(measure("EvictionPolicies SieveCache") { sieve })
-    rows.append(measure("EvictionPolicies FIFOCache") { fifo })
-
-    var simple = StraightforwardLRU(countLimit: keyCount)
-    let lruSet = best {
-        simple = StraightforwardLRU(countLimit: keyCount)
-        for i in order { simple.setValue(values[i], forKey: keys[i]) }
-        return 0
-    }
-    let lruGet = best {
-        var found = 0
-        for i in order where simple.value(forKey: keys[i]) != nil { found += 1 }
-        return found
-    }
-    rows.append(Row(name: "straightforward Swift LRU", set: Double(keyCount) / lruSet.seconds, get: Double(keyCount) / lruGet.seconds))
-
-    var nsCache = NSCache<NSString, Image>()
-    let nsSet = best {
-        nsCache = NSCache<NSString, Image>()
-        nsCache.countLimit = keyCount
-        for i in order { nsCache.setObject(values[i], forKey: nsKeys[i], cost: 1) }
-        return 0
-    }
-    let nsGet = best {
-        var found = 0
-        for i in order where nsCache.object(forKey: nsKeys[i]) != nil { found += 1 }
-        return found
-    }
-    rows.append(Row(name: "Foundation NSCache", set: Double(keyCount) / nsSet.seconds, get: Double(keyCount) / nsGet.seconds))
+    contenders.append(contender("EvictionPolicies LRUCache") { lru })
+    contenders.append(contender("EvictionPolicies SieveCache") { sieve })
+    contenders.append(contender("EvictionPolicies FIFOCache") { fifo })
 } catch {
     print("library-benchmark: \(error)")
     exit(1)
 }
+contenders.append(Contender(name: "straightforward Swift LRU") {
+    let cache = StraightforwardLRU(countLimit: keyCount)
+    let set = seconds {
+        for i in order { cache.setValue(values[i], forKey: keys[i]) }
+        return 0
+    }
+    let get = seconds {
+        var found = 0
+        for i in order where cache.value(forKey: keys[i]) != nil { found += 1 }
+        return found
+    }
+    precondition(get.check == keyCount, "the straightforward LRU lost entries")
+    return (set.seconds, get.seconds)
+})
+contenders.append(Contender(name: "Foundation NSCache") {
+    let cache = NSCache<NSString, Image>()
+    cache.countLimit = keyCount
+    let set = seconds {
+        for i in order { cache.setObject(values[i], forKey: nsKeys[i], cost: 1) }
+        return 0
+    }
+    let get = seconds {
+        var found = 0
+        for i in order where cache.object(forKey: nsKeys[i]) != nil { found += 1 }
+        return found
+    }
+    precondition(get.check == keyCount, "NSCache lost entries")
+    return (set.seconds, get.seconds)
+})
 
-let baseline = rows[0]
-let lruRow = rows.first { $0.name == "straightforward Swift LRU" }
-let nsRow = rows.first { $0.name == "Foundation NSCache" }
-print("\(keyCount) String keys, class values, best of \(rounds) rounds; ops/s\n")
+// Rounds interleave the caches, so each round's ratios compare runs a few hundred milliseconds
+// apart: on a shared machine, load shifts between rounds far more than within one. A ratio is
+// the median of the per-round ratios; ops/s is each cache's best round.
+// Each round starts with a different cache, so no cache always follows the same one.
+var times = contenders.map { _ in [(set: Double, get: Double)]() }
+for round in 0..<rounds {
+    for step in 0..<contenders.count {
+        let index = (round + step) % contenders.count
+        times[index].append(contenders[index].round())
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// How many times faster the first contender is than contender `index`: the median over rounds.
+@MainActor
+func speedup(over index: Int, _ pass: KeyPath<(set: Double, get: Double), Double>) -> Double {
+    median((0..<rounds).map { times[index][$0][keyPath: pass] / times[0][$0][keyPath: pass] })
+}
+
+func millions(_ seconds: Double) -> String { String(format: "%.2fM", Double(keyCount) / seconds / 1e6) }
+print("\(keyCount) String keys, class values, \(rounds) rounds with the caches interleaved; ops/s of each cache's best round, ratios the median of per-round ratios\n")
 print("| cache | set ops/s | get ops/s | LRUCache ÷ this (set) | LRUCache ÷ this (get) |")
 print("|---|---:|---:|---:|---:|")
-for row in rows {
-    func millions(_ x: Double) -> String { String(format: "%.2fM", x / 1e6) }
-    print("| \(row.name) | \(millions(row.set)) | \(millions(row.get)) | \(String(format: "%.2f×", baseline.set / row.set)) | \(String(format: "%.2f×", baseline.get / row.get)) |")
+for (index, contender) in contenders.enumerated() {
+    let bestSet = times[index].map(\.set).min() ?? .nan
+    let bestGet = times[index].map(\.get).min() ?? .nan
+    print("| \(contender.name) | \(millions(bestSet)) | \(millions(bestGet)) | \(String(format: "%.2f×", speedup(over: index, \.set))) | \(String(format: "%.2f×", speedup(over: index, \.get))) |")
 }
-if let lruRow, let nsRow {
-    print("\nLRUCache vs NSCache: set \(String(format: "%.1f", baseline.set / nsRow.set))×, get \(String(format: "%.1f", baseline.get / nsRow.get))× (target ≥ 5×)")
-    print("LRUCache vs straightforward LRU: set \(String(format: "%.1f", baseline.set / lruRow.set))×, get \(String(format: "%.1f", baseline.get / lruRow.get))× (target ≥ 2×)")
+if let straightforward = contenders.firstIndex(where: { $0.name == "straightforward Swift LRU" }),
+   let nsCache = contenders.firstIndex(where: { $0.name == "Foundation NSCache" }) {
+    print("\nLRUCache vs NSCache: set \(String(format: "%.1f", speedup(over: nsCache, \.set)))×, get \(String(format: "%.1f", speedup(over: nsCache, \.get)))× (target ≥ 5×)")
+    print("LRUCache vs straightforward LRU: set \(String(format: "%.1f", speedup(over: straightforward, \.set)))×, get \(String(format: "%.1f", speedup(over: straightforward, \.get)))× (target ≥ 2×)")
 }

@@ -92,8 +92,11 @@ internal struct _SlotStore<Key: Hashable, Value> {
         let slot: Int32
         if freeHead >= 0 {
             slot = freeHead
-            freeHead = slots[Int(slot)].next
-            slots[Int(slot)] = _Slot(key: key, cost: cost)
+            freeHead = slots.withUnsafeMutableBufferPointer { slots in
+                let next = slots[Int(slot)].next
+                slots[Int(slot)] = _Slot(key: key, cost: cost)
+                return next
+            }
             values[Int(slot)] = value
         } else {
             slot = Int32(truncatingIfNeeded: slots.count)
@@ -110,13 +113,19 @@ internal struct _SlotStore<Key: Hashable, Value> {
     @discardableResult
     mutating func release(_ slot: Int32) -> Value? {
         let i = Int(slot)
-        index.remove(hash: _hash(slots[i].key), slot: slot)
-        let value = values[i]
-        values[i] = nil
-        slots[i].next = freeHead
-        slots[i].prev = -1
-        freeHead = slot
-        return value
+        let freeHead = self.freeHead
+        let key = slots.withUnsafeMutableBufferPointer { slots in
+            slots[i].next = freeHead
+            slots[i].prev = -1
+            return slots[i].key
+        }
+        index.remove(hash: _hash(key), slot: slot)
+        self.freeHead = slot
+        return values.withUnsafeMutableBufferPointer { values in
+            let value = values[i]
+            values[i] = nil
+            return value
+        }
     }
 
     /// The number of slots ever allocated (resident, ghost and free): the bound for parallel arrays.
@@ -343,40 +352,51 @@ internal struct _KeyIndex {
         }
     }
 
+    // Insert and remove work on the buckets through one unsafe buffer access: subscripting the
+    // array would check its uniqueness (a runtime call) and bounds on every write. Positions are
+    // masked, so they are always in bounds.
+
     @inlinable
     mutating func insert(hash: UInt64, slot: Int32) {
         if (count + 1) * 2 > buckets.count { grow() }
         let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while buckets[i] != 0 { i = (i + 1) & mask }
-        buckets[i] = entry
+        let mask = self.mask
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            var i = Int(truncatingIfNeeded: hash) & mask
+            while buckets[i] != 0 { i = (i + 1) & mask }
+            buckets[i] = entry
+        }
         count += 1
     }
 
     @inlinable
     mutating func remove(hash: UInt64, slot: Int32) {
         let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while buckets[i] != entry {
-            if buckets[i] == 0 { return }
-            i = (i + 1) & mask
-        }
-        // Backward-shift: pull later entries of the run into the hole when their home allows.
-        var hole = i
-        var j = (i + 1) & mask
-        while buckets[j] != 0 {
-            let home = Int(truncatingIfNeeded: buckets[j] >> 32) & mask
-            // Move j into the hole unless its home lies cyclically in (hole, j].
-            let distanceToJ = (j - home) & mask
-            let distanceToHole = (hole - home) & mask
-            if distanceToHole < distanceToJ {
-                buckets[hole] = buckets[j]
-                hole = j
+        let mask = self.mask
+        let removed = buckets.withUnsafeMutableBufferPointer { buckets -> Bool in
+            var i = Int(truncatingIfNeeded: hash) & mask
+            while buckets[i] != entry {
+                if buckets[i] == 0 { return false }
+                i = (i + 1) & mask
             }
-            j = (j + 1) & mask
+            // Backward-shift: pull later entries of the run into the hole when their home allows.
+            var hole = i
+            var j = (i + 1) & mask
+            while buckets[j] != 0 {
+                let home = Int(truncatingIfNeeded: buckets[j] >> 32) & mask
+                // Move j into the hole unless its home lies cyclically in (hole, j].
+                let distanceToJ = (j - home) & mask
+                let distanceToHole = (hole - home) & mask
+                if distanceToHole < distanceToJ {
+                    buckets[hole] = buckets[j]
+                    hole = j
+                }
+                j = (j + 1) & mask
+            }
+            buckets[hole] = 0
+            return true
         }
-        buckets[hole] = 0
-        count -= 1
+        if removed { count -= 1 }
     }
 
     @inlinable

@@ -147,7 +147,7 @@ struct _TimingObserver: EvictionObserver, Sendable {
     @usableFromInline var evictions = 0
     @usableFromInline var started: UInt64 = 0
     @usableFromInline let readsTicks: Bool
-    /// Pass durations in ``_TrimClock`` units; ``caller`` and ``deferred`` give nanoseconds.
+    /// Pass durations in ``_TrimClock`` units; ``timings`` converts them to nanoseconds.
     @usableFromInline var callerReadings = LatencyHistogram()
     @usableFromInline var deferredReadings = LatencyHistogram()
 

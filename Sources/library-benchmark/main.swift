@@ -2,9 +2,31 @@
 // against Foundation's NSCache and the straightforward Swift LRU most apps write (a Dictionary of
 // class nodes on a doubly linked list), measured side by side in one process.
 //
-// Usage: swift run -c release library-benchmark [--keys N] [--rounds N]
+// Usage: swift run -c release library-benchmark [options]; --help lists them.
 import EvictionPolicies
 import Foundation
+
+let usage = """
+    usage: library-benchmark [--keys N] [--rounds N] [--access uniform|zipf] [--short-keys] [--only NAME]
+
+    Sets every key once into each cache, then gets as many keys, and prints set and get
+    throughput side by side, with the caches interleaved in each round.
+
+      --keys N        distinct keys (default 200000)
+      --rounds N      rounds; ratios are the median of per-round ratios (default 5)
+      --access A      the keys the get pass asks for: uniform (each key once, random order;
+                      the default) or zipf (Zipf(1.0) over the keys, popular ones scattered)
+      --short-keys    keys of at most 15 bytes ("feed/123.jpg"), which Swift stores inline,
+                      instead of image URLs (about 40 bytes, on the heap)
+      --only NAME     run only the caches whose name contains NAME (for profiling)
+
+    The last row is not a cache: it hashes each key and reads its value, the work every cache
+    shares. A cache's get cannot be faster than it, so it bounds every ratio between caches.
+    """
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
 
 final class Image {
     let pixels: Int
@@ -77,13 +99,45 @@ func argument(_ name: String, default value: Int) -> Int {
 
 let keyCount = argument("--keys", default: 200_000)
 let rounds = argument("--rounds", default: 5)
-let keys = (0..<keyCount).map { "https://images.example.com/feed/\($0).jpg" }
+let shortKeys = CommandLine.arguments.contains("--short-keys")
+let keys = (0..<keyCount).map { shortKeys ? "feed/\($0).jpg" : "https://images.example.com/feed/\($0).jpg" }
 let nsKeys = keys.map { $0 as NSString }
 let values = (0..<keyCount).map { Image(pixels: $0) }
 var shuffled = Array(0..<keyCount)
 var generator = SystemRandomNumberGenerator()
 shuffled.shuffle(using: &generator)
 let order = shuffled
+
+/// The keys the get pass asks for: each key once in random order (`uniform`, the default), or
+/// `zipf`: as many requests drawn from Zipf(1.0) over the keys, the popular ones scattered in memory
+/// (ranks map to keys through the shuffle), the way an app's feed revisits its popular images.
+let access = CommandLine.arguments.firstIndex(of: "--access").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+} ?? "uniform"
+let getOrder: [Int]
+switch access {
+case "uniform":
+    getOrder = order
+case "zipf":
+    var cumulative = [Double](repeating: 0, count: keyCount)
+    var total = 0.0
+    for rank in 0..<keyCount {
+        total += 1 / Double(rank + 1)
+        cumulative[rank] = total
+    }
+    getOrder = (0..<keyCount).map { _ in
+        let target = Double.random(in: 0..<total, using: &generator)
+        var low = 0, high = keyCount - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] < target { low = middle + 1 } else { high = middle }
+        }
+        return shuffled[low]
+    }
+default:
+    print("library-benchmark: --access is uniform or zipf, not \(access)")
+    exit(64)
+}
 
 /// Seconds that `body` takes.
 func seconds(_ body: () -> Int) -> (seconds: Double, check: Int) {
@@ -111,7 +165,7 @@ where P.Key == String, P.Value == Image {
         }
         let get = seconds {
             var found = 0
-            for i in order where cache.value(forKey: keys[i]) != nil { found += 1 }
+            for i in getOrder where cache.value(forKey: keys[i]) != nil { found += 1 }
             return found
         }
         precondition(set.check == keyCount && get.check == keyCount, "\(name) lost entries")
@@ -140,7 +194,7 @@ contenders.append(Contender(name: "straightforward Swift LRU") {
     }
     let get = seconds {
         var found = 0
-        for i in order where cache.value(forKey: keys[i]) != nil { found += 1 }
+        for i in getOrder where cache.value(forKey: keys[i]) != nil { found += 1 }
         return found
     }
     precondition(get.check == keyCount, "the straightforward LRU lost entries")
@@ -155,21 +209,43 @@ contenders.append(Contender(name: "Foundation NSCache") {
     }
     let get = seconds {
         var found = 0
-        for i in order where cache.object(forKey: nsKeys[i]) != nil { found += 1 }
+        for i in getOrder where cache.object(forKey: nsKeys[i]) != nil { found += 1 }
         return found
     }
     precondition(get.check == keyCount, "NSCache lost entries")
     return (set.seconds, get.seconds)
 })
 
+// Not a cache: the work every cache above shares (read the key, hash it, touch the value object).
+// Its time is a floor that no cache can go below, which bounds the ratios between caches.
+contenders.append(Contender(name: "floor: hash the key, read the value") {
+    let set = seconds {
+        var sum = 0
+        for i in order { sum &+= keys[i].hashValue &+ values[i].pixels }
+        return sum
+    }
+    let get = seconds {
+        var found = 0
+        for i in getOrder where keys[i].hashValue != 0 && values[i].pixels >= 0 { found += 1 }
+        return found
+    }
+    precondition(get.check == keyCount, "the floor lost entries")
+    return (set.seconds, get.seconds)
+})
+
+if let i = CommandLine.arguments.firstIndex(of: "--only"), i + 1 < CommandLine.arguments.count {
+    let wanted = CommandLine.arguments[i + 1]
+    contenders.removeAll { !$0.name.localizedCaseInsensitiveContains(wanted) }
+}
+
 // Rounds interleave the caches, so each round's ratios compare runs a few hundred milliseconds
 // apart: on a shared machine, load shifts between rounds far more than within one. A ratio is
 // the median of the per-round ratios; ops/s is each cache's best round.
-// Each round starts with a different cache, so no cache always follows the same one.
+// Each round runs the caches in a new random order: what ran just before a cache (the state of
+// the allocator and the processor caches it left) differs from round to round.
 var times = contenders.map { _ in [(set: Double, get: Double)]() }
-for round in 0..<rounds {
-    for step in 0..<contenders.count {
-        let index = (round + step) % contenders.count
+for _ in 0..<rounds {
+    for index in contenders.indices.shuffled(using: &generator) {
         times[index].append(contenders[index].round())
     }
 }
@@ -180,15 +256,16 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// How many times faster the first contender is than contender `index`: the median over rounds.
+/// How many times faster contender `faster` is than contender `index`: the median over rounds.
 @MainActor
-func speedup(over index: Int, _ pass: KeyPath<(set: Double, get: Double), Double>) -> Double {
-    median((0..<rounds).map { times[index][$0][keyPath: pass] / times[0][$0][keyPath: pass] })
+func speedup(of faster: Int = 0, over index: Int, _ pass: KeyPath<(set: Double, get: Double), Double>) -> Double {
+    median((0..<rounds).map { times[index][$0][keyPath: pass] / times[faster][$0][keyPath: pass] })
 }
 
 func millions(_ seconds: Double) -> String { String(format: "%.2fM", Double(keyCount) / seconds / 1e6) }
-print("\(keyCount) String keys, class values, \(rounds) rounds with the caches interleaved; ops/s of each cache's best round, ratios the median of per-round ratios\n")
-print("| cache | set ops/s | get ops/s | LRUCache ÷ this (set) | LRUCache ÷ this (get) |")
+print("\(keyCount) String keys (\(shortKeys ? "short, inline" : "image URLs")), class values, get access \(access), \(rounds) rounds with the caches interleaved; ops/s of each cache's best round, ratios the median of per-round ratios\n")
+let reference = contenders.first?.name ?? "none"
+print("| cache | set ops/s | get ops/s | \(reference) ÷ this (set) | \(reference) ÷ this (get) |")
 print("|---|---:|---:|---:|---:|")
 for (index, contender) in contenders.enumerated() {
     let bestSet = times[index].map(\.set).min() ?? .nan
@@ -199,4 +276,7 @@ if let straightforward = contenders.firstIndex(where: { $0.name == "straightforw
    let nsCache = contenders.firstIndex(where: { $0.name == "Foundation NSCache" }) {
     print("\nLRUCache vs NSCache: set \(String(format: "%.1f", speedup(over: nsCache, \.set)))×, get \(String(format: "%.1f", speedup(over: nsCache, \.get)))× (target ≥ 5×)")
     print("LRUCache vs straightforward LRU: set \(String(format: "%.1f", speedup(over: straightforward, \.set)))×, get \(String(format: "%.1f", speedup(over: straightforward, \.get)))× (target ≥ 2×)")
+    if let floor = contenders.firstIndex(where: { $0.name.hasPrefix("floor") }) {
+        print("Bound: the floor's get is \(String(format: "%.1f", speedup(of: floor, over: nsCache, \.get)))× NSCache's and \(String(format: "%.1f", speedup(of: floor, over: straightforward, \.get)))× the straightforward LRU's; no cache's get ratio can exceed these.")
+    }
 }

@@ -65,12 +65,13 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             touch(slot)
             return true
         }
-        insertNew(value(), forKey: key, cost: cost, observer: &observer)
+        insertNew(value(), forKey: key, hash: hash, cost: cost, observer: &observer)
         return false
     }
 
@@ -78,7 +79,8 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             guard cost <= capacity else { remove(key, observer: &observer); return }
             store.values[Int(slot)] = value
@@ -86,7 +88,7 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
             touch(slot)
             makeRoom(forCost: 0, count: 0, observer: &observer)
         } else {
-            insertNew(value, forKey: key, cost: cost, observer: &observer)
+            insertNew(value, forKey: key, hash: hash, cost: cost, observer: &observer)
         }
     }
 
@@ -104,12 +106,12 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     @inlinable
-    mutating func insertNew(_ value: Value, forKey key: Key, cost: Int,
+    mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                             observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
         // A fresh slot's counter is 0: a new object has not been referenced since it entered.
-        store.pushHead(store.allocate(key: key, value: value, cost: cost), &queue)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &queue)
     }
 
     /// Runs the hand until `cost` more and `count` more entries fit.

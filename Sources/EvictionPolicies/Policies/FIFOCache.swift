@@ -46,8 +46,9 @@ public struct FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        if store.find(key) >= 0 { return true }
-        insertNew(value(), forKey: key, cost: cost, observer: &observer)
+        let hash = store.hash(key)
+        if store.find(key, hash: hash) >= 0 { return true }
+        insertNew(value(), forKey: key, hash: hash, cost: cost, observer: &observer)
         return false
     }
 
@@ -55,14 +56,15 @@ public struct FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             guard cost <= capacity else { remove(key, observer: &observer); return }
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &queue)
             makeRoom(forCost: 0, count: 0, observer: &observer)
         } else {
-            insertNew(value, forKey: key, cost: cost, observer: &observer)
+            insertNew(value, forKey: key, hash: hash, cost: cost, observer: &observer)
         }
     }
 
@@ -73,11 +75,11 @@ public struct FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     @inlinable
-    mutating func insertNew(_ value: Value, forKey key: Key, cost: Int,
+    mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                             observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
-        store.pushHead(store.allocate(key: key, value: value, cost: cost), &queue)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &queue)
     }
 
     /// Evicts the oldest insertions until `cost` more and `count` more entries fit.

@@ -48,12 +48,13 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.moveToHead(slot, &list)
             return true
         }
-        insertNew(value(), forKey: key, cost: cost, observer: &observer)
+        insertNew(value(), forKey: key, hash: hash, cost: cost, observer: &observer)
         return false
     }
 
@@ -61,7 +62,8 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             // A replacement that can no longer fit drops the stale entry rather than keep it.
             guard cost <= capacity else { remove(key, observer: &observer); return }
@@ -70,7 +72,7 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
             store.moveToHead(slot, &list)
             makeRoom(forCost: 0, count: 0, observer: &observer)
         } else {
-            insertNew(value, forKey: key, cost: cost, observer: &observer)
+            insertNew(value, forKey: key, hash: hash, cost: cost, observer: &observer)
         }
     }
 
@@ -81,11 +83,11 @@ public struct LRUCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     @inlinable
-    mutating func insertNew(_ value: Value, forKey key: Key, cost: Int,
+    mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                             observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
-        store.pushHead(store.allocate(key: key, value: value, cost: cost), &list)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &list)
     }
 
     /// Evicts from the tail until `cost` more and `count` more entries fit.

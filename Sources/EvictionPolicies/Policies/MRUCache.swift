@@ -54,12 +54,13 @@ public struct MRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.moveToHead(slot, &list)
             return true
         }
-        insertNew(value(), forKey: key, cost: cost, observer: &observer)
+        insertNew(value(), forKey: key, hash: hash, cost: cost, observer: &observer)
         return false
     }
 
@@ -67,7 +68,8 @@ public struct MRUCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             guard cost <= capacity else { remove(key, observer: &observer); return }
             store.values[Int(slot)] = value
@@ -76,7 +78,7 @@ public struct MRUCache<Key: Hashable, Value>: EvictionPolicy {
             makeRoom(forCost: cost, count: 1, observer: &observer)
             store.pushHead(slot, &list)
         } else {
-            insertNew(value, forKey: key, cost: cost, observer: &observer)
+            insertNew(value, forKey: key, hash: hash, cost: cost, observer: &observer)
         }
     }
 
@@ -87,11 +89,11 @@ public struct MRUCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     @inlinable
-    mutating func insertNew(_ value: Value, forKey key: Key, cost: Int,
+    mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                             observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
-        store.pushHead(store.allocate(key: key, value: value, cost: cost), &list)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &list)
     }
 
     /// Evicts from the head until `cost` more and `count` more entries fit.

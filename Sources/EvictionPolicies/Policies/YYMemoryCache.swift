@@ -114,7 +114,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
         beginOperation(observer: &observer)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             touch(slot)
             return true
@@ -123,7 +124,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         // operations for the drain point: exactly lookup followed by insert.
         beginOperation(observer: &observer)
         // The key is still absent: a trim only removes entries.
-        set(value(), forKey: key, cost: cost, at: -1, observer: &observer)
+        set(value(), forKey: key, hash: hash, cost: cost, at: -1, observer: &observer)
         return false
     }
 
@@ -132,7 +133,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         beginOperation(observer: &observer)
-        set(value, forKey: key, cost: cost, at: store.find(key), observer: &observer)
+        let hash = store.hash(key)
+        set(value, forKey: key, hash: hash, cost: cost, at: store.find(key, hash: hash), observer: &observer)
     }
 
     /// `removeObjectForKey:`: not an eviction.
@@ -181,7 +183,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     // MARK: set and the queue
 
     @inlinable
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, at found: Int32,
+    mutating func set(_ value: Value, forKey key: Key, hash: UInt64, cost: Int, at found: Int32,
                       observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
         var slot = found
@@ -190,7 +192,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             store.setCost(slot, cost, in: &lru)
             store.moveToHead(slot, &lru)
         } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
+            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
             store.pushHead(slot, &lru)
         }
         store.setStamp(slot, now)

@@ -62,10 +62,20 @@ internal struct _SlotStore<Key: Hashable, Value> {
 
     /// The slot holding `key`, or `-1`.
     @inlinable @inline(__always)
-    func find(_ key: Key) -> Int32 {
-        let hash = _hash(key)
-        return index.find(hash: hash) { slots[Int($0)].key == key }
+    func find(_ key: Key) -> Int32 { find(key, hash: _hash(key)) }
+
+    /// The slot holding `key`, whose hash is `hash` (from ``hash(_:)``), or `-1`.
+    ///
+    /// A miss that goes on to ``allocate(key:hash:value:cost:)`` passes the same hash to both,
+    /// so a `String` key is hashed once per insert rather than twice.
+    @inlinable @inline(__always)
+    func find(_ key: Key, hash: UInt64) -> Int32 {
+        index.find(hash: hash) { slots[Int($0)].key == key }
     }
+
+    /// The hash the index files `key` under.
+    @inlinable @inline(__always)
+    func hash(_ key: Key) -> UInt64 { _hash(key) }
 
     /// Starts loading memory that a request for `key` will touch; see ``EvictionPolicy/prefetch(_:_:)``.
     ///
@@ -89,6 +99,13 @@ internal struct _SlotStore<Key: Hashable, Value> {
     /// Takes a free slot for `key` and records it in the index. `key` must not be present.
     @inlinable
     mutating func allocate(key: Key, value: Value?, cost: Int) -> Int32 {
+        allocate(key: key, hash: _hash(key), value: value, cost: cost)
+    }
+
+    /// Takes a free slot for `key`, whose hash is `hash` (from ``hash(_:)``), and records it in
+    /// the index. `key` must not be present.
+    @inlinable
+    mutating func allocate(key: Key, hash: UInt64, value: Value?, cost: Int) -> Int32 {
         let slot: Int32
         if freeHead >= 0 {
             slot = freeHead
@@ -103,7 +120,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
             slots.append(_Slot(key: key, cost: cost))
             values.append(value)
         }
-        index.insert(hash: _hash(key), slot: slot)
+        index.insert(hash: hash, slot: slot)
         return slot
     }
 

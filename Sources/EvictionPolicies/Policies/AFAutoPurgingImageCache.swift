@@ -154,12 +154,13 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     mutating func add(_ value: Value, forKey key: Key, cost: Int) {
         let cost = max(cost, 0)
-        var slot = store.find(key)
+        let hash = store.hash(key)
+        var slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &entries)
         } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
+            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
             store.pushHead(slot, &entries)
             while stamps.count <= Int(slot) { stamps.append(0) }
         }

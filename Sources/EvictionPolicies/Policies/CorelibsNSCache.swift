@@ -65,8 +65,9 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        if store.find(key) >= 0 { return true }
-        insertSorted(store.allocate(key: key, value: value(), cost: max(cost, 0)))
+        let hash = store.hash(key)
+        if store.find(key, hash: hash) >= 0 { return true }
+        insertSorted(store.allocate(key: key, hash: hash, value: value(), cost: max(cost, 0)))
         purge(observer: &observer)
         return false
     }
@@ -76,7 +77,8 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.values[Int(slot)] = value
             if store.cost(slot) != cost {
@@ -85,7 +87,7 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
                 insertSorted(slot)
             }
         } else {
-            insertSorted(store.allocate(key: key, value: value, cost: cost))
+            insertSorted(store.allocate(key: key, hash: hash, value: value, cost: cost))
         }
         purge(observer: &observer)
     }

@@ -74,8 +74,9 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        if store.find(key) >= 0 { return true }
-        store.pushHead(store.allocate(key: key, value: value(), cost: max(cost, 0)), &queue)
+        let hash = store.hash(key)
+        if store.find(key, hash: hash) >= 0 { return true }
+        store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: max(cost, 0)), &queue)
         purge(observer: &observer)
         return false
     }
@@ -84,13 +85,14 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let slot = store.find(key)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &queue)
             if !keepPositionOnReset { store.moveToHead(slot, &queue) }
         } else {
-            store.pushHead(store.allocate(key: key, value: value, cost: cost), &queue)
+            store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &queue)
         }
         purge(observer: &observer)
     }

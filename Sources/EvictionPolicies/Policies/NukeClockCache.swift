@@ -106,14 +106,15 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
             ignoredSets += 1
             return
         }
-        var slot = store.find(key)
+        let hash = store.hash(key)
+        var slot = store.find(key, hash: hash)
         if slot >= 0 {
             // The node is reused in place; an update counts as a use.
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &clock)
             store.setAux(slot, 1)
         } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
+            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
             store.pushHead(slot, &clock)
             while expiry.count <= Int(slot) { expiry.append(.infinity) }
         }

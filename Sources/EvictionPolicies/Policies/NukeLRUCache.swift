@@ -99,13 +99,14 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
             ignoredSets += 1
             return
         }
-        var slot = store.find(key)
+        let hash = store.hash(key)
+        var slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &lru)
             store.moveToHead(slot, &lru)
         } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
+            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
             store.pushHead(slot, &lru)
             while expiry.count <= Int(slot) { expiry.append(.infinity) }
         }

@@ -146,12 +146,13 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        var slot = store.find(key)
+        let hash = store.hash(key)
+        var slot = store.find(key, hash: hash)
         if slot >= 0 {
             store.values[Int(slot)] = value
             store.setCost(slot, cost, in: &entries)
         } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
+            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
             store.pushHead(slot, &entries)
             let i = Int(slot)
             while accessStamps.count <= i {

@@ -94,6 +94,38 @@ struct CSVTraceReaderTests {
         #expect(rows.last == Request(time: 299_999, key: UInt64(299_999 % 977), size: 299_999 % 13 + 1))
     }
 
+    @Test("the 8-byte digit parser agrees with a digit-by-digit one on every length and tail")
+    func leadingDigits() {
+        var generator = SystemRandomNumberGenerator()
+        let tails: [UInt8] = [0x2C, 0x09, 0x0A, 0x0D, 0x2E, 0x20, 0x2F, 0x3A, 0x00, 0xFF, 0x80, 0x41]
+        for _ in 0..<20_000 {
+            var bytes = (0..<8).map { _ in UInt8.random(in: 0x30...0x39, using: &generator) }
+            let length = Int.random(in: 0...8, using: &generator)
+            if length < 8 { bytes[length] = tails.randomElement(using: &generator) ?? 0x2C }
+            for k in (length + 1)..<max(length + 1, 8) where k < 8 { bytes[k] = UInt8.random(in: 0...255, using: &generator) }
+            var expected: UInt64 = 0
+            for byte in bytes.prefix(length) { expected = expected * 10 + UInt64(byte - 0x30) }
+            let (value, parsedLength) = bytes.withUnsafeBufferPointer { _leadingDigits($0.baseAddress!) }
+            #expect(parsedLength == length, "\(bytes)")
+            #expect(value == expected, "\(bytes)")
+        }
+    }
+
+    @Test("numbers of 1 to 19 digits, leading zeros and a number ending the last line")
+    func numberLengths() throws {
+        var text = "timestamp,key,size\n"
+        var expected: [Request] = []
+        for digits in 1...19 {
+            let key = String(repeating: "9", count: digits)
+            let size = "0" + String(digits)
+            text += "\(digits),\(key),\(size)\n"
+            expected.append(Request(time: Double(digits), key: UInt64(key) ?? 0, size: digits))
+        }
+        text += "20,0000000000000000007,12345678"                     // no newline at the end
+        expected.append(Request(time: 20, key: 7, size: 12_345_678))
+        #expect(try decode(text) == expected)
+    }
+
     @Test("malformed rows name the file and line", arguments: [
         ("timestamp,key,size\n1,2,3\n4,5,x\n", 3, "not a whole number"),
         ("timestamp,key,size\n1,2,-3\n", 2, "negative"),

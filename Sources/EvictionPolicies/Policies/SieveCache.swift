@@ -111,12 +111,8 @@ public struct SieveCache<Key: Hashable, Value>: EvictionPolicy {
         guard queue.cost > capacity - cost || queue.count > countLimit - extra else { return }
         observer.trimWillBegin(.caller)
         while !queue.isEmpty && (queue.cost > capacity - cost || queue.count > countLimit - extra) {
-            var victim = hand >= 0 ? hand : queue.tail
-            while store.aux(victim) != 0 {
-                store.setAux(victim, 0)
-                let newer = store.prev(victim)
-                victim = newer >= 0 ? newer : queue.tail
-            }
+            // The hand passes over visited entries, clearing their bit, to the first unvisited one.
+            let victim = store.sweepClearingAux(from: hand >= 0 ? hand : queue.tail, in: queue)
             hand = store.prev(victim)
             store.evict(victim, from: &queue, observer: &observer)
         }

@@ -304,6 +304,25 @@ internal struct _SlotStore<Key: Hashable, Value> {
         }
     }
 
+    /// The second-chance sweep: walks from `start` toward the head of `list`, wrapping from the
+    /// head to the tail, clearing each slot's aux until it reaches one whose aux is already 0,
+    /// which it returns. `list` must hold a slot with aux 0 or the sweep clears one lap first.
+    ///
+    /// One buffer access for the whole walk: clearing through ``setAux(_:_:)`` would check the
+    /// array's uniqueness on every step.
+    @inlinable
+    mutating func sweepClearingAux(from start: Int32, in list: _List) -> Int32 {
+        slots.withUnsafeMutableBufferPointer { s in
+            var slot = start
+            while s[Int(slot)].aux != 0 {
+                s[Int(slot)].aux = 0
+                let newer = s[Int(slot)].prev
+                slot = newer >= 0 ? newer : list.tail
+            }
+            return slot
+        }
+    }
+
     /// Changes the cost of `slot`, which is in `list`, keeping the list's total right.
     @inlinable
     mutating func setCost(_ slot: Int32, _ cost: Int, in list: inout _List) {

@@ -572,8 +572,8 @@ func _leadingDigits(_ bytes: UnsafePointer<UInt8>) -> (value: UInt64, length: In
 }
 
 /// The number spelled by the digits from `start` up to the first non-digit or `end`, and where
-/// they stop: the slow path of ``_leadingDigits(_:)``, kept out of line so that the row scanner
-/// stays small enough to inline.
+/// they stop: the slow path of ``_leadingDigits(_:)`` (runs of 8 or more digits, or a number
+/// that ends the input), kept out of line so that the row scanner inlined into every row stays small.
 @inline(never)
 func _digitByDigit(_ base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) -> (value: UInt64, end: Int) {
     var value: UInt64 = 0

@@ -91,11 +91,13 @@ final class StraightforwardLRU {
     }
 }
 
-func argument(_ name: String, default value: Int) -> Int {
-    guard let i = CommandLine.arguments.firstIndex(of: name), i + 1 < CommandLine.arguments.count,
-          let parsed = Int(CommandLine.arguments[i + 1]) else { return value }
-    return parsed
+/// The value after option `name`, or `nil` when the option is absent or has no value.
+func option(_ name: String) -> String? {
+    guard let i = CommandLine.arguments.firstIndex(of: name), i + 1 < CommandLine.arguments.count else { return nil }
+    return CommandLine.arguments[i + 1]
 }
+
+func argument(_ name: String, default value: Int) -> Int { option(name).flatMap { Int($0) } ?? value }
 
 let keyCount = argument("--keys", default: 200_000)
 let rounds = argument("--rounds", default: 5)
@@ -111,9 +113,7 @@ let order = shuffled
 /// The keys the get pass asks for: each key once in random order (`uniform`, the default), or
 /// `zipf`: as many requests drawn from Zipf(1.0) over the keys, the popular ones scattered in memory
 /// (ranks map to keys through the shuffle), the way an app's feed revisits its popular images.
-let access = CommandLine.arguments.firstIndex(of: "--access").flatMap {
-    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
-} ?? "uniform"
+let access = option("--access") ?? "uniform"
 let getOrder: [Int]
 switch access {
 case "uniform":
@@ -233,8 +233,7 @@ contenders.append(Contender(name: "floor: hash the key, read the value") {
     return (set.seconds, get.seconds)
 })
 
-if let i = CommandLine.arguments.firstIndex(of: "--only"), i + 1 < CommandLine.arguments.count {
-    let wanted = CommandLine.arguments[i + 1]
+if let wanted = option("--only") {
     contenders.removeAll { !$0.name.localizedCaseInsensitiveContains(wanted) }
 }
 

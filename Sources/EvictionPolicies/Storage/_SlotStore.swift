@@ -62,7 +62,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
 
     /// The slot holding `key`, or `-1`.
     @inlinable @inline(__always)
-    func find(_ key: Key) -> Int32 { find(key, hash: _hash(key)) }
+    func find(_ key: Key) -> Int32 { find(key, hash: hash(key)) }
 
     /// The slot holding `key`, whose hash is `hash` (from ``hash(_:)``), or `-1`.
     ///
@@ -75,7 +75,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
 
     /// The hash the index files `key` under.
     @inlinable @inline(__always)
-    func hash(_ key: Key) -> UInt64 { _hash(key) }
+    func hash(_ key: Key) -> UInt64 { _hash(key, seed: index.seed) }
 
     /// Starts loading memory that a request for `key` will touch; see ``EvictionPolicy/prefetch(_:_:)``.
     ///
@@ -83,7 +83,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
     /// (loaded by an earlier `.index` hint) and loads the slot it points to.
     @inlinable @inline(__always)
     func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        let hash = _hash(key)
+        let hash = hash(key)
         switch stage {
         case .index:
             index.prefetch(hash: hash)
@@ -99,7 +99,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
     /// Takes a free slot for `key` and records it in the index. `key` must not be present.
     @inlinable
     mutating func allocate(key: Key, value: Value?, cost: Int) -> Int32 {
-        allocate(key: key, hash: _hash(key), value: value, cost: cost)
+        allocate(key: key, hash: hash(key), value: value, cost: cost)
     }
 
     /// Takes a free slot for `key`, whose hash is `hash` (from ``hash(_:)``), and records it in
@@ -136,7 +136,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
             slots[i].prev = -1
             return slots[i].key
         }
-        index.remove(hash: _hash(key), slot: slot)
+        index.remove(hash: hash(key), slot: slot)
         self.freeHead = slot
         return values.withUnsafeMutableBufferPointer { values in
             let value = values[i]
@@ -299,7 +299,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
         slots.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
             let entry = base[Int(slot)]
-            index.prefetch(hash: _hash(entry.key))
+            index.prefetch(hash: hash(entry.key))
             if entry.prev >= 0 { _cs_prefetch(base + Int(entry.prev)) }
         }
     }
@@ -342,9 +342,12 @@ internal struct _KeyIndex {
     @usableFromInline var buckets: ContiguousArray<UInt64>
     @usableFromInline var mask: Int
     @usableFromInline var count: Int = 0
+    /// The seed for hashing `String` keys; see ``_hashString(_:seed:)``.
+    @usableFromInline let seed: UInt64
 
     @inlinable
     init(minimumCapacity: Int = 16) {
+        seed = _stringHashSeed
         var size = 16
         while size < minimumCapacity * 2 { size <<= 1 }
         buckets = ContiguousArray(repeating: 0, count: size)

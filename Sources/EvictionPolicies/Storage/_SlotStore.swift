@@ -223,7 +223,7 @@ internal struct _SlotStore<Key: Hashable, Value> {
     }
 
     /// Moves `slot`, already in `list`, to its head.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func moveToHead(_ slot: Int32, _ list: inout _List) {
         guard list.head != slot else { return }
         slots.withUnsafeMutableBufferPointer { s in

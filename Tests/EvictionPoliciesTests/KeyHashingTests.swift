@@ -12,8 +12,35 @@ private let equivalentSpellings: [(String, String)] = [
     ("https://images.example.com/\u{E9}t\u{E9}/1.jpg", "https://images.example.com/e\u{301}te\u{301}/1.jpg"),
 ]
 
+/// ``_hashBytes(_:seed:)`` over a copy of the string's UTF-8 bytes in an array: the definition
+/// the in-place and in-register paths must agree with.
+private func hashOfBytes(_ string: String, seed: UInt64) -> UInt64 {
+    Array(string.utf8).withUnsafeBytes { _hashBytes($0, seed: seed).hash }
+}
+
 @Suite("String key hashing")
 struct KeyHashingTests {
+    /// ``_hashNonASCIIString(_:seed:)`` names the scalars whose NFC form is ASCII; the standard
+    /// library's normalizer, asked about every scalar, must give exactly that list.
+    @Test("exactly three non-ASCII scalars normalize to ASCII: U+037E, U+1FEF, U+212A")
+    func scalarsThatNormalizeToASCII() {
+        var found: [UInt32: [UInt8]] = [:]
+        for value in UInt32(0x80)...0x10_FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let nfc = String(Character(scalar))._nfcCodeUnits
+            if nfc.allSatisfy({ $0 < 0x80 }) { found[value] = nfc }
+        }
+        #expect(found == [0x037E: [UInt8(ascii: ";")], 0x1FEF: [UInt8(ascii: "`")], 0x212A: [UInt8(ascii: "K")]])
+    }
+
+    @Test("a non-ASCII string hashes as its ASCII form when it has one, else by hashValue")
+    func nonASCIIPath() {
+        #expect(_hashNonASCIIString("300\u{212A}; \u{1FEF}x\u{037E}", seed: 4) == hashOfBytes("300K; `x;", seed: 4))
+        let cafe = "caf\u{E9}"
+        #expect(_hashNonASCIIString(cafe, seed: 4) == UInt64(bitPattern: Int64(cafe.hashValue)))
+        #expect(_hashString("cafe\u{301}", seed: 4) == _hashString(cafe, seed: 4))
+    }
+
     @Test("equal strings hash equal, whichever spelling and path")
     func canonicalEquivalence() {
         for (a, b) in equivalentSpellings {
@@ -24,13 +51,13 @@ struct KeyHashingTests {
         }
     }
 
-    @Test("an ASCII string's in-place hash is the hash of its normalized bytes, at every length")
-    func inPlaceMatchesNormalized() {
+    @Test("an ASCII string's hash is the hash of its bytes, at every length")
+    func asciiHashesItsBytes() {
         var rng = SeededRandom(seed: 11)
         for length in 0...100 {
             for _ in 0..<5 {
                 let string = String((0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 32...126, using: &rng))) })
-                #expect(_hashString(string, seed: 42) == _hashNormalizedString(string, seed: 42), "length \(length)")
+                #expect(_hashString(string, seed: 42) == hashOfBytes(string, seed: 42), "length \(length)")
             }
         }
     }
@@ -51,7 +78,7 @@ struct KeyHashingTests {
             let heapIsInline = withUnsafeBytes(of: heap) { $0.load(fromByteOffset: 8, as: UInt64.self) >> 61 & 1 == 1 }
             #expect(!heapIsInline, "length \(length): the heap string is stored inline; the test proves nothing")
             #expect(_hashString(inline, seed: 8) == _hashString(heap, seed: 8), "length \(length)")
-            #expect(_hashString(inline, seed: 8) == _hashNormalizedString(inline, seed: 8), "length \(length)")
+            #expect(_hashString(inline, seed: 8) == hashOfBytes(inline, seed: 8), "length \(length)")
         }
     }
 

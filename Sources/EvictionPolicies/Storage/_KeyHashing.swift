@@ -2,8 +2,8 @@
 ///
 /// Replay keys are `UInt64` object ids; hashing them through `Hasher` (SipHash) would cost more
 /// than the rest of a cache hit, so integer keys get a multiply–xorshift finalizer instead.
-/// `String` keys (what apps use) get ``_hashString(_:seed:)``, a word-at-a-time hash about a
-/// sixth of SipHash's instructions for a URL. Other keys use their own `hashValue`.
+/// `String` keys (what apps use) get ``_hashString(_:seed:)``, a word-at-a-time hash of their
+/// bytes, when they are ASCII. Other keys use their own `hashValue`.
 /// The branches on the key type fold away once the generic code is specialized.
 @inlinable @inline(__always)
 internal func _hash<Key: Hashable>(_ key: Key, seed: UInt64) -> UInt64 {
@@ -48,10 +48,11 @@ internal let _stringHashSeed: UInt64 = {
 /// memory loads cannot start early. Measured on 200,000 URL keys in random order, hashing alone
 /// took about 300 ns a key with `hashValue` and about 100 ns with this function.
 ///
-/// Two strings are `==` when their Unicode NFC forms are the same scalars (`"K"` equals the
-/// Kelvin sign `"\u{212A}"`), so the hash is the hash of the NFC form's UTF-8 bytes. An ASCII
-/// string is its own NFC form: its bytes are hashed in place. Any other string is normalized
-/// first, through the standard library's own normalizer (the slow path, out of line).
+/// Two strings are `==` when their Unicode NFC forms are the same. An ASCII string is its own
+/// NFC form, so its bytes are hashed in place with ``_hashBytes(_:seed:)``. Any other string goes
+/// to ``_hashNonASCIIString(_:seed:)``, which gives a string whose NFC form is ASCII (`"300\u{212A}"`,
+/// with the Kelvin sign, equals `"300K"`) the hash of those ASCII bytes, and every other string
+/// its `hashValue`.
 ///
 /// Hash flooding: the seed is random per process, as `Hasher`'s is, but this is a fast mixing
 /// function, not a keyed pseudo-random function like SipHash. A cache whose keys come from an
@@ -78,16 +79,38 @@ internal func _hashString(_ string: String, seed: UInt64) -> UInt64 {
         return isASCII ? hash : nil
     }
     if let inPlace, let hash = inPlace { return hash }
-    return _hashNormalizedString(string, seed: seed)
+    return _hashNonASCIIString(string, seed: seed)
 }
 
-/// The slow path of ``_hashString(_:seed:)``: the hash of the NFC form's UTF-8 bytes.
+/// The slow path of ``_hashString(_:seed:)``, for a string that is not ASCII (or whose bytes are
+/// not contiguous, as a bridged `NSString`'s).
+///
+/// Its NFC form is ASCII exactly when every scalar is ASCII or one of the three scalars whose
+/// canonical decomposition is an ASCII character: U+037E GREEK QUESTION MARK (`;`), U+1FEF
+/// GREEK VARIA (`` ` ``) and U+212A KELVIN SIGN (`K`). (A test checks that list against the
+/// standard library's normalizer over every scalar.) Composition cannot produce ASCII, and a
+/// combining mark never disappears, so no other string normalizes to ASCII. Such a string is
+/// hashed as its ASCII form; any other is hashed by `hashValue`, which is consistent with `==`
+/// among themselves, and none of them equals an ASCII string.
 @inline(never) @usableFromInline
-internal func _hashNormalizedString(_ string: String, seed: UInt64) -> UInt64 {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(string.utf8.count)
-    string._withNFCCodeUnits { bytes.append($0) }
-    return bytes.withUnsafeBytes { _hashBytes($0, seed: seed).hash }
+internal func _hashNonASCIIString(_ string: String, seed: UInt64) -> UInt64 {
+    let ascii = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: string.utf8.count) { buffer -> UInt64? in
+        var count = 0
+        for scalar in string.unicodeScalars {
+            let byte: UInt8
+            switch scalar.value {
+            case 0..<0x80: byte = UInt8(truncatingIfNeeded: scalar.value)
+            case 0x037E: byte = UInt8(ascii: ";")
+            case 0x1FEF: byte = UInt8(ascii: "`")
+            case 0x212A: byte = UInt8(ascii: "K")
+            default: return nil
+            }
+            buffer[count] = byte  // at most one byte per scalar, and a scalar is 1...4 UTF-8 bytes
+            count += 1
+        }
+        return _hashBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])), seed: seed).hash
+    }
+    return ascii ?? UInt64(bitPattern: Int64(string.hashValue))
 }
 
 // Odd 64-bit constants with about half their bits set, as wyhash's: each multiplication by a

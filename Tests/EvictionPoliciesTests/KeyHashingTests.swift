@@ -18,6 +18,11 @@ private func hashOfBytes(_ string: String, seed: UInt64) -> UInt64 {
     Array(string.utf8).withUnsafeBytes { _hashBytes($0, seed: seed).hash }
 }
 
+/// `length` printable ASCII characters drawn from `rng`.
+private func randomASCII(_ length: Int, using rng: inout SeededRandom) -> String {
+    String(decoding: (0..<length).map { _ in UInt8.random(in: 32...126, using: &rng) }, as: UTF8.self)
+}
+
 @Suite("String key hashing")
 struct KeyHashingTests {
     /// ``_hashNonASCIIString(_:seed:)`` names the scalars whose NFC form is ASCII; the standard
@@ -56,7 +61,7 @@ struct KeyHashingTests {
         var rng = SeededRandom(seed: 11)
         for length in 0...100 {
             for _ in 0..<5 {
-                let string = String((0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 32...126, using: &rng))) })
+                let string = randomASCII(length, using: &rng)
                 #expect(_hashString(string, seed: 42) == hashOfBytes(string, seed: 42), "length \(length)")
             }
         }
@@ -69,8 +74,7 @@ struct KeyHashingTests {
     func inlineMatchesHeap() {
         var rng = SeededRandom(seed: 3)
         for length in 0...16 {
-            let bytes = (0..<length).map { _ in UInt8.random(in: 32...126, using: &rng) }
-            let inline = String(decoding: bytes, as: UTF8.self)
+            let inline = randomASCII(length, using: &rng)
             var heap = String()
             heap.reserveCapacity(64)
             heap.append(inline)
@@ -90,7 +94,7 @@ struct KeyHashingTests {
             let base = _hashString(String(decoding: bytes, as: UTF8.self), seed: 9)
             for position in 0..<length {
                 var changed = bytes
-                changed[position] = changed[position] == 65 ? 66 : 65
+                changed[position] = 65  // an upper-case A, never among the lower-case letters drawn
                 #expect(_hashString(String(decoding: changed, as: UTF8.self), seed: 9) != base,
                         "length \(length), byte \(position) did not change the hash")
             }

@@ -35,4 +35,15 @@ static inline __attribute__((always_inline)) uint64_t _cs_ticks(void) {
 /// timer runs at a fixed frequency), elsewhere never.
 int _cs_ticks_are_invariant(void);
 
+/// Registers a temporary file to be unlinked if the process is ended by SIGINT, SIGTERM or
+/// SIGHUP before the file is renamed into place or discarded. Installs the handlers on first use
+/// (each removes every registered file, then re-raises the signal with its default action, so
+/// the exit status still says which signal ended the process). Returns a slot for
+/// `_cs_temporary_unregister`, or -1 when every slot is taken (the file is then not cleaned up
+/// on a signal; it is still removed on every error path).
+int _cs_temporary_register(const char *path);
+
+/// Forgets slot `slot` (a value `_cs_temporary_register` returned; -1 is ignored).
+void _cs_temporary_unregister(int slot);
+
 #endif

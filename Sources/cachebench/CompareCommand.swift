@@ -87,6 +87,8 @@ enum CompareCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
             try Output.requireFiles(arguments, ["--plot", "--plot-latency"])
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]] + arguments.all("--baseline"),
+                                       outputs: ["--output", "--plot", "--plot-latency"])
             if tolerance != nil && arguments.value("--baseline") == nil {
                 throw UsageError("--tolerance applies to --baseline, which is not given")
             }
@@ -98,8 +100,9 @@ enum CompareCommand {
         }
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "compare \(job.trace.path)") : nil
         let result = try Compare.run(job, progress: progress)
-        try Output.emit(CompareReport.render(result, as: format), to: arguments.value("--output"))
-        try writePlots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
+        // Everything is rendered before anything is written, then committed together.
+        try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]
+            + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) }))
 
         if let gate {
             let outcome = gate.check(result)
@@ -148,9 +151,11 @@ enum CompareCommand {
             threads: threads)
     }
 
-    /// Writes `--plot` and `--plot-latency`, each whole or not at all.
-    static func writePlots(_ arguments: Arguments, hitRatio: () -> String, latency: () -> String) throws(CacheBenchError) {
-        if let path = arguments.value("--plot") { try Output.emit(hitRatio(), to: path) }
-        if let path = arguments.value("--plot-latency") { try Output.emit(latency(), to: path) }
+    /// The charts `--plot` and `--plot-latency` ask for, rendered, with their paths.
+    static func plots(_ arguments: Arguments, hitRatio: () -> String, latency: () -> String) -> [(text: String, path: String?)] {
+        var outputs: [(text: String, path: String?)] = []
+        if let path = arguments.value("--plot") { outputs.append((hitRatio(), path)) }
+        if let path = arguments.value("--plot-latency") { outputs.append((latency(), path)) }
+        return outputs
     }
 }

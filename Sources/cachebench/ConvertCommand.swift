@@ -37,6 +37,7 @@ enum ConvertCommand {
                 throw UsageError("--to \(target): expected oracle-general")
             }
             output = path
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
         } catch { throw .usage(error) }
         let summary = try OracleGeneralWriter.convert(trace, to: output)

@@ -49,6 +49,7 @@ enum MRCCommand {
                 throw UsageError("mrc: give --points or --capacities, not both")
             }
             try Output.requireFiles(arguments, ["--plot"])
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot"])
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
             format = try arguments.choice("--format", default: ReportFormat.table)
             capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in try CapacityList.parse(text) }
@@ -58,9 +59,9 @@ enum MRCCommand {
         let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                             ignoreSize: arguments.flags.contains("--ignore-size"),
                                             threads: ProcessInfo.processInfo.activeProcessorCount, progress: progress)
-        try Output.emit(CompareReport.renderCurve(result, as: format), to: arguments.value("--output"))
-        if let path = arguments.value("--plot") {
-            try Output.emit(CompareCharts.missRatioCurve(result), to: path)
-        }
+        // Rendered first, then the curve and its chart are committed together.
+        var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
+        if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }
+        try Output.emit(outputs)
     }
 }

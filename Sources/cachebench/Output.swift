@@ -1,39 +1,28 @@
 import CacheBench
 import Foundation
 
-/// Writes command output: to standard output, or whole to a file (`--output`), never half-written.
+/// Writes command output through ``AtomicFile``: every report and chart is rendered first, then
+/// all of a command's files are committed together, so a failure leaves every target as it was.
 enum Output {
-    static func emit(_ text: String, to path: String?) throws(CacheBenchError) {
-        guard let path, path != "-" else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-            return
-        }
-        // A device or a pipe (/dev/null, a FIFO) is written in place: renaming a file over it
-        // would replace the device itself (as root, /dev/null would become a regular file).
-        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
-           type != .typeRegular, type != .typeDirectory {
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw .output("\(path): cannot write") }
-            defer { try? handle.close() }
-            do { try handle.write(contentsOf: Data(text.utf8)) } catch {
-                throw .output("\(path): cannot write: \(error.localizedDescription)")
+    /// Writes each `(text, path)` (`nil` or `-` is standard output), all or nothing.
+    static func emit(_ outputs: [(text: String, path: String?)]) throws(CacheBenchError) {
+        var files: [AtomicFile] = []
+        do throws(OutputError) {
+            for output in outputs {
+                let file = try AtomicFile(path: output.path ?? "-")
+                files.append(file)
+                try file.write(output.text)
             }
-            return
+            try AtomicFile.commitAll(files)
+        } catch {
+            for file in files { file.discard() }
+            throw CacheBenchError(error)
         }
-        // Write beside the target, then rename: readers see the old file or the whole new one.
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do { try Data(text.utf8).write(to: temporary) } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .output("\(path): cannot write: \(error.localizedDescription)")
-        }
-        // rename(2) replaces an existing file atomically. (FileManager.replaceItemAt on Linux
-        // removed the old file and then failed, losing it.)
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .output("\(path): cannot write: \(reason)")
-        }
+    }
+
+    /// Writes `text` to `path` (`nil` or `-` is standard output), whole or not at all.
+    static func emit(_ text: String, to path: String?) throws(CacheBenchError) {
+        try emit([(text, path)])
     }
 
     /// Charts go to files: `-` (standard output, where the report goes) is refused for `options`.
@@ -43,7 +32,58 @@ enum Output {
         }
     }
 
+    /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the
+    /// command reads, `outputs` the options naming files it writes.
+    static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String]) throws(UsageError) {
+        let written = outputs.compactMap { option in arguments.value(option).map { (option, $0) } }.filter { $0.1 != "-" }
+        for (option, path) in written {
+            for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {
+                throw UsageError("\(option) \(path) is the input trace: writing it would destroy the trace being read")
+            }
+        }
+        for (i, first) in written.enumerated() {
+            for second in written[(i + 1)...] where AtomicFile.sameFile(first.1, second.1) && !isDevice(first.1) {
+                throw UsageError("\(first.0) and \(second.0) name the same file (\(first.1))")
+            }
+        }
+    }
+
+    /// A device or FIFO (`/dev/null`) may receive several outputs; only files are replaced.
+    private static func isDevice(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// One line on standard error, with control bytes from the input made visible. A failing
+    /// standard error is ignored: it never changes the exit code.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("cachebench: " + message + "\n").utf8))
+        writeStandardError("cachebench: " + escapingControls(message) + "\n")
+    }
+
+    /// Writes `text` as it is to standard error, ignoring failures (see ``error(_:)``).
+    static func writeStandardError(_ text: String) {
+        Array(text.utf8).withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let n = write(STDERR_FILENO, base + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// Text for a terminal: control characters (ESC, CR, BEL, …) become `\u{1B}`-style escapes.
+    static func escapingControls(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

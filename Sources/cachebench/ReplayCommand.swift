@@ -59,6 +59,7 @@ enum ReplayCommand {
                 replay.threads = threads
             }
             job = replay
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)") : nil

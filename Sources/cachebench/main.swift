@@ -30,24 +30,36 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "convert": (ConvertCommand.help, ConvertCommand.run),
 ]
 
+/// Prints help on standard output: exit 0, or 74 when standard output cannot be written.
+func printHelp(_ text: String) -> Int32 {
+    do { try Output.emit(text + "\n", to: "-") } catch {
+        Output.error(error.description)
+        return error.exitCode
+    }
+    return 0
+}
+
+/// Usage mistakes print the usage on standard error (stdout is for results only): exit 2.
+func usageError(_ text: String) -> Int32 {
+    Output.writeStandardError(text + "\n")
+    return 2
+}
+
 @MainActor
 func main(_ words: [String]) -> Int32 {
-    guard let first = words.first else {
-        print(usage)
-        return 2
-    }
-    if first == "--help" || first == "-h" { print(usage); return 0 }
+    guard let first = words.first else { return usageError(usage) }
+    if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
-        if words.count > 1, let command = commands[words[1]] { print(command.help); return 0 }
-        print(usage)
-        return words.count > 1 ? 2 : 0
+        if words.count > 1, let command = commands[words[1]] { return printHelp(command.help) }
+        if words.count > 1 { return usageError("cachebench: unknown command '\(words[1])'\n\n" + usage) }
+        return printHelp(usage)
     }
     guard let command = commands[first] else {
         Output.error("unknown command '\(first)' (commands: \(commands.keys.sorted().joined(separator: ", ")))")
         return 2
     }
     let rest = Array(words.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") { print(command.help); return 0 }
+    if rest.contains("--help") || rest.contains("-h") { return printHelp(command.help) }
     do {
         try command.run(rest)
         return 0
@@ -58,4 +70,5 @@ func main(_ words: [String]) -> Int32 {
     }
 }
 
+AtomicFile.protectStandardDescriptors()
 exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -95,9 +95,6 @@ public enum Compare {
         var workingSet: WorkingSet?
         func measuredWorkingSet() throws(CacheBenchError) -> WorkingSet {
             if let workingSet { return workingSet }
-            guard job.trace.isRewindable else {
-                throw .usage(UsageError("capacities given as fractions of the working set, or omitted, need a trace file (the working set is measured by a first pass), not standard input"))
-            }
             progress?.begin(phase: "working set")
             do {
                 let measured = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize)
@@ -148,7 +145,7 @@ public enum Compare {
         // The stack-distance pass replaces lru's runs when it can be exact.
         let lruIndex = policies.firstIndex { $0.descriptor.name == "lru" }
         var profiledCapacities: [Int] = []
-        if job.lruStackDistance, let lruIndex, job.countLimit == nil, job.trace.isRewindable {
+        if job.lruStackDistance, let lruIndex, job.countLimit == nil {
             profiledCapacities = plan.filter { $0.policy == lruIndex }.compactMap(\.capacity)
             if profiledCapacities.count < 2 { profiledCapacities = [] }
         }

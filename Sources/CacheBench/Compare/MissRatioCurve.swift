@@ -22,9 +22,6 @@ public enum MissRatioCurve {
             guard count >= 2 && count <= CapacityList.maximumCount else {
                 throw .usage(UsageError("--points \(count): must be from 2 to \(CapacityList.maximumCount)"))
             }
-            guard trace.isRewindable else {
-                throw .usage(UsageError("mrc: give --capacities when the trace is standard input (--points spans the working set, which needs a first pass over a file)"))
-            }
             progress?.begin(phase: "working set")
             let measured: WorkingSet
             do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }

@@ -155,42 +155,14 @@ public enum TraceGeneration {
     }
 }
 
-/// Buffers CSV text and writes it to a file descriptor; a named file is written beside its
-/// target and renamed over it at the end, so readers never see half a trace.
+/// Buffers CSV text into an ``AtomicFile``: a named file is replaced whole or not at all.
 struct _CSVSink {
     private var buffer: [UInt8] = []
-    private let descriptor: Int32
-    private let path: String?
-    private let temporary: String?
+    private let file: AtomicFile
 
     init(path: String?) throws(CacheBenchError) {
         buffer.reserveCapacity(1 << 20 + 4096)
-        guard let path, path != "-" else {
-            descriptor = 1
-            self.path = nil
-            temporary = nil
-            return
-        }
-        // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
-        // regular file over it would replace the device itself.
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            let fd = open(path, O_WRONLY)
-            guard fd >= 0 else { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
-            descriptor = fd
-            self.path = path
-            temporary = nil
-            return
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory).\(name).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        descriptor = fd
-        self.path = path
-        self.temporary = temporary
+        do { file = try AtomicFile(path: path ?? "-") } catch { throw CacheBenchError(error) }
     }
 
     var buffered: Int { buffer.count }
@@ -226,40 +198,13 @@ struct _CSVSink {
     }
 
     mutating func flush() throws(CacheBenchError) {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return write(descriptor, base + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                abandon()
-                throw .output("\(path ?? "standard output"): cannot write: \(reason)")
-            }
-            offset += written
-        }
+        do { try file.write(buffer) } catch { throw CacheBenchError(error) }
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is left and puts the file in place.
     mutating func finish() throws(CacheBenchError) {
         try flush()
-        guard let path else { return }
-        guard let temporary else {
-            if close(descriptor) != 0 { throw .output("\(path): cannot write: \(String(cString: strerror(errno)))") }
-            return
-        }
-        if close(descriptor) != 0 || rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .output("\(path): cannot write: \(reason)")
-        }
-    }
-
-    private func abandon() {
-        guard descriptor != 1 else { return }
-        close(descriptor)
-        if let temporary { unlink(temporary) }
+        do { try file.commit() } catch { throw CacheBenchError(error) }
     }
 }

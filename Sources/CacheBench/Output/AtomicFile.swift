@@ -44,6 +44,23 @@ public final class AtomicFile {
     private static let bufferSize = 1 << 20
     static let environmentFault: Int? = ProcessInfo.processInfo.environment["CACHEBENCH_FAULT_WRITE_AFTER_BYTES"].flatMap { Int($0) }
     private static let counter = _AtomicCounter()
+    /// Set once at startup by ``protectStandardDescriptors()``, before any other thread exists.
+    nonisolated(unsafe) private static var standardOutputWasClosed = false
+
+    /// Call first thing in `main`: a standard descriptor (0, 1, 2) the process was started
+    /// without (`>&-`) is occupied by `/dev/null`, so no file opened later takes its number
+    /// and receives output meant for the terminal. A closed standard output is remembered:
+    /// writing a report to `-` then fails (exit 74) rather than vanishing into `/dev/null`.
+    public static func protectStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if placeholder >= 0, placeholder != descriptor {
+                dup2(placeholder, descriptor)
+                close(placeholder)
+            }
+            if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+        }
+    }
 
     /// Opens `path` for writing: `-` is standard output.
     ///
@@ -59,6 +76,7 @@ public final class AtomicFile {
         self.faultAfterBytes = faultAfterBytes
         buffer.reserveCapacity(Self.bufferSize)
         if path == "-" {
+            if Self.standardOutputWasClosed { throw OutputError(path: path, errno: EBADF) }
             descriptor = STDOUT_FILENO
             temporary = nil
             destination = path

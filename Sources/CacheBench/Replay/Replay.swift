@@ -121,6 +121,11 @@ public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+extension CacheBenchError {
+    /// A file that could not be written (exit 74).
+    public init(_ error: OutputError) { self = .output(error.description) }
+}
+
 extension PolicyConfigurationError {
     var asUsage: CacheBenchError { .usage(UsageError(message)) }
 }
@@ -212,9 +217,6 @@ public enum Replay {
     /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
     private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
                                            policy: String) throws(CacheBenchError) -> any TraceReader {
-        guard trace.isRewindable else {
-            throw .usage(UsageError("policy \(policy) needs each request's next access: give a trace file rather than standard input (a first pass computes it), or an oracleGeneral trace"))
-        }
         let table: NextAccessTable
         do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
         return NextAccessAnnotatingReader(base: reader, table: table)
@@ -224,9 +226,6 @@ public enum Replay {
     static func resolveCapacity(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> (Int?, CapacitySource) {
         if let capacity = job.capacity { return (capacity, .option) }
         if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
-        guard job.trace.isRewindable else {
-            throw .usage(UsageError("--capacity is required when the trace is standard input (the default, 10% of the working set, needs a first pass over a file)"))
-        }
         let workingSet: WorkingSet
         do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
         return (max(1, workingSet.total(ignoreSize: job.ignoreSize) / 10), .workingSet)

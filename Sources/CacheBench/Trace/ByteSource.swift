@@ -54,6 +54,18 @@ public final class ByteSource {
 
     private var maximumRead = Int.max
 
+    /// A read-once input shared with other sources of the same trace, and this source's place in it.
+    private var oneShot: _OneShotInput?
+    private var position = 0
+
+    /// Reads a one-shot input from its first byte (see ``_OneShotInput``).
+    init(oneShot: _OneShotInput) {
+        name = oneShot.name
+        descriptor = -1
+        ownsDescriptor = false
+        self.oneShot = oneShot
+    }
+
     deinit {
         if ownsDescriptor { close(descriptor) }
     }
@@ -65,7 +77,7 @@ public final class ByteSource {
     /// format can be recognised even on standard input.
     public func peek(upTo count: Int) throws(TraceError) -> [UInt8] {
         if pending.count < count {
-            guard descriptor >= 0 else { return Array(pending.prefix(count)) }
+            guard descriptor >= 0 || oneShot != nil else { return Array(pending.prefix(count)) }
             let wanted = count - pending.count
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 1)
             defer { chunk.deallocate() }
@@ -86,7 +98,7 @@ public final class ByteSource {
             bytesRead += n
             return n
         }
-        guard descriptor >= 0 else { return 0 }
+        guard descriptor >= 0 || oneShot != nil else { return 0 }
         let n = try readFromDescriptor(into: buffer, count: count, fully: false)
         bytesRead += n
         return n
@@ -104,6 +116,11 @@ public final class ByteSource {
     }
 
     private func readOnce(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        if let oneShot {
+            let n = try oneShot.read(at: position, into: buffer, count: count)
+            position += n
+            return n
+        }
         while true {
             #if canImport(Glibc)
             let n = Glibc.read(descriptor, buffer, count)

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Converts a trace to libCacheSim's `oracleGeneral` binary format, as libCacheSim's `traceConv`
 /// does, so that the same requests can be replayed by libCacheSim's `cachesim` beside cachebench.
@@ -18,9 +17,6 @@ public enum OracleGeneralWriter {
 
     /// Converts `trace` into `path`, written whole or not at all.
     public static func convert(_ trace: TraceSpec, to path: String) throws(CacheBenchError) -> Summary {
-        guard trace.isRewindable else {
-            throw .usage(UsageError("convert needs a trace file, not standard input (it reads the trace twice)"))
-        }
         // Pass 1: each record's key, then a backward pass turns keys into next indices in place.
         var next: [Int64] = []
         var leftOut = 0
@@ -42,24 +38,22 @@ public enum OracleGeneralWriter {
         }
         lastSeen = [:]
 
-        // Pass 2: write the records beside the target, then rename.
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: temporary) else {
-            throw .output("\(path): cannot write")
-        }
+        // Pass 2: write the records through the one atomic writer (whole, or the target untouched).
+        let file: AtomicFile
+        do { file = try AtomicFile(path: path) } catch { throw CacheBenchError(error) }
         var written = 0
-        do throws(TraceError) {
+        do {
             var reader = try trace.open()
             var batch: [Request] = []
-            var chunk = Data()
+            var chunk: [UInt8] = []
             chunk.reserveCapacity(24 << 14)
             while try reader.nextBatch(&batch) {
                 for request in batch where request.operation == .get {
                     guard request.size <= Int(UInt32.max) else {
-                        throw TraceError(.malformed, file: trace.path, reason: "record \(written + 1): size \(request.size) does not fit oracleGeneral's 32-bit size")
+                        throw CacheBenchError.trace(TraceError(.malformed, file: trace.path, reason: "record \(written + 1): size \(request.size) does not fit oracleGeneral's 32-bit size"))
+                    }
+                    guard written < next.count else {
+                        throw CacheBenchError.trace(TraceError(.malformed, file: trace.path, reason: "the trace changed between the two reads (more rows the second time)"))
                     }
                     append(UInt32(clamping: Int64(request.time.rounded(.down))), to: &chunk)
                     append(request.key, to: &chunk)
@@ -68,28 +62,31 @@ public enum OracleGeneralWriter {
                     written += 1
                 }
                 if chunk.count >= 24 << 13 {
-                    try? handle.write(contentsOf: chunk)
+                    try file.write(chunk)
                     chunk.removeAll(keepingCapacity: true)
                 }
             }
-            try? handle.write(contentsOf: chunk)
-            try? handle.close()
-        } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
+            try file.write(chunk)
+            guard written == next.count else {
+                throw CacheBenchError.trace(TraceError(.malformed, file: trace.path, reason: "the trace changed between the two reads (fewer rows the second time)"))
+            }
+            try file.commit()
+        } catch let error as TraceError {
+            file.discard()
             throw .trace(error)
-        }
-        do {
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
-            else { try FileManager.default.moveItem(at: temporary, to: url) }
+        } catch let error as OutputError {
+            throw CacheBenchError(error)
+        } catch let error as CacheBenchError {
+            file.discard()
+            throw error
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .output("\(path): cannot write: \(error.localizedDescription)")
+            file.discard()
+            throw .output("\(path): cannot write: \(error)")
         }
         return Summary(records: written, leftOut: leftOut)
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }

@@ -46,10 +46,39 @@ struct TickerTests {
     func boundaries(period: Double) {
         var ticker = _Ticker(period: period)
         ticker.start = 0.7
-        for k in [1, 2, 10, 1_000, 123_457] {
+        for k: Double in [1, 2, 10, 1_000, 123_457] {
             let tick = ticker.time(ofTick: k)
             #expect(ticker.firstTick(after: tick) == k + 1)
             #expect(ticker.firstTick(after: tick.nextDown) == k)
         }
+    }
+
+    @Test("any finite time: huge gaps and nanosecond epochs finish in a bounded number of ticks")
+    func hugeTimes() {
+        for (start, period, end) in [(0.0, 10.0, 1e22), (1.7e18, 0.1, 1.7e18 + 1e13), (0, 0.001, 1e308), (-1e300, 1e-9, 1e300)] {
+            var ticker = _Ticker(period: period)
+            ticker.start = start
+            var deadlines = [start + 1, end / 2, end]
+            let fired = fire(&ticker, until: end, deadlines: &deadlines)
+            #expect(fired.count <= 4 && fired == fired.sorted())
+            #expect(ticker.due(by: end) == nil, "every due tick fired")
+            #expect(ticker.time(ofTick: ticker.next) > end)
+        }
+    }
+
+    @Test("smallestIndex agrees with a linear search on random monotone predicates")
+    func smallestIndexReference() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let threshold = Double(Int.random(in: 0...5_000, using: &generator))
+            let lowest = Double(Int.random(in: 0...3_000, using: &generator))
+            let estimate = [Double.nan, .infinity, -.infinity, Double(Int.random(in: -10...9_000, using: &generator))].randomElement(using: &generator) ?? 0
+            let found = _Ticker.smallestIndex(atLeast: lowest, estimate: estimate) { $0 >= threshold }
+            #expect(found == max(lowest, threshold))
+        }
+        // Beyond 2^53 whole numbers are sparse; the answer is still the first that holds.
+        let big = 1e20
+        #expect(_Ticker.smallestIndex(atLeast: 1, estimate: 5) { $0 >= big } == big)
+        #expect(_Ticker.smallestIndex(atLeast: 1, estimate: 1) { _ in false } == .greatestFiniteMagnitude)
     }
 }

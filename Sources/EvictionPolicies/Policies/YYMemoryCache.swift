@@ -73,7 +73,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// The time of the first advance (the cache's init), or `nil` before it: no timer yet.
     @usableFromInline var startTime: Double?
     /// The index k of the next timer tick, due at `startTime + k * autoTrimInterval`.
-    @usableFromInline var nextTick = 1
+    @usableFromInline var nextTick: Double = 1
     /// `startTime + nextTick * autoTrimInterval`, kept so that most advances cost one comparison.
     @usableFromInline var nextTickTime = Double.infinity
 
@@ -261,22 +261,22 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// After a tick, the next one that can evict anything: with no operation in between, cost
     /// and count stay within their limits, so only age can act, and only once the tail (the
     /// oldest `_time`) is older than the age limit. Returns an index past `time` when none can.
+    /// Whole-number tick indices are `Double`s, searched by ``_Ticker/smallestIndex(atLeast:estimate:where:)``,
+    /// so no timestamp overflows them or makes the search step one tick at a time.
     @inlinable
-    func nextUsefulTick(after tick: Int, start: Double, until time: Double) -> Int {
-        let following = tick + 1
-        let beyond: Int = {
-            let ticks = ((time - start) / autoTrimInterval).rounded(.down)
-            return ticks >= 9e18 ? Int.max - 1 : Int(ticks) + 1
-        }()
-        guard !lru.isEmpty, ageLimit.isFinite else { return max(following, beyond) }
-        let tail = store.stamp(lru.tail)
-        let estimate = ((tail + ageLimit - start) / autoTrimInterval).rounded(.down)
-        guard estimate < 9e18 else { return max(following, beyond) }
-        var k = max(following, Int(estimate))
-        // Floating-point guard: move to the first k whose tick really finds the tail expired.
-        while k > following && (start + Double(k - 1) * autoTrimInterval) - tail > ageLimit { k -= 1 }
-        while (start + Double(k) * autoTrimInterval) - tail <= ageLimit && k < beyond { k += 1 }
-        return k
+    func nextUsefulTick(after tick: Double, start: Double, until time: Double) -> Double {
+        let interval = autoTrimInterval
+        let following = _Ticker.successor(of: tick)
+        guard !lru.isEmpty, ageLimit.isFinite else {
+            return _Ticker.smallestIndex(atLeast: following, estimate: ((time - start) / interval).rounded(.down) + 1) { k in
+                start + k * interval > time
+            }
+        }
+        let tail = store.stamp(lru.tail), ageLimit = ageLimit
+        return _Ticker.smallestIndex(atLeast: following, estimate: ((tail + ageLimit - start) / interval).rounded(.down)) { k in
+            let tick = start + k * interval
+            return tick > time || tick - tail > ageLimit
+        }
     }
 
     // MARK: Trims (each removes from the LRU tail; a limit of 0 removes everything)

@@ -2,15 +2,19 @@
 /// is the time of the cache's first `advance(to:)` (its init).
 ///
 /// A policy fires each due tick in order at its own time. After a tick, ``skip(until:evicts:)``
-/// moves past the ticks that provably do nothing, so that one advance over 10^12 s of idle time
-/// costs O(log) rather than one step per tick.
+/// moves past the ticks that provably do nothing, so that one advance over any idle time costs
+/// O(1) (a bounded search) rather than one step per tick.
+///
+/// Tick indices are `Double`s and tick times are computed the one way ``time(ofTick:)`` does, so
+/// nothing overflows or traps at any finite timestamp (10^22 s, nanosecond epochs with a 0.1 s
+/// period): where the doubles cannot tell two ticks apart, they are one tick.
 @usableFromInline
 internal struct _Ticker {
     @usableFromInline let period: Double
     /// The time of the first advance, or `nil` before it: the timer has not started.
     @usableFromInline var start: Double?
     /// The index k of the next tick.
-    @usableFromInline var next = 1
+    @usableFromInline var next: Double = 1
 
     @inlinable
     init(period: Double) {
@@ -19,7 +23,7 @@ internal struct _Ticker {
 
     /// The time of tick `k`. The timer must have started.
     @inlinable
-    func time(ofTick k: Int) -> Double { (start ?? 0) + Double(k) * period }
+    func time(ofTick k: Double) -> Double { (start ?? 0) + k * period }
 
     /// The time of the next tick when it is due at or before `time`, otherwise `nil`.
     @inlinable
@@ -37,30 +41,69 @@ internal struct _Ticker {
     /// tick is old enough at every later one.
     @inlinable
     mutating func skip(until time: Double, evicts: (Double) -> Bool) {
-        var low = next + 1
-        var high = firstTick(after: time)
-        guard low < high else {
-            next = max(low, high)
-            return
+        let start = self.start ?? 0, period = self.period
+        let following = Self.successor(of: next)
+        next = Self.smallestIndex(atLeast: following, estimate: following) { k in
+            let tick = start + k * period
+            return tick > time || evicts(tick)
         }
-        // Smallest k in [low, high) with evicts(time(k)), or high.
-        while low < high {
-            let middle = low + (high - low) / 2
-            if evicts(self.time(ofTick: middle)) { high = middle } else { low = middle + 1 }
-        }
-        next = low
     }
 
     /// The index of the first tick strictly after `time`.
     @inlinable
-    func firstTick(after time: Double) -> Int {
+    func firstTick(after time: Double) -> Double {
         guard let start else { return 1 }
-        let estimate = ((time - start) / period).rounded(.down)
-        guard estimate < 4e18 else { return Int.max / 2 }
-        var k = max(1, Int(estimate) + 1)
-        // Floating-point guard: step to the exact boundary.
-        while k > 1 && self.time(ofTick: k - 1) > time { k -= 1 }
-        while self.time(ofTick: k) <= time { k += 1 }
-        return k
+        let period = self.period
+        return Self.smallestIndex(atLeast: 1, estimate: ((time - start) / period).rounded(.down) + 1) { k in
+            start + k * period > time
+        }
+    }
+
+    /// The next whole number after `k` that a `Double` can hold (`k + 1`, or more beyond 2^53).
+    @inlinable
+    static func successor(of k: Double) -> Double { Swift.max(k + 1, k.nextUp).rounded(.up) }
+
+    /// The smallest whole `k ≥ lowest` at which the monotone `holds` (false, then true) is true,
+    /// or the largest finite `Double` when it never is. Starts at `estimate` (any value, even
+    /// infinite or NaN) and gallops, then bisects: at most about 2,000 calls of `holds` whatever
+    /// the magnitudes, and one or two when the estimate is right.
+    @inlinable
+    static func smallestIndex(atLeast lowest: Double, estimate: Double, where holds: (Double) -> Bool) -> Double {
+        let top = Double.greatestFiniteMagnitude
+        var guess = estimate.isNaN ? lowest : Swift.min(Swift.max(estimate, lowest), top).rounded(.down)
+        if guess < lowest { guess = lowest }
+        var low: Double, high: Double
+        if holds(guess) {
+            if guess <= lowest { return guess }
+            high = guess
+            var step = 1.0
+            while true {
+                let candidate = Swift.max(lowest, high - step)
+                if candidate < high {
+                    if !holds(candidate) { low = candidate; break }
+                    high = candidate
+                    if candidate <= lowest { return candidate }
+                }
+                step *= 2
+            }
+        } else {
+            low = guess
+            var step = 1.0
+            while true {
+                let candidate = Swift.min(top, low + step)
+                if candidate > low {
+                    if holds(candidate) { high = candidate; break }
+                    if candidate >= top { return top }
+                    low = candidate
+                }
+                step *= 2
+            }
+        }
+        // holds(low) is false and holds(high) is true: bisect until no whole number lies between.
+        while true {
+            let middle = (low + (high - low) / 2).rounded(.down)
+            guard middle > low && middle < high else { return high }
+            if holds(middle) { high = middle } else { low = middle }
+        }
     }
 }

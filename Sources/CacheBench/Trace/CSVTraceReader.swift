@@ -26,6 +26,10 @@ public struct CSVTraceReader: TraceReader {
     /// The longest line accepted; longer lines are reported as malformed rather than buffered.
     public static let maximumLineLength = 1 << 16
 
+    /// Why a trace whose sizes add up past `Int.max` bytes is refused: no byte total of a run
+    /// over it (requested, hit, working set) could be represented.
+    public static let sizeTotalReason = "the sizes up to this row add up to more than 2^63-1 bytes, so byte totals cannot be represented"
+
     public let name: String
     public var providesNextAccess: Bool { false }
 
@@ -36,6 +40,8 @@ public struct CSVTraceReader: TraceReader {
     private var atEndOfInput = false
     private var lineNumber = 0
     private var rowIndex = 0
+    /// The sum of every row's size so far (see ``sizeTotalReason``).
+    private var sizeTotal = 0
     private var columns: CSVColumns? {
         didSet {
             lastColumn = columns?.lastColumn ?? 0
@@ -233,6 +239,11 @@ public struct CSVTraceReader: TraceReader {
                 if let number = fields.sizeNumber, number <= 1 << 53 { size = Int(number) } else { size = try parseSize(fields.size) }
             }
         }
+        // Every byte total (requested, hit, working set, a tier's) is at most the sum of all
+        // sizes, so a sum that fits in Int means no total downstream can overflow.
+        let (total, overflow) = sizeTotal.addingReportingOverflow(size)
+        guard !overflow else { throw malformed(Self.sizeTotalReason) }
+        sizeTotal = total
         (scratch.pointer + decoded).initialize(to: Request(time: time, key: key, size: size, operation: operation))
         decoded += 1
         rowIndex += 1

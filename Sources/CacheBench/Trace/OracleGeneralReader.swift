@@ -17,6 +17,8 @@ public struct OracleGeneralReader: TraceReader {
     private let buffer: _ReadBuffer
     private var offset = 0
     private var finished = false
+    /// The sum of every record's size so far (see ``CSVTraceReader/sizeTotalReason``).
+    private var sizeTotal = 0
 
     /// Opens an oracleGeneral trace read from `source`.
     public init(source: ByteSource, recordsPerChunk: Int = 1 << 14) {
@@ -42,6 +44,11 @@ public struct OracleGeneralReader: TraceReader {
             let id = UInt64(littleEndian: (record + 4).loadUnaligned(as: UInt64.self))
             let size = UInt32(littleEndian: (record + 12).loadUnaligned(as: UInt32.self))
             let next = Int64(littleEndian: (record + 16).loadUnaligned(as: Int64.self))
+            let (total, overflow) = sizeTotal.addingReportingOverflow(Int(size))
+            guard !overflow else {
+                throw TraceError(.malformed, file: name, offset: offset + i * Self.recordSize, reason: CSVTraceReader.sizeTotalReason)
+            }
+            sizeTotal = total
             batch.append(Request(time: Double(time), key: id, size: Int(size), operation: .get,
                                  nextAccess: next < 0 ? .max : next))
         }

@@ -48,7 +48,10 @@ enum CompareCommand {
       --baseline FILE.json    Regression gate: compare hit ratios with a saved
                               'compare --format json' report; exit 3 if any (policy, capacity)
                               falls more than the tolerance below it. Pairs missing from the
-                              baseline are noted on stderr, not failed.
+                              baseline are noted on stderr, not failed; but the gate also
+                              fails (exit 3) when it compared nothing, or when the baseline's
+                              trace (file name), mode (--ignore-size) or request count differ.
+      --allow-partial         Let those comparisons pass, with a note on stderr.
       --tolerance X           Allowed drop: a hit-ratio difference (0.01) or points (1%).
                               Default 0.
       --no-stack-distance     Simulate LRU at each capacity instead of the one-pass profile.
@@ -70,7 +73,7 @@ enum CompareCommand {
                            "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads"])
             .union(TierOptions.valueOptions),
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
-        flags: ["--ignore-size", "--no-stack-distance"], positionals: 1...1)
+        flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
         let arguments: Arguments
@@ -92,6 +95,9 @@ enum CompareCommand {
             if tolerance != nil && arguments.value("--baseline") == nil {
                 throw UsageError("--tolerance applies to --baseline, which is not given")
             }
+            if arguments.flags.contains("--allow-partial") && arguments.value("--baseline") == nil {
+                throw UsageError("--allow-partial applies to --baseline, which is not given")
+            }
         } catch { throw .usage(error) }
 
         // Read the baseline first: a broken one fails before the long run, not after.
@@ -105,9 +111,9 @@ enum CompareCommand {
             + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) }))
 
         if let gate {
-            let outcome = gate.check(result)
+            let outcome = gate.check(result, allowPartial: arguments.flags.contains("--allow-partial"))
             for note in outcome.notes { Output.error("note: \(note)") }
-            if !outcome.passed { throw .regression(outcome.regressions) }
+            if !outcome.passed { throw .regression(outcome.mismatches + outcome.regressions) }
         }
     }
 

@@ -451,9 +451,39 @@ struct SVGChartTests {
 
 @Suite("Regression gate")
 struct RegressionGateTests {
-    static func result(_ pairs: [(String, Int, Double)]) -> String {
-        let entries = pairs.map { "{\"policy\": \"\($0.0)\", \"capacity\": \($0.1), \"countLimit\": null, \"ignoreSize\": true, \"hitRatio\": \($0.2)}" }
-        return "{\"trace\": \"t.csv\", \"results\": [\(entries.joined(separator: ","))]}"
+    static func result(_ pairs: [(String, Int, Double)], trace: String = "Traces/lirs-cs.csv", ignoreSize: Bool = true,
+                       requests: Int? = nil) -> String {
+        let entries = pairs.map {
+            "{\"policy\": \"\($0.0)\", \"capacity\": \($0.1), \"countLimit\": null, \"ignoreSize\": \(ignoreSize), \"hitRatio\": \($0.2)"
+                + (requests.map { ", \"requests\": \($0)" } ?? "") + "}"
+        }
+        return "{\"trace\": \"\(trace)\", \"results\": [\(entries.joined(separator: ","))]}"
+    }
+
+    @Test("the gate fails when the comparison is not valid: nothing compared, another trace, mode or request count; allowPartial makes those notes")
+    func invalidComparisons() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        let run = try Compare.run(CompareJob(trace: trace, policies: ["fifo"], capacities: try CapacityList.parse("100"), ignoreSize: true))
+        let ratio = try #require(run.results[0].hitRatio)
+        let cases: [(String, String)] = [
+            (Self.result([]), "nothing was compared"),
+            (Self.result([("lru", 100, ratio)]), "nothing was compared"),
+            (Self.result([("fifo", 100, ratio)], trace: "other.csv"), "other.csv"),
+            (Self.result([("fifo", 100, ratio)], ignoreSize: false), "capacities count bytes"),
+            (Self.result([("fifo", 100, ratio)], requests: run.results[0].requests + 1), "requests"),
+        ]
+        for (text, expected) in cases {
+            let gate = try RegressionGate.parse(Data(text.utf8), name: "b.json", tolerance: 0)
+            let outcome = gate.check(run)
+            #expect(!outcome.passed && outcome.regressions.isEmpty, "\(text)")
+            #expect(outcome.mismatches.contains { $0.contains(expected) }, "\(outcome.mismatches)")
+            let allowed = gate.check(run, allowPartial: true)
+            #expect(allowed.passed && allowed.notes.contains { $0.contains(expected) })
+        }
+        // The same trace from another folder, with the same request count, is valid.
+        let moved = try RegressionGate.parse(Data(Self.result([("fifo", 100, ratio)], trace: "/elsewhere/lirs-cs.csv",
+                                                              requests: run.results[0].requests).utf8), name: "b.json", tolerance: 0)
+        #expect(moved.check(run).passed)
     }
 
     @Test("drops beyond the tolerance regress; within it, or improvements, pass; missing pairs are notes")

@@ -49,7 +49,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         BadInput(name: "truncated binary record", trace: .bytes([UInt8](repeating: 1, count: 24 * 3 + 10)),
                  arguments: ["--trace-format", "oracle-general"], exitCode: 65, message: "$TRACE: byte 72: truncated record"),
         BadInput(name: "binary file read as CSV", trace: .bytes([5, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 10]),
-                 arguments: ["--trace-format", "csv"], exitCode: 65, message: "$TRACE:1: NUL byte"),
+                 arguments: ["--trace-format", "csv"], exitCode: 65, message: "$TRACE: byte 0: read as CSV text as asked, but the content is oracleGeneral binary"),
         BadInput(name: "nonexistent path", trace: .path("/nonexistent/trace.csv"), arguments: [], exitCode: 66,
                  message: "/nonexistent/trace.csv: cannot open"),
         BadInput(name: "a directory", trace: .path("/tmp"), arguments: [], exitCode: 66, message: "/tmp: cannot open: is a directory"),

@@ -151,7 +151,6 @@ struct CompareCommandTests {
         ["compare", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "100", "--option", "nope=1"],
         ["compare", "Traces/lirs-cs.csv", "--policies", "fifo", "--capacities", "100", "--count-limit", "0"],
         ["compare", "Traces/lirs-cs.csv", "--policies", "fifo", "--capacities", "100", "--threads", "0"],
-        ["compare", "-", "--policies", "lru", "--capacities", "0.1"],
         ["mrc", "Traces/lirs-cs.csv", "--points", "1"],
         ["mrc", "Traces/lirs-cs.csv", "--points", "4", "--capacities", "10,20"],
     ])

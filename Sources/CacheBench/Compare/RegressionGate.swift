@@ -34,6 +34,8 @@ public struct RegressionGate: Sendable {
     public var baseline: [Key: Double?]
     /// The trace the baseline was made on.
     public var baselineTrace: String?
+    /// Each baseline result's request count, when the report has it.
+    public var baselineRequests: [Key: Int] = [:]
     /// The largest drop in hit ratio (absolute, e.g. 0.01 = one percentage point) that passes.
     public var tolerance: Double
 
@@ -43,8 +45,11 @@ public struct RegressionGate: Sendable {
         public var regressions: [String]
         /// Pairs absent from the baseline, or other remarks; not failures.
         public var notes: [String]
+        /// Why the comparison itself is not valid (nothing compared, another trace, mode or
+        /// request count): failures unless partial comparisons are allowed.
+        public var mismatches: [String] = []
         /// Whether the gate passes.
-        public var passed: Bool { regressions.isEmpty }
+        public var passed: Bool { regressions.isEmpty && mismatches.isEmpty }
     }
 
     /// Creates a gate from parsed baseline values.
@@ -79,6 +84,7 @@ public struct RegressionGate: Sendable {
             throw malformed("expected an object with a \"results\" array (the output of 'cachebench compare --format json')")
         }
         var baseline: [Key: Double?] = [:]
+        var requestCounts: [Key: Int] = [:]
         for (i, element) in results.enumerated() {
             guard let entry = element as? [String: Any] else { throw malformed("results[\(i)] is not an object") }
             guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
@@ -108,8 +114,11 @@ public struct RegressionGate: Sendable {
             let key = Key(policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
             guard baseline[key] == nil else { throw malformed("results[\(i)]: \(key) appears twice") }
             baseline[key] = ratio
+            if let requests = try integerOrNull(entry["requests"], field: "requests", index: i, malformed) { requestCounts[key] = requests }
         }
-        return RegressionGate(baseline: baseline, baselineTrace: root["trace"] as? String, tolerance: tolerance)
+        var gate = RegressionGate(baseline: baseline, baselineTrace: root["trace"] as? String, tolerance: tolerance)
+        gate.baselineRequests = requestCounts
+        return gate
     }
 
     private static func integerOrNull(_ value: Any?, field: String, index: Int,
@@ -127,29 +136,59 @@ public struct RegressionGate: Sendable {
     }
 
     /// Compares `result` with the baseline.
-    public func check(_ result: CompareResult) -> Outcome {
+    ///
+    /// The comparison must be valid to pass: at least one (policy, capacity) compared, on a
+    /// trace of the same name, in the same mode (sizes or objects) and with the same request
+    /// count. With `allowPartial`, those problems are notes instead of failures.
+    public func check(_ result: CompareResult, allowPartial: Bool = false) -> Outcome {
         var regressions: [String] = []
         var notes: [String] = []
-        if let baselineTrace, baselineTrace != result.trace {
-            notes.append("the baseline was made on \(baselineTrace), this run is on \(result.trace)")
+        var mismatches: [String] = []
+        if let baselineTrace, Self.fileName(baselineTrace) != Self.fileName(result.trace) {
+            mismatches.append("the baseline was made on \(baselineTrace), this run is on \(result.trace)")
         }
+        let baselineModes = Set(baseline.keys.map(\.ignoreSize)), runModes = Set(result.results.map(\.ignoreSize))
+        if !baselineModes.isEmpty, !runModes.isEmpty, baselineModes.isDisjoint(with: runModes) {
+            let mode = { (ignoreSize: Bool) in ignoreSize ? "object counts (sizes ignored)" : "bytes" }
+            mismatches.append("the baseline's capacities count \(mode(baselineModes.contains(true))), this run's count \(mode(runModes.contains(true)))")
+        }
+        var compared = 0
+        var requestMismatch: String?
         for run in result.results {
             let key = Key(policy: run.policy, capacity: run.capacity, countLimit: run.countLimit, ignoreSize: run.ignoreSize)
             guard let saved = baseline[key] else {
                 notes.append("\(key): not in the baseline, not checked")
                 continue
             }
+            if requestMismatch == nil, let expected = baselineRequests[key], expected != run.requests {
+                requestMismatch = "the baseline counted \(expected) requests for \(key), this run \(run.requests)"
+            }
             guard let expected = saved, let actual = run.hitRatio else {
                 notes.append("\(key): no requests, not checked")
                 continue
             }
+            compared += 1
             let drop = expected - actual
             // A billionth of slack absorbs decimal round-trips of ratios written by other tools.
             if drop > tolerance + 1e-9 {
                 regressions.append("regression: \(key): hit ratio \(Self.percent(actual)) is \(Self.percent(drop)) points below the baseline \(Self.percent(expected)) (tolerance \(Self.percent(tolerance)))")
             }
         }
-        return Outcome(regressions: regressions, notes: notes)
+        if let requestMismatch { mismatches.append(requestMismatch) }
+        if compared == 0 {
+            mismatches.append("nothing was compared: no (policy, capacity) of this run has a hit ratio in the baseline")
+        }
+        if allowPartial {
+            notes += mismatches
+            mismatches = []
+        }
+        return Outcome(regressions: regressions, notes: notes,
+                       mismatches: mismatches.map { "gate: \($0) (partial comparisons must be allowed explicitly)" })
+    }
+
+    /// The last path component: a baseline made from another folder names the same trace.
+    private static func fileName(_ path: String) -> Substring {
+        path.split(separator: "/").last ?? Substring(path)
     }
 
     /// `12.3456 %`: four decimals, so a drop just over a small tolerance is visible.

@@ -109,14 +109,14 @@ public enum TraceFormatDetection {
         return formats.first { entry in entry.suffixes.contains { name.hasSuffix($0) } }
     }
 
-    /// Text: no NUL byte, and control characters other than tab, CR and LF are rare (a key may
-    /// hold an escape byte; binary records are full of zeros).
+    /// Text: at least 90 % of the bytes are printable ASCII, tab, CR, LF or part of a UTF-8
+    /// sequence. A CSV with a stray NUL or escape byte is still text (its reader reports the
+    /// byte at its line); binary records are full of zeros and small numbers.
     public static func looksLikeText(_ prefix: [UInt8]) -> Bool {
-        var controls = 0
-        for byte in prefix {
-            if byte == 0 { return false }
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { controls += 1 }
+        var textual = 0
+        for byte in prefix where byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            textual += 1
         }
-        return controls * 32 <= prefix.count
+        return textual * 10 >= prefix.count * 9
     }
 }

@@ -64,7 +64,12 @@ public struct CSVColumns: Sendable, Equatable {
     static func fromHeader(_ names: [String], file: String) throws(TraceError) -> CSVColumns? {
         var map: [String: Int] = [:]
         for (column, raw) in names.enumerated() {
-            if let field = fieldNames[raw.trimmingSpaces.lowercased()], map[field] == nil { map[field] = column }
+            guard let field = fieldNames[raw.trimmingSpaces.lowercased()] else { continue }
+            if let first = map[field] {
+                throw TraceError(.malformed, file: file, line: 1,
+                                 reason: "the header names the \(field) column twice ('\(names[first])' in column \(first + 1), '\(raw)' in column \(column + 1)); use --columns")
+            }
+            map[field] = column
         }
         guard !map.isEmpty else { return nil }
         guard let key = map["key"] else {

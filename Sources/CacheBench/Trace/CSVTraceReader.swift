@@ -135,8 +135,13 @@ public struct CSVTraceReader: TraceReader {
 
     // MARK: Rows
 
-    private mutating func decodeLine(from lineStart: Int, to rawEnd: Int) throws(TraceError) {
+    private mutating func decodeLine(from rawStart: Int, to rawEnd: Int) throws(TraceError) {
         let base = buffer.pointer
+        var lineStart = rawStart
+        // A UTF-8 byte-order mark (spreadsheet exports) is not part of the first header name.
+        if !sawFirstLine && rawEnd - rawStart >= 3 && base[rawStart] == 0xEF && base[rawStart + 1] == 0xBB && base[rawStart + 2] == 0xBF {
+            lineStart += 3
+        }
         var lineEnd = rawEnd
         if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         if lineEnd == lineStart { return }                               // blank line
@@ -254,6 +259,11 @@ public struct CSVTraceReader: TraceReader {
         let base = buffer.pointer
         let line = UnsafeBufferPointer(start: base + lineStart, count: lineEnd - lineStart)
         if line.contains(0x2C) { delimiter = 0x2C } else if line.contains(0x09) { delimiter = 0x09 } else { delimiter = 0x2C }
+        // Other separators would turn each whole line into one key (the header row included):
+        // refused rather than guessed.
+        if delimiter == 0x2C && !line.contains(0x2C), let other = line.first(where: { $0 == 0x3B || $0 == 0x7C }) {
+            throw malformed("fields separated by '\(Character(Unicode.Scalar(other)))': cachebench reads comma- or tab-separated traces (convert the separators first)")
+        }
 
         var fields = _Fields()
         try split(from: lineStart, to: lineEnd, into: &fields, upTo: 64)
@@ -408,6 +418,7 @@ public struct CSVTraceReader: TraceReader {
             if numeric { return value }
         }
         guard _isValidUTF8(bytes) else { throw malformed("key is not valid UTF-8") }
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { throw malformed("key is only whitespace") }
         // FNV-1a over the unescaped bytes, then a finalizer so that similar keys spread.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var i = 0

@@ -105,6 +105,8 @@ public enum Compare {
         /// A policy's capacity when none is given: its library's, or 10 % of the working set.
         func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
             if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+            // As replay: beside a count limit, the library's own cost default (none).
+            if job.countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
             return (max(1, try measuredWorkingSet().total(ignoreSize: job.ignoreSize) / 10), .workingSet)
         }
         var plan: [(policy: Int, capacity: Int?, source: CapacitySource)] = []

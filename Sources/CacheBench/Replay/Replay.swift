@@ -222,10 +222,14 @@ public enum Replay {
         return NextAccessAnnotatingReader(base: reader, table: table)
     }
 
-    /// The capacity to use: the option, else the library's default, else 10 % of the working set.
+    /// The capacity to use: the option, else the library's default (none beside a count limit),
+    /// else 10 % of the working set.
     static func resolveCapacity(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> (Int?, CapacitySource) {
         if let capacity = job.capacity { return (capacity, .option) }
         if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+        // The contract: the working-set default applies only when neither limit is given; with a
+        // count limit alone, the cost limit is the library's own default, which is none.
+        if job.countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
         let workingSet: WorkingSet
         do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
         return (max(1, workingSet.total(ignoreSize: job.ignoreSize) / 10), .workingSet)

@@ -56,6 +56,9 @@ enum CompareCommand {
                               Default 0.
       --no-stack-distance     Simulate LRU at each capacity instead of the one-pass profile.
       --threads N             Threads driving the policies (default: the number of cores).
+      --max-memory SIZE       Memory the runs may use together (default: a quarter of physical
+                              memory). A larger grid runs in waves, each reading the trace once
+                              more (a note on stderr says so).
       -h, --help              Show this help.
 
     EXIT STATUS:
@@ -70,7 +73,7 @@ enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
         valueOptions: Set(["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
-                           "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads"])
+                           "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads", "--max-memory"])
             .union(TierOptions.valueOptions),
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
@@ -86,6 +89,12 @@ enum CompareCommand {
             var compare = try compareJob(arguments, policies: arguments.value("--policies") == nil && !tiers.isEmpty
                                                    ? [] : try policyNames(arguments))
             compare.tiers = tiers
+            compare.memoryBudget = try arguments.value("--max-memory").map { (text) throws(UsageError) in
+                let size = try SizeFormat.parse(text, option: "--max-memory")
+                guard size > 0 else { throw UsageError("--max-memory \(text): must be greater than 0") }
+                return size
+            }
+            compare.noteHandler = { Output.error($0) }
             job = compare
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
@@ -104,7 +113,9 @@ enum CompareCommand {
         let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
             try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
         }
-        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "compare \(job.trace.path)") : nil
+        let slow = job.policies.filter { SlowByDesign.reason($0) != nil }
+        let progress = ProgressReporter.isTerminal
+            ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
         let result = try Compare.run(job, progress: progress)
         // Everything is rendered before anything is written, then committed together.
         try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]

@@ -62,7 +62,8 @@ enum ReplayCommand {
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)") : nil
+        let slow = SlowByDesign.reason(job.policy).map { " [slow by design: \($0)]" } ?? ""
+        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)\(slow)") : nil
         let result = try Replay.run(job, progress: progress)
         try Output.emit(ReplayReport.render(result, as: format), to: arguments.value("--output"))
     }

@@ -23,6 +23,11 @@ public struct CompareJob: Sendable {
     /// Two-level caches to run beside the policies (`--tier`), each at every capacity, which
     /// is the memory tier's; each names its own disk tier's configuration.
     public var tiers: [TierPair] = []
+    /// The memory the runs may use together, in bytes, or `nil` for a quarter of physical
+    /// memory. A larger grid runs in waves, each reading the trace once more.
+    public var memoryBudget: Int?
+    /// Receives remarks worth telling the user while the comparison runs (waves).
+    public var noteHandler: (@Sendable (String) -> Void)?
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -152,20 +157,44 @@ public enum Compare {
             if profiledCapacities.count < 2 { profiledCapacities = [] }
         }
 
-        // One run per planned (policy, capacity), except the profiled ones.
-        var lanes: [_Lane] = []
-        var laneOfPlan = Array(repeating: -1, count: plan.count)
-        for (i, entry) in plan.enumerated() {
-            if entry.policy == lruIndex && !profiledCapacities.isEmpty { continue }
+        // One run per planned (policy, capacity), except the profiled ones, made wave by wave.
+        func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
+            let entry = plan[i]
             let policy = policies[entry.policy]
             let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
             do {
-                let run = try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
-                                             options: optionsFor[entry.policy], ignoreSize: job.ignoreSize)
-                laneOfPlan[i] = lanes.count
-                lanes.append(_Lane(run))
+                return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
+                                                options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
             } catch { throw error.asUsage }
         }
+        /// A finished run's result; its lane (and the policy's memory) can then go.
+        func simulatedResult(_ i: Int, _ lane: _Lane) -> ReplayResult? {
+            let entry = plan[i]
+            let policy = policies[entry.policy]
+            guard let run = lane.run else { return nil }
+            let trims = run.trims()
+            return ReplayResult(
+                policy: policy.descriptor.name, trace: job.trace.path, capacity: entry.capacity,
+                capacitySource: entry.source, countLimit: policy.descriptor.supportsCountLimit ? job.countLimit : nil,
+                ignoreSize: job.ignoreSize, counters: run.counters(), seconds: Double(lane.nanoseconds) / 1e9,
+                trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+        }
+        var resultOfPlan = [ReplayResult?](repeating: nil, count: plan.count)
+        let simulated = plan.indices.filter { !(plan[$0].policy == lruIndex && !profiledCapacities.isEmpty) }
+        /// Splits `indices` into waves whose runs fit the memory budget together.
+        func waves(_ indices: [Int], extra: Int) throws(CacheBenchError) -> [[Int]] {
+            guard indices.count + extra >= _MemoryBudget.gridWorthMeasuring else { return [indices] }
+            let budget = _MemoryBudget(limit: job.memoryBudget ?? _MemoryBudget.defaultLimit,
+                                       workingSet: try measuredWorkingSet(), ignoreSize: job.ignoreSize)
+            let (waves, estimate) = budget.pack(indices.map { plan[$0].capacity }, extra: extra)
+            if waves.count > 1 {
+                job.noteHandler?("compare: the \(indices.count + extra) runs need about \(SizeFormat.describe(estimate, objects: false)) of memory, more than the budget of \(SizeFormat.describe(budget.limit, objects: false)); running them in \(waves.count) waves, one read of the trace each")
+            }
+            return waves.map { $0.map { indices[$0] } }
+        }
+        let simulatedWaves = try waves(simulated, extra: tierPlan.count)
+        var lanes: [_Lane] = []
+        for i in simulatedWaves.first ?? [] { lanes.append(try makeLane(i)) }
         // One lane per planned (tier pair, capacity).
         var tierRuns: [(run: TieredRun, lane: _Lane)] = []
         for entry in tierPlan {
@@ -207,27 +236,35 @@ public enum Compare {
             progress?.finish()
             throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
         }
+        /// Collects the results of a driven wave, releasing its runs.
+        func collect(_ wave: [Int], _ waveLanes: [_Lane]) {
+            for (i, lane) in zip(wave, waveLanes) { resultOfPlan[i] = simulatedResult(i, lane) }
+        }
+        collect(simulatedWaves.first ?? [], lanes)
+        lanes = []
+        for wave in simulatedWaves.dropFirst() {
+            var waveLanes: [_Lane] = []
+            for i in wave { waveLanes.append(try makeLane(i)) }
+            let reopened = try open()
+            do { _ = try drive(waveLanes, reopened, threads: job.threads, progress: progress) }
+            catch { throw .trace(error) }
+            collect(wave, waveLanes)
+        }
 
         // If the stack pass could not be exact, simulate lru per capacity on a second pass.
         var profiled: [Int: (counters: ReplayCounters, trimPasses: Int)] = [:]
         if let profiler, let profilerLane {
             if let reason = profiler.profiler.abandonReason {
                 notes.append("lru: simulated per capacity on a second pass; the one-pass stack-distance profile is not exact here (\(reason))")
-                var lruLanes: [_Lane] = []
-                for (i, entry) in plan.enumerated() where entry.policy == lruIndex {
-                    let policy = policies[entry.policy]
-                    do {
-                        let run = try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: nil),
-                                                     options: optionsFor[entry.policy], ignoreSize: job.ignoreSize)
-                        laneOfPlan[i] = lanes.count + lruLanes.count
-                        lruLanes.append(_Lane(run))
-                    } catch { throw error.asUsage }
-                }
                 progress?.begin(phase: "lru")
-                let reopened = try open()
-                do { _ = try drive(lruLanes, reopened, threads: job.threads, progress: progress) }
-                catch { throw .trace(error) }
-                lanes += lruLanes
+                for wave in try waves(plan.indices.filter { plan[$0].policy == lruIndex }, extra: 0) {
+                    var lruLanes: [_Lane] = []
+                    for i in wave { lruLanes.append(try makeLane(i)) }
+                    let reopened = try open()
+                    do { _ = try drive(lruLanes, reopened, threads: job.threads, progress: progress) }
+                    catch { throw .trace(error) }
+                    collect(wave, lruLanes)
+                }
             } else {
                 for entry in profiler.profiler.counters() {
                     profiled[entry.capacity] = (entry.counters, entry.trimPasses)
@@ -241,16 +278,8 @@ public enum Compare {
         var results: [ReplayResult] = []
         for (i, entry) in plan.enumerated() {
             let policy = policies[entry.policy]
-            let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
-            if laneOfPlan[i] >= 0 {
-                let lane = lanes[laneOfPlan[i]]
-                guard let run = lane.run else { continue }
-                let trims = run.trims()
-                results.append(ReplayResult(
-                    policy: policy.descriptor.name, trace: job.trace.path, capacity: entry.capacity,
-                    capacitySource: entry.source, countLimit: countLimit, ignoreSize: job.ignoreSize,
-                    counters: run.counters(), seconds: Double(lane.nanoseconds) / 1e9, trim: trims.all.summary,
-                    trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary))
+            if let result = resultOfPlan[i] {
+                results.append(result)
             } else if let capacity = entry.capacity, let (counters, passes) = profiled[capacity], let profilerLane {
                 // Counts are exact; pass durations do not exist in a stack pass and are reported as 0.
                 let trim = TrimSummary(count: passes, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)

@@ -34,6 +34,7 @@ public enum PolicyCatalog {
                 out += indent + d.rule + "\n"
                 out += indent + "default capacity: \(defaultCapacity(d))"
                 out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
+                if let slow = SlowByDesign.reason(d.name) { out += indent + "slow by design: \(slow)\n" }
                 for p in d.parameters {
                     out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\n"
                 }
@@ -48,6 +49,7 @@ public enum PolicyCatalog {
             ("rule", .string(d.rule)), ("approximation", .bool(d.isApproximation)),
             ("countLimit", .bool(d.supportsCountLimit)), ("defaultCapacity", .string(defaultCapacity(d))),
             ("needsFuture", .bool(d.needsFuture)),
+            ("slowByDesign", SlowByDesign.reason(d.name).map { .string($0) } ?? .null),
             ("parameters", .array(d.parameters.map {
                 .object([("name", .string($0.name)), ("default", .string($0.defaultValue)), ("description", .string($0.summary))])
             })),

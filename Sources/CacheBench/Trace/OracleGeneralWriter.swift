@@ -17,6 +17,10 @@ public enum OracleGeneralWriter {
 
     /// Converts `trace` into `path`, written whole or not at all.
     public static func convert(_ trace: TraceSpec, to path: String) throws(CacheBenchError) -> Summary {
+        // The output is opened first: a path that cannot be written fails before the long pass,
+        // and an interrupt during either pass removes the temporary file.
+        let file: AtomicFile
+        do { file = try AtomicFile(path: path) } catch { throw CacheBenchError(error) }
         // Pass 1: each record's key, then a backward pass turns keys into next indices in place.
         var next: [Int64] = []
         var leftOut = 0
@@ -28,7 +32,10 @@ public enum OracleGeneralWriter {
                     if request.operation == .get { next.append(Int64(bitPattern: request.key)) } else { leftOut += 1 }
                 }
             }
-        } catch { throw .trace(error) }
+        } catch {
+            file.discard()
+            throw .trace(error)
+        }
         var lastSeen: [Int64: Int64] = [:]
         lastSeen.reserveCapacity(1 << 16)
         for index in stride(from: next.count - 1, through: 0, by: -1) {
@@ -39,8 +46,6 @@ public enum OracleGeneralWriter {
         lastSeen = [:]
 
         // Pass 2: write the records through the one atomic writer (whole, or the target untouched).
-        let file: AtomicFile
-        do { file = try AtomicFile(path: path) } catch { throw CacheBenchError(error) }
         var written = 0
         do {
             var reader = try trace.open()

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Hostile cases (issue 14): ordinary mistakes and faults a new user meets. Each case runs the
+# binary in a scratch folder and checks the exit code, the message, standard output and every
+# file involved. A failure is classified: CRASH (signal), HANG (timeout), LOST (a file removed,
+# changed or a temporary left), WRONG (exit 0 or a result that differs where it must not), FAIL
+# (anything else: wrong code or message).
+#
+#   Scripts/hostile-cases.sh --list                 case names, one a line
+#   CB=path/to/cachebench Scripts/hostile-cases.sh --case NAME
+#   CB=path/to/cachebench Scripts/hostile-cases.sh --tally   every case, then counts per class
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+T="$ROOT/Traces"
+CB=${CB:-"$ROOT/.build/debug/cachebench"}
+LIMIT=${HOSTILE_TIMEOUT:-20}
+
+# run ARGS...: runs cachebench with a time limit; sets RC, OUT (stdout file), ERR (stderr file).
+run() { timeout -s KILL "$LIMIT" "$CB" "$@" >"$W/out" 2>"$W/err"; RC=$?; OUT="$W/out"; ERR="$W/err"; }
+# runsh SCRIPT: the same through bash -c (redirections, process substitution); $CB is exported.
+runsh() { CB="$CB" timeout -s KILL "$LIMIT" bash -c "$1" >"$W/out" 2>"$W/err"; RC=$?; OUT="$W/out"; ERR="$W/err"; }
+fail() { echo "$1: $2"; exit 1; }
+# interruptible ARGS...: starts cachebench in the background with SIGINT at its default action
+# (a background job of a script inherits SIGINT ignored, which a program should respect).
+interruptible() { exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' "$CB" "$@"; }
+# expect CODE [MESSAGE]: the exit code, a message fragment on stderr, nothing on stdout unless 0.
+expect() {
+  if [ "$RC" = 137 ] || [ "$RC" = 124 ]; then fail HANG "no exit within ${LIMIT}s"; fi
+  if [ "$RC" -ge 128 ]; then fail CRASH "exit $RC: $(head -c 200 "$ERR")"; fi
+  if [ "$RC" != "$1" ]; then
+    if [ "$RC" = 0 ]; then fail WRONG "exit 0, expected $1"; fi
+    fail FAIL "exit $RC, expected $1: $(head -c 300 "$ERR")"
+  fi
+  if [ -n "${2:-}" ] && ! grep -qF -- "$2" "$ERR"; then fail FAIL "stderr lacks '$2': $(head -c 300 "$ERR")"; fi
+  # Only a failed gate (3) still prints its report.
+  if [ "$1" != 0 ] && [ "$1" != 3 ] && [ -s "$OUT" ]; then fail FAIL "stdout not empty after exit $1"; fi
+}
+same() { cmp -s "$1" "$2" || fail LOST "$1 changed or removed"; }
+no_temps() { local left; left=$(find "$W" -name '.*.tmp' -o -name '.*cachebench*' | head -1); [ -z "$left" ] || fail LOST "temporary left: $left"; }
+# same_result A B: two csv reports agree on everything but the trace name and timings.
+same_result() {
+  local a b; a=$(cut -d, -f1,3-15 "$1" | tr -d '\r'); b=$(cut -d, -f1,3-15 "$2" | tr -d '\r')
+  [ "$a" = "$b" ] || fail WRONG "results differ from the same trace read from a file"
+}
+csv_rows() { python3 - "$@" <<'PY'
+import sys
+rows, n, path, extra = [], int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+with open(path, "w") as f:
+    f.write("timestamp,key,size\n")
+    for i in range(n): f.write(f"{i},{i % 7},{extra[0] if extra else 10}\n")
+PY
+}
+
+# ---- 1. every file written whole or not at all
+case_convert_over_existing() { echo old > "$W/o.bin"; run convert "$T/zipf.csv" --output "$W/o.bin"; expect 0
+  [ "$(stat -c %s "$W/o.bin")" = 1200000 ] || fail LOST "o.bin is not the converted trace"
+  run convert "$T/zipf.csv" --output "$W/o.bin"; expect 0; [ "$(stat -c %s "$W/o.bin")" = 1200000 ] || fail LOST "second run"; no_temps; }
+case_convert_over_input() { cp "$T/zipf.csv" "$W/x.csv"; run convert "$W/x.csv" --output "$W/x.csv"; expect 2 "input trace"; same "$W/x.csv" "$T/zipf.csv"; }
+case_convert_over_input_symlink() { cp "$T/zipf.csv" "$W/x.csv"; ln -s x.csv "$W/l.csv"; run convert "$W/x.csv" --output "$W/l.csv"; expect 2 "input trace"; same "$W/x.csv" "$T/zipf.csv"; }
+case_convert_disk_full() { echo old > "$W/o.bin"; cp "$W/o.bin" "$W/ref"; CACHEBENCH_FAULT_WRITE_AFTER_BYTES=5000 run convert "$T/zipf.csv" --output "$W/o.bin"
+  expect 74 "No space left"; same "$W/o.bin" "$W/ref"; no_temps; }
+case_replay_output_disk_full() { echo old > "$W/r.json"; cp "$W/r.json" "$W/ref"; CACHEBENCH_FAULT_WRITE_AFTER_BYTES=10 run replay "$T/lirs-cs.csv" --policy lru --capacity 100 --format json --output "$W/r.json"
+  expect 74 "r.json: cannot write"; same "$W/r.json" "$W/ref"; no_temps; }
+case_generate_disk_full() { echo old > "$W/g.csv"; cp "$W/g.csv" "$W/ref"; CACHEBENCH_FAULT_WRITE_AFTER_BYTES=100 run generate zipf --requests 1000 --output "$W/g.csv"
+  expect 74 "g.csv: cannot write"; same "$W/g.csv" "$W/ref"; no_temps; }
+case_compare_outputs_disk_full() { echo a > "$W/r.txt"; echo b > "$W/p.svg"; cp "$W/r.txt" "$W/ra"; cp "$W/p.svg" "$W/pb"
+  CACHEBENCH_FAULT_WRITE_AFTER_BYTES=2000 run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100,1000 --ignore-size --output "$W/r.txt" --plot "$W/p.svg"
+  expect 74 "cannot write"; same "$W/r.txt" "$W/ra"; same "$W/p.svg" "$W/pb"; no_temps; }
+case_plot_same_as_output() { run compare "$T/lirs-cs.csv" --policies lru --capacities 100 --ignore-size --output "$W/r.svg" --plot "$W/./r.svg"; expect 2 "same file"; }
+case_replay_output_is_trace() { cp "$T/lirs-cs.csv" "$W/t.csv"; run replay "$W/t.csv" --policy lru --capacity 10 --output "$W/t.csv"; expect 2 "input trace"; same "$W/t.csv" "$T/lirs-cs.csv"; }
+case_generate_missing_folder() { run generate zipf --requests 10 --output "$W/nodir/g.csv"; expect 74 "g.csv: cannot write"; }
+case_mrc_plot_fails_nothing_written() { echo old > "$W/m.txt"; cp "$W/m.txt" "$W/ref"; run mrc "$T/lirs-cs.csv" --ignore-size --points 4 --output "$W/m.txt" --plot "$W/nodir/p.svg"
+  expect 74 "p.svg"; same "$W/m.txt" "$W/ref"; no_temps; }
+case_compare_plot_fails_stdout_empty() { run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --plot "$W/nodir/p.svg"; expect 74 "p.svg"; }
+case_sigint_generate() { echo old > "$W/g.csv"; cp "$W/g.csv" "$W/ref"
+  interruptible generate zipf --requests 100000000 --output "$W/g.csv" 2>/dev/null & local pid=$!
+  for _ in $(seq 50); do [ -n "$(find "$W" -name '.g.csv*')" ] && break; sleep 0.1; done; sleep 0.3
+  kill -INT $pid; wait $pid; RC=$?; [ "$RC" = 130 ] || fail FAIL "exit $RC after SIGINT, expected 130"; same "$W/g.csv" "$W/ref"; no_temps; }
+case_sigint_convert() { echo old > "$W/o.bin"; cp "$W/o.bin" "$W/ref"; mkfifo "$W/f"
+  ( cat "$T/zipf.csv"; sleep 5 ) > "$W/f" & local writer=$!
+  interruptible convert "$W/f" --output "$W/o.bin" 2>/dev/null & local pid=$!
+  for _ in $(seq 50); do [ -n "$(find "$W" -name '.o.bin*')" ] && break; sleep 0.1; done; sleep 0.3
+  kill -INT $pid; wait $pid; RC=$?; kill $writer 2>/dev/null; wait $writer 2>/dev/null
+  [ "$RC" = 130 ] || fail FAIL "exit $RC after SIGINT, expected 130"; same "$W/o.bin" "$W/ref"; no_temps; }
+
+# ---- 2. standard streams
+case_stdout_dev_full() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 > /dev/full'; expect 74 "standard output: cannot write"; }
+case_stdout_closed() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 >&-'; expect 74 "standard output"; }
+case_stdout_closed_output_file() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 --output '"$W"'/r.txt >&-'; expect 0; grep -q "lru" "$W/r.txt" || fail WRONG "report not in the file"; }
+case_stdout_epipe() { runsh 'trap "" PIPE; "$CB" generate zipf --requests 300000 | head -c 10 > /dev/null; exit ${PIPESTATUS[0]}'; expect 74 "standard output"; }
+case_stderr_dev_full() { runsh '"$CB" replay /nonexistent.csv --policy lru 2>/dev/full'; RC=$RC; [ "$RC" = 66 ] || { [ "$RC" -ge 128 ] && fail CRASH "exit $RC"; fail FAIL "exit $RC, expected 66"; }; }
+case_stderr_closed_ok() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 --format csv 2>&-'; expect 0; grep -q '^lru,' "$OUT" || fail WRONG "no report"; }
+case_help_dev_full() { runsh '"$CB" replay --help > /dev/full'; expect 74; }
+
+# ---- 3. inputs that can be read once
+case_replay_fifo_default_capacity() { mkfifo "$W/f"; cat "$T/zipf.csv" > "$W/f" & run replay "$W/f" --policy lru --format csv; expect 0
+  "$CB" replay "$T/zipf.csv" --policy lru --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_replay_process_substitution() { runsh '"$CB" replay <(cat '"$T"'/zipf.csv) --policy lru --format csv'; expect 0
+  "$CB" replay "$T/zipf.csv" --policy lru --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_compare_process_substitution() { runsh '"$CB" compare <(cat '"$T"'/mix.csv) --policies lru,fifo --capacities 100,1000 --format csv'; expect 0
+  "$CB" compare "$T/mix.csv" --policies lru,fifo --capacities 100,1000 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_mrc_process_substitution() { runsh '"$CB" mrc <(cat '"$T"'/lirs-cs.csv) --ignore-size --points 8 --format csv'; expect 0
+  "$CB" mrc "$T/lirs-cs.csv" --ignore-size --points 8 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_convert_process_substitution() { runsh '"$CB" convert <(cat '"$T"'/zipf.csv) --output '"$W"'/p.bin'; expect 0
+  "$CB" convert "$T/zipf.csv" --output "$W/ref.bin" 2>/dev/null; cmp -s "$W/p.bin" "$W/ref.bin" || fail WRONG "converted file differs"; }
+case_belady_dev_stdin_pipe() { runsh 'cat '"$T"'/lirs-cs.csv | "$CB" replay /dev/stdin --policy belady --capacity 100 --ignore-size --format csv'; expect 0
+  "$CB" replay "$T/lirs-cs.csv" --policy belady --capacity 100 --ignore-size --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_stdin_dash_default_capacity() { runsh '"$CB" replay - --policy s3fifo --format csv < <(cat '"$T"'/lirs-cs.csv)'; expect 0
+  "$CB" replay "$T/lirs-cs.csv" --policy s3fifo --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+
+# ---- 4. timers at any finite time
+timer() { printf 'timestamp,key,size\n0,1,10\n%s,2,10\n%s,1,10\n' "$1" "$2" > "$W/t.csv"; shift 2; run replay "$W/t.csv" --capacity 1000 "$@"; expect 0; }
+case_yylru_5e19() { timer 5e19 6e19 --policy yy-lru; }
+case_yylru_age_1e22() { timer 1e22 3e22 --policy yy-lru --option age-limit=5; }
+case_pin_age_1e22() { timer 1e22 3e22 --policy pin-memory --option age-limit=10; }
+case_kingfisher_1e22() { timer 1e22 3e22 --policy kingfisher; }
+case_yydisk_1e22() { timer 1e22 3e22 --policy yy-disk; }
+case_compare_tier_5e19() { timer 5e19 6e19 --tier memory=yy-lru,disk=yy-disk; }
+case_nanosecond_epoch_trim_interval() { python3 -c "
+print('timestamp,key,size')
+t=1700000000000000000
+for i in range(3000): t+=(i*7919)%1000000000+1; print(t, i%97, 10, sep=',')" > "$W/ns.csv"
+  run replay "$W/ns.csv" --policy yy-lru --capacity 500 --option auto-trim-interval=0.1; expect 0; }
+case_pin_age_tiny() { run replay "$T/lirs-cs.csv" --policy pin-memory --capacity 100 --option age-limit=1e-300; expect 2 "age-limit"; }
+
+# ---- 5. byte totals
+case_sizes_overflow_replay() { csv_rows 1024 "$W/b.csv" 9007199254740992; run replay "$W/b.csv" --policy lru; expect 65 "b.csv:1025"; }
+case_sizes_overflow_compare() { csv_rows 1024 "$W/b.csv" 9007199254740992; run compare "$W/b.csv" --policies lru,fifo --capacities 1GiB,2GiB; expect 65 "b.csv:1025"; }
+case_sizes_overflow_mrc() { csv_rows 1024 "$W/b.csv" 9007199254740992; run mrc "$W/b.csv"; expect 65 "b.csv:1025"; }
+case_sizes_near_limit_ok() { csv_rows 1023 "$W/b.csv" 9007199254740992; run compare "$W/b.csv" --policies lru,fifo,arc --capacities 0.1,0.5; expect 0; }
+
+# ---- 7. the content decides the format
+case_csv_named_bin() { cp "$T/zipf.csv" "$W/x.bin"; run replay "$W/x.bin" --policy lru; expect 65 "content is CSV text"; }
+case_csv_in_oracleGeneral_folder() { mkdir "$W/oracleGeneral"; cp "$T/lirs-cs.csv" "$W/oracleGeneral/t.csv"; run replay "$W/oracleGeneral/t.csv" --policy lru --capacity 100 --format csv; expect 0
+  "$CB" replay "$T/lirs-cs.csv" --policy lru --capacity 100 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_zstd_file() { printf '\x28\xb5\x2f\xfd\x04\x00\x00\x00\x00\x00' > "$W/t.zst"; run replay "$W/t.zst" --policy lru; expect 65 "compressed (zstd)"; }
+case_gzip_unnamed() { gzip -c "$T/lirs-cs.csv" > "$W/trace"; run replay "$W/trace" --policy lru; expect 65 "compressed (gzip)"; }
+case_binary_named_csv() { cp "$T/cloudPhysicsIO.oracleGeneral.bin" "$W/t.csv"; run replay "$W/t.csv" --policy lru; expect 65 "content is oracleGeneral binary"; }
+
+# ---- 8. the gate
+gate() { "$CB" compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100,1000 --ignore-size "$@"; }
+case_gate_empty_baseline() { echo '{"trace": "lirs-cs.csv", "results": []}' > "$W/b.json"; run compare "$T/lirs-cs.csv" --policies lru --capacities 100 --ignore-size --baseline "$W/b.json"; expect 3 "nothing was compared"; }
+case_gate_other_mode() { gate --format json > "$W/b.json"; run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100,1000 --baseline "$W/b.json"; expect 3 "gate:"; }
+case_gate_other_trace() { "$CB" compare "$T/lirs-ps.csv" --policies lru,fifo --capacities 100,1000 --ignore-size --format json > "$W/b.json"
+  run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100,1000 --ignore-size --baseline "$W/b.json"; expect 3 "lirs-ps.csv"; }
+case_gate_zero_requests() { printf 'timestamp,key,size,op\n1,1,1,set\n2,2,1,set\n' > "$W/s.csv"
+  "$CB" compare "$W/s.csv" --policies lru --capacities 10 --ignore-size --format json > "$W/b.json" 2>/dev/null
+  run compare "$W/s.csv" --policies lru --capacities 10 --ignore-size --baseline "$W/b.json"; expect 3 "nothing was compared"; }
+case_gate_allow_partial() { echo '{"trace": "lirs-cs.csv", "results": []}' > "$W/b.json"
+  run compare "$T/lirs-cs.csv" --policies lru --capacities 100 --ignore-size --baseline "$W/b.json" --allow-partial; expect 0; grep -q "note:" "$ERR" || fail FAIL "no note"; }
+
+# ---- 9. CSV misparses and messages
+case_bom_keeps_timestamps() { printf '\xef\xbb\xbf' > "$W/bom.csv"; cat "$T/image-feed.csv" >> "$W/bom.csv"
+  run replay "$W/bom.csv" --policy kingfisher --option expiration=1 --format csv; expect 0
+  "$CB" replay "$T/image-feed.csv" --policy kingfisher --option expiration=1 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_semicolons() { printf 'timestamp;key;size\n1;a;10\n2;b;10\n' > "$W/s.csv"; run replay "$W/s.csv" --policy lru --capacity 100; expect 65 "s.csv:1"; }
+case_whitespace_key() { printf 'timestamp,key,size\n1,a,10\n2,   ,10\n' > "$W/w.csv"; run replay "$W/w.csv" --policy lru --capacity 100; expect 65 "w.csv:3"; }
+case_duplicate_header() { printf 'timestamp,key,ts,size\n1,a,100,10\n' > "$W/d.csv"; run replay "$W/d.csv" --policy lru --capacity 100; expect 65 "d.csv:1"; }
+case_control_bytes_escaped() { printf 'timestamp,key,size,op\n1,a,10,\033[2J\007x\n' > "$W/c.csv"; run replay "$W/c.csv" --policy lru --capacity 100; expect 65 "c.csv:2"
+  if LC_ALL=C grep -q "$(printf '\033')" "$ERR"; then fail FAIL "raw ESC byte on stderr"; fi; }
+
+# ---- 10, 11, 12
+case_compare_memory_budget() { run compare "$T/lirs-cs.csv" --policies fifo,clock,s3fifo,arc --capacities 10...1000:16 --ignore-size --format csv --max-memory 2MiB; expect 0 "waves"
+  "$CB" compare "$T/lirs-cs.csv" --policies fifo,clock,s3fifo,arc --capacities 10...1000:16 --ignore-size --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_policies_name_slow() { run policies; expect 0; grep -q "slow by design" "$OUT" || fail FAIL "pin-memory's sort not named"; }
+case_count_limit_alone() { run replay "$T/zipf.csv" --policy nscache --count-limit 150 --format json; expect 0
+  grep -q '"capacitySource": "library-default"' "$OUT" || fail WRONG "a cost limit was added: $(grep capacitySource "$OUT")"; }
+case_no_arguments_usage_on_stderr() { run; expect 2 "USAGE"; }
+
+CASES=$(declare -F | awk '{print $3}' | grep '^case_' | sed 's/^case_//')
+one() { W=$(mktemp -d "${TMPDIR:-/tmp}/cachebench-hostile.XXXXXX"); ( cd "$W" && "case_$1" ); local rc=$?; rm -rf "$W"; return $rc; }
+case "${1:---tally}" in
+  --list) echo "$CASES" ;;
+  --case) one "$2" ;;
+  --tally)
+    declare -A count=(); total=0
+    for c in $CASES; do
+      total=$((total + 1)); line=$(one "$c"); kind=${line%%:*}
+      if [ -z "$line" ]; then kind=PASS; fi
+      count[$kind]=$(( ${count[$kind]:-0} + 1 ))
+      [ "$kind" = PASS ] || echo "$c: $line"
+    done
+    echo "cases: $total; $(for k in PASS CRASH HANG LOST WRONG FAIL; do printf '%s %s; ' "$k" "${count[$k]:-0}"; done)" ;;
+esac

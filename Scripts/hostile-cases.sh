@@ -21,7 +21,7 @@ runsh() { CB="$CB" timeout -s KILL "$LIMIT" bash -c "$1" >"$W/out" 2>"$W/err"; R
 fail() { echo "$1: $2"; exit 1; }
 # interruptible ARGS...: starts cachebench in the background with SIGINT at its default action
 # (a background job of a script inherits SIGINT ignored, which a program should respect).
-interruptible() { exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' "$CB" "$@"; }
+interruptible() { exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); os.execv(sys.argv[1], sys.argv[1:])' "$CB" "$@"; }
 # expect CODE [MESSAGE]: the exit code, a message fragment on stderr, nothing on stdout unless 0.
 expect() {
   if [ "$RC" = 137 ] || [ "$RC" = 124 ]; then fail HANG "no exit within ${LIMIT}s"; fi

@@ -93,6 +93,43 @@ struct ReaderFuzzTests {
         #expect(decoded > 10_000 && decoded < 90_000, "\(decoded) of 100000 decoded")
     }
 
+    @Test("2·10^4 mutated inputs through format detection: a reader or a located error, never a crash")
+    func detection() throws {
+        var rng = SeededRandomNumbers(seed: 14)
+        var binarySeed: [UInt8] = []
+        for i in 0..<8 {
+            binarySeed += withUnsafeBytes(of: UInt32(i).littleEndian, Array.init)
+            binarySeed += withUnsafeBytes(of: UInt64(i % 3).littleEndian, Array.init)
+            binarySeed += withUnsafeBytes(of: UInt32(100 * i).littleEndian, Array.init)
+            binarySeed += withUnsafeBytes(of: Int64(i % 3 == 2 ? -1 : i + 4).littleEndian, Array.init)
+        }
+        let seeds = Self.seeds + [binarySeed, [0xEF, 0xBB, 0xBF] + Self.seeds[0], [0x28, 0xB5, 0x2F, 0xFD, 1, 2], [0x1F, 0x8B, 8]]
+        var kinds: [String: Int] = [:]
+        for i in 0..<20_000 {
+            let bytes = Self.mutate(seeds[i % seeds.count], &rng)
+            let source = ByteSource(bytes: bytes, name: "fuzz", readSize: bytes.count % 5 + 1)
+            let prefix = try source.peek(upTo: TraceFormatDetection.prefixLength)
+            guard let entry = TraceFormatDetection.detect(prefix) else {
+                #expect(!prefix.isEmpty && !TraceFormatDetection.looksLikeText(prefix))
+                kinds["unrecognised", default: 0] += 1
+                continue
+            }
+            kinds[entry.name, default: 0] += 1
+            do {
+                var reader = try entry.open(source, TraceSpec(path: "fuzz"))
+                var batch: [Request] = []
+                while try reader.nextBatch(&batch) {
+                    for request in batch { #expect(request.size >= 0 && request.size <= 1 << 53 && request.time.isFinite) }
+                }
+            } catch {
+                #expect(error.line != nil || error.offset != nil, "\(error)")
+            }
+        }
+        // Every family is reached: text, binary records, compressed and unrecognised data.
+        #expect(kinds["CSV text", default: 0] > 1_000 && kinds["oracleGeneral binary", default: 0] > 100, "\(kinds)")
+        #expect(kinds["zstd-compressed", default: 0] > 100 && kinds["gzip-compressed", default: 0] > 100, "\(kinds)")
+    }
+
     @Test("wide rows decode the same whatever the read sizes")
     func boundaries() {
         let rows = (0..<50).map { "1,2,3,4,5,6,7,8,9,10,k\($0),\($0 + 1)" }.joined(separator: "\n")

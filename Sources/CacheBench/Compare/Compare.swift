@@ -240,9 +240,8 @@ public enum Compare {
         func collect(_ wave: [Int], _ waveLanes: [_Lane]) {
             for (i, lane) in zip(wave, waveLanes) { resultOfPlan[i] = simulatedResult(i, lane) }
         }
-        collect(simulatedWaves.first ?? [], lanes)
-        lanes = []
-        for wave in simulatedWaves.dropFirst() {
+        /// Makes a wave's runs, drives them with one more read of the trace and collects them.
+        func runWave(_ wave: [Int]) throws(CacheBenchError) {
             var waveLanes: [_Lane] = []
             for i in wave { waveLanes.append(try makeLane(i)) }
             let reopened = try open()
@@ -250,6 +249,9 @@ public enum Compare {
             catch { throw .trace(error) }
             collect(wave, waveLanes)
         }
+        collect(simulatedWaves.first ?? [], lanes)
+        lanes = []
+        for wave in simulatedWaves.dropFirst() { try runWave(wave) }
 
         // If the stack pass could not be exact, simulate lru per capacity on a second pass.
         var profiled: [Int: (counters: ReplayCounters, trimPasses: Int)] = [:]
@@ -257,14 +259,7 @@ public enum Compare {
             if let reason = profiler.profiler.abandonReason {
                 notes.append("lru: simulated per capacity on a second pass; the one-pass stack-distance profile is not exact here (\(reason))")
                 progress?.begin(phase: "lru")
-                for wave in try waves(plan.indices.filter { plan[$0].policy == lruIndex }, extra: 0) {
-                    var lruLanes: [_Lane] = []
-                    for i in wave { lruLanes.append(try makeLane(i)) }
-                    let reopened = try open()
-                    do { _ = try drive(lruLanes, reopened, threads: job.threads, progress: progress) }
-                    catch { throw .trace(error) }
-                    collect(wave, lruLanes)
-                }
+                for wave in try waves(plan.indices.filter { plan[$0].policy == lruIndex }, extra: 0) { try runWave(wave) }
             } else {
                 for entry in profiler.profiler.counters() {
                     profiled[entry.capacity] = (entry.counters, entry.trimPasses)

@@ -43,9 +43,9 @@ final class _OneShotInput: @unchecked Sendable {
         }
         let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((folder + "/cachebench-input-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         if fd >= 0 {
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
             copy = fd
         } else {
             copyFailure = String(cString: strerror(errno))

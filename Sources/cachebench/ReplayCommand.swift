@@ -10,7 +10,11 @@ enum ReplayCommand {
     latency (how long each eviction pass took).
 
     ARGUMENTS:
-      TRACE                   A trace file, or - for standard input.
+      TRACE                   A trace file, or - for standard input (read once; a temporary copy
+                              serves any second pass). The content decides the format: CSV text
+                              (comma or tab separated), oracleGeneral binary; compressed files
+                              are refused. Keys of up to 19 digits are numbers (7, 007 and "7"
+                              are one key); other keys are their exact bytes.
 
     OPTIONS:
       --policy NAME           A policy from 'cachebench policies' (required without --tier).

@@ -17,7 +17,8 @@ COMMANDS:
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
   sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
-                                arrays) and resumable; 'merge DIR' joins the records.
+                                arrays) and resumable; 'merge DIR' joins the records, and
+                                'sweep-report DIR' draws miss-ratio reductions against FIFO.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -32,6 +33,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "convert": (ConvertCommand.help, ConvertCommand.run),
     "sweep": (SweepCommand.help, SweepCommand.run),
     "merge": (MergeCommand.help, MergeCommand.run),
+    "sweep-report": (SweepReportCommand.help, SweepReportCommand.run),
 ]
 
 @MainActor

@@ -6,6 +6,8 @@ public struct SweepMerge: Sendable {
     /// One result per recorded cell: trace by trace in the manifest's order, policies in order,
     /// capacities ascending (as `compare` orders them).
     public var results: [ReplayResult]
+    /// The cell of each of ``results``, in the same order.
+    public var resultCells: [SweepCell]
     /// Cells of the manifest with no valid record.
     public var missing: [SweepCell]
     /// Cells recorded more than once (with equal results): each with the places of its records.
@@ -56,22 +58,25 @@ public struct SweepMerge: Sendable {
             }
         }
         var results: [ReplayResult] = []
+        var resultCells: [SweepCell] = []
         var missing: [SweepCell] = []
         for trace in manifest.traces {
             for policy in manifest.policies {
-                var row: [ReplayResult] = []
+                var row: [(cell: SweepCell, result: ReplayResult)] = []
                 for capacity in manifest.capacities {
                     let cell = SweepCell(trace: trace, policy: policy, capacity: capacity)
-                    if let entry = found[cell] { row.append(entry.record.result) } else { missing.append(cell) }
+                    if let entry = found[cell] { row.append((cell, entry.record.result)) } else { missing.append(cell) }
                 }
                 // Stable: equal capacities (two fractions of a tiny working set) keep the manifest's order.
-                results += row.enumerated().sorted { a, b in
-                    (a.element.capacity ?? .max, a.offset) < (b.element.capacity ?? .max, b.offset)
+                let sorted = row.enumerated().sorted { a, b in
+                    (a.element.result.capacity ?? .max, a.offset) < (b.element.result.capacity ?? .max, b.offset)
                 }.map(\.element)
+                results += sorted.map(\.result)
+                resultCells += sorted.map(\.cell)
             }
         }
         let duplicated = expected.compactMap { cell in duplicatePlaces[cell].map { (cell: cell, places: $0) } }
-        return SweepMerge(manifest: manifest, results: results, missing: missing, duplicated: duplicated,
+        return SweepMerge(manifest: manifest, results: results, resultCells: resultCells, missing: missing, duplicated: duplicated,
                           damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
     }
 

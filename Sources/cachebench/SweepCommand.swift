@@ -84,7 +84,7 @@ enum SweepCommand {
         let plan = try SweepPlan.make(sweep, shardCount: shard.count)
 
         if arguments.flags.contains("--plan") {
-            try Output.emit(try planReport(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,
+            try Output.emit(try SweepPlanReport.render(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,
                                            directory: arguments.value("--output"), as: format), to: nil)
             return
         }
@@ -158,55 +158,6 @@ enum SweepCommand {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { paths.append(path) }
         }
         return paths.sorted()
-    }
-
-    /// `--plan`: one row per cell (identity, trace, policy, capacity, shard, recorded), restricted
-    /// to `shard` when one is chosen.
-    static func planReport(_ plan: SweepPlan, shard: SweepShard?, directory: String?, as format: ReportFormat) throws(CacheBenchError) -> String {
-        let recorded: Set<String>
-        if let directory {
-            recorded = Set(try SweepRecordStore(directory: directory).read().entries.map(\.record.identity))
-        } else {
-            recorded = []
-        }
-        let key = plan.spec.configurationKey
-        var rows: [[String]] = []
-        for index in plan.spec.traces.indices where shard == nil || plan.shardOfTrace[index] == shard?.index {
-            let identity: TraceIdentity
-            do { identity = try TraceIdentity.of(path: plan.spec.traces[index]) } catch { throw .trace(error) }
-            let shardText = SweepShard(index: plan.shardOfTrace[index], count: plan.shardCount).description
-            for cell in plan.cells(ofTrace: index) {
-                let id = cell.identity(trace: identity, configurationKey: key)
-                rows.append([id, cell.trace, cell.policy, cell.capacity.label, shardText,
-                             directory == nil ? "" : (recorded.contains(id) ? "yes" : "no")])
-            }
-        }
-        let header = ["cell", "trace", "policy", "capacity", "shard", "recorded"]
-        switch format {
-        case .json:
-            let cells = rows.map { row in JSONValue.object(zip(header, row).map { ($0, JSONValue.string($1)) }) }
-            return JSONValue.object([
-                ("shards", .int(plan.shardCount)),
-                ("shardBytes", .array(plan.shardBytes.map { .int($0) })),
-                ("cells", .array(cells)),
-            ]).serialized(pretty: true) + "\n"
-        case .csv:
-            return ([header] + rows).map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
-        case .markdown:
-            var out = "| " + header.joined(separator: " | ") + " |\n|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
-            for row in rows { out += "| " + row.joined(separator: " | ") + " |\n" }
-            return out
-        case .table:
-            var out = "\(rows.count) cells; bytes of trace per shard: "
-                + plan.shardBytes.enumerated().map { "\($0.offset + 1): \($0.element)" }.joined(separator: ", ") + "\n"
-            var widths = header.map(\.count)
-            for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-            for row in [header] + rows {
-                out += zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces) + "\n"
-            }
-            return out
-        }
     }
 }
 

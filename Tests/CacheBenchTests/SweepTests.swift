@@ -3,17 +3,11 @@ import EvictionPolicies
 import Foundation
 import Testing
 
-/// SplitMix64, so the random traces and sizes replay exactly from a seed.
+/// The library's SplitMix64 as a `RandomNumberGenerator`, so random traces and sizes replay from a seed.
 private struct SweepRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+    var source: SplitMix64
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { source.next() }
 }
 
 /// A small random trace (skewed keys, sizes, a few sets, deletes and memory warnings, unless
@@ -254,5 +248,23 @@ struct SweepTests {
             return usage.message.contains("another sweep")
         }
         #expect(throws: CacheBenchError.self) { try SweepMerge.load(directory: scratchFolder()) }
+    }
+
+    @Test("a cell its policy refuses (LIRS at 1 object) is recorded as refused; the trace's other cells run")
+    func refusedCells() throws {
+        let trace = try randomTrace(seed: 400, rows: 500)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["lirs", "fifo"], capacities: try CapacityList.parse("1,50").items,
+                             ignoreSize: true)
+        let summary = try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        #expect(summary.cellsRun == 4)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty)
+        #expect(merged.refused.map(\.cell.description) == ["\(trace) lirs 1"])
+        #expect(merged.results.map { "\($0.policy) \($0.capacity ?? 0)" } == ["lirs 50", "fifo 1", "fifo 50"])
+        #expect(merged.json["refused"]?.arrayValue?.count == 1)
+        // The refusal is recorded: a rerun has nothing to do.
+        #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
     }
 }

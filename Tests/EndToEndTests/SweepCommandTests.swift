@@ -10,25 +10,14 @@ private func scratchFolder() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sweep-e2e-\(UUID().uuidString)").path
 }
 
-/// Small random traces (SplitMix64 from `seed`) in `folder`.
+/// Small Zipf traces from `cachebench generate`, each of its own size and seed, in `folder`.
 private func writeTraces(in folder: String, count: Int, rows: Int, seed: UInt64) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var state = seed
-    func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
     for index in 0..<count {
-        var text = "timestamp,key,size\n"
-        let keys = 50 + index * 40
-        for row in 0..<(rows + index * 500) {
-            let key = Int(next() % UInt64(keys)) * Int(next() % 3 + 1) % keys
-            text += "\(row),\(key),\(100 + key % 17 * 50)\n"
-        }
-        try text.write(toFile: "\(folder)/t\(index).csv", atomically: true, encoding: .utf8)
+        let generated = try CLI.run(["generate", "zipf", "--seed", String(seed + UInt64(index)), "--alpha", "0.8",
+                                     "--objects", String(50 + index * 40), "--requests", String(rows + index * 500),
+                                     "--min-size", "100", "--max-size", "900", "--output", "\(folder)/t\(index).csv"])
+        #expect(generated.status == 0, "\(generated.stderr)")
     }
 }
 

@@ -77,10 +77,10 @@ public enum Sweep {
                 continue
             }
             let traceStarted = monotonicNanoseconds()
-            let results = try replay(pending.map(\.0), of: spec, trace: path)
-            let records = zip(pending, results).map { pair, result in
+            let outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path)
+            let records = zip(pending, outcomes).map { pair, outcome in
                 SweepRecord(cell: pair.0, identity: pair.1, traceIdentity: identity, configurationKey: configurationKey,
-                            shard: shard.description, result: result)
+                            shard: shard.description, result: outcome.result, refusal: outcome.refusal)
             }
             try store.write(records)
             summary.tracesRun += 1
@@ -90,6 +90,28 @@ public enum Sweep {
         }
         summary.seconds = Double(monotonicNanoseconds() - started) / 1e9
         return summary
+    }
+
+    /// The outcome of each of `cells` (all of one trace): its result, or why its policy refused it.
+    ///
+    /// All the cells run in one `compare` (one read of the trace). When that is refused (a policy
+    /// that cannot take one of the capacities, such as LIRS below 3 objects), the policies run one
+    /// by one, and a refusing policy capacity by capacity, so one impossible cell costs extra
+    /// reads of this trace only and never stops the sweep.
+    static func replayIsolatingRefusals(_ cells: [SweepCell], of spec: SweepSpec,
+                                        trace path: String) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
+        do {
+            return try replay(cells, of: spec, trace: path).map { ($0, nil) }
+        } catch .usage(let refusal) {
+            let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
+            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.message)] }
+            var outcomes: [SweepCell: (result: ReplayResult?, refusal: String?)] = [:]
+            let groups = policies.count > 1 ? policies.map { name in cells.filter { $0.policy == name } } : cells.map { [$0] }
+            for group in groups {
+                for (cell, outcome) in zip(group, try replayIsolatingRefusals(group, of: spec, trace: path)) { outcomes[cell] = outcome }
+            }
+            return cells.map { outcomes[$0] ?? (nil, "no result") }
+        }
     }
 
     /// The results of `cells` (all of one trace), from one `compare` of the policies and

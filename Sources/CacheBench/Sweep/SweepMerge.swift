@@ -8,6 +8,9 @@ public struct SweepMerge: Sendable {
     public var results: [ReplayResult]
     /// The cell of each of ``results``, in the same order.
     public var resultCells: [SweepCell]
+    /// Cells the policy refused to run (a capacity too small for it, …), with the reason; recorded,
+    /// so not missing, but without a result.
+    public var refused: [(cell: SweepCell, reason: String)]
     /// Cells of the manifest with no valid record.
     public var missing: [SweepCell]
     /// Cells recorded more than once (with equal results): each with the places of its records.
@@ -48,7 +51,7 @@ public struct SweepMerge: Sendable {
             versions.insert(record.version)
             if let first = found[record.cell] {
                 guard first.record.traceIdentity == record.traceIdentity,
-                      first.record.result.withoutTimings == record.result.withoutTimings else {
+                      first.record.result?.withoutTimings == record.result?.withoutTimings else {
                     throw .trace(TraceError(.malformed, file: "\(directory)/\(entry.place)",
                                             reason: "\(record.cell.description) is recorded with a different result at \(first.place) (was the trace changed during the sweep?)"))
                 }
@@ -59,13 +62,19 @@ public struct SweepMerge: Sendable {
         }
         var results: [ReplayResult] = []
         var resultCells: [SweepCell] = []
+        var refused: [(cell: SweepCell, reason: String)] = []
         var missing: [SweepCell] = []
         for trace in manifest.traces {
             for policy in manifest.policies {
                 var row: [(cell: SweepCell, result: ReplayResult)] = []
                 for capacity in manifest.capacities {
                     let cell = SweepCell(trace: trace, policy: policy, capacity: capacity)
-                    if let entry = found[cell] { row.append((cell, entry.record.result)) } else { missing.append(cell) }
+                    if let entry = found[cell] {
+                        if let result = entry.record.result { row.append((cell, result)) }
+                        else { refused.append((cell, entry.record.refusal ?? "")) }
+                    } else {
+                        missing.append(cell)
+                    }
                 }
                 // Stable: equal capacities (two fractions of a tiny working set) keep the manifest's order.
                 let sorted = row.enumerated().sorted { a, b in
@@ -76,7 +85,7 @@ public struct SweepMerge: Sendable {
             }
         }
         let duplicated = expected.compactMap { cell in duplicatePlaces[cell].map { (cell: cell, places: $0) } }
-        return SweepMerge(manifest: manifest, results: results, resultCells: resultCells, missing: missing, duplicated: duplicated,
+        return SweepMerge(manifest: manifest, results: results, resultCells: resultCells, refused: refused, missing: missing, duplicated: duplicated,
                           damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
     }
 
@@ -90,13 +99,16 @@ public struct SweepMerge: Sendable {
         for entry in duplicated {
             notes.append("\(entry.cell.description): recorded \(entry.places.count) times with equal results (\(entry.places.joined(separator: ", "))); the first is kept")
         }
+        if let first = refused.first {
+            notes.append("\(refused.count) cell(s) refused by their policy, e.g. \(first.cell.description): \(first.reason)")
+        }
         if versions.count > 1 { notes.append("records were written by cachebench versions \(versions.joined(separator: ", "))") }
         return notes
     }
 
     /// The merged report: `compare`'s `{ "trace", "results" }` (`trace` when the sweep has one
     /// trace), plus `traces`, `cells` (expected), `missing` and `duplicated` (cells as `trace`,
-    /// `policy`, `capacity`), `versions` and `notes`.
+    /// `policy`, `capacity`), `refused` (cells with the policy's `reason`), `versions` and `notes`.
     public var json: JSONValue {
         func cellJSON(_ cell: SweepCell) -> JSONValue {
             .object([("trace", .string(cell.trace)), ("policy", .string(cell.policy)), ("capacity", .string(cell.capacity.label))])
@@ -108,6 +120,11 @@ public struct SweepMerge: Sendable {
             ("results", .array(results.map(\.json))),
             ("cells", .int(manifest.cells.count)),
             ("missing", .array(missing.map(cellJSON))),
+            ("refused", .array(refused.map { entry in
+                var fields = [("reason", JSONValue.string(entry.reason))]
+                if case .object(let cell) = cellJSON(entry.cell) { fields = cell + fields }
+                return .object(fields)
+            })),
             ("duplicated", .array(duplicated.map { cellJSON($0.cell) })),
             ("versions", .array(versions.map { .string($0) })),
             ("notes", .array(notes.map { .string($0) })),

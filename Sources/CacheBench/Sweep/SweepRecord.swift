@@ -4,7 +4,8 @@ import EvictionPolicies
 ///
 /// The line is a JSON object: the cell (`cell` identity, `trace`, `traceIdentity`, `policy`,
 /// `capacity`, `configuration`), the tool's `version`, the `shard` that ran it, the `result`
-/// (the contract's `replay` object) and last `check`, the FNV-1a hash of everything before it.
+/// (the contract's `replay` object) or, for a cell the policy cannot be configured for (LIRS at a
+/// capacity of 1), `refused` with the reason, and last `check`, the FNV-1a hash of everything before it.
 /// A line cut short, or damaged in any byte, fails the check and counts as absent, so its cell
 /// is run again.
 public struct SweepRecord: Sendable, Equatable {
@@ -20,12 +21,15 @@ public struct SweepRecord: Sendable, Equatable {
     public var version: String
     /// The shard that ran it (`K/N`).
     public var shard: String
-    /// The replay's result.
-    public var result: ReplayResult
+    /// The replay's result; `nil` when the policy refused the cell's configuration.
+    public var result: ReplayResult?
+    /// Why the policy refused the cell's configuration (e.g. a capacity too small for it); such a
+    /// cell is recorded, so it is not retried forever, and reported apart.
+    public var refusal: String?
 
     /// Creates a record.
     public init(cell: SweepCell, identity: String, traceIdentity: TraceIdentity, configurationKey: String,
-                version: String = ToolVersion.current, shard: String, result: ReplayResult) {
+                version: String = ToolVersion.current, shard: String, result: ReplayResult?, refusal: String? = nil) {
         self.cell = cell
         self.identity = identity
         self.traceIdentity = traceIdentity
@@ -33,6 +37,7 @@ public struct SweepRecord: Sendable, Equatable {
         self.version = version
         self.shard = shard
         self.result = result
+        self.refusal = result == nil ? (refusal ?? "no result") : nil
     }
 
     /// `, "check": "` + 16 hexadecimal digits + `"}`.
@@ -44,7 +49,7 @@ public struct SweepRecord: Sendable, Equatable {
             ("cell", .string(identity)), ("trace", .string(cell.trace)), ("traceIdentity", .string(traceIdentity.description)),
             ("policy", .string(cell.policy)), ("capacity", .string(cell.capacity.key)),
             ("configuration", .string(configurationKey)), ("version", .string(version)), ("shard", .string(shard)),
-            ("result", result.json),
+            result.map { ("result", $0.json) } ?? ("refused", .string(refusal ?? "")),
         ]).serialized()
         return String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}"
     }
@@ -63,12 +68,18 @@ public struct SweepRecord: Sendable, Equatable {
               let policy = object["policy"]?.stringValue,
               let capacityKey = object["capacity"]?.stringValue, let capacity = SweepCapacity(key: capacityKey),
               let configurationKey = object["configuration"]?.stringValue, let version = object["version"]?.stringValue,
-              let shard = object["shard"]?.stringValue,
-              let resultObject = object["result"], let result = ReplayResult(json: resultObject)
+              let shard = object["shard"]?.stringValue
         else { return nil }
+        var result: ReplayResult?
+        if let resultObject = object["result"] {
+            guard let decoded = ReplayResult(json: resultObject) else { return nil }
+            result = decoded
+        } else if object["refused"]?.stringValue == nil {
+            return nil
+        }
         self.init(cell: SweepCell(trace: trace, policy: policy, capacity: capacity), identity: identity,
                   traceIdentity: traceIdentity, configurationKey: configurationKey, version: version, shard: shard,
-                  result: result)
+                  result: result, refusal: object["refused"]?.stringValue)
     }
 }
 

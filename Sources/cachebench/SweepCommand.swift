@@ -104,7 +104,7 @@ enum SweepCommand {
             try CapacityList.parse(text).items
         } ?? SweepSpec.defaultCapacities
         var threads = ProcessInfo.processInfo.activeProcessorCount
-        if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm >= 1 { threads = slurm }
+        if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm >= 1 { threads = min(slurm, 256) }
         threads = try arguments.integer("--threads") ?? threads
         guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
         let countLimit = try arguments.integer("--count-limit")

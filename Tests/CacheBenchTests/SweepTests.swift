@@ -80,6 +80,8 @@ struct SweepTests {
         #expect(try SweepShard.slurm(stepped) == SweepShard(index: 2, count: 4))
         #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]) }
         #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "1"]) }
+        let extreme = ["SLURM_ARRAY_TASK_ID": String(Int.max), "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": String(Int.min)]
+        #expect(throws: UsageError.self) { try SweepShard.slurm(extreme) }
     }
 
     @Test("capacities: one key per value (0.010 is 0.01), decimal labels, keys read back")

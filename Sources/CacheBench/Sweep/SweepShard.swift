@@ -52,7 +52,7 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         let count = try number("SLURM_ARRAY_TASK_COUNT", default: nil)
         let minimum = try number("SLURM_ARRAY_TASK_MIN", default: 0)
         let step = try number("SLURM_ARRAY_TASK_STEP", default: 1)
-        guard step >= 1, id >= minimum, (id - minimum) % step == 0, count >= 1, count <= maximumCount,
+        guard step >= 1, minimum >= 0, id >= minimum, (id - minimum) % step == 0, count >= 1, count <= maximumCount,
               (id - minimum) / step < count else {
             throw UsageError("SLURM_ARRAY_TASK_ID=\(id) is not one of \(count) tasks from \(minimum) in steps of \(step)")
         }

@@ -16,6 +16,9 @@ COMMANDS:
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
+  sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
+                                arrays) and resumable; 'merge DIR' joins the records, and
+                                'sweep-report DIR' draws miss-ratio reductions against FIFO.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -28,6 +31,9 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, GenerateCommand.run),
     "convert": (ConvertCommand.help, ConvertCommand.run),
+    "sweep": (SweepCommand.help, SweepCommand.run),
+    "merge": (MergeCommand.help, MergeCommand.run),
+    "sweep-report": (SweepReportCommand.help, SweepReportCommand.run),
 ]
 
 /// Prints help on standard output: exit 0, or 74 when standard output cannot be written.

@@ -1,0 +1,117 @@
+/// The figure the S3-FIFO and SIEVE papers draw from a sweep: per policy and cache size, the
+/// distribution across traces of the miss-ratio reduction against a baseline policy (FIFO).
+///
+/// A trace's reduction at one size is `(baseline − policy) / baseline` of their miss ratios:
+/// 0.2 means 20 % fewer misses than the baseline, negative means more. Traces where the baseline
+/// has no misses at that size (the reduction is undefined) or where either cell is missing are
+/// left out of that size and counted in ``skipped``.
+public struct MissRatioReduction: Sendable {
+    /// One policy at one size, across traces.
+    public struct Distribution: Sendable, Equatable {
+        /// The policy.
+        public var policy: String
+        /// The size.
+        public var capacity: SweepCapacity
+        /// The reductions, one per trace, ascending.
+        public var values: [Double]
+
+        /// The `p` quantile (0...1), interpolating linearly between order statistics (the
+        /// default of NumPy and R's type 7); `nil` without values.
+        public func quantile(_ p: Double) -> Double? {
+            guard let first = values.first else { return nil }
+            guard values.count > 1 else { return first }
+            let h = Double(values.count - 1) * min(1, max(0, p))
+            let low = Int(h.rounded(.down))
+            let high = min(low + 1, values.count - 1)
+            return values[low] + (h - Double(low)) * (values[high] - values[low])
+        }
+
+        /// The mean; `nil` without values.
+        public var mean: Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+    }
+
+    /// The baseline policy.
+    public var baseline: String
+    /// The policies compared with it, in the sweep's order.
+    public var policies: [String]
+    /// The sizes, in the sweep's order.
+    public var capacities: [SweepCapacity]
+    /// One distribution per (policy, size), policy by policy.
+    public var distributions: [Distribution]
+    /// The traces of the sweep.
+    public var traceCount: Int
+    /// (trace, policy, size) left out: undefined reduction or a missing cell.
+    public var skipped: Int
+
+    /// The reductions of every other policy of `merge` against `baseline`.
+    ///
+    /// - Throws: ``UsageError`` when the sweep has no `baseline` policy or no other.
+    public init(_ merge: SweepMerge, baseline: String = "fifo") throws(UsageError) {
+        guard merge.manifest.policies.contains(baseline) else {
+            throw UsageError("the sweep has no \(baseline) results to measure reductions against (its policies: \(merge.manifest.policies.joined(separator: ", ")))")
+        }
+        self.baseline = baseline
+        policies = merge.manifest.policies.filter { $0 != baseline }
+        guard !policies.isEmpty else { throw UsageError("the sweep has only \(baseline); there is nothing to compare with it") }
+        capacities = merge.manifest.capacities
+        traceCount = merge.manifest.traces.count
+        var missRatio: [SweepCell: Double] = [:]
+        for (cell, result) in zip(merge.resultCells, merge.results) { if let ratio = result.missRatio { missRatio[cell] = ratio } }
+        var skipped = 0
+        var distributions: [Distribution] = []
+        for policy in policies {
+            for capacity in capacities {
+                var values: [Double] = []
+                for trace in merge.manifest.traces {
+                    guard let base = missRatio[SweepCell(trace: trace, policy: baseline, capacity: capacity)], base > 0,
+                          let mine = missRatio[SweepCell(trace: trace, policy: policy, capacity: capacity)] else {
+                        skipped += 1
+                        continue
+                    }
+                    values.append((base - mine) / base)
+                }
+                distributions.append(Distribution(policy: policy, capacity: capacity, values: values.sorted()))
+            }
+        }
+        self.distributions = distributions
+        self.skipped = skipped
+    }
+
+    /// The distribution of `policy` at `capacity`.
+    public func distribution(_ policy: String, _ capacity: SweepCapacity) -> Distribution? {
+        distributions.first { $0.policy == policy && $0.capacity == capacity }
+    }
+
+    /// Two Markdown tables, policies by sizes: the median with the quartiles, and the mean.
+    public var markdown: String {
+        func percent(_ value: Double?) -> String {
+            guard let value else { return "–" }
+            let text = _fixed(value * 100, decimals: 1)
+            return value > 0 && text != "0.0" ? "+" + text : text
+        }
+        let sizeTitle = "size (of each trace's working set)"
+        var out = "Miss-ratio reduction against \(baseline), in % of \(baseline)'s misses (positive: fewer misses), across \(traceCount) traces.\n\n"
+        out += "**Median [p25, p75]**\n\n"
+        var rows = [["policy \\ " + sizeTitle] + capacities.map(\.label)]
+        for policy in policies {
+            rows.append([policy] + capacities.map { capacity in
+                guard let d = distribution(policy, capacity), !d.values.isEmpty else { return "–" }
+                return "\(percent(d.quantile(0.5))) [\(percent(d.quantile(0.25))), \(percent(d.quantile(0.75)))]"
+            })
+        }
+        out += CompareReport.markdownTable(rows)
+        out += "\n**Mean (traces)**\n\n"
+        rows = [["policy \\ " + sizeTitle] + capacities.map(\.label)]
+        for policy in policies {
+            rows.append([policy] + capacities.map { capacity in
+                guard let d = distribution(policy, capacity), !d.values.isEmpty else { return "–" }
+                return "\(percent(d.mean)) (\(d.values.count))"
+            })
+        }
+        out += CompareReport.markdownTable(rows)
+        if skipped > 0 {
+            out += "\n\(skipped) (trace, policy, size) left out: \(baseline) had no misses there, or a cell is missing.\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,150 @@
+import EvictionPolicies
+
+/// Runs a shard of a sweep (`cachebench sweep`).
+public enum Sweep {
+    /// What one run of a shard did.
+    public struct Summary: Sendable, Equatable {
+        /// Traces this shard holds.
+        public var traces = 0
+        /// Traces replayed in this run (the others were fully recorded already).
+        public var tracesRun = 0
+        /// Cells recorded by this run.
+        public var cellsRun = 0
+        /// Cells found already recorded (by an earlier run, of any shard) and skipped.
+        public var cellsSkipped = 0
+        /// Wall-clock seconds.
+        public var seconds = 0.0
+    }
+
+    /// Checks what can be checked before any trace is read: every policy exists, each option is
+    /// declared by a policy that takes it, a count limit has a policy to apply to.
+    ///
+    /// - Throws: ``CacheBenchError/usage(_:)``.
+    public static func validate(_ spec: SweepSpec) throws(CacheBenchError) {
+        guard !spec.traces.isEmpty else { throw .usage(UsageError("a sweep needs at least one trace")) }
+        guard !spec.policies.isEmpty else { throw .usage(UsageError("a sweep needs at least one policy")) }
+        guard !spec.capacities.isEmpty else { throw .usage(UsageError("a sweep needs at least one capacity")) }
+        var descriptors: [PolicyDescriptor] = []
+        for name in spec.policies {
+            guard !descriptors.contains(where: { $0.name == name }) else { throw .usage(UsageError("policy \(name) is named twice")) }
+            do { descriptors.append(try PolicyRegistry.policy(named: name).descriptor) } catch { throw .usage(error) }
+        }
+        for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
+            throw .usage(UsageError("option \(key): none of the sweep's policies takes it; see 'cachebench policies'"))
+        }
+        if spec.countLimit != nil && !descriptors.contains(where: \.supportsCountLimit) {
+            throw .usage(UsageError("count limit: none of the sweep's policies has one"))
+        }
+        var seen = Set<String>()
+        for path in spec.traces where !seen.insert(path).inserted {
+            throw .usage(UsageError("trace \(path) is named twice"))
+        }
+    }
+
+    /// Runs shard `shard` of `plan`, recording each cell in `directory`; cells already recorded
+    /// there (by any earlier run of any shard) are skipped, so a killed task resumes.
+    ///
+    /// Each trace of the shard is read once for all its unrecorded cells, by ``Compare/run(_:progress:)``
+    /// on `spec.threads` threads, and its cells are written as one record file the moment it
+    /// finishes (see ``SweepRecordStore``). A trace's identity (a hash of its bytes) costs one
+    /// more read; it makes each record name the content it was computed from.
+    ///
+    /// - Parameter progress: called with one line per trace, for people.
+    /// - Throws: ``CacheBenchError`` with the contract's exit code; the cells recorded before the
+    ///   failure stay recorded.
+    public static func run(_ plan: SweepPlan, shard: SweepShard, directory: String,
+                           progress: ((String) -> Void)? = nil) throws(CacheBenchError) -> Summary {
+        let started = monotonicNanoseconds()
+        let spec = plan.spec
+        try validate(spec)
+        let store = SweepRecordStore(directory: directory)
+        try store.prepare(for: SweepManifest(spec))
+        let recorded = Set(try store.read().entries.map(\.record.identity))
+        let configurationKey = spec.configurationKey
+        let mine = plan.traces(ofShard: shard.index)
+        var summary = Summary()
+        summary.traces = mine.count
+        for (position, traceIndex) in mine.enumerated() {
+            let path = spec.traces[traceIndex]
+            let identity: TraceIdentity
+            do { identity = try TraceIdentity.of(path: path) } catch { throw .trace(error) }
+            let cells = plan.cells(ofTrace: traceIndex)
+            let pending = cells.map { ($0, $0.identity(trace: identity, configurationKey: configurationKey)) }
+                .filter { !recorded.contains($0.1) }
+            summary.cellsSkipped += cells.count - pending.count
+            guard !pending.isEmpty else {
+                progress?("[\(position + 1)/\(mine.count)] \(path): all \(cells.count) cells already recorded")
+                continue
+            }
+            let traceStarted = monotonicNanoseconds()
+            let outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path)
+            let records = zip(pending, outcomes).map { pair, outcome in
+                SweepRecord(cell: pair.0, identity: pair.1, traceIdentity: identity, configurationKey: configurationKey,
+                            shard: shard.description, result: outcome.result, refusal: outcome.refusal)
+            }
+            try store.write(records)
+            summary.tracesRun += 1
+            summary.cellsRun += records.count
+            let seconds = Double(monotonicNanoseconds() - traceStarted) / 1e9
+            progress?("[\(position + 1)/\(mine.count)] \(path): \(records.count) cells in \(_fixed(seconds, decimals: 2)) s")
+        }
+        summary.seconds = Double(monotonicNanoseconds() - started) / 1e9
+        return summary
+    }
+
+    /// The outcome of each of `cells` (all of one trace): its result, or why its policy refused it.
+    ///
+    /// All the cells run in one `compare` (one read of the trace). When that is refused (a policy
+    /// that cannot take one of the capacities, such as LIRS below 3 objects), the policies run one
+    /// by one, and a refusing policy capacity by capacity, so one impossible cell costs extra
+    /// reads of this trace only and never stops the sweep.
+    static func replayIsolatingRefusals(_ cells: [SweepCell], of spec: SweepSpec,
+                                        trace path: String) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
+        do {
+            return try replay(cells, of: spec, trace: path).map { ($0, nil) }
+        } catch .usage(let refusal) {
+            let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
+            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.message)] }
+            var outcomes: [SweepCell: (result: ReplayResult?, refusal: String?)] = [:]
+            let groups = policies.count > 1 ? policies.map { name in cells.filter { $0.policy == name } } : cells.map { [$0] }
+            for group in groups {
+                for (cell, outcome) in zip(group, try replayIsolatingRefusals(group, of: spec, trace: path)) { outcomes[cell] = outcome }
+            }
+            return cells.map { outcomes[$0] ?? (nil, "no result") }
+        }
+    }
+
+    /// The results of `cells` (all of one trace), from one `compare` of the policies and
+    /// capacities they need, in the order of `cells`.
+    static func replay(_ cells: [SweepCell], of spec: SweepSpec, trace path: String) throws(CacheBenchError) -> [ReplayResult] {
+        let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
+        let capacities = spec.capacities.filter { item in cells.contains { $0.capacity == SweepCapacity(item) } }
+        // Only the options the policies of this run declare, or compare would call the others a typo.
+        var declared = Set<String>()
+        for name in policies {
+            if let policy = try? PolicyRegistry.policy(named: name) { declared.formUnion(policy.descriptor.parameters.map(\.name)) }
+        }
+        let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
+        var trace = spec.reading
+        trace.path = path
+        var countLimit = spec.countLimit
+        if countLimit != nil, !policies.contains(where: { (try? PolicyRegistry.policy(named: $0))?.descriptor.supportsCountLimit == true }) {
+            countLimit = nil   // compare refuses a count limit none of its policies has; these have none to apply
+        }
+        let job = CompareJob(trace: trace, policies: policies, capacities: CapacityList(capacities), countLimit: countLimit,
+                             ignoreSize: spec.ignoreSize, options: options, lruStackDistance: spec.lruStackDistance,
+                             threads: spec.threads)
+        let outcome = try Compare.run(job)
+        let workingSet = outcome.workingSet?.total(ignoreSize: spec.ignoreSize)
+        var results: [ReplayResult] = []
+        for cell in cells {
+            let capacity = cell.capacity.resolve(workingSet: workingSet)
+            guard let result = outcome.results.first(where: { $0.policy == cell.policy && $0.capacity == capacity }) else {
+                // Compare runs every policy at every capacity asked; a gap would be a bug here, not bad input.
+                throw .trace(TraceError(.malformed, file: path, reason: "internal: compare returned no result for \(cell.policy) at \(capacity)"))
+            }
+            results.append(result)
+        }
+        return results
+    }
+}

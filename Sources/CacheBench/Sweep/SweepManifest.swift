@@ -1,0 +1,62 @@
+/// What a sweep's output folder holds: the cells it must have, saved as `sweep.json`.
+///
+/// Every shard writes the same manifest (it has no shard count and no times), so whichever task
+/// starts first creates it and the others find it equal. A folder whose manifest differs belongs
+/// to another sweep and is refused, so two studies never mix. ``SweepMerge`` reads it to know
+/// which cells are missing.
+public struct SweepManifest: Sendable, Equatable {
+    /// The trace paths, in order.
+    public var traces: [String]
+    /// The policies, in order.
+    public var policies: [String]
+    /// The capacities, in order.
+    public var capacities: [SweepCapacity]
+    /// ``SweepSpec/configurationKey``.
+    public var configurationKey: String
+
+    /// The manifest of `spec`.
+    public init(_ spec: SweepSpec) {
+        traces = spec.traces
+        policies = spec.policies
+        capacities = spec.capacities.map(SweepCapacity.init)
+        configurationKey = spec.configurationKey
+    }
+
+    /// The file's name inside the output folder.
+    public static let fileName = "sweep.json"
+
+    /// The file's content.
+    public var json: JSONValue {
+        .object([
+            ("sweep", .int(1)),
+            ("traces", .array(traces.map { .string($0) })),
+            ("policies", .array(policies.map { .string($0) })),
+            ("capacities", .array(capacities.map { .string($0.key) })),
+            ("configuration", .string(configurationKey)),
+        ])
+    }
+
+    /// Reads a manifest's text; `nil` when it is not one.
+    public init?(text: String) {
+        guard let object = JSONValue.parse(Substring(text)), object["sweep"]?.intValue == 1,
+              let traces = object["traces"]?.arrayValue?.compactMap(\.stringValue),
+              let policies = object["policies"]?.arrayValue?.compactMap(\.stringValue),
+              let capacityKeys = object["capacities"]?.arrayValue?.compactMap(\.stringValue),
+              let configurationKey = object["configuration"]?.stringValue else { return nil }
+        let capacities = capacityKeys.compactMap(SweepCapacity.init(key:))
+        guard capacities.count == capacityKeys.count,
+              traces.count == object["traces"]?.arrayValue?.count,
+              policies.count == object["policies"]?.arrayValue?.count else { return nil }
+        self.traces = traces
+        self.policies = policies
+        self.capacities = capacities
+        self.configurationKey = configurationKey
+    }
+
+    /// Every cell, trace by trace, then policy by policy, capacities in the order given.
+    public var cells: [SweepCell] {
+        traces.flatMap { trace in
+            policies.flatMap { policy in capacities.map { SweepCell(trace: trace, policy: policy, capacity: $0) } }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/// The records of a sweep joined into one report (`cachebench merge DIR`): a pure function of
+/// the folder's manifest and records.
+public struct SweepMerge: Sendable {
+    /// The sweep, from its manifest.
+    public var manifest: SweepManifest
+    /// One result per recorded cell: trace by trace in the manifest's order, policies in order,
+    /// capacities ascending (as `compare` orders them).
+    public var results: [ReplayResult]
+    /// The cell of each of ``results``, in the same order.
+    public var resultCells: [SweepCell]
+    /// Cells the policy refused to run (a capacity too small for it, …), with the reason; recorded,
+    /// so not missing, but without a result.
+    public var refused: [(cell: SweepCell, reason: String)]
+    /// Cells of the manifest with no valid record.
+    public var missing: [SweepCell]
+    /// Cells recorded more than once (with equal results): each with the places of its records.
+    /// The first record is kept.
+    public var duplicated: [(cell: SweepCell, places: [String])]
+    /// Record lines cut short or damaged (`cells/NAME.jsonl:LINE`), ignored.
+    public var damaged: [String]
+    /// Valid records of cells this sweep does not have (another configuration or trace list), ignored.
+    public var foreign: [String]
+    /// The tool versions that wrote the records, sorted.
+    public var versions: [String]
+
+    /// Joins the records of `directory`.
+    ///
+    /// - Throws: ``CacheBenchError/trace(_:)``: cannot open (66) without a manifest; malformed
+    ///   (65) when one cell has two records that disagree (other than in timings), naming both.
+    public static func load(directory: String) throws(CacheBenchError) -> SweepMerge {
+        let store = SweepRecordStore(directory: directory)
+        let manifest = try store.manifest()
+        return try merge(manifest, try store.read(), directory: directory)
+    }
+
+    /// Joins `contents` as the cells of `manifest`.
+    public static func merge(_ manifest: SweepManifest, _ contents: SweepRecordStore.Contents,
+                             directory: String) throws(CacheBenchError) -> SweepMerge {
+        let expected = manifest.cells
+        let wanted = Set(expected)
+        var found: [SweepCell: SweepRecordStore.Entry] = [:]
+        var duplicatePlaces: [SweepCell: [String]] = [:]
+        var foreign: [String] = []
+        var versions = Set<String>()
+        for entry in contents.entries {
+            let record = entry.record
+            guard record.configurationKey == manifest.configurationKey, wanted.contains(record.cell) else {
+                foreign.append(entry.place)
+                continue
+            }
+            versions.insert(record.version)
+            if let first = found[record.cell] {
+                guard first.record.traceIdentity == record.traceIdentity,
+                      first.record.result?.withoutTimings == record.result?.withoutTimings else {
+                    throw .trace(TraceError(.malformed, file: "\(directory)/\(entry.place)",
+                                            reason: "\(record.cell.description) is recorded with a different result at \(first.place) (was the trace changed during the sweep?)"))
+                }
+                duplicatePlaces[record.cell, default: [first.place]].append(entry.place)
+            } else {
+                found[record.cell] = entry
+            }
+        }
+        var results: [ReplayResult] = []
+        var resultCells: [SweepCell] = []
+        var refused: [(cell: SweepCell, reason: String)] = []
+        var missing: [SweepCell] = []
+        for trace in manifest.traces {
+            for policy in manifest.policies {
+                var row: [(cell: SweepCell, result: ReplayResult)] = []
+                for capacity in manifest.capacities {
+                    let cell = SweepCell(trace: trace, policy: policy, capacity: capacity)
+                    if let entry = found[cell] {
+                        if let result = entry.record.result { row.append((cell, result)) }
+                        else { refused.append((cell, entry.record.refusal ?? "")) }
+                    } else {
+                        missing.append(cell)
+                    }
+                }
+                // Stable: equal capacities (two fractions of a tiny working set) keep the manifest's order.
+                let sorted = row.enumerated().sorted { a, b in
+                    (a.element.result.capacity ?? .max, a.offset) < (b.element.result.capacity ?? .max, b.offset)
+                }.map(\.element)
+                results += sorted.map(\.result)
+                resultCells += sorted.map(\.cell)
+            }
+        }
+        let duplicated = expected.compactMap { cell in duplicatePlaces[cell].map { (cell: cell, places: $0) } }
+        return SweepMerge(manifest: manifest, results: results, resultCells: resultCells, refused: refused, missing: missing, duplicated: duplicated,
+                          damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
+    }
+
+    /// Remarks for people: damaged, foreign and duplicated records, and mixed versions.
+    public var notes: [String] {
+        var notes: [String] = []
+        for place in damaged { notes.append("\(place): record cut short or damaged; ignored (rerun the sweep to redo its cell)") }
+        if !foreign.isEmpty {
+            notes.append("\(foreign.count) record(s) of cells not in this sweep ignored, first \(foreign[0])")
+        }
+        for entry in duplicated {
+            notes.append("\(entry.cell.description): recorded \(entry.places.count) times with equal results (\(entry.places.joined(separator: ", "))); the first is kept")
+        }
+        if let first = refused.first {
+            notes.append("\(refused.count) cell(s) refused by their policy, e.g. \(first.cell.description): \(first.reason)")
+        }
+        if versions.count > 1 { notes.append("records were written by cachebench versions \(versions.joined(separator: ", "))") }
+        return notes
+    }
+
+    /// The merged report: `compare`'s `{ "trace", "results" }` (`trace` when the sweep has one
+    /// trace), plus `traces`, `cells` (expected), `missing` and `duplicated` (cells as `trace`,
+    /// `policy`, `capacity`), `refused` (cells with the policy's `reason`), `versions` and `notes`.
+    public var json: JSONValue {
+        func cellJSON(_ cell: SweepCell) -> JSONValue {
+            .object([("trace", .string(cell.trace)), ("policy", .string(cell.policy)), ("capacity", .string(cell.capacity.label))])
+        }
+        var fields: [(String, JSONValue)] = []
+        if manifest.traces.count == 1 { fields.append(("trace", .string(manifest.traces[0]))) }
+        fields += [
+            ("traces", .array(manifest.traces.map { .string($0) })),
+            ("results", .array(results.map(\.json))),
+            ("cells", .int(manifest.cells.count)),
+            ("missing", .array(missing.map(cellJSON))),
+            ("refused", .array(refused.map { entry in
+                var fields = [("reason", JSONValue.string(entry.reason))]
+                if case .object(let cell) = cellJSON(entry.cell) { fields = cell + fields }
+                return .object(fields)
+            })),
+            ("duplicated", .array(duplicated.map { cellJSON($0.cell) })),
+            ("versions", .array(versions.map { .string($0) })),
+            ("notes", .array(notes.map { .string($0) })),
+        ]
+        return .object(fields)
+    }
+
+    /// One ``CompareResult`` per trace with results, for `compare`'s renderers.
+    public var perTrace: [CompareResult] {
+        manifest.traces.compactMap { trace in
+            let mine = results.filter { $0.trace == trace }
+            return mine.isEmpty ? nil : CompareResult(trace: trace, results: mine, workingSet: nil,
+                                                      wallSeconds: mine.reduce(0) { $0 + $1.seconds }, notes: [])
+        }
+    }
+
+    /// The report in `format`: JSON as ``json``; CSV one row per cell; table and Markdown one
+    /// `compare` matrix per trace, then the missing cells and notes.
+    public func render(as format: ReportFormat) -> String {
+        switch format {
+        case .json: return json.serialized(pretty: true) + "\n"
+        case .csv: return ReplayReport.renderRows(results, as: .csv)
+        case .table, .markdown:
+            var out = perTrace.map { CompareReport.render($0, as: format) }.joined(separator: "\n")
+            if !missing.isEmpty {
+                out += "\nmissing: \(missing.count) of \(manifest.cells.count) cells\n"
+                for cell in missing { out += (format == .markdown ? "- " : "  ") + cell.description + "\n" }
+            }
+            for note in notes { out += "note: \(note)\n" }
+            return out
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The records in a sweep's output folder: `cells/*.jsonl`, each written whole by ``AtomicFile``.
+///
+/// Why a file per batch rather than one appended file per shard: `compare` finishes all the cells
+/// of a trace at once, so the cells of one trace run are written together, as one file that
+/// appears whole (temporary, fsync, rename) or not at all. A kill can then leave only a
+/// temporary file (a dot file, ignored), never half a record; no file is ever appended to, and two
+/// tasks never write the same file. Each line still checks itself (``SweepRecord``), so a record
+/// damaged afterwards (a copy cut short) is detected and its cell run again.
+///
+/// The file's name is the trace's base name and a hash of the cell identities it holds, so a
+/// batch written twice (two tasks given the same shard) replaces itself instead of duplicating.
+public struct SweepRecordStore: Sendable {
+    /// The sweep's output folder.
+    public var directory: String
+
+    /// The folder of records inside it.
+    public static let recordsFolder = "cells"
+
+    /// A store over `directory`.
+    public init(directory: String) { self.directory = directory }
+
+    var recordsPath: String { directory + "/" + Self.recordsFolder }
+
+    /// One record as found: where it is and what it says.
+    public struct Entry: Sendable {
+        /// The record.
+        public var record: SweepRecord
+        /// `cells/NAME.jsonl:LINE`.
+        public var place: String
+    }
+
+    /// What the folder holds.
+    public struct Contents: Sendable {
+        /// Every valid record, file by file (sorted by name), line by line.
+        public var entries: [Entry] = []
+        /// `cells/NAME.jsonl:LINE` of each line that is cut short or damaged.
+        public var damaged: [String] = []
+    }
+
+    /// Reads every record file. O(total size).
+    ///
+    /// - Throws: ``CacheBenchError/trace(_:)`` (cannot open, 66) when a record file cannot be read.
+    public func read() throws(CacheBenchError) -> Contents {
+        var contents = Contents()
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: recordsPath)
+        } catch {
+            return contents   // no records yet
+        }
+        for name in names.sorted() where !name.hasPrefix(".") && name.hasSuffix(".jsonl") {
+            let path = recordsPath + "/" + name
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot read: \(error.localizedDescription)"))
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+                let place = "\(Self.recordsFolder)/\(name):\(number + 1)"
+                if let record = SweepRecord(line: line) {
+                    contents.entries.append(Entry(record: record, place: place))
+                } else {
+                    contents.damaged.append(place)
+                }
+            }
+        }
+        return contents
+    }
+
+    /// Writes `records` (the cells of one trace run) as one file, whole or not at all.
+    ///
+    /// - Throws: ``CacheBenchError/output(_:)`` (exit 74).
+    public func write(_ records: [SweepRecord]) throws(CacheBenchError) {
+        guard let first = records.first else { return }
+        var hasher = _FNV1a64()
+        for record in records { hasher.combine(record.identity) }
+        let base = String(first.cell.trace.split(separator: "/").last ?? "trace")
+            .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
+        let name = String(base.drop { $0 == "." }.prefix(80)) + "-" + hasher.hex + ".jsonl"
+        let path = recordsPath + "/" + name
+        do throws(OutputError) {
+            let file = try AtomicFile(path: path)
+            try file.write(records.map { $0.line + "\n" }.joined())
+            try file.commit()
+        } catch {
+            throw .output(error.description)
+        }
+    }
+
+    /// Creates the folder and its records folder, and writes or checks the manifest.
+    ///
+    /// - Throws: ``CacheBenchError/usage(_:)`` when the folder holds another sweep's manifest;
+    ///   ``CacheBenchError/output(_:)`` when it cannot be created or written.
+    public func prepare(for manifest: SweepManifest) throws(CacheBenchError) {
+        do {
+            try FileManager.default.createDirectory(atPath: recordsPath, withIntermediateDirectories: true)
+        } catch {
+            throw .output("\(directory): cannot write: \(error.localizedDescription)")
+        }
+        let path = directory + "/" + SweepManifest.fileName
+        let text = manifest.json.serialized(pretty: true) + "\n"
+        if let data = FileManager.default.contents(atPath: path) {
+            let existing = String(decoding: data, as: UTF8.self)
+            if existing == text { return }
+            if let other = SweepManifest(text: existing), other != manifest {
+                throw .usage(UsageError("\(directory) holds another sweep (its \(SweepManifest.fileName) names other traces, policies, capacities or settings); write this one to a new folder"))
+            }
+        }
+        do throws(OutputError) {
+            let file = try AtomicFile(path: path)
+            try file.write(text)
+            try file.commit()
+        } catch {
+            throw .output(error.description)
+        }
+    }
+
+    /// Reads the manifest.
+    ///
+    /// - Throws: ``CacheBenchError/trace(_:)``: cannot open (66) when there is none, malformed
+    ///   (65) when it is not a manifest.
+    public func manifest() throws(CacheBenchError) -> SweepManifest {
+        let path = directory + "/" + SweepManifest.fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot open: no sweep manifest here (is this the folder given to 'sweep --output'?)"))
+        }
+        guard let manifest = SweepManifest(text: String(decoding: data, as: UTF8.self)) else {
+            throw .trace(TraceError(.malformed, file: path, reason: "not a sweep manifest"))
+        }
+        return manifest
+    }
+}

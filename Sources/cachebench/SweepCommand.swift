@@ -1,0 +1,165 @@
+import CacheBench
+import Foundation
+
+enum SweepCommand {
+    static let help = """
+    USAGE: cachebench sweep --traces LIST --policies A,B --output DIR [--shard K/N] [options]
+           cachebench sweep --traces LIST --policies A,B --plan [--shard K/N] [--format F]
+
+    Runs every policy at every capacity on every trace (a study), split into shards that need no
+    coordinator, each finished cell recorded in DIR the moment its trace is done. Run the same
+    command as N tasks with --shard 1/N ... N/N (or in a Slurm job array, which sets the shard);
+    rerunning a task skips the cells already recorded, so a killed task resumes. Join the
+    records with 'cachebench merge DIR'.
+
+    OPTIONS:
+      --traces LIST           Trace files (repeatable, comma-separated): paths, globs
+                              ('traces/*.csv', quoted so the shell leaves them), or @FILE, a file
+                              listing one path per line (# starts a comment).
+      --policies A,B,C        Policies from 'cachebench policies'; the groups all, research and
+                              library may appear in the list.
+      --capacities LIST       As compare's: sizes, LOW...HIGH:COUNT ranges, or fractions of each
+                              trace's working set. Default: libCacheSim's grid
+                              0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8.
+      --count-limit N         An object-count limit, for the policies that have one.
+      --ignore-size           Every object has size 1; capacities count objects.
+      --trace-format F        auto (default), csv or oracle-general, for every trace.
+      --columns MAP           CSV column map for every trace, 1-based: time=1,key=2,size=3,op=4.
+      --header MODE           CSV header row: auto (default), present or absent.
+      --option KEY=VALUE      A policy parameter (repeatable), for each policy that declares it.
+      --no-stack-distance     Simulate LRU at each capacity instead of the one-pass profile.
+      --output DIR            Where the records go (created if needed): DIR/sweep.json names the
+                              cells, DIR/cells/*.jsonl hold them. A DIR holding another sweep
+                              is refused.
+      --shard K/N             Run part K of N (K from 1). Default: from SLURM_ARRAY_TASK_ID,
+                              SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN in a Slurm array
+                              job, else 1/1. Traces are dealt to shards largest first, so shards
+                              read about equal bytes; all the cells of a trace share a shard.
+      --plan                  Print the cells and their shards (and, with --output, whether each
+                              is recorded) instead of running.
+      --format F              For --plan: table (default), json, csv or markdown.
+      --threads N             Threads per trace (default: SLURM_CPUS_PER_TASK, else the cores).
+      -h, --help              Show this help.
+
+    Each cell's identity is a hash of the trace's bytes, the policy, the capacity and the settings
+    above that change results, so the same cell is recognised on any machine and under any path.
+
+    EXIT STATUS:
+      0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
+
+    EXAMPLE:
+      cachebench sweep --traces 'Traces/*.csv' --policies fifo,lru,sieve,s3fifo --output sweep --shard 2/4
+    """
+
+    static let spec = CommandSpec(
+        name: "sweep",
+        valueOptions: ["--policies", "--capacities", "--count-limit", "--trace-format", "--columns", "--header",
+                       "--output", "--shard", "--format", "--threads"],
+        repeatableOptions: ["--option", "--traces"],
+        flags: ["--ignore-size", "--no-stack-distance", "--plan"], positionals: 0...0)
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let environment = ProcessInfo.processInfo.environment
+        let arguments: Arguments
+        let sweep: SweepSpec
+        let shard: SweepShard
+        let format: ReportFormat
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            sweep = try sweepSpec(arguments, environment: environment)
+            if let text = arguments.value("--shard") {
+                shard = try SweepShard.parse(text)
+            } else {
+                shard = try SweepShard.slurm(environment) ?? .whole
+            }
+            format = try arguments.choice("--format", default: ReportFormat.table)
+            if arguments.value("--format") != nil && !arguments.flags.contains("--plan") {
+                throw UsageError("--format applies to --plan; records are JSON lines")
+            }
+            if arguments.value("--output") == nil && !arguments.flags.contains("--plan") {
+                throw UsageError("sweep: --output DIR is required (where the records go)")
+            }
+        } catch { throw .usage(error) }
+        try Sweep.validate(sweep)
+        let plan = try SweepPlan.make(sweep, shardCount: shard.count)
+
+        if arguments.flags.contains("--plan") {
+            try Output.emit(try SweepPlanReport.render(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,
+                                           directory: arguments.value("--output"), as: format), to: nil)
+            return
+        }
+        guard let directory = arguments.value("--output") else { return }
+        let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("sweep: \($0)") } : nil
+        let summary = try Sweep.run(plan, shard: shard, directory: directory, progress: progress)
+        try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
+                        + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)
+    }
+
+    /// The sweep the arguments describe.
+    static func sweepSpec(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> SweepSpec {
+        let traces = try expandTraces(arguments.all("--traces"))
+        guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
+        let policies = try CompareCommand.policyNames(arguments)
+        let capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
+            try CapacityList.parse(text).items
+        } ?? SweepSpec.defaultCapacities
+        var threads = ProcessInfo.processInfo.activeProcessorCount
+        if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm >= 1 { threads = min(slurm, 256) }
+        threads = try arguments.integer("--threads") ?? threads
+        guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
+        let countLimit = try arguments.integer("--count-limit")
+        if let countLimit, countLimit <= 0 { throw UsageError("--count-limit \(countLimit): must be greater than 0") }
+        return SweepSpec(traces: traces, policies: policies, capacities: capacities, countLimit: countLimit,
+                         ignoreSize: arguments.flags.contains("--ignore-size"),
+                         options: try TraceOptions.policyOptions(arguments.all("--option")),
+                         reading: try TraceOptions.traceSpec(arguments, path: ""),
+                         lruStackDistance: !arguments.flags.contains("--no-stack-distance"), threads: threads)
+    }
+
+    /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files; each
+    /// path once, in the order first named.
+    static func expandTraces(_ values: [String]) throws(UsageError) -> [String] {
+        var paths: [String] = []
+        var seen = Set<String>()
+        func add(_ path: String) { if seen.insert(path).inserted { paths.append(path) } }
+        for value in values {
+            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+                if item.hasPrefix("@") {
+                    let list = String(item.dropFirst())
+                    guard let data = FileManager.default.contents(atPath: list) else {
+                        throw UsageError("--traces \(item): cannot read the list \(list)")
+                    }
+                    for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                        let path = line.trimmingCharacters(in: .whitespaces)
+                        if !path.isEmpty && !path.hasPrefix("#") { add(path) }
+                    }
+                } else if item.contains(where: { "*?[".contains($0) }) {
+                    let matches = glob(item)
+                    guard !matches.isEmpty else { throw UsageError("--traces \(item): no file matches") }
+                    matches.forEach(add)
+                } else {
+                    add(item)
+                }
+            }
+        }
+        return paths
+    }
+
+    /// The regular files `pattern` matches, sorted.
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        var paths: [String] = []
+        for i in 0..<Int(result.gl_pathc) {
+            guard let pointer = result.gl_pathv[i] else { continue }
+            let path = String(cString: pointer)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { paths.append(path) }
+        }
+        return paths.sorted()
+    }
+}
+
+/// Seconds with two decimals.
+func _seconds(_ value: Double) -> String { String(format: "%.2f", value) }

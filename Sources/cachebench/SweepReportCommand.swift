@@ -1,0 +1,40 @@
+import CacheBench
+import Foundation
+
+enum SweepReportCommand {
+    static let help = """
+    USAGE: cachebench sweep-report DIR [--baseline fifo] [--output FILE.md] [--plot FILE.svg] [--allow-missing]
+
+    The figure eviction papers draw from a sweep (S3-FIFO's, SIEVE's): per policy and cache size,
+    the distribution across the sweep's traces of the miss-ratio reduction against FIFO,
+    (fifo - policy) / fifo of their miss ratios. Prints Markdown tables (median with quartiles,
+    and mean) and draws box plots as SVG (box p25-p75, median, whiskers p10-p90, mean).
+
+    OPTIONS:
+      --baseline NAME         The policy to measure against (default fifo); the sweep must have it.
+      --output FILE           Write the tables to FILE (whole, or not at all) instead of stdout.
+      --plot FILE.svg         Draw the box plots.
+      --allow-missing         Report on the recorded cells when some are missing (as merge's).
+      -h, --help              Show this help.
+
+    EXIT STATUS:
+      0 ok; 65 when cells are missing (unless --allow-missing); 66 no sweep in DIR; 2 usage
+      (e.g. no baseline policy in the sweep); 74 cannot write.
+    """
+
+    static let spec = CommandSpec(name: "sweep-report", valueOptions: ["--baseline", "--output", "--plot"],
+                                  flags: ["--allow-missing"], positionals: 1...1, positionalName: "DIR")
+
+    static func run(_ words: [String]) throws(CacheBenchError) {
+        let arguments: Arguments
+        do throws(UsageError) {
+            arguments = try Arguments(words, spec: spec)
+            try Output.requireFiles(arguments, ["--plot"])
+        } catch { throw .usage(error) }
+        let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
+        let report: MissRatioReduction
+        do { report = try MissRatioReduction(merged, baseline: arguments.value("--baseline") ?? "fifo") } catch { throw .usage(error) }
+        try Output.emit(report.markdown, to: arguments.value("--output"))
+        if let plot = arguments.value("--plot") { try Output.emit(report.svg, to: plot) }
+    }
+}

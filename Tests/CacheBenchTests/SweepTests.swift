@@ -1,0 +1,272 @@
+import CacheBench
+import EvictionPolicies
+import Foundation
+import Testing
+
+/// The library's SplitMix64 as a `RandomNumberGenerator`, so random traces and sizes replay from a seed.
+private struct SweepRandom: RandomNumberGenerator {
+    var source: SplitMix64
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { source.next() }
+}
+
+/// A small random trace (skewed keys, sizes, a few sets, deletes and memory warnings, unless
+/// `onlyGets`) in a fresh file.
+private func randomTrace(seed: UInt64, rows: Int = 1500, onlyGets: Bool = false) throws -> String {
+    var random = SweepRandom(seed: seed)
+    var text = "timestamp,key,size,op\n"
+    for row in 0..<rows {
+        let key = Int.random(in: 0..<40, using: &random) * Int.random(in: 1...6, using: &random)
+        let op = Int.random(in: 0..<100, using: &random)
+        let kind = onlyGets || op < 90 ? "get" : op < 95 ? "set" : op < 99 ? "delete" : "memory-warning"
+        text += "\(row),k\(key),\(100 + key * 37 % 900),\(kind)\n"
+    }
+    return try temporaryFile(text)
+}
+
+private func scratchFolder() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sweep-\(UUID().uuidString)").path
+}
+
+@Suite("sweeps: cells, shards, records and merging")
+struct SweepTests {
+    @Test("shards: greedy by size, hand-worked: 10,7,5,4,3,1 over two shards is {10,4,1} and {7,5,3}")
+    func handWorkedAssignment() {
+        let spec = SweepSpec(traces: ["a", "b", "c", "d", "e", "f"], policies: ["fifo"])
+        let plan = SweepPlan(spec: spec, traceBytes: [5, 10, 1, 7, 3, 4], shardCount: 2)
+        #expect(plan.traces(ofShard: 0) == [1, 2, 5])   // b (10), c (1), f (4)
+        #expect(plan.traces(ofShard: 1) == [0, 3, 4])   // a (5), d (7), e (3)
+        #expect(plan.shardBytes == [15, 15])
+    }
+
+    @Test("shards: every trace in exactly one shard, the same plan from any listing order, within LPT's 4/3 bound")
+    func assignmentProperties() {
+        var random = SweepRandom(seed: 19)
+        for round in 0..<200 {
+            let count = Int.random(in: 1...40, using: &random)
+            let traces = (0..<count).map { "t\(round)-\($0)" }
+            let sizes = traces.map { _ in Int.random(in: 0...1_000_000, using: &random) }
+            for shards in 1...7 {
+                let plan = SweepPlan(spec: SweepSpec(traces: traces, policies: ["fifo"]), traceBytes: sizes, shardCount: shards)
+                let covered = (0..<shards).flatMap(plan.traces(ofShard:)).sorted()
+                #expect(covered == Array(traces.indices))
+                // The same traces listed in another order get the same shards.
+                let order = traces.indices.shuffled(using: &random)
+                let shuffled = SweepPlan(spec: SweepSpec(traces: order.map { traces[$0] }, policies: ["fifo"]),
+                                         traceBytes: order.map { sizes[$0] }, shardCount: shards)
+                for (position, original) in order.enumerated() {
+                    #expect(shuffled.shardOfTrace[position] == plan.shardOfTrace[original])
+                }
+                let weights = sizes.map { max(1, $0) }
+                let lowerBound = max(Double(weights.reduce(0, +)) / Double(shards), Double(weights.max() ?? 0))
+                let heaviest = (0..<shards).map { s in plan.traces(ofShard: s).reduce(0) { $0 + weights[$1] } }.max() ?? 0
+                #expect(Double(heaviest) <= lowerBound * 4 / 3 + 1, "round \(round), \(shards) shards")
+            }
+        }
+    }
+
+    @Test("--shard K/N and Slurm's array variables")
+    func shardParsing() throws {
+        #expect(try SweepShard.parse("2/4") == SweepShard(index: 1, count: 4))
+        #expect(try SweepShard.parse("1/1") == .whole)
+        for bad in ["0/4", "5/4", "x", "1/0", "1/2/3", "-1/4", "/4"] {
+            #expect(throws: UsageError.self, "\(bad)") { try SweepShard.parse(bad) }
+        }
+        #expect(try SweepShard.slurm([:]) == nil)
+        let env = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "4"]
+        #expect(try SweepShard.slurm(env) == SweepShard(index: 1, count: 4))
+        // --array=0-15:4 gives IDs 0, 4, 8, 12.
+        let stepped = ["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "4"]
+        #expect(try SweepShard.slurm(stepped) == SweepShard(index: 2, count: 4))
+        #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]) }
+        #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "1"]) }
+        let extreme = ["SLURM_ARRAY_TASK_ID": String(Int.max), "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": String(Int.min)]
+        #expect(throws: UsageError.self) { try SweepShard.slurm(extreme) }
+    }
+
+    @Test("capacities: one key per value (0.010 is 0.01), decimal labels, keys read back")
+    func capacityKeys() throws {
+        let list = try CapacityList.parse("0.010,0.2,64MiB,0.001")
+        let capacities = list.items.map(SweepCapacity.init)
+        #expect(capacities.map(\.key) == ["fraction:1/100", "fraction:1/5", "size:67108864", "fraction:1/1000"])
+        #expect(capacities.map(\.label) == ["0.01", "0.2", "67108864", "0.001"])
+        #expect(SweepCapacity(.fraction(numerator: 1, denominator: 3)).label == "1/3")
+        #expect(SweepCapacity(try CapacityList.parse("0.01").items[0]) == capacities[0])
+        for capacity in capacities { #expect(SweepCapacity(key: capacity.key) == capacity) }
+        for bad in ["size:0", "fraction:3/2", "fraction:1", "bytes:5", "size:x"] { #expect(SweepCapacity(key: bad) == nil, "\(bad)") }
+        // Duplicates by value are dropped from a spec.
+        #expect(SweepSpec(traces: ["t"], policies: ["lru"], capacities: list.items + [.fraction(numerator: 10, denominator: 1000)])
+            .capacities.count == 4)
+    }
+
+    @Test("a cell's identity follows the trace's content, not its path; settings that change results change it")
+    func identities() throws {
+        let text = "timestamp,key,size\n0,a,1\n1,b,2\n"
+        let first = try temporaryFile(text), second = try temporaryFile(text), other = try temporaryFile(text + "2,c,3\n")
+        defer { for path in [first, second, other] { try? FileManager.default.removeItem(atPath: path) } }
+        let a = try TraceIdentity.of(path: first), b = try TraceIdentity.of(path: second), c = try TraceIdentity.of(path: other)
+        #expect(a == b && a != c && a.bytes == text.utf8.count)
+        let cell = SweepCell(trace: first, policy: "lru", capacity: SweepCapacity(.size(10)))
+        let moved = SweepCell(trace: second, policy: "lru", capacity: SweepCapacity(.size(10)))
+        let key = SweepSpec(traces: [first], policies: ["lru"]).configurationKey
+        #expect(cell.identity(trace: a, configurationKey: key) == moved.identity(trace: b, configurationKey: key))
+        #expect(cell.identity(trace: a, configurationKey: key) != cell.identity(trace: c, configurationKey: key))
+        let ignoring = SweepSpec(traces: [first], policies: ["lru"], ignoreSize: true).configurationKey
+        let optioned = SweepSpec(traces: [first], policies: ["lru"], options: PolicyOptions(["k": "v"])).configurationKey
+        #expect(Set([key, ignoring, optioned]).count == 3)
+        #expect(throws: TraceError.self) { try TraceIdentity.of(path: "/nonexistent/trace.csv") }
+    }
+
+    @Test("a record line reads back equal; every cut and every changed byte is detected")
+    func recordIntegrity() throws {
+        let path = try randomTrace(seed: 1, rows: 300)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "yy-lru", capacity: 5000))
+        let cell = SweepCell(trace: path, policy: "yy-lru", capacity: SweepCapacity(.size(5000)))
+        let record = SweepRecord(cell: cell, identity: "0123456789abcdef", traceIdentity: try TraceIdentity.of(path: path),
+                                 configurationKey: "k", shard: "1/1", result: result)
+        let line = record.line
+        #expect(SweepRecord(line: Substring(line)) == record)
+        #expect(!line.contains("\n"))
+        let bytes = Array(line.utf8)
+        for cut in 0..<bytes.count {
+            #expect(SweepRecord(line: Substring(String(decoding: bytes[..<cut], as: UTF8.self))) == nil, "cut at \(cut)")
+        }
+        var random = SweepRandom(seed: 7)
+        for _ in 0..<300 {
+            var damaged = bytes
+            let at = Int.random(in: 0..<damaged.count, using: &random)
+            damaged[at] = damaged[at] == UInt8(ascii: "7") ? UInt8(ascii: "8") : UInt8(ascii: "7")
+            #expect(SweepRecord(line: Substring(String(decoding: damaged, as: UTF8.self))) == nil, "byte \(at)")
+        }
+    }
+
+    @Test("JSON reader: replay objects read back to the same text; malformed documents are refused")
+    func jsonReader() throws {
+        let path = try randomTrace(seed: 2, rows: 200)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "nuke-lru", capacity: 3000))
+        let text = result.json.serialized(pretty: true)
+        let parsed = try #require(JSONValue.parse(Substring(text)))
+        #expect(parsed.serialized(pretty: true) == text)
+        #expect(ReplayResult(json: parsed) == result)
+        let tricky = "{\"a\": [1, -2.5e-3, true, false, null, \"q\\\"\\\\\\n\\u00e9\\ud83d\\ude00\"], \"b\": {}}"
+        #expect(JSONValue.parse(Substring(tricky))?["a"]?.arrayValue?.last?.stringValue == "q\"\\\né😀")
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"\u{01}\"", "tru", "{\"a\": 1,}", "\"\\ud800\""] {
+            #expect(JSONValue.parse(Substring(bad)) == nil, "\(bad)")
+        }
+    }
+
+    /// The sweep of the differential tests: three random traces, policies that exercise the
+    /// stack-distance pass, a library model with events, and fractions with a size.
+    private static func smallSweep(_ traces: [String]) throws -> SweepSpec {
+        SweepSpec(traces: traces, policies: ["fifo", "lru", "sieve", "s3fifo", "yy-lru"],
+                  capacities: try CapacityList.parse("0.01,0.1,0.4,20000").items, threads: 2)
+    }
+
+    @Test("merged results equal compare's for the same cells, value for value, over two shards")
+    func mergeEqualsCompare() throws {
+        // The first has gets alone, so LRU comes from the stack-distance pass there.
+        let traces = try (0..<3).map { try randomTrace(seed: 100 + UInt64($0), onlyGets: $0 == 0) }
+        let folder = scratchFolder()
+        defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = try Self.smallSweep(traces)
+        let plan = try SweepPlan.make(spec, shardCount: 2)
+        var cellsRun = 0
+        for index in 0..<2 { cellsRun += try Sweep.run(plan, shard: SweepShard(index: index, count: 2), directory: folder).cellsRun }
+        #expect(cellsRun == 3 * 5 * 4)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty && merged.duplicated.isEmpty && merged.damaged.isEmpty)
+        #expect(merged.versions == [ToolVersion.current])
+        for trace in traces {
+            let compared = try Compare.run(CompareJob(trace: TraceSpec(path: trace), policies: spec.policies,
+                                                      capacities: CapacityList(spec.capacities), threads: 2))
+            let mine = merged.results.filter { $0.trace == trace }
+            #expect(mine.map(\.withoutTimings) == compared.results.map(\.withoutTimings))
+        }
+        #expect(merged.results.filter { $0.method == .stackDistance }.count == 4)
+        // The JSON is compare's shape: the replay objects under "results".
+        let json = merged.json
+        #expect(json["results"]?.arrayValue?.count == 60)
+        #expect(json["missing"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test("rerun skips recorded cells; a damaged record is named, redone, and never duplicated")
+    func resumeAndRepair() throws {
+        let traces = try (0..<3).map { try randomTrace(seed: 200 + UInt64($0)) }
+        let folder = scratchFolder()
+        defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = try Self.smallSweep(traces)
+        let plan = try SweepPlan.make(spec, shardCount: 3)
+        let first = try Sweep.run(plan, shard: SweepShard(index: 0, count: 3), directory: folder)
+        #expect(first.cellsRun == 20)
+        var merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.count == 40)
+        // A rerun of the same shard does nothing; the whole sweep as one shard does the rest.
+        #expect(try Sweep.run(plan, shard: SweepShard(index: 0, count: 3), directory: folder).cellsRun == 0)
+        let whole = try SweepPlan.make(spec, shardCount: 1)
+        let rest = try Sweep.run(whole, shard: .whole, directory: folder)
+        #expect(rest.cellsRun == 40 && rest.cellsSkipped == 20)
+        let reference = try SweepMerge.load(directory: folder).results.map(\.withoutTimings)
+
+        // Cut a record file inside its last line, as a copy cut short would.
+        let cells = folder + "/" + SweepRecordStore.recordsFolder
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: cells).sorted().first)
+        let data = try Data(contentsOf: URL(fileURLWithPath: cells + "/" + name))
+        try data.prefix(data.count - 40).write(to: URL(fileURLWithPath: cells + "/" + name))
+        merged = try SweepMerge.load(directory: folder)
+        #expect(merged.damaged == ["cells/\(name):20"])
+        #expect(merged.missing.count == 1)
+        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") })
+        let repair = try Sweep.run(whole, shard: .whole, directory: folder)
+        #expect(repair.cellsRun == 1 && repair.cellsSkipped == 59)
+        merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty && merged.duplicated.isEmpty)
+        #expect(merged.results.map(\.withoutTimings).map(\.counters) == reference.map(\.counters))
+    }
+
+    @Test("the same cells recorded twice are kept once and named; a folder of another sweep is refused")
+    func duplicatesAndForeignFolders() throws {
+        let trace = try randomTrace(seed: 300)
+        let folder = scratchFolder(), copy = scratchFolder()
+        defer { for path in [trace, folder, copy] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["fifo", "lru"], capacities: try CapacityList.parse("0.1,0.3").items)
+        let plan = try SweepPlan.make(spec, shardCount: 1)
+        _ = try Sweep.run(plan, shard: .whole, directory: folder)
+        // A second, independent run of the same sweep, whose records are then copied in.
+        _ = try Sweep.run(plan, shard: .whole, directory: copy)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: copy + "/cells").first)
+        try FileManager.default.copyItem(atPath: copy + "/cells/" + name, toPath: folder + "/cells/copy-" + name)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.results.count == 4 && merged.missing.isEmpty)
+        #expect(merged.duplicated.count == 4)
+        #expect(merged.json["duplicated"]?.arrayValue?.count == 4)
+
+        let other = SweepSpec(traces: [trace], policies: ["fifo"], capacities: spec.capacities)
+        #expect {
+            try Sweep.run(try SweepPlan.make(other, shardCount: 1), shard: .whole, directory: folder)
+        } throws: { error in
+            guard case .usage(let usage) = error as? CacheBenchError else { return false }
+            return usage.message.contains("another sweep")
+        }
+        #expect(throws: CacheBenchError.self) { try SweepMerge.load(directory: scratchFolder()) }
+    }
+
+    @Test("a cell its policy refuses (LIRS at 1 object) is recorded as refused; the trace's other cells run")
+    func refusedCells() throws {
+        let trace = try randomTrace(seed: 400, rows: 500)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["lirs", "fifo"], capacities: try CapacityList.parse("1,50").items,
+                             ignoreSize: true)
+        let summary = try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        #expect(summary.cellsRun == 4)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty)
+        #expect(merged.refused.map(\.cell.description) == ["\(trace) lirs 1"])
+        #expect(merged.results.map { "\($0.policy) \($0.capacity ?? 0)" } == ["lirs 50", "fifo 1", "fifo 50"])
+        #expect(merged.json["refused"]?.arrayValue?.count == 1)
+        // The refusal is recorded: a rerun has nothing to do.
+        #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
+    }
+}

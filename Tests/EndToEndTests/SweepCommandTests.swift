@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A fresh folder in the temporary directory, removed by the caller.
+private func scratchFolder() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sweep-e2e-\(UUID().uuidString)").path
+}
+
+/// Small Zipf traces from `cachebench generate`, each of its own size and seed, in `folder`.
+private func writeTraces(in folder: String, count: Int, rows: Int, seed: UInt64) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for index in 0..<count {
+        let generated = try CLI.run(["generate", "zipf", "--seed", String(seed + UInt64(index)), "--alpha", "0.8",
+                                     "--objects", String(50 + index * 40), "--requests", String(rows + index * 500),
+                                     "--min-size", "100", "--max-size", "900", "--output", "\(folder)/t\(index).csv"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+    }
+}
+
+/// The merged report's results without the fields that time a run, which differ between runs.
+private func untimed(_ report: [String: Any]?) -> [NSDictionary] {
+    let timing: Set<String> = ["seconds", "requestsPerSecond", "totalNanoseconds", "p50Nanoseconds", "p99Nanoseconds", "maxNanoseconds"]
+    func strip(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            return object.filter { !timing.contains($0.key) }.mapValues(strip)
+        }
+        return value
+    }
+    return ((report?["results"] as? [[String: Any]]) ?? []).map { NSDictionary(dictionary: strip($0) as? [String: Any] ?? [:]) }
+}
+
+@Suite("sweep, merge and sweep-report from the command line")
+struct SweepCommandTests {
+    static func sweepArguments(_ traces: String, output: String) -> [String] {
+        ["sweep", "--traces", "\(traces)/*.csv", "--policies", "fifo,lru,sieve,s3fifo", "--capacities", "0.01,0.1,0.3",
+         "--output", output, "--threads", "1"]
+    }
+
+    @Test("a shard killed at a random moment and rerun leaves no missing, duplicated or torn cell")
+    func killAndResume() throws {
+        let traces = scratchFolder(), reference = scratchFolder()
+        var folders = [traces, reference]
+        defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+        try writeTraces(in: traces, count: 6, rows: 2000, seed: 19)
+        let started = Date()
+        let whole = try CLI.run(Self.sweepArguments(traces, output: reference))
+        let duration = Date().timeIntervalSince(started)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let expected = untimed(try CLI.run(["merge", reference, "--format", "json"]).json)
+        #expect(expected.count == 6 * 4 * 3)
+
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<4 {
+            let output = scratchFolder()
+            folders.append(output)
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = Self.sweepArguments(traces, output: output)
+            process.currentDirectoryURL = CLI.root
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Each round kills within its own quarter of the uninterrupted run, so the rounds span it.
+            let quarter = max(0.05, duration) / 4
+            let delay = Double.random(in: Double(round) * quarter...Double(round + 1) * quarter, using: &random)
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let resumed = try CLI.run(Self.sweepArguments(traces, output: output))
+            #expect(resumed.status == 0, "round \(round): \(resumed.stderr)")
+            let merged = try CLI.run(["merge", output, "--format", "json"])
+            #expect(merged.status == 0, "round \(round), killed after \(delay) s: \(merged.stderr)")
+            let json = merged.json
+            #expect((json?["missing"] as? [Any])?.isEmpty == true)
+            #expect((json?["duplicated"] as? [Any])?.isEmpty == true)
+            #expect((json?["notes"] as? [Any])?.isEmpty == true, "round \(round): \(json?["notes"] ?? "")")
+            #expect(untimed(json) == expected, "round \(round), killed after \(delay) s")
+        }
+    }
+
+    @Test("two shards cover the plan once; merge names missing cells and exits 65 unless --allow-missing")
+    func shardsPlanAndMissing() throws {
+        let traces = scratchFolder(), output = scratchFolder()
+        defer { for folder in [traces, output] { try? FileManager.default.removeItem(atPath: folder) } }
+        try writeTraces(in: traces, count: 3, rows: 800, seed: 7)
+        let plan = try CLI.run(Self.sweepArguments(traces, output: output).filter { $0 != "--threads" && $0 != "1" }
+                               + ["--plan", "--shard", "1/2", "--format", "csv"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let planRows = plan.stdout.split(separator: "\n").dropFirst()
+        #expect(!planRows.isEmpty && planRows.allSatisfy { $0.hasSuffix(",1/2,no") })
+
+        let first = try CLI.run(Self.sweepArguments(traces, output: output) + ["--shard", "1/2"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let missing = try CLI.run(["merge", output])
+        #expect(missing.status == 65)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.contains("cells have no record") && missing.stderr.contains("missing: "))
+        let partial = try CLI.run(["merge", output, "--allow-missing", "--format", "json"])
+        #expect(partial.status == 0)
+        let missingCells = (partial.json?["missing"] as? [Any])?.count ?? 0
+        #expect(missingCells > 0 && (partial.json?["results"] as? [Any])?.count == planRows.count)
+        #expect(missingCells + planRows.count == 3 * 4 * 3)
+
+        let second = try CLI.run(Self.sweepArguments(traces, output: output) + ["--shard", "2/2"])
+        #expect(second.stdout.contains("shard 2/2") && second.stdout.contains("\(missingCells) cells recorded"))
+        let complete = try CLI.run(["merge", output, "--format", "csv"])
+        #expect(complete.status == 0)
+        #expect(complete.stdout.split(separator: "\n").count == 1 + 36)
+        let table = try CLI.run(["merge", output])
+        #expect(table.stdout.contains("hit ratio (%)") && table.stdout.contains("t2.csv"))
+
+        // sweep-report: Markdown tables and an SVG that parses.
+        let svg = output + "/report.svg"
+        let report = try CLI.run(["sweep-report", output, "--plot", svg])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("| lru |") && report.stdout.contains("across 3 traces"))
+        _ = try XMLDocument(contentsOf: URL(fileURLWithPath: svg))
+        let noBaseline = try CLI.run(["sweep-report", output, "--baseline", "arc"])
+        #expect(noBaseline.status == 2 && noBaseline.stdout.isEmpty)
+    }
+
+    @Test("usage errors: no traces, no output, a bad shard, a folder without a sweep")
+    func usageErrors() throws {
+        #expect(try CLI.run(["sweep", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
+        #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru"]).status == 2)
+        #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)
+        #expect(try CLI.run(["sweep", "--traces", "Traces/nothing-*.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
+        #expect(try CLI.run(["sweep", "--traces", "Traces/missing.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 66)
+        #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
+        #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
+    }
+}

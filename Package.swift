@@ -17,8 +17,10 @@ let package = Package(
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
+        // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
+        .executableTarget(name: "disk-cache-crash-writer", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "disk-cache-crash-writer", "EvictionPolicies"]),
     ]
 )

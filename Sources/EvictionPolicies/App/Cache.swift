@@ -127,13 +127,19 @@ public final class Cache<Key: Hashable, Value> {
     /// The value for `key`, recording the access, or `nil` on a miss or when the entry expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
+        _valueAndCost(forKey: key)?.value
+    }
+
+    /// The value for `key` and its cost, recording the access (what ``RecordingCache`` needs).
+    @inlinable
+    func _valueAndCost(forKey key: Key) -> (value: Value, cost: Int)? {
         _withState(.limit) { state, observer in
             guard let entry = state.pointee.policy.lookup(key, &observer) else { return nil }
             if entry.expires < .infinity && state.pointee.clock.now() >= entry.expires {
                 _expire(key, state: state, observer: &observer)
                 return nil
             }
-            return entry.value
+            return (entry.value, entry.cost)
         }
     }
 

@@ -146,7 +146,7 @@ struct DiskCacheTests {
     func threads() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = try DiskCache(directory: directory, sizeLimit: 20_000, syncsDirectory: false)
+        let cache = try DiskCache(directory: directory, sizeLimit: 20_000, durable: false)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for i in 0..<60 {
                 let n = (thread * 7 + i) % 40

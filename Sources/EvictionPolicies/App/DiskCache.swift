@@ -12,7 +12,8 @@ import Foundation
 /// - **Files.** Each entry is one file named by a 128-bit hash of its key, holding the key, the
 ///   data and a checksum. A write goes to a temporary file, is flushed (`fsync`), renamed into
 ///   place and the rename flushed: after a crash at any moment an entry is either its old value
-///   or its new one, and once `setData` has returned the entry survives a crash of the process.
+///   or its new one, and once `setData` has returned the entry survives a crash of the process
+///   (and, unless `durable` is off, a power loss).
 ///   A read checks the length, the key and the checksum, so a torn or foreign file is never
 ///   returned (it is removed instead).
 /// - **Index.** Sizes and the order of use are kept in memory and in an append-only journal
@@ -30,9 +31,8 @@ public final class DiskCache: @unchecked Sendable {
     public let directory: URL
     let entriesPath: String
     let temporaryPath: String
-    /// Whether writes flush the directory after renaming (durability across power loss, not only
-    /// process crashes).
-    let syncsDirectory: Bool
+    /// Whether writes are flushed to the disk (the file before its rename, the directory after).
+    let durable: Bool
     let clock: CacheClock
 
     private let lock = _Lock()
@@ -53,17 +53,19 @@ public final class DiskCache: @unchecked Sendable {
     ///   - countLimit: the most entries kept, or `nil` for none.
     ///   - ageLimit: seconds an entry is kept after it was stored, or `nil` for ever.
     ///   - clock: where the age limit reads the time.
-    ///   - syncsDirectory: flush the directory after each write, so acknowledged entries also
-    ///     survive a power loss (on by default; off keeps them across process crashes only).
+    ///   - durable: flush each write to the disk (the file before its rename, the directory
+    ///     after), so that an entry whose `setData` returned survives a power loss, not only a
+    ///     crash of the process. On by default. Off, writes are still atomic (a temporary file
+    ///     renamed into place) and survive a process crash, and cost what SDWebImage's do.
     /// - Throws: ``DiskCacheError`` when the directory cannot be created or read, and
     ///   ``PolicyConfigurationError`` when the policy cannot take the limits.
     public init(directory: URL, policy: CachePolicy = .lru, sizeLimit: Int? = nil, countLimit: Int? = nil,
-                ageLimit: Double? = nil, clock: CacheClock = .system, syncsDirectory: Bool = true) throws {
+                ageLimit: Double? = nil, clock: CacheClock = .system, durable: Bool = true) throws {
         self.directory = directory
         entriesPath = directory.appendingPathComponent("entries").path
         temporaryPath = directory.appendingPathComponent("tmp").path
         journal = _DiskJournal(path: directory.appendingPathComponent("journal").path)
-        self.syncsDirectory = syncsDirectory
+        self.durable = durable
         self.clock = clock
         if policy == .lru || policy.supportsCountLimit || sizeLimit != nil {
             index = Cache(policy: policy, costLimit: sizeLimit, countLimit: policy.supportsCountLimit ? countLimit : nil,
@@ -117,9 +119,9 @@ public final class DiskCache: @unchecked Sendable {
     /// make room. When it returns, the entry is on the disk.
     public func setData(_ data: Data, forKey key: String) throws {
         let name = _DiskFile.name(forKey: key)
-        let temporary = try _POSIX.writeTemporary(_DiskFile.encode(key: key, data: data), in: temporaryPath)
+        let temporary = try _POSIX.writeTemporary(_DiskFile.encode(key: key, data: data), in: temporaryPath, sync: durable)
         try lock.withLock { () throws in
-            try _POSIX.commit(temporary, to: path(name), syncDirectory: syncsDirectory)
+            try _POSIX.commit(temporary, to: path(name), syncDirectory: durable)
             sets += 1
             uses += 1
             let record = _DiskRecord(name: name, size: data.count, created: clock.now(), lastUse: uses, serial: sets)

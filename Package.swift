@@ -4,6 +4,8 @@ import PackageDescription
 // cachebench has no package dependencies by design: only what the Swift toolchain ships.
 let package = Package(
     name: "cachebench",
+    // The app caches (Cache, DiskCache) run back to iOS 13 and macOS 10.15, the first with Swift concurrency.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "EvictionPolicies", targets: ["EvictionPolicies"]),
         .library(name: "CacheBench", targets: ["CacheBench"]),

@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Writes what an app does with its caches as a CSV trace that `cachebench replay` reads
 /// (`timestamp,key,size,op`), so the app's own workload can be replayed against every policy.
@@ -21,7 +28,7 @@ public final class TraceRecorder: @unchecked Sendable {
     private let lock = _Lock()
     private let destination: URL
     private let partial: URL
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let clock: CacheClock
     private let start: Double
     private let hashSeed: UInt64?
@@ -40,17 +47,18 @@ public final class TraceRecorder: @unchecked Sendable {
     public init(url: URL, clock: CacheClock = .system, hashingKeys salt: UInt64? = nil) throws {
         destination = url
         partial = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw DiskCacheError(path: partial.path, operation: "create", code: errno)
-        }
-        handle = try FileHandle(forWritingTo: partial)
+        descriptor = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskCacheError(path: partial.path, operation: "open", code: errno) }
         self.clock = clock
         start = clock.now()
         hashSeed = salt
         buffer = "timestamp,key,size,op\n"
     }
 
-    deinit { lock.deallocate() }
+    deinit {
+        if !finished { close(descriptor) }
+        lock.deallocate()
+    }
 
     /// Records a lookup and whether it hit; `size` is the value's cost when it did (`nil`: the
     /// size last stored under the key).
@@ -104,15 +112,15 @@ public final class TraceRecorder: @unchecked Sendable {
             for key in pendingMisses.keys.sorted(by: { pendingMisses[$0, default: 0] < pendingMisses[$1, default: 0] }) {
                 flushMiss(key)
             }
-            try write()
-            try handle.synchronize()
-            try handle.close()
-            if let failure { throw failure }
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
-            } else {
-                try FileManager.default.moveItem(at: partial, to: destination)
+            recordFailure { try write() }
+            if failure == nil, fsync(descriptor) != 0 { failure = DiskCacheError(path: partial.path, operation: "fsync", code: errno) }
+            if close(descriptor) != 0, failure == nil { failure = DiskCacheError(path: partial.path, operation: "close", code: errno) }
+            if let failure {
+                unlink(partial.path)
+                throw failure
             }
+            // rename(2) replaces an existing trace atomically.
+            try _POSIX.commit(partial.path, to: destination.path, syncDirectory: true)
         }
     }
 
@@ -145,7 +153,7 @@ public final class TraceRecorder: @unchecked Sendable {
 
     private func write() throws {
         guard !buffer.isEmpty else { return }
-        try handle.write(contentsOf: Data(buffer.utf8))
+        try _POSIX.writeAll(Array(buffer.utf8), to: descriptor, path: partial.path)
         buffer = ""
     }
 

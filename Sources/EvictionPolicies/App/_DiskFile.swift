@@ -77,7 +77,7 @@ enum _DiskFile {
             guard dataLength <= UInt64(raw.count), headerLength + keyLength + Int(dataLength) == raw.count else { return nil }
             let keyBytes = Array(raw[headerLength..<headerLength + keyLength])
             let data = Data(raw[(headerLength + keyLength)...])
-            guard checksum(keyBytes, data) == sum, let key = String(validating: keyBytes, as: UTF8.self) else { return nil }
+            guard checksum(keyBytes, data) == sum, let key = String(bytes: keyBytes, encoding: .utf8) else { return nil }
             return (key, data)
         }
     }
@@ -122,6 +122,25 @@ func _finalize(_ value: UInt64) -> UInt64 { _mix64(value) }
 
 /// POSIX file operations with their errors, for writes that must be atomic and durable.
 enum _POSIX {
+    /// Writes all of `bytes` to an open file, retrying short writes and interruptions.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(DiskCacheError) {
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure != 0 { throw DiskCacheError(path: path, operation: "write", code: failure) }
+    }
+
     /// Writes `bytes` to a new file in `directory` and, with `sync`, flushes it to the disk;
     /// returns its path.
     /// The caller renames it into place with ``commit(_:to:syncDirectory:)``: together, after a
@@ -131,19 +150,7 @@ enum _POSIX {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DiskCacheError(path: temporary, operation: "open", code: errno) }
         var failure: DiskCacheError?
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = DiskCacheError(path: temporary, operation: "write", code: errno)
-                    return
-                }
-                offset += written
-            }
-        }
+        do { try writeAll(bytes, to: descriptor, path: temporary) } catch { failure = error }
         if failure == nil, sync, fsync(descriptor) != 0 { failure = DiskCacheError(path: temporary, operation: "fsync", code: errno) }
         if close(descriptor) != 0, failure == nil { failure = DiskCacheError(path: temporary, operation: "close", code: errno) }
         if let failure {

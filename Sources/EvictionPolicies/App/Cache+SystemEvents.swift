@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(UIKit)
-import UIKit
-#endif
 
 /// Delivers the system's memory warnings and background transitions to one cache, holding it
 /// weakly. Dropping the relay (with the cache) unsubscribes.
@@ -18,10 +15,12 @@ final class _SystemEventRelay: @unchecked Sendable {
         #if canImport(UIKit) && !os(watchOS)
         let center = NotificationCenter.default
         let deliver = self.deliver
-        tokens.append(center.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil,
-                                         queue: nil) { _ in deliver(.memoryWarning) })
-        tokens.append(center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil,
-                                         queue: nil) { _ in deliver(.background) })
+        // UIKit's notification names by their values, so that nothing here touches the
+        // main-actor-isolated UIApplication.
+        tokens.append(center.addObserver(forName: Notification.Name("UIApplicationDidReceiveMemoryWarningNotification"),
+                                         object: nil, queue: nil) { _ in deliver(.memoryWarning) })
+        tokens.append(center.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+                                         object: nil, queue: nil) { _ in deliver(.background) })
         #elseif canImport(Darwin)
         // macOS and other platforms without UIKit: the kernel's memory-pressure notifications.
         let source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global(qos: .utility))

@@ -217,13 +217,7 @@ public final class Cache<Key: Hashable, Value> {
     /// as it was.
     public var costLimit: Int? {
         get { _withState(.limit) { state, _ in state.pointee.limits.capacity } }
-        set {
-            _withState(.limit) { state, observer in
-                var limits = state.pointee.limits
-                limits.capacity = _limit(newValue)
-                state.pointee.rebuild(limits: limits, ring: _ring, observer: &observer)
-            }
-        }
+        set { _changeLimits { $0.capacity = _limit(newValue) } }
     }
 
     /// The most entries the cache holds, or `nil` for none; 0 also means none. Setting it trims at
@@ -231,13 +225,7 @@ public final class Cache<Key: Hashable, Value> {
     /// ``CachePolicy/supportsCountLimit``) leaves the cache as it was.
     public var countLimit: Int? {
         get { _withState(.limit) { state, _ in state.pointee.limits.countLimit } }
-        set {
-            _withState(.limit) { state, observer in
-                var limits = state.pointee.limits
-                limits.countLimit = _limit(newValue)
-                state.pointee.rebuild(limits: limits, ring: _ring, observer: &observer)
-            }
-        }
+        set { _changeLimits { $0.countLimit = _limit(newValue) } }
     }
 
     /// Seconds an entry stays valid after it is set, for entries set from now on without a time to
@@ -312,6 +300,15 @@ public final class Cache<Key: Hashable, Value> {
         _lock.unlock()
         for (key, value, why) in batch { handler(key, value, why) }
         return result
+    }
+
+    /// Rebuilds the policy with the limits `change` makes (or keeps it, if it rejects them).
+    func _changeLimits(_ change: (inout CacheLimits) -> Void) {
+        _withState(.limit) { state, observer in
+            var limits = state.pointee.limits
+            change(&limits)
+            state.pointee.rebuild(limits: limits, ring: _ring, observer: &observer)
+        }
     }
 
     /// Removes `key`, whose entry a get found expired, and reports it.

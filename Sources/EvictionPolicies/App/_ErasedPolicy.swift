@@ -6,7 +6,7 @@
 /// (A generic subclass overriding methods would not do: its vtable holds the unspecialised
 /// implementations.) The policy lives behind a pointer, so calls pay no exclusivity check.
 @usableFromInline
-internal struct _ErasedPolicy<Key: Hashable, Value> {
+internal final class _ErasedPolicy<Key: Hashable, Value> {
     @usableFromInline typealias Entry = CacheEntry<Value>
     @usableFromInline typealias Observer = _CacheObserver<Key, Value>
 

@@ -4,6 +4,8 @@ import PackageDescription
 // cachebench has no package dependencies by design: only what the Swift toolchain ships.
 let package = Package(
     name: "cachebench",
+    // The app caches (Cache, DiskCache) run back to iOS 13 and macOS 10.15, the first with Swift concurrency.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "EvictionPolicies", targets: ["EvictionPolicies"]),
         .library(name: "CacheBench", targets: ["CacheBench"]),
@@ -17,8 +19,10 @@ let package = Package(
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
+        // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
+        .executableTarget(name: "disk-cache-crash-writer", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
         .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "disk-cache-crash-writer", "EvictionPolicies"]),
     ]
 )

@@ -14,6 +14,10 @@ import Glibc
 /// let images = try SynchronizedCache(LRUCache<URL, Image>(capacity: 100 << 20))
 /// DispatchQueue.concurrentPerform(iterations: 8) { _ in images.setValue(image, forKey: url, cost: bytes) }
 /// ```
+///
+/// Apps should prefer ``Cache``: it runs back to iOS 13, has NSCache's full API (limits,
+/// eviction handler, memory warnings, time to live) and specialises across modules. This type
+/// stays for the replay engine's threaded runs and existing users.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public final class SynchronizedCache<Policy: EvictionPolicy>: Sendable
 where Policy.Key: Sendable, Policy.Value: Sendable {

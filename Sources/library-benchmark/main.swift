@@ -8,9 +8,15 @@ import Foundation
 
 let usage = """
     usage: library-benchmark [--keys N] [--rounds N] [--access uniform|zipf] [--short-keys] [--only NAME]
+           library-benchmark --disk [--rounds N] [--trim-files N]
 
     Sets every key once into each cache, then gets as many keys, and prints set and get
-    throughput side by side, with the caches interleaved in each round.
+    throughput side by side, with the caches interleaved in each round. The thread-safe caches
+    (Cache, the straightforward LRU behind a lock, NSCache) also run on two threads.
+
+    --disk compares DiskCache with a FileManager file-per-key cache written like SDWebImage's:
+    set and get of 4 KiB, 64 KiB and 1 MiB values, then the time to trim N files (default
+    100000) to a quarter.
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
@@ -27,8 +33,17 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
     print(usage)
     exit(0)
 }
+if CommandLine.arguments.contains("--disk") {
+    do {
+        try runDiskBenchmark()
+        exit(0)
+    } catch {
+        print("library-benchmark: \(error)")
+        exit(1)
+    }
+}
 
-final class Image {
+final class Image: Sendable {
     let pixels: Int
     init(pixels: Int) { self.pixels = pixels }
 }
@@ -91,6 +106,15 @@ final class StraightforwardLRU {
     }
 }
 
+/// The straightforward LRU behind an `NSLock`, as an app shares one between threads.
+final class LockedStraightforwardLRU: @unchecked Sendable {
+    private let lock = NSLock()
+    private let cache: StraightforwardLRU
+    init(countLimit: Int) { cache = StraightforwardLRU(countLimit: countLimit) }
+    func value(forKey key: String) -> Image? { lock.lock(); defer { lock.unlock() }; return cache.value(forKey: key) }
+    func setValue(_ value: Image, forKey key: String) { lock.lock(); defer { lock.unlock() }; cache.setValue(value, forKey: key) }
+}
+
 /// The value after option `name`, or `nil` when the option is absent or has no value.
 func option(_ name: String) -> String? {
     guard let i = CommandLine.arguments.firstIndex(of: name), i + 1 < CommandLine.arguments.count else { return nil }
@@ -139,12 +163,6 @@ default:
     exit(64)
 }
 
-/// Seconds that `body` takes.
-func seconds(_ body: () -> Int) -> (seconds: Double, check: Int) {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let check = body()
-    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, check)
-}
 
 /// One cache under test: a fresh set pass over every key, then a get pass over every key.
 struct Contender {
@@ -253,6 +271,89 @@ contenders.append(Contender(name: "floor: read the key's bytes and the value") {
     return (set.seconds, get.seconds)
 })
 
+// The thread-safe caches: EvictionPolicies' Cache, the straightforward LRU behind a lock, and
+// NSCache, on one thread and on two (each thread sets and gets half of the keys, interleaved).
+/// One pass of `operation` over `indices`, split between `threads` threads; returns the hits.
+func split(_ indices: [Int], threads: Int, _ operation: @escaping @Sendable (Int) -> Bool) -> Int {
+    if threads == 1 { return indices.reduce(0) { $0 + (operation($1) ? 1 : 0) } }
+    let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: threads)
+    defer { counts.deallocate() }
+    nonisolated(unsafe) let shared = counts
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        var found = 0
+        var i = thread
+        while i < indices.count {
+            if operation(indices[i]) { found += 1 }
+            i += threads
+        }
+        shared[thread] = found
+    }
+    return counts.reduce(0, +)
+}
+
+/// A thread-safe cache under test: its set and get, each for one key index.
+@MainActor
+func threadSafe(_ name: String, threads: Int, _ make: @escaping @MainActor () -> (set: @Sendable (Int) -> Void, get: @Sendable (Int) -> Bool)) -> Contender {
+    Contender(name: threads == 1 ? name : "\(name), \(threads) threads") {
+        let cache = make()
+        let set = seconds { split(order, threads: threads) { cache.set($0); return true } }
+        let get = seconds { split(getOrder, threads: threads, cache.get) }
+        precondition(get.check == keyCount, "\(name) lost entries")
+        return (set.seconds, get.seconds)
+    }
+}
+
+// One thread: plain loops, as the bare policies and NSCache above run, so the ratios compare
+// the caches and not the harness.
+contenders.append(Contender(name: "EvictionPolicies Cache (LRU)") {
+    let cache = Cache<String, Image>(policy: .lru, countLimit: keyCount, observesSystemEvents: false)
+    let set = seconds {
+        for i in order { cache.setValue(values[i], forKey: keys[i], cost: 1) }
+        return cache.count
+    }
+    let get = seconds {
+        var found = 0
+        for i in getOrder where cache.value(forKey: keys[i]) != nil { found += 1 }
+        return found
+    }
+    precondition(set.check == keyCount && get.check == keyCount, "Cache lost entries")
+    return (set.seconds, get.seconds)
+})
+contenders.append(Contender(name: "locked straightforward LRU") {
+    let cache = LockedStraightforwardLRU(countLimit: keyCount)
+    let set = seconds {
+        for i in order { cache.setValue(values[i], forKey: keys[i]) }
+        return 0
+    }
+    let get = seconds {
+        var found = 0
+        for i in getOrder where cache.value(forKey: keys[i]) != nil { found += 1 }
+        return found
+    }
+    precondition(get.check == keyCount, "the locked LRU lost entries")
+    return (set.seconds, get.seconds)
+})
+
+// Two threads: each cache behind the same closures, so the harness costs all three alike.
+let sharedKeys = keys, sharedValues = values
+nonisolated(unsafe) let sharedNSKeys = nsKeys
+for threads in [2] {
+    contenders.append(threadSafe("EvictionPolicies Cache (LRU)", threads: threads) {
+        let cache = Cache<String, Image>(policy: .lru, countLimit: keyCount, observesSystemEvents: false)
+        return ({ cache.setValue(sharedValues[$0], forKey: sharedKeys[$0], cost: 1) }, { cache.value(forKey: sharedKeys[$0]) != nil })
+    })
+    contenders.append(threadSafe("locked straightforward LRU", threads: threads) {
+        let cache = LockedStraightforwardLRU(countLimit: keyCount)
+        return ({ cache.setValue(sharedValues[$0], forKey: sharedKeys[$0]) }, { cache.value(forKey: sharedKeys[$0]) != nil })
+    })
+    contenders.append(threadSafe("Foundation NSCache", threads: threads) {
+        nonisolated(unsafe) let cache = NSCache<NSString, Image>()
+        cache.countLimit = keyCount
+        return ({ cache.setObject(sharedValues[$0], forKey: sharedNSKeys[$0], cost: 1) },
+                { cache.object(forKey: sharedNSKeys[$0]) != nil })
+    })
+}
+
 if let wanted = option("--only") {
     contenders.removeAll { !$0.name.localizedCaseInsensitiveContains(wanted) }
 }
@@ -291,6 +392,19 @@ for (index, contender) in contenders.enumerated() {
     let bestGet = times[index].map(\.get).min() ?? .nan
     print("| \(contender.name) | \(millions(bestSet)) | \(millions(bestGet)) | \(String(format: "%.2f×", speedup(over: index, \.set))) | \(String(format: "%.2f×", speedup(over: index, \.get))) |")
 }
+/// "A vs B: set x×, get y× (target)" for the contenders named `a` and `b`, when both ran.
+@MainActor
+func comparison(_ a: String, _ b: String, _ label: String, target: String) {
+    guard let faster = contenders.firstIndex(where: { $0.name == a }), let slower = contenders.firstIndex(where: { $0.name == b }) else { return }
+    print("\(label): set \(String(format: "%.2f", speedup(of: faster, over: slower, \.set)))×, get \(String(format: "%.2f", speedup(of: faster, over: slower, \.get)))× (\(target))")
+}
+print("")
+comparison("EvictionPolicies Cache (LRU)", "Foundation NSCache", "Cache vs NSCache, 1 thread", target: "target ≥ 5×")
+comparison("EvictionPolicies Cache (LRU), 2 threads", "Foundation NSCache, 2 threads", "Cache vs NSCache, 2 threads", target: "target ≥ 5×")
+comparison("EvictionPolicies Cache (LRU)", "locked straightforward LRU", "Cache vs locked straightforward LRU, 1 thread", target: "target ≥ 2×")
+comparison("EvictionPolicies Cache (LRU), 2 threads", "locked straightforward LRU, 2 threads", "Cache vs locked straightforward LRU, 2 threads", target: "target ≥ 2×")
+comparison("EvictionPolicies Cache (LRU)", "EvictionPolicies LRUCache", "Cache vs the bare LRUCache it wraps, 1 thread", target: "target ≥ 0.91×: within 10 %")
+
 if let straightforward = contenders.firstIndex(where: { $0.name == "straightforward Swift LRU" }),
    let nsCache = contenders.firstIndex(where: { $0.name == "Foundation NSCache" }) {
     print("\nLRUCache vs NSCache: set \(String(format: "%.2f", speedup(over: nsCache, \.set)))×, get \(String(format: "%.2f", speedup(over: nsCache, \.get)))× (target ≥ 5×)")

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Delivers the system's memory warnings and background transitions to one cache, holding it
+/// weakly. Dropping the relay (with the cache) unsubscribes.
+final class _SystemEventRelay: @unchecked Sendable {
+    private let deliver: @Sendable (CacheEvent) -> Void
+    #if canImport(UIKit)
+    private var tokens: [NSObjectProtocol] = []
+    #elseif canImport(Darwin)
+    private var source: DispatchSourceMemoryPressure?
+    #endif
+
+    init(deliver: @escaping @Sendable (CacheEvent) -> Void) {
+        self.deliver = deliver
+        #if canImport(UIKit) && !os(watchOS)
+        let center = NotificationCenter.default
+        let deliver = self.deliver
+        // UIKit's notification names by their values, so that nothing here touches the
+        // main-actor-isolated UIApplication.
+        tokens.append(center.addObserver(forName: Notification.Name("UIApplicationDidReceiveMemoryWarningNotification"),
+                                         object: nil, queue: nil) { _ in deliver(.memoryWarning) })
+        tokens.append(center.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
+                                         object: nil, queue: nil) { _ in deliver(.background) })
+        #elseif canImport(Darwin)
+        // macOS and other platforms without UIKit: the kernel's memory-pressure notifications.
+        let source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global(qos: .utility))
+        let deliver = self.deliver
+        source.setEventHandler { deliver(.memoryWarning) }
+        source.resume()
+        self.source = source
+        #endif
+        // Linux has neither: the app calls `handle(.memoryWarning)` itself.
+    }
+
+    deinit {
+        #if canImport(UIKit) && !os(watchOS)
+        for token in tokens { NotificationCenter.default.removeObserver(token) }
+        #elseif canImport(Darwin)
+        source?.cancel()
+        #endif
+    }
+}
+
+/// Holds a cache weakly across threads: the relay's closures must be `Sendable` even when the
+/// cache is not (its values are not), and they only call its locked `handle(_:)`.
+private final class _WeakCache<Key: Hashable, Value>: @unchecked Sendable {
+    weak var cache: Cache<Key, Value>?
+    init(_ cache: Cache<Key, Value>) { self.cache = cache }
+}
+
+extension Cache {
+    /// Subscribes the cache to the system's memory and background events, where the platform has
+    /// them; the returned object unsubscribes when released.
+    @usableFromInline
+    func _subscribeToSystemEvents() -> AnyObject? {
+        #if canImport(Darwin)
+        let weak = _WeakCache(self)
+        return _SystemEventRelay { event in weak.cache?.handle(event) }
+        #else
+        return nil
+        #endif
+    }
+}

@@ -1,0 +1,340 @@
+/// A thread-safe in-memory cache over any policy of this library: NSCache's API, your choice of
+/// eviction rule.
+///
+/// ```swift
+/// let images = Cache<URL, UIImage>(policy: .sieve, costLimit: 100 << 20)
+/// images.setValue(image, forKey: url, cost: image.byteCount)
+/// let hit = images[url]
+/// ```
+///
+/// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, a
+///   `pthread_mutex_t` elsewhere; both back to iOS 13), so each call is atomic with respect to
+///   the others. The class is `Sendable` when `Key` and `Value` are.
+/// - **Limits.** `nil` (or 0, as with NSCache) means none. Setting ``costLimit`` or
+///   ``countLimit`` trims at once: the policy is rebuilt with the new limits and the entries are
+///   stored again oldest first, so the policy's rule picks what goes (the recency or frequency
+///   history the policy kept is not carried over).
+/// - **Time.** ``timeToLive`` (or a per-entry one) expires entries on the ``CacheClock``; an
+///   expired entry is never returned and is removed when a get finds it or when
+///   ``removeExpired()`` runs (on entering the background, automatically).
+/// - **Memory.** On Apple platforms the cache reacts to memory warnings and to entering the
+///   background by itself (UIKit's notifications where UIKit exists, the memory-pressure dispatch
+///   source elsewhere); on Linux call ``handle(_:)`` with ``CacheEvent/memoryWarning``.
+///   ``memoryWarningResponse`` says what a warning does.
+/// - **Evictions.** ``evictionHandler`` sees each entry the cache drops on its own (limits,
+///   expiry, memory warnings), never the ones you remove. It runs on the thread whose call caused
+///   the eviction, after the lock is released, so it may call back into the cache.
+///
+/// - Complexity: a get, set or remove is the policy's (O(1) expected for every policy
+///   ``CachePolicy`` names) plus one lock; changing a limit or trimming on a memory warning is
+///   O(n log n).
+public final class Cache<Key: Hashable, Value> {
+    /// What the policy stores for each key; see ``CacheEntry``.
+    public typealias Entry = CacheEntry<Value>
+    /// Receives the key, the value and why the cache dropped it.
+    public typealias EvictionHandler = @Sendable (_ key: Key, _ value: Value, _ reason: CacheEvictionReason) -> Void
+
+    @usableFromInline let _lock = _Lock()
+    @usableFromInline let _state: UnsafeMutablePointer<_CacheState<Key, Value>>
+    @usableFromInline let _ring: UnsafeMutablePointer<_KeyRing<Key>>
+    @usableFromInline let _evicted: UnsafeMutablePointer<[(Key, Value, CacheEvictionReason)]>
+    @usableFromInline var _systemEvents: AnyObject?
+
+    /// Creates an empty cache with a policy chosen by name.
+    ///
+    /// - Parameters:
+    ///   - policy: the eviction rule; LRU by default.
+    ///   - costLimit: the most total cost the cache holds, or `nil` (or 0) for none. Policies
+    ///     that are not ``CachePolicy/supportsCountLimit`` need one.
+    ///   - countLimit: the most entries it holds, or `nil` (or 0) for none.
+    ///   - timeToLive: seconds an entry stays valid after it is set, or `nil` for ever.
+    ///   - clock: where time is read.
+    ///   - memoryWarningResponse: what a memory warning does.
+    ///   - observesSystemEvents: whether, on Apple platforms, the cache subscribes itself to memory
+    ///     warnings, memory pressure and entering the background.
+    /// - Precondition: the policy can enforce the limits given: a cost limit for those that need
+    ///   one, no count limit for those that have none. (Use ``init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
+    ///   to get an error instead.)
+    @inlinable
+    public convenience init(policy: CachePolicy = .lru, costLimit: Int? = nil, countLimit: Int? = nil,
+                            timeToLive: Double? = nil, clock: CacheClock = .system,
+                            memoryWarningResponse: MemoryWarningResponse = .removeAll,
+                            observesSystemEvents: Bool = true) {
+        let factory = _ErasedPolicy<Key, Value>.make(policy)
+        let limits = CacheLimits(capacity: _limit(costLimit), countLimit: _limit(countLimit))
+        let first: _ErasedPolicy<Key, Value>
+        do {
+            first = try factory.make(limits)
+        } catch {
+            preconditionFailure("Cache(policy: .\(policy)): \(error.message)")
+        }
+        self.init(factory: factory, first: first, limits: limits, timeToLive: timeToLive, clock: clock,
+                  memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
+    }
+
+    /// Creates an empty cache with any policy, chosen by type.
+    ///
+    /// ```swift
+    /// let cache = try Cache<String, Data>(policyType: YYMemoryCache<String, CacheEntry<Data>>.self,
+    ///                                     costLimit: 20 << 20, options: ["auto-trim-interval": "5"])
+    /// ```
+    ///
+    /// - Throws: ``PolicyConfigurationError`` when the policy rejects the limits or options.
+    @inlinable
+    public convenience init<Policy: EvictionPolicy>(
+        policyType: Policy.Type, costLimit: Int? = nil, countLimit: Int? = nil, options: PolicyOptions = PolicyOptions(),
+        timeToLive: Double? = nil, clock: CacheClock = .system, memoryWarningResponse: MemoryWarningResponse = .removeAll,
+        observesSystemEvents: Bool = true
+    ) throws(PolicyConfigurationError) where Policy.Key == Key, Policy.Value == Entry {
+        let factory = _ErasedPolicy<Key, Value>.factory(policyType, options: options)
+        let limits = CacheLimits(capacity: _limit(costLimit), countLimit: _limit(countLimit))
+        let first = try factory.make(limits)
+        self.init(factory: factory, first: first, limits: limits, timeToLive: timeToLive, clock: clock,
+                  memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
+    }
+
+    @usableFromInline
+    init(factory: _PolicyFactory<Key, Value>, first: _ErasedPolicy<Key, Value>, limits: CacheLimits,
+         timeToLive: Double?, clock: CacheClock, memoryWarningResponse: MemoryWarningResponse, observesSystemEvents: Bool) {
+        _state = .allocate(capacity: 1)
+        _state.initialize(to: _CacheState(
+            policy: first, factory: factory, limits: limits, timeToLive: _duration(timeToLive), clock: clock,
+            memoryWarningResponse: memoryWarningResponse,
+            // Library models keep timers and age limits in virtual time; research policies ignore time.
+            advancesPolicyClock: factory.descriptor.family == .library))
+        _ring = .allocate(capacity: 1)
+        _ring.initialize(to: _KeyRing())
+        _evicted = .allocate(capacity: 1)
+        _evicted.initialize(to: [])
+        // Start the policy's clock now, so that entries set before the first timed call are not
+        // stamped at time zero.
+        if _state.pointee.advancesPolicyClock { _withState(.event) { state, observer in state.pointee.advanceClock(&observer) } }
+        if observesSystemEvents { _systemEvents = _subscribeToSystemEvents() }
+    }
+
+    deinit {
+        _lock.deallocate()
+        _state.deinitialize(count: 1)
+        _state.deallocate()
+        _ring.deinitialize(count: 1)
+        _ring.deallocate()
+        _evicted.deinitialize(count: 1)
+        _evicted.deallocate()
+    }
+
+    // MARK: Reading and writing
+
+    /// The value for `key`, recording the access, or `nil` on a miss or when the entry expired.
+    @inlinable
+    public func value(forKey key: Key) -> Value? {
+        _valueAndCost(forKey: key)?.value
+    }
+
+    /// The value for `key` and its cost, recording the access (what ``RecordingCache`` needs).
+    @inlinable
+    func _valueAndCost(forKey key: Key) -> (value: Value, cost: Int)? {
+        _withState(.limit) { state, observer in
+            guard let entry = state.pointee.policy.lookup(key, &observer) else { return nil }
+            if entry.expires < .infinity && state.pointee.clock.now() >= entry.expires {
+                _expire(key, state: state, observer: &observer)
+                return nil
+            }
+            return (entry.value, entry.cost)
+        }
+    }
+
+    /// Stores `value` under `key`, replacing any value there, and evicts what the policy's rule
+    /// says must go.
+    ///
+    /// - Parameters:
+    ///   - cost: what the entry counts against ``costLimit`` (bytes, typically); negative is 0.
+    ///   - timeToLive: seconds until the entry expires (`.infinity`: never); `nil` uses the
+    ///     cache's ``timeToLive``.
+    @inlinable
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
+        _withState(.limit) { state, observer in
+            var expires = Double.infinity
+            // An entry's own time to live wins, `.infinity` (for ever) included.
+            let lifetime = timeToLive == nil ? state.pointee.timeToLive : _duration(timeToLive)
+            if let seconds = lifetime { expires = state.pointee.clock.now() + seconds }
+            state.pointee.serial &+= 1
+            let serial = state.pointee.serial
+            let cost = max(cost, 0)
+            let slot = _ring.pointee.add(key, serial: serial, expires: expires)
+            state.pointee.policy.insert(Entry(value: value, expires: expires, cost: cost, serial: serial, ring: slot),
+                                        key, cost, &observer)
+            // Replacements leave stale key slots behind; drop them once they outnumber the entries.
+            if _ring.pointee.liveCount > 2 &* state.pointee.policy.count() &+ 1024 {
+                let policy = state.pointee.policy
+                _ring.pointee.compact(isResident: policy.contains)
+            }
+        }
+    }
+
+    /// Removes `key`'s entry and returns its value, or `nil` if there was none. Not an eviction:
+    /// the ``evictionHandler`` does not see it.
+    @inlinable
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        _withState(.limit) { state, observer in
+            guard let entry = state.pointee.policy.remove(key, &observer) else { return nil }
+            _ring.pointee.release(entry.ring, serial: entry.serial)
+            return entry.expires < .infinity && state.pointee.clock.now() >= entry.expires ? nil : entry.value
+        }
+    }
+
+    /// The value for `key` (get), or stores one with cost 0 (set); setting `nil` removes.
+    @inlinable
+    public subscript(key: Key) -> Value? {
+        get { value(forKey: key) }
+        set {
+            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
+    }
+
+    /// Whether `key` has an entry (an expired one not yet removed included), without recording an
+    /// access.
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        _withState(.limit) { state, _ in state.pointee.policy.contains(key) }
+    }
+
+    /// Removes every entry. Not an eviction: the ``evictionHandler`` does not see them.
+    public func removeAll() {
+        _withState(.limit) { state, observer in state.pointee.removeAll(ring: _ring) }
+    }
+
+    /// The number of entries (expired ones not yet removed included).
+    public var count: Int { _withState(.limit) { state, _ in state.pointee.policy.count() } }
+
+    /// The sum of the entries' costs.
+    public var totalCost: Int { _withState(.limit) { state, _ in state.pointee.policy.totalCost() } }
+
+    // MARK: Limits and time
+
+    /// The most total cost the cache holds, or `nil` for none; 0 also means none. Setting it trims
+    /// at once. A limit the policy rejects (none, for a policy that needs one) leaves the cache
+    /// as it was.
+    public var costLimit: Int? {
+        get { _withState(.limit) { state, _ in state.pointee.limits.capacity } }
+        set { _changeLimits { $0.capacity = _limit(newValue) } }
+    }
+
+    /// The most entries the cache holds, or `nil` for none; 0 also means none. Setting it trims at
+    /// once. A limit the policy rejects (any, for a policy without a count limit: see
+    /// ``CachePolicy/supportsCountLimit``) leaves the cache as it was.
+    public var countLimit: Int? {
+        get { _withState(.limit) { state, _ in state.pointee.limits.countLimit } }
+        set { _changeLimits { $0.countLimit = _limit(newValue) } }
+    }
+
+    /// Seconds an entry stays valid after it is set, for entries set from now on without a time to
+    /// live of their own; `nil` for ever.
+    public var timeToLive: Double? {
+        get { _withState(.limit) { state, _ in state.pointee.timeToLive } }
+        set { _withState(.limit) { state, _ in state.pointee.timeToLive = _duration(newValue) } }
+    }
+
+    /// What a memory warning does; ``MemoryWarningResponse/removeAll`` by default.
+    public var memoryWarningResponse: MemoryWarningResponse {
+        get { _withState(.limit) { state, _ in state.pointee.memoryWarningResponse } }
+        set { _withState(.limit) { state, _ in state.pointee.memoryWarningResponse = newValue } }
+    }
+
+    /// Called for each entry the cache drops on its own; see the type's documentation.
+    public var evictionHandler: EvictionHandler? {
+        get { _withState(.limit) { state, _ in state.pointee.handler } }
+        set { _withState(.limit) { state, _ in state.pointee.handler = newValue } }
+    }
+
+    /// Removes every expired entry.
+    ///
+    /// - Complexity: O(n) over the entries' expiry times, which are kept apart from the policy,
+    ///   plus one removal per expired entry.
+    public func removeExpired() {
+        _withState(.expired) { state, observer in state.pointee.removeExpired(ring: _ring, observer: &observer) }
+    }
+
+    // MARK: Events
+
+    /// Delivers an environment event. On Apple platforms the cache receives memory warnings and
+    /// background transitions by itself; on Linux, call `cache.handle(.memoryWarning)` when the
+    /// process is short of memory.
+    ///
+    /// The policy sees the event first (library models react as their library does); then a memory
+    /// warning does what ``memoryWarningResponse`` says, and entering the background removes
+    /// expired entries.
+    public func handle(_ event: CacheEvent) {
+        let reason: CacheEvictionReason = event == .memoryWarning ? .memoryWarning : .event
+        _withState(reason) { state, observer in
+            state.pointee.policy.handle(event, &observer)
+            switch event {
+            case .memoryWarning:
+                state.pointee.respondToMemoryWarning(ring: _ring, observer: &observer)
+            case .background:
+                observer.reason = .expired
+                state.pointee.removeExpired(ring: _ring, observer: &observer)
+            case .terminate:
+                break
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` under the lock with an observer for `reason`, then reports what it evicted.
+    @inlinable @inline(__always)
+    func _withState<Result>(_ reason: CacheEvictionReason,
+                            _ body: (UnsafeMutablePointer<_CacheState<Key, Value>>, inout _CacheObserver<Key, Value>) -> Result) -> Result {
+        _lock.lock()
+        let reports = _state.pointee.handler != nil
+        var observer = _CacheObserver(ring: _ring, evicted: reports ? _evicted : nil, reason: reason)
+        if _state.pointee.advancesPolicyClock { _state.pointee.advanceClock(&observer) }
+        let result = body(_state, &observer)
+        guard reports, !_evicted.pointee.isEmpty, let handler = _state.pointee.handler else {
+            _lock.unlock()
+            return result
+        }
+        var batch: [(Key, Value, CacheEvictionReason)] = []
+        swap(&batch, &_evicted.pointee)
+        _lock.unlock()
+        for (key, value, why) in batch { handler(key, value, why) }
+        return result
+    }
+
+    /// Rebuilds the policy with the limits `change` makes (or keeps it, if it rejects them).
+    func _changeLimits(_ change: (inout CacheLimits) -> Void) {
+        _withState(.limit) { state, observer in
+            var limits = state.pointee.limits
+            change(&limits)
+            state.pointee.rebuild(limits: limits, ring: _ring, observer: &observer)
+        }
+    }
+
+    /// Removes `key`, whose entry a get found expired, and reports it.
+    @inlinable
+    func _expire(_ key: Key, state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout _CacheObserver<Key, Value>) {
+        guard let entry = state.pointee.policy.remove(key, &observer) else { return }
+        let reason = observer.reason
+        observer.reason = .expired
+        observer.didEvict(key, value: entry, cost: entry.cost)
+        observer.reason = reason
+    }
+}
+
+extension Cache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+/// A limit as the policies take it: `nil` for none, and NSCache's 0 (or less) also none.
+@inlinable
+func _limit(_ value: Int?) -> Int? {
+    guard let value, value > 0 else { return nil }
+    return value
+}
+
+/// A time to live as the cache keeps it: a finite number of seconds, at least 0, or `nil`.
+@inlinable
+func _duration(_ seconds: Double?) -> Double? {
+    guard let seconds, !seconds.isNaN else { return nil }
+    if seconds == .infinity { return nil }
+    return max(seconds, 0)
+}

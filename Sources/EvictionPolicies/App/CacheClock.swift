@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where a ``Cache`` reads the time for time-to-live and for its policy's timers.
+///
+/// ``system`` is the wall clock (`Date`), so an entry's time to live keeps running while the app
+/// is suspended. Tests pass a clock they move by hand:
+///
+/// ```swift
+/// let now = ManualTime()            // your own Sendable box of a Double
+/// let cache = Cache<String, Int>(timeToLive: 60, clock: CacheClock { now.seconds })
+/// ```
+public struct CacheClock: Sendable {
+    /// The current time in seconds. Only differences matter.
+    public var now: @Sendable () -> Double
+
+    /// A clock that reads `now`.
+    public init(_ now: @escaping @Sendable () -> Double) { self.now = now }
+
+    /// The wall clock: seconds since 2001 (`Date.timeIntervalSinceReferenceDate`).
+    public static let system = CacheClock { Date.timeIntervalSinceReferenceDate }
+}
+
+/// What a ``Cache`` does on a memory warning (or memory pressure).
+public enum MemoryWarningResponse: Sendable, Equatable {
+    /// Remove every entry: what NSCache, YYMemoryCache, SDWebImage and Nuke do. The default.
+    case removeAll
+    /// Keep this fraction (0–1) of the entries and of their total cost, the policy choosing what
+    /// goes (for example `.trim(toFraction: 0.5)` halves the cache).
+    case trim(toFraction: Double)
+    /// Do nothing beyond what the policy itself does with the event.
+    case ignore
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+
+// The `async` forms: the same operations, their I/O on a background queue instead of the
+// caller's thread (an actor's or the main thread's).
+extension DiskCache {
+    /// Runs `body` on a utility-priority global queue and resumes the caller with its result.
+    private func offThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Swift.Result { try body() })
+            }
+        }
+    }
+
+    /// The data stored under `key`, read off the caller's thread.
+    public func data(forKey key: String) async throws -> Data? {
+        try await offThread { try self.data(forKey: key) }
+    }
+
+    /// Stores `data` under `key`, written off the caller's thread; on return it is on the disk.
+    public func setData(_ data: Data, forKey key: String) async throws {
+        try await offThread { try self.setData(data, forKey: key) }
+    }
+
+    /// Removes the entry for `key`, off the caller's thread.
+    public func removeData(forKey key: String) async throws {
+        try await offThread { try self.removeData(forKey: key) }
+    }
+
+    /// Removes every entry, off the caller's thread.
+    public func removeAll() async throws {
+        try await offThread { try self.removeAll() }
+    }
+}
+
+// Codable values on top of `Data`: JSON, which every platform's Foundation reads and writes the
+// same way.
+extension DiskCache {
+    /// The value stored under `key`, decoded from JSON, or `nil` if there is none.
+    ///
+    /// - Throws: the decoder's error when the stored bytes are not a `T`.
+    public func value<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+        guard let data = try data(forKey: key) else { return nil }
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// Stores `value` under `key`, encoded as JSON.
+    public func setValue<T: Encodable>(_ value: T, forKey key: String) throws {
+        try setData(try JSONEncoder().encode(value), forKey: key)
+    }
+
+    /// The value stored under `key`, decoded off the caller's thread.
+    public func value<T: Decodable & Sendable>(_ type: T.Type, forKey key: String) async throws -> T? {
+        try await offThread { try self.value(T.self, forKey: key) }
+    }
+
+    /// Stores `value` under `key`, encoded and written off the caller's thread.
+    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String) async throws {
+        try await offThread { try self.setValue(value, forKey: key) }
+    }
+}

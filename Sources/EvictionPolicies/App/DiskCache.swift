@@ -1,0 +1,267 @@
+import Foundation
+
+/// A cache of `Data` in files, in a directory the app chooses, that survives relaunches and
+/// crashes.
+///
+/// ```swift
+/// let disk = try DiskCache(directory: cachesURL.appendingPathComponent("images"), sizeLimit: 200 << 20)
+/// try disk.setData(png, forKey: url.absoluteString)
+/// let data = try await disk.data(forKey: url.absoluteString)
+/// ```
+///
+/// - **Files.** Each entry is one file named by a 128-bit hash of its key, holding the key, the
+///   data and a checksum. A write goes to a temporary file, is flushed (`fsync`), renamed into
+///   place and the rename flushed: after a crash at any moment an entry is either its old value
+///   or its new one, and once `setData` has returned the entry survives a crash of the process
+///   (and, unless `durable` is off, a power loss).
+///   A read checks the length, the key and the checksum, so a torn or foreign file is never
+///   returned (it is removed instead).
+/// - **Index.** Sizes and the order of use are kept in memory and in an append-only journal
+///   beside the files; opening replays the journal and reconciles it with the directory, or
+///   rebuilds the index from the files when the journal is missing or corrupt.
+/// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
+///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
+///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
+///   rescans the directory except opening.
+/// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
+///   thread; the `async` ones on a background queue. Reads of different keys run in parallel;
+///   writes hold a lock only to rename and update the index.
+public final class DiskCache: @unchecked Sendable {
+    /// The directory the cache owns.
+    public let directory: URL
+    let entriesPath: String
+    let temporaryPath: String
+    /// Whether writes are flushed to the disk (the file before its rename, the directory after).
+    let durable: Bool
+    let clock: CacheClock
+
+    private let lock = _Lock()
+    private let index: Cache<String, Void>
+    private let evicted = _EvictedKeys()
+    private var records: [String: _DiskRecord] = [:]
+    private var journal: _DiskJournal
+    private var uses: UInt64 = 0
+    private var sets: UInt64 = 0
+
+    /// Opens (or creates) the cache in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: a directory the cache owns; it is created if needed.
+    ///   - policy: which entries go when a limit is reached.
+    ///   - sizeLimit: the most bytes of data kept, or `nil` for none. Policies that are not
+    ///     ``CachePolicy/supportsCountLimit`` need one.
+    ///   - countLimit: the most entries kept, or `nil` for none.
+    ///   - ageLimit: seconds an entry is kept after it was stored, or `nil` for ever.
+    ///   - clock: where the age limit reads the time.
+    ///   - durable: flush each write to the disk (the file before its rename, the directory
+    ///     after), so that an entry whose `setData` returned survives a power loss, not only a
+    ///     crash of the process. On by default. Off, writes are still atomic (a temporary file
+    ///     renamed into place) and survive a process crash, and cost what SDWebImage's do.
+    /// - Throws: ``DiskCacheError`` when the directory cannot be created or read, and
+    ///   ``PolicyConfigurationError`` when the policy cannot take the limits.
+    public init(directory: URL, policy: CachePolicy = .lru, sizeLimit: Int? = nil, countLimit: Int? = nil,
+                ageLimit: Double? = nil, clock: CacheClock = .system, durable: Bool = true) throws {
+        self.directory = directory
+        entriesPath = directory.appendingPathComponent("entries").path
+        temporaryPath = directory.appendingPathComponent("tmp").path
+        journal = _DiskJournal(path: directory.appendingPathComponent("journal").path)
+        self.durable = durable
+        self.clock = clock
+        if policy == .lru || policy.supportsCountLimit || sizeLimit != nil {
+            index = Cache(policy: policy, costLimit: sizeLimit, countLimit: policy.supportsCountLimit ? countLimit : nil,
+                          timeToLive: ageLimit, clock: clock, observesSystemEvents: false)
+        } else {
+            throw PolicyConfigurationError("policy \(policy.rawValue) needs a size limit")
+        }
+        if countLimit != nil && !policy.supportsCountLimit {
+            throw PolicyConfigurationError("policy \(policy.rawValue) has no count limit")
+        }
+        let collector = evicted
+        index.evictionHandler = { key, _, _ in collector.append(key) }
+        try open()
+    }
+
+    deinit {
+        journal.closeFile()
+        lock.deallocate()
+    }
+
+    // MARK: Synchronous API
+
+    /// The data stored under `key`, or `nil` if there is none (or it is older than the age
+    /// limit, or its file was damaged).
+    public func data(forKey key: String) throws -> Data? {
+        let found: _DiskRecord? = try lock.withLock { () throws -> _DiskRecord? in
+            guard index.value(forKey: key) != nil, var record = records[key] else {
+                try deleteEvicted()
+                return nil
+            }
+            uses += 1
+            record.lastUse = uses
+            records[key] = record
+            try journal.append("G \(record.name)\n")
+            try deleteEvicted()
+            return record
+        }
+        guard let record = found else { return nil }
+        if let bytes = try _POSIX.readFile(path(record.name)), let entry = _DiskFile.decode(bytes), entry.key == key {
+            return entry.data
+        }
+        // Gone or damaged: drop this entry (unless a newer set replaced it meanwhile).
+        try lock.withLock { () throws in
+            guard records[key]?.serial == record.serial else { return }
+            try removeLocked(key)
+        }
+        return nil
+    }
+
+    /// Stores `data` under `key`, replacing what was there, and deletes what the policy evicts to
+    /// make room. When it returns, the entry is on the disk.
+    public func setData(_ data: Data, forKey key: String) throws {
+        let name = _DiskFile.name(forKey: key)
+        let temporary = try _POSIX.writeTemporary(_DiskFile.encode(key: key, data: data), in: temporaryPath, sync: durable)
+        try lock.withLock { () throws in
+            try _POSIX.commit(temporary, to: path(name), syncDirectory: durable)
+            sets += 1
+            uses += 1
+            let record = _DiskRecord(name: name, size: data.count, created: clock.now(), lastUse: uses, serial: sets)
+            records[key] = record
+            try journal.append(_DiskJournal.setLine(key: key, record: record))
+            index.setValue((), forKey: key, cost: data.count)
+            // A policy may refuse an entry (larger than the limit): then it must not stay on disk.
+            if !index.contains(key) { evicted.append(key) }
+            try deleteEvicted()
+            if journal.lines > 2 * records.count + 1024 { try compactJournal() }
+        }
+    }
+
+    /// Removes the entry for `key`, if any.
+    public func removeData(forKey key: String) throws {
+        try lock.withLock { () throws in try removeLocked(key) }
+    }
+
+    /// Removes every entry.
+    public func removeAll() throws {
+        try lock.withLock { () throws in
+            index.removeAll()
+            _ = evicted.take()
+            records.removeAll()
+            for name in try _POSIX.list(entriesPath) { try _POSIX.remove(entriesPath + "/" + name) }
+            try journal.rewrite([], temporaryDirectory: temporaryPath)
+        }
+    }
+
+    /// Removes the entries older than the age limit now, rather than when they are next read or
+    /// written.
+    public func removeExpired() throws {
+        try lock.withLock { () throws in
+            index.removeExpired()
+            try deleteEvicted()
+        }
+    }
+
+    /// The total size of the stored data, in bytes.
+    public var totalSize: Int { lock.withLock { index.totalCost } }
+
+    /// The number of entries.
+    public var count: Int { lock.withLock { index.count } }
+
+    /// Whether there is an entry for `key` (its file is not opened).
+    public func contains(_ key: String) -> Bool { lock.withLock { records[key] != nil && index.contains(key) } }
+
+    // MARK: Internals
+
+    private func path(_ name: String) -> String { entriesPath + "/" + name }
+
+    /// Deletes the files of the entries the index evicted.
+    private func deleteEvicted() throws(DiskCacheError) {
+        for key in evicted.take() {
+            guard let record = records.removeValue(forKey: key) else { continue }
+            try _POSIX.remove(path(record.name))
+            try journal.append("D \(record.name)\n")
+        }
+    }
+
+    private func removeLocked(_ key: String) throws(DiskCacheError) {
+        index.removeValue(forKey: key)
+        guard let record = records.removeValue(forKey: key) else { return }
+        try _POSIX.remove(path(record.name))
+        try journal.append("D \(record.name)\n")
+        try deleteEvicted()
+    }
+
+    private func compactJournal() throws(DiskCacheError) {
+        let entries = records.map { (key: $0.key, record: $0.value) }.sorted { $0.record.lastUse < $1.record.lastUse }
+        try journal.rewrite(entries, temporaryDirectory: temporaryPath)
+    }
+
+    /// Reads the journal and the directory, rebuilds the index, deletes what the limits no longer
+    /// allow, and writes a compact journal.
+    private func open() throws {
+        try _POSIX.makeDirectory(entriesPath)
+        try _POSIX.makeDirectory(temporaryPath)
+        // Temporary files are writes that never committed.
+        for name in try _POSIX.list(temporaryPath) { try _POSIX.remove(temporaryPath + "/" + name) }
+        let files = Set(try _POSIX.list(entriesPath))
+        let replay = try _DiskJournal.replay(journal.path)
+        let journaled = replay?.records ?? [:]
+        var found: [(key: String, record: _DiskRecord)] = []
+        for (name, entry) in journaled where files.contains(name) { found.append((entry.key, entry.record)) }
+        // A journal that agrees with the directory and ends cleanly is kept and appended to.
+        var needsRewrite = replay == nil || replay?.isTorn == true || found.count != journaled.count
+        // Files the journal does not list, newest last, after the journal's entries.
+        var unlisted: [(key: String, record: _DiskRecord)] = []
+        for name in files where journaled[name] == nil {
+            let path = self.path(name)
+            needsRewrite = true
+            guard name.count == 32, let bytes = try _POSIX.readFile(path), let entry = _DiskFile.decode(bytes),
+                  _DiskFile.name(forKey: entry.key) == name else {
+                try _POSIX.remove(path)
+                continue
+            }
+            let modified = _POSIX.modificationTime(path) ?? clock.now()
+            unlisted.append((entry.key, _DiskRecord(name: name, size: entry.data.count, created: modified, lastUse: 0, serial: 0)))
+        }
+        found.sort { $0.record.lastUse < $1.record.lastUse }
+        unlisted.sort { $0.record.created < $1.record.created }
+        let now = clock.now()
+        let ageLimit = index.timeToLive
+        try lock.withLock { () throws in
+            for (key, var record) in found + unlisted {
+                uses += 1
+                sets += 1
+                record.lastUse = uses
+                record.serial = sets
+                records[key] = record
+                let remaining = ageLimit.map { record.created + $0 - now }
+                if let remaining, remaining <= 0 {
+                    evicted.append(key)
+                    continue
+                }
+                index.setValue((), forKey: key, cost: record.size, timeToLive: remaining ?? .infinity)
+                if !index.contains(key) { evicted.append(key) }
+            }
+            journal.lines = replay?.lines ?? 0
+            if needsRewrite || journal.lines > 2 * records.count + 1024 { try compactJournal() }
+            try deleteEvicted()
+        }
+    }
+}
+
+/// The keys a ``DiskCache``'s index evicted, waiting for their files to be deleted. Its own lock:
+/// the index reports evictions after releasing its lock but while the disk cache holds its own.
+final class _EvictedKeys: @unchecked Sendable {
+    private let lock = _Lock()
+    private var keys: [String] = []
+
+    deinit { lock.deallocate() }
+
+    func append(_ key: String) { lock.withLock { keys.append(key) } }
+
+    func take() -> [String] {
+        lock.withLock {
+            defer { keys.removeAll() }
+            return keys
+        }
+    }
+}

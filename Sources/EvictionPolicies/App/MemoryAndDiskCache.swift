@@ -1,0 +1,103 @@
+import Foundation
+
+/// A memory ``Cache`` in front of a ``DiskCache``, composed as SDWebImage's `SDImageCache` and
+/// YYCache compose theirs: a lookup asks memory, then disk, and says which answered; a disk hit
+/// is decoded and copied into memory; a store writes both; a removal reaches both.
+///
+/// ```swift
+/// let images = try MemoryAndDiskCache<UIImage>(
+///     memory: Cache(policy: .sieve, costLimit: 50 << 20),
+///     disk: DiskCache(directory: caches.appendingPathComponent("images"), sizeLimit: 500 << 20),
+///     encode: { image in try image.pngData().orThrow() }, decode: { data in try UIImage(data: data).orThrow() },
+///     memoryCost: { image in image.byteCount })
+/// if let (image, source) = try await images.value(forKey: url.absoluteString) { … }   // source: .memory or .disk
+/// ```
+///
+/// (The replay engine's two-level model of the same composition is ``TieredCache``.)
+public final class MemoryAndDiskCache<Value>: @unchecked Sendable {
+    /// The memory tier.
+    public let memory: Cache<String, Value>
+    /// The disk tier.
+    public let disk: DiskCache
+    private let encode: (Value) throws -> Data
+    private let decode: (Data) throws -> Value
+    private let memoryCost: (Value, Int) -> Int
+
+    /// Composes the two tiers.
+    ///
+    /// - Parameters:
+    ///   - encode: the bytes the disk stores for a value.
+    ///   - decode: the value for bytes the disk returns; its error is thrown by the lookup.
+    ///   - memoryCost: the memory copy's cost, given the value and its encoded size; the encoded
+    ///     size by default.
+    public init(memory: Cache<String, Value>, disk: DiskCache, encode: @escaping (Value) throws -> Data,
+                decode: @escaping (Data) throws -> Value, memoryCost: ((Value) -> Int)? = nil) {
+        self.memory = memory
+        self.disk = disk
+        self.encode = encode
+        self.decode = decode
+        self.memoryCost = { value, size in memoryCost?(value) ?? size }
+    }
+
+    /// The value for `key` and where it was found, or `nil` when neither tier has it. A disk hit
+    /// is copied into memory.
+    public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
+        if let value = memory.value(forKey: key) { return (value, .memory) }
+        guard let data = try disk.data(forKey: key) else { return nil }
+        let value = try decode(data)
+        memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        return (value, .disk)
+    }
+
+    /// Stores `value` in memory and, unless `toDisk` is `false`, on disk.
+    public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
+        guard toDisk else {
+            memory.setValue(value, forKey: key, cost: memoryCost(value, 0))
+            return
+        }
+        let data = try encode(value)
+        memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        try disk.setData(data, forKey: key)
+    }
+
+    /// Removes `key` from both tiers.
+    public func removeValue(forKey key: String) throws {
+        memory.removeValue(forKey: key)
+        try disk.removeData(forKey: key)
+    }
+
+    /// Empties both tiers.
+    public func removeAll() throws {
+        memory.removeAll()
+        try disk.removeAll()
+    }
+}
+
+extension MemoryAndDiskCache where Value == Data {
+    /// Composes two tiers of `Data`, stored as they are.
+    public convenience init(memory: Cache<String, Data>, disk: DiskCache) {
+        self.init(memory: memory, disk: disk, encode: { $0 }, decode: { $0 })
+    }
+}
+
+extension MemoryAndDiskCache where Value: Sendable {
+    /// The value for `key` and where it was found, with the disk read and the decoding off the
+    /// caller's thread.
+    public func value(forKey key: String) async throws -> (value: Value, source: TierSource)? {
+        if let value = memory.value(forKey: key) { return (value, .memory) }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Result { try self.value(forKey: key) })
+            }
+        }
+    }
+
+    /// Stores `value` in memory at once, then encodes and writes it to disk off the caller's thread.
+    public func setValue(_ value: Value, forKey key: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Result { try self.setValue(value, forKey: key) })
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes what an app does with its caches as a CSV trace that `cachebench replay` reads
+/// (`timestamp,key,size,op`), so the app's own workload can be replayed against every policy.
+///
+/// Wrap a cache with ``RecordingCache``, ``RecordingDiskCache`` or ``RecordingMemoryAndDiskCache``
+/// and use the wrapper instead; each call is passed on and recorded. Call ``finish()`` to close
+/// the trace: it is written beside its destination and renamed into place then, so a trace is
+/// either whole or absent.
+///
+/// Rows follow the replay's cache-aside reading of a trace: a `get` that misses inserts. So a get
+/// that misses is held until the app stores the key (the usual pattern: miss, load, store) and is
+/// written then, as one `get` row with the stored size; the store itself is not written, because
+/// the replayed get already inserted. Stores without a preceding miss are `set` rows, removals
+/// `delete`, and memory warnings and background transitions are events. A miss the app never
+/// follows with a store is written at ``finish()`` with the key's last known size (or 1).
+///
+/// Keys are written as they are, or, with `hashingKeys`, as a 64-bit keyed hash (the key stays
+/// distinct within the trace, but its text does not leave the device).
+public final class TraceRecorder: @unchecked Sendable {
+    private let lock = _Lock()
+    private let destination: URL
+    private let partial: URL
+    private let descriptor: Int32
+    private let clock: CacheClock
+    private let start: Double
+    private let hashSeed: UInt64?
+    private var buffer = ""
+    private var pendingMisses: [String: Double] = [:]
+    private var lastSize: [String: Int] = [:]
+    private var failure: Error?
+    private var finished = false
+
+    /// Starts a trace that ``finish()`` writes to `url`.
+    ///
+    /// - Parameters:
+    ///   - clock: the time of each row; the trace starts at 0.
+    ///   - hashingKeys: write each key as a keyed 64-bit hash instead of its text; the key
+    ///     (any value) is the salt, so two traces recorded with the same salt name keys alike.
+    public init(url: URL, clock: CacheClock = .system, hashingKeys salt: UInt64? = nil) throws {
+        destination = url
+        partial = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial")
+        descriptor = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskCacheError(path: partial.path, operation: "open", code: errno) }
+        self.clock = clock
+        start = clock.now()
+        hashSeed = salt
+        buffer = "timestamp,key,size,op\n"
+    }
+
+    deinit {
+        if !finished { close(descriptor) }
+        lock.deallocate()
+    }
+
+    /// Records a lookup and whether it hit; `size` is the value's cost when it did (`nil`: the
+    /// size last stored under the key).
+    public func recordGet(_ key: String, hit: Bool, size: Int? = nil) {
+        lock.withLock {
+            if hit {
+                let size = size ?? lastSize[key] ?? 1
+                lastSize[key] = size
+                row(now(), key, size, "get")
+            } else if pendingMisses[key] == nil {
+                pendingMisses[key] = now()
+            }
+        }
+    }
+
+    /// Records a store of `size` bytes (or cost units).
+    public func recordSet(_ key: String, size: Int) {
+        lock.withLock {
+            lastSize[key] = size
+            if let time = pendingMisses.removeValue(forKey: key) {
+                row(time, key, size, "get")
+            } else {
+                row(now(), key, size, "set")
+            }
+        }
+    }
+
+    /// Records a removal.
+    public func recordDelete(_ key: String) {
+        lock.withLock {
+            flushMiss(key)
+            row(now(), key, 0, "delete")
+        }
+    }
+
+    /// Records a memory warning or a background transition.
+    public func recordEvent(_ event: CacheEvent) {
+        lock.withLock {
+            buffer += "\(format(now())),,,\(event.rawValue)\n"
+            flushIfLarge()
+        }
+    }
+
+    /// Writes the rest of the trace and moves it into place.
+    ///
+    /// - Throws: the first error writing the trace met.
+    public func finish() throws {
+        try lock.withLock {
+            guard !finished else { return }
+            finished = true
+            for key in pendingMisses.keys.sorted(by: { pendingMisses[$0, default: 0] < pendingMisses[$1, default: 0] }) {
+                flushMiss(key)
+            }
+            recordFailure { try write() }
+            if failure == nil, fsync(descriptor) != 0 { failure = DiskCacheError(path: partial.path, operation: "fsync", code: errno) }
+            if close(descriptor) != 0, failure == nil { failure = DiskCacheError(path: partial.path, operation: "close", code: errno) }
+            if let failure {
+                unlink(partial.path)
+                throw failure
+            }
+            // rename(2) replaces an existing trace atomically.
+            try _POSIX.commit(partial.path, to: destination.path, syncDirectory: true)
+        }
+    }
+
+    // MARK: Internals (called with the lock held)
+
+    private func now() -> Double { max(clock.now() - start, 0) }
+
+    private func format(_ time: Double) -> String { String(format: "%.6f", time) }
+
+    private func flushMiss(_ key: String) {
+        guard let time = pendingMisses.removeValue(forKey: key) else { return }
+        row(time, key, lastSize[key] ?? 1, "get")
+    }
+
+    /// One row. A size of 0 is written as 1: the replay skips rows of size 0 (replay traces of
+    /// caches whose costs are all 0 with `--ignore-size`).
+    private func row(_ time: Double, _ key: String, _ size: Int, _ op: String) {
+        buffer += "\(format(time)),\(field(key)),\(max(size, 1)),\(op)\n"
+        flushIfLarge()
+    }
+
+    /// Writes the buffer out once it holds 64 KiB; the first error is kept for ``finish()``.
+    private func flushIfLarge() {
+        if buffer.utf8.count > 1 << 16 { recordFailure { try write() } }
+    }
+
+    private func recordFailure(_ body: () throws -> Void) {
+        do { try body() } catch { if failure == nil { failure = error } }
+    }
+
+    private func write() throws {
+        guard !buffer.isEmpty else { return }
+        try _POSIX.writeAll(Array(buffer.utf8), to: descriptor, path: partial.path)
+        buffer = ""
+    }
+
+    /// The key as a CSV field: its keyed hash, or its text quoted when it needs to be.
+    private func field(_ key: String) -> String {
+        if let hashSeed {
+            var hash = hashSeed ^ 0xcbf2_9ce4_8422_2325
+            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return String(_mix64(hash))
+        }
+        guard key.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return key }
+        return "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,250 @@
+import Dispatch
+import EvictionPolicies
+import Testing
+
+/// A clock the test moves by hand.
+final class ManualTime: @unchecked Sendable {
+    var seconds = 0.0
+    var clock: CacheClock { CacheClock { self.seconds } }
+}
+
+/// Collects what a cache's eviction handler receives.
+final class EvictionLog<Key: Sendable>: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "log")
+    private var _entries: [(Key, CacheEvictionReason)] = []
+    var entries: [(Key, CacheEvictionReason)] { lock.sync { _entries } }
+    func append(_ key: Key, _ reason: CacheEvictionReason) { lock.sync { _entries.append((key, reason)) } }
+    var keys: [Key] { entries.map(\.0) }
+}
+
+@Suite("Cache: the thread-safe app cache")
+struct AppCacheTests {
+    func logging<Value>(_ cache: Cache<String, Value>) -> EvictionLog<String> {
+        let log = EvictionLog<String>()
+        cache.evictionHandler = { key, _, reason in log.append(key, reason) }
+        return log
+    }
+
+    @Test("hand-worked LRU vector: count limit 3, a hit protects, the handler sees the victim")
+    func lruVector() {
+        let cache = Cache<String, Int>(policy: .lru, countLimit: 3, observesSystemEvents: false)
+        let log = logging(cache)
+        cache["a"] = 1
+        cache["b"] = 2
+        cache["c"] = 3
+        #expect(cache["a"] == 1)          // order, newest first: a c b
+        cache["d"] = 4                    // evicts b
+        #expect(log.keys == ["b"] && log.entries.first?.1 == .limit)
+        #expect(!cache.contains("b") && cache.contains("a") && cache.count == 3)
+        cache["c"] = nil                  // removal: not an eviction
+        #expect(cache.count == 2 && log.keys == ["b"])
+        #expect(cache.removeValue(forKey: "a") == 1 && cache.removeValue(forKey: "a") == nil)
+        cache.setValue(9, forKey: "e", cost: 40)
+        #expect(cache.totalCost == 40 && cache.value(forKey: "e") == 9)
+        cache.removeAll()
+        #expect(cache.count == 0 && cache.totalCost == 0 && cache["d"] == nil && log.keys == ["b"])
+    }
+
+    @Test("lowering a limit trims at once, oldest set first; raising keeps everything")
+    func mutableLimits() {
+        let cache = Cache<String, Int>(policy: .lru, costLimit: 100, observesSystemEvents: false)
+        let log = logging(cache)
+        for (i, key) in ["a", "b", "c", "d", "e"].enumerated() { cache.setValue(i, forKey: key, cost: 20) }
+        #expect(cache.totalCost == 100)
+        cache.costLimit = 60
+        #expect(cache.costLimit == 60 && cache.totalCost == 60 && log.keys == ["a", "b"])
+        #expect(cache.contains("c") && cache.contains("d") && cache.contains("e"))
+        cache.costLimit = nil
+        for key in ["f", "g", "h"] { cache.setValue(0, forKey: key, cost: 20) }
+        #expect(cache.totalCost == 120 && log.keys == ["a", "b"])
+        cache.countLimit = 2
+        #expect(cache.count == 2 && cache.contains("g") && cache.contains("h"))
+        cache.countLimit = 0              // NSCache's 0: no limit
+        #expect(cache.countLimit == nil)
+    }
+
+    @Test("a limit the policy cannot take leaves the cache unchanged")
+    func rejectedLimit() {
+        let cache = Cache<String, Int>(policy: .s3fifo, costLimit: 100, observesSystemEvents: false)
+        cache.setValue(1, forKey: "a", cost: 1)
+        cache.countLimit = 5              // S3-FIFO has no count limit
+        cache.costLimit = nil             // and needs a cost limit
+        #expect(cache.countLimit == nil && cache.costLimit == 100 && cache["a"] == 1)
+    }
+
+    @Test("time to live: valid before, gone at expiry; sweeps on removeExpired and on entering the background")
+    func timeToLive() {
+        let time = ManualTime()
+        let cache = Cache<String, Int>(timeToLive: 10, clock: time.clock, observesSystemEvents: false)
+        let log = logging(cache)
+        cache["a"] = 1
+        cache.setValue(2, forKey: "b", timeToLive: 30)
+        cache.setValue(3, forKey: "c", timeToLive: .infinity)
+        time.seconds = 9.5
+        #expect(cache["a"] == 1)
+        time.seconds = 10
+        #expect(cache["a"] == nil && log.entries.map(\.0) == ["a"] && log.entries.first?.1 == .expired)
+        #expect(cache.count == 2)
+        time.seconds = 31
+        cache.handle(.background)
+        #expect(log.keys == ["a", "b"] && cache.count == 1 && cache["c"] == 3)
+        cache.timeToLive = 1
+        cache["d"] = 4
+        cache["d"] = 5                    // a replacement: the old slot's expiry must not remove the new value
+        time.seconds = 31.5
+        cache.removeExpired()
+        #expect(cache["d"] == 5)
+        time.seconds = 32
+        cache.removeExpired()
+        #expect(cache["d"] == nil && log.keys == ["a", "b", "d"])
+    }
+
+    @Test("memory warnings: remove all (default), keep a fraction, or ignore")
+    func memoryWarnings() {
+        let all = Cache<String, Int>(countLimit: 100, observesSystemEvents: false)
+        let log = logging(all)
+        for i in 0..<10 { all["k\(i)"] = i }
+        all.handle(.memoryWarning)
+        #expect(all.count == 0 && log.keys.count == 10 && log.entries.allSatisfy { $0.1 == .memoryWarning })
+
+        let half = Cache<String, Int>(countLimit: 100, memoryWarningResponse: .trim(toFraction: 0.5), observesSystemEvents: false)
+        for i in 0..<10 { half.setValue(i, forKey: "k\(i)", cost: 10) }
+        half.handle(.memoryWarning)
+        #expect(half.count == 5 && half.totalCost == 50)
+        #expect((5..<10).allSatisfy { half.contains("k\($0)") }, "the policy keeps the newest")
+        half.setValue(0, forKey: "more", cost: 10)
+        #expect(half.count == 6, "the usual limits are back")
+
+        let kept = Cache<String, Int>(memoryWarningResponse: .ignore, observesSystemEvents: false)
+        kept["a"] = 1
+        kept.handle(.memoryWarning)
+        #expect(kept["a"] == 1)
+    }
+
+    @Test("every named policy stores, finds and keeps within its limits")
+    func everyNamedPolicy() {
+        for policy in CachePolicy.allCases {
+            let cache = Cache<String, Int>(policy: policy, costLimit: 50, countLimit: policy.supportsCountLimit ? 20 : nil,
+                                           observesSystemEvents: false)
+            var rng = SeededRandom(seed: 7)
+            for _ in 0..<2_000 {
+                let key = "k\(Int.random(in: 0..<100, using: &rng))"
+                if cache[key] == nil { cache.setValue(key.count, forKey: key, cost: Int.random(in: 1...5, using: &rng)) }
+                #expect(cache.totalCost <= 50 && (!policy.supportsCountLimit || cache.count <= 20), "\(policy)")
+                if let found = cache[key] { #expect(found == key.count, "\(policy)") }
+            }
+            #expect(cache.count > 0, "\(policy)")
+        }
+    }
+
+    @Test("any policy by type: YYMemoryCache's model with its options")
+    func byType() throws {
+        let cache = try Cache<String, Int>(policyType: YYMemoryCache<String, CacheEntry<Int>>.self, countLimit: 2,
+                                           options: PolicyOptions(["auto-trim-interval": "5"]), observesSystemEvents: false)
+        cache["a"] = 1
+        cache["b"] = 2
+        cache["c"] = 3
+        #expect(cache["c"] == 3)
+        #expect(throws: PolicyConfigurationError.self) {
+            try Cache<String, Int>(policyType: LRUCache<String, CacheEntry<Int>>.self, options: PolicyOptions(["colour": "blue"]))
+        }
+    }
+
+    @Test("differential: LRU Cache against a list model, with sets, gets, removes and limit changes")
+    func differential() {
+        var rng = SeededRandom(seed: 42)
+        for round in 0..<20 {
+            let cache = Cache<Int, Int>(policy: .lru, costLimit: 60, countLimit: 12, observesSystemEvents: false)
+            // The model: newest first; each entry's key, value, cost and set number.
+            var model: [(key: Int, value: Int, cost: Int, serial: Int)] = []
+            var costLimit: Int? = 60, countLimit: Int? = 12, serial = 0
+            func trim(_ model: inout [(key: Int, value: Int, cost: Int, serial: Int)], extraCost: Int = 0) {
+                while let last = model.last,
+                      model.reduce(0, { $0 + $1.cost }) + extraCost > (costLimit ?? .max) || model.count > (countLimit ?? .max) {
+                    _ = last
+                    model.removeLast()
+                }
+            }
+            for step in 0..<600 {
+                let key = Int.random(in: 0..<30, using: &rng)
+                switch Int.random(in: 0..<20, using: &rng) {
+                case 0..<9:
+                    let expected = model.firstIndex { $0.key == key }.map { model.remove(at: $0) }
+                    if let expected { model.insert(expected, at: 0) }
+                    #expect(cache[key] == expected?.value, "round \(round) step \(step) get \(key)")
+                case 9..<17:
+                    let value = Int.random(in: 0..<1000, using: &rng), cost = Int.random(in: 0...20, using: &rng)
+                    serial += 1
+                    cache.setValue(value, forKey: key, cost: cost)
+                    model.removeAll { $0.key == key }
+                    if cost <= (costLimit ?? .max) {
+                        model.insert((key, value, cost, serial), at: 0)
+                        trim(&model)
+                    }
+                case 17:
+                    let expected = model.firstIndex { $0.key == key }.map { model.remove(at: $0).value }
+                    #expect(cache.removeValue(forKey: key) == expected, "round \(round) step \(step) remove")
+                case 18:
+                    costLimit = Bool.random(using: &rng) ? Int.random(in: 20...80, using: &rng) : nil
+                    cache.costLimit = costLimit
+                    model.sort { $0.serial > $1.serial }
+                    // Re-inserted oldest first: the newest that fit stay, in set order.
+                    var rebuilt: [(key: Int, value: Int, cost: Int, serial: Int)] = []
+                    for entry in model.reversed() where entry.cost <= (costLimit ?? .max) {
+                        rebuilt.insert(entry, at: 0)
+                        trim(&rebuilt)
+                    }
+                    model = rebuilt
+                default:
+                    countLimit = Bool.random(using: &rng) ? Int.random(in: 3...15, using: &rng) : nil
+                    cache.countLimit = countLimit
+                    model.sort { $0.serial > $1.serial }
+                    trim(&model)
+                }
+                #expect(cache.count == model.count && cache.totalCost == model.reduce(0) { $0 + $1.cost },
+                        "round \(round) step \(step)")
+            }
+        }
+    }
+
+    @Test("replacing one key many times keeps one entry and finds the last value")
+    func replacements() {
+        let cache = Cache<String, Int>(countLimit: 10, observesSystemEvents: false)
+        for i in 0..<50_000 { cache["same"] = i }
+        #expect(cache.count == 1 && cache["same"] == 49_999)
+        cache.countLimit = 5              // a rebuild after many stale slots
+        #expect(cache.count == 1 && cache["same"] == 49_999)
+    }
+
+    @Test("four threads share one cache; limits and totals hold, values match their keys")
+    func threads() {
+        let cache = Cache<String, Blob>(policy: .sieve, costLimit: 5_000, countLimit: 300, observesSystemEvents: false)
+        let evictions = EvictionLog<String>()
+        cache.evictionHandler = { key, value, _ in
+            // The lock is released: calling back in must not deadlock.
+            _ = cache.contains(key)
+            if value.bytes > 0 { evictions.append(key, .limit) }
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var rng = SeededRandom(seed: UInt64(thread) + 1)
+            for _ in 0..<10_000 {
+                let n = Int.random(in: 0..<1_000, using: &rng)
+                let key = "https://example.com/\(n).jpg"
+                switch Int.random(in: 0..<20, using: &rng) {
+                case 0..<12:
+                    if let blob = cache[key] { precondition(blob.bytes == n % 50 + 1) } else {
+                        cache.setValue(Blob(bytes: n % 50 + 1), forKey: key, cost: n % 50 + 1)
+                    }
+                case 12..<18: cache.removeValue(forKey: key)
+                case 18: cache.costLimit = Int.random(in: 2_000...5_000, using: &rng)
+                default: cache.handle(.memoryWarning)
+                }
+            }
+        }
+        #expect(cache.count <= 300 && cache.totalCost <= 5_000)
+        var sum = 0
+        for n in 0..<1_000 { sum += cache.removeValue(forKey: "https://example.com/\(n).jpg")?.bytes ?? 0 }
+        #expect(cache.count == 0 && cache.totalCost == 0 && sum >= 0)
+        #expect(!evictions.entries.isEmpty)
+    }
+}

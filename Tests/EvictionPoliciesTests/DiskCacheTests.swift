@@ -1,0 +1,167 @@
+import EvictionPolicies
+import Foundation
+import Testing
+
+@Suite("DiskCache and MemoryAndDiskCache")
+struct DiskCacheTests {
+    func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("disk-cache-\(UUID().uuidString)")
+    }
+
+    func bytes(_ n: Int, _ size: Int) -> Data { Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }) }
+
+    @Test("stores, finds, replaces and removes; survives reopening with sizes and order")
+    func basics() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let cache = try DiskCache(directory: directory, sizeLimit: 1_000)
+            try cache.setData(bytes(1, 300), forKey: "a")
+            try cache.setData(bytes(2, 300), forKey: "b")
+            try cache.setData(bytes(3, 100), forKey: "a")       // replaces
+            #expect(try cache.data(forKey: "a") == bytes(3, 100))
+            #expect(cache.totalSize == 400 && cache.count == 2)
+            try cache.removeData(forKey: "b")
+            #expect(try cache.data(forKey: "b") == nil && cache.totalSize == 100)
+            try cache.setData(bytes(4, 500), forKey: "c")
+            _ = try cache.data(forKey: "a")                    // a is now the most recent
+        }
+        let reopened = try DiskCache(directory: directory, sizeLimit: 1_000)
+        #expect(reopened.count == 2 && reopened.totalSize == 600)
+        try reopened.setData(bytes(5, 450), forKey: "d")        // LRU: c goes, a stays
+        #expect(try reopened.data(forKey: "c") == nil && reopened.contains("a") && reopened.totalSize == 550)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
+        #expect(files.count == 2, "evicted entries' files are deleted")
+    }
+
+    @Test("count limit and a policy by choice; an entry larger than the limit is not kept")
+    func limits() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DiskCache(directory: directory, policy: .fifo, sizeLimit: 10_000, countLimit: 3)
+        for n in 0..<5 { try cache.setData(bytes(n, 10), forKey: "k\(n)") }
+        #expect(cache.count == 3 && !cache.contains("k0") && !cache.contains("k1"))
+        try cache.setData(bytes(9, 20_000), forKey: "huge")
+        #expect(try cache.data(forKey: "huge") == nil && cache.count == 3)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
+        #expect(files.count == 3)
+        try cache.removeAll()
+        #expect(cache.count == 0 && cache.totalSize == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).isEmpty)
+    }
+
+    @Test("age limit on a clock the test moves, across a reopen")
+    func ageLimit() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = ManualTime()
+        time.seconds = 1_000
+        let cache = try DiskCache(directory: directory, ageLimit: 60, clock: time.clock)
+        try cache.setData(bytes(1, 10), forKey: "old")
+        time.seconds = 1_030
+        try cache.setData(bytes(2, 10), forKey: "new")
+        time.seconds = 1_061
+        #expect(try cache.data(forKey: "old") == nil)
+        #expect(try cache.data(forKey: "new") == bytes(2, 10))
+        time.seconds = 1_089
+        let reopened = try DiskCache(directory: directory, ageLimit: 60, clock: time.clock)
+        #expect(reopened.contains("new"))
+        time.seconds = 1_091
+        try reopened.removeExpired()
+        #expect(reopened.count == 0)
+    }
+
+    @Test("a missing or corrupt journal is rebuilt from the files; damaged files are never returned")
+    func rebuild() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let entries = directory.appendingPathComponent("entries")
+        let journal = directory.appendingPathComponent("journal")
+        do {
+            let cache = try DiskCache(directory: directory)
+            for n in 0..<20 { try cache.setData(bytes(n, 100 + n), forKey: "key \(n)") }
+        }
+        try FileManager.default.removeItem(at: journal)
+        var reopened = try DiskCache(directory: directory)
+        #expect(reopened.count == 20 && reopened.totalSize == (0..<20).reduce(0) { $0 + 100 + $1 })
+        try Data("S this is not a journal\nG\n".utf8).write(to: journal)
+        reopened = try DiskCache(directory: directory)
+        #expect(reopened.count == 20)
+        // Damage: flip a byte in one file, cut another short, and drop a foreign file in.
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path).sorted()
+        var flipped = try Data(contentsOf: entries.appendingPathComponent(names[0]))
+        flipped[flipped.count - 1] ^= 0xFF
+        try flipped.write(to: entries.appendingPathComponent(names[0]))
+        let cut = try Data(contentsOf: entries.appendingPathComponent(names[1]))
+        try cut.prefix(cut.count - 3).write(to: entries.appendingPathComponent(names[1]))
+        try Data("junk".utf8).write(to: entries.appendingPathComponent("not-an-entry"))
+        var found = 0
+        for n in 0..<20 {
+            if let data = try reopened.data(forKey: "key \(n)") {
+                #expect(data == bytes(n, 100 + n))
+                found += 1
+            }
+        }
+        #expect(found == 18 && reopened.count == 18)
+        try FileManager.default.removeItem(at: journal)
+        reopened = try DiskCache(directory: directory)
+        #expect(reopened.count == 18)
+        #expect(!FileManager.default.fileExists(atPath: entries.appendingPathComponent("not-an-entry").path))
+    }
+
+    @Test("async and Codable forms")
+    func asyncAndCodable() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        struct Profile: Codable, Equatable, Sendable { var name: String; var age: Int }
+        let cache = try DiskCache(directory: directory)
+        try await cache.setData(bytes(1, 64), forKey: "a")
+        #expect(try await cache.data(forKey: "a") == bytes(1, 64))
+        try await cache.setValue(Profile(name: "Ada", age: 36), forKey: "profile")
+        #expect(try await cache.value(Profile.self, forKey: "profile") == Profile(name: "Ada", age: 36))
+        try await cache.removeData(forKey: "a")
+        #expect(try await cache.data(forKey: "a") == nil)
+    }
+
+    @Test("memory in front of disk: reports memory, disk or none and promotes disk hits")
+    func tiers() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = Cache<String, Data>(countLimit: 2, observesSystemEvents: false)
+        let tiers = MemoryAndDiskCache(memory: memory, disk: try DiskCache(directory: directory))
+        for n in 0..<3 { try tiers.setValue(bytes(n, 10), forKey: "k\(n)") }
+        #expect(try tiers.value(forKey: "k2")?.source == .memory)
+        #expect(try tiers.value(forKey: "k0")?.source == .disk)      // evicted from memory, on disk
+        #expect(try tiers.value(forKey: "k0")?.source == .memory)    // promoted
+        #expect(try tiers.value(forKey: "none") == nil)
+        try tiers.removeValue(forKey: "k0")
+        #expect(try tiers.value(forKey: "k0") == nil)
+        memory.handle(.memoryWarning)
+        let relaunched = MemoryAndDiskCache(memory: Cache<String, Data>(observesSystemEvents: false),
+                                            disk: try DiskCache(directory: directory))
+        #expect(try relaunched.value(forKey: "k1")?.value == bytes(1, 10))
+    }
+
+    @Test("eight threads read and write one disk cache")
+    func threads() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DiskCache(directory: directory, sizeLimit: 20_000, durable: false)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in 0..<60 {
+                let n = (thread * 7 + i) % 40
+                do {
+                    if let data = try cache.data(forKey: "k\(n)") { precondition(data == bytes(n, 500 + n)) } else {
+                        try cache.setData(bytes(n, 500 + n), forKey: "k\(n)")
+                    }
+                    if i % 9 == 0 { try cache.removeData(forKey: "k\((n + 1) % 40)") }
+                } catch {
+                    Issue.record("\(error)")
+                }
+            }
+        }
+        #expect(cache.totalSize <= 20_000)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
+        #expect(files.count == cache.count)
+    }
+}

@@ -57,10 +57,10 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every resident entry, in no meaningful order: AF keeps a dictionary, not a list. The
     /// list only lets a purge enumerate the entries, as `cachedImages.allValues` does.
-    @usableFromInline var entries = _List()
+    @usableFromInline var entries = SlotList()
     /// lastAccessDate per slot, as a logical clock.
     @usableFromInline var stamps: ContiguousArray<UInt64> = []
     @usableFromInline var clock: UInt64 = 0

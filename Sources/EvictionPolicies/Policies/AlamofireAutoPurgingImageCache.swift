@@ -42,8 +42,9 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPoli
             "preferred", of: capacity, default: AFAutoPurgingImageCache<Key, Value>.sixtyPercent(of: capacity),
             maximumFraction: 1)
         guard preferred <= capacity else {
-            throw PolicyConfigurationError(
-                "--option preferred=\(options.values["preferred"] ?? ""): AlamofireImage requires preferredMemoryUsageAfterPurge (\(preferred)) <= memoryCapacity (\(capacity))")
+            throw PolicyConfigurationError.invalidOption(
+                "preferred", value: options.values["preferred"] ?? "",
+                expected: "at most the memory capacity (\(capacity)), as AlamofireImage requires preferredMemoryUsageAfterPurge <= memoryCapacity")
         }
         base = AFAutoPurgingImageCache(memoryCapacity: capacity, preferredMemoryUsageAfterPurge: preferred)
     }

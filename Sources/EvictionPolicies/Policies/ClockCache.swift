@@ -28,9 +28,9 @@ public struct ClockCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Head: newest insertion or reinsertion; tail: where the hand looks first.
-    @usableFromInline var queue = _List()
+    @usableFromInline var queue = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let countLimit: Int
     /// 2^bits − 1: the counter's ceiling.

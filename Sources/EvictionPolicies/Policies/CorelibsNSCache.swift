@@ -31,9 +31,9 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Sorted by ascending cost; the head is corelibs' `_head`, the first to go.
-    @usableFromInline var byCost = _List()
+    @usableFromInline var byCost = SlotList()
     /// The cost limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.
     public var totalCostLimit: Int
     /// The count limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.

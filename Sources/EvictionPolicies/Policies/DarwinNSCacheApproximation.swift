@@ -37,9 +37,9 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Insertion order: the head is the newest, the tail the oldest and the next to go.
-    @usableFromInline var queue = _List()
+    @usableFromInline var queue = SlotList()
     @usableFromInline let costLimit: Int
     @usableFromInline let countLimit: Int
     @usableFromInline let keepPositionOnReset: Bool

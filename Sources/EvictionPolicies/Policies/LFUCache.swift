@@ -20,7 +20,7 @@
 @usableFromInline
 internal struct _FrequencyBucket {
     @usableFromInline var frequency: Int
-    @usableFromInline var list = _List()
+    @usableFromInline var list = SlotList()
     /// The bucket with the next lower count, or -1.
     @usableFromInline var lower: Int32 = -1
     /// The bucket with the next higher count, or -1. Free buckets chain through it.
@@ -41,7 +41,7 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     @usableFromInline var buckets: ContiguousArray<_FrequencyBucket> = []
     /// The bucket with the lowest count, or -1 when the cache is empty.
     @usableFromInline var lowest: Int32 = -1

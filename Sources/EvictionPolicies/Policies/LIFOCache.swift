@@ -18,8 +18,8 @@ public struct LIFOCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
-    @usableFromInline var stack = _List()
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var stack = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let countLimit: Int
 

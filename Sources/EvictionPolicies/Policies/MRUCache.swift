@@ -21,9 +21,9 @@ public struct MRUCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Head: most recently used or inserted; the victim end.
-    @usableFromInline var list = _List()
+    @usableFromInline var list = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let countLimit: Int
 

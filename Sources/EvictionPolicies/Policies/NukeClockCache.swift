@@ -46,10 +46,10 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is Nuke's `list.last` (newest), the tail Nuke's `list.first` (next candidate).
     /// A slot's `aux` is its reference bit.
-    @usableFromInline var clock = _List()
+    @usableFromInline var clock = SlotList()
     /// Each slot's expiry in trace time (+infinity: never).
     @usableFromInline var expiry: ContiguousArray<Double> = []
     @usableFromInline let costLimit: Int

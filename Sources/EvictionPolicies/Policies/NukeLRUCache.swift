@@ -40,9 +40,9 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry (Nuke's `list.last`), the tail Nuke's `list.first`.
-    @usableFromInline var lru = _List()
+    @usableFromInline var lru = SlotList()
     /// Each slot's expiry in trace time (+infinity: never).
     @usableFromInline var expiry: ContiguousArray<Double> = []
     @usableFromInline let costLimit: Int

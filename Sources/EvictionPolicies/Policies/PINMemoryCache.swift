@@ -76,10 +76,10 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every resident entry, newest set at the head: PIN keeps dictionaries, not a list; the
     /// list only lets a trim enumerate them.
-    @usableFromInline var entries = _List()
+    @usableFromInline var entries = SlotList()
     /// Per slot: the access stamp (logical accessDate), the access count and the created date.
     @usableFromInline var accessStamps: ContiguousArray<UInt64> = []
     @usableFromInline var accessCounts: ContiguousArray<Int> = []
@@ -108,7 +108,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         costLimit = limits.capacity ?? 0
         let strategy = options.string("eviction-strategy", default: "lru")
         guard let parsed = EvictionStrategy(rawValue: strategy) else {
-            throw PolicyConfigurationError("--option eviction-strategy=\(strategy): expected lru or lfu")
+            throw PolicyConfigurationError.invalidOption("eviction-strategy", value: strategy, expected: "lru or lfu")
         }
         evictionStrategy = parsed
         ageLimit = try options.double("age-limit", default: 0, in: 0...1e15)

@@ -55,9 +55,9 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every file, newest write at the head: enumeration order for the clean-up.
-    @usableFromInline var files = _List()
+    @usableFromInline var files = SlotList()
     /// Per slot: the chosen date, and the order in which it was set (for ties).
     @usableFromInline var dates: ContiguousArray<Double> = []
     @usableFromInline var stamps: ContiguousArray<UInt64> = []
@@ -94,7 +94,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
         maxDiskAge = try options.double("max-disk-age", default: Self.defaultMaxDiskAge)
         let type = options.string("expire-type", default: "access")
         guard let parsed = ExpireType(rawValue: type) else {
-            throw PolicyConfigurationError("--option expire-type=\(type): expected access or modification")
+            throw PolicyConfigurationError.invalidOption("expire-type", value: type, expected: "access or modification")
         }
         expireType = parsed
         blockSize = try options.integer("block-size", default: 1, in: 1...(1 << 30))

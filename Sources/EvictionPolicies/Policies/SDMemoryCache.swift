@@ -57,8 +57,8 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// The NSCache that SDMemoryCache is.
     @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
     /// The images views hold, newest get at the head, at most `heldWindow` of them.
-    @usableFromInline var held = _SlotStore<Key, Value>()
-    @usableFromInline var heldOrder = _List()
+    @usableFromInline var held = SlotArena<Key, Value>()
+    @usableFromInline var heldOrder = SlotList()
     /// `shouldUseWeakMemoryCache`.
     public let usesWeakCache: Bool
     /// How many distinct recently got keys views hold.

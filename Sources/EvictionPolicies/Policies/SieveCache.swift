@@ -25,9 +25,9 @@ public struct SieveCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Head: newest insertion; tail: oldest. Entries never move within it.
-    @usableFromInline var queue = _List()
+    @usableFromInline var queue = SlotList()
     /// The slot the next eviction looks at first, or -1 to start from the tail.
     @usableFromInline var hand: Int32 = -1
     @usableFromInline let capacity: Int

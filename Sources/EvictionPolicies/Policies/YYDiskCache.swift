@@ -62,11 +62,11 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every row, most recently saved or read at the head, so last_access_time never decreases
     /// from tail to head; rows of one second are ordered by rowid only when a trim sorts them.
     /// A slot's `aux` is 1 for a file, 0 for an inline blob.
-    @usableFromInline var rows = _List()
+    @usableFromInline var rows = SlotList()
     @usableFromInline var accessTimes: ContiguousArray<Int> = []
     @usableFromInline var rowids: ContiguousArray<UInt64> = []
     @usableFromInline var nextRowid: UInt64 = 1
@@ -105,7 +105,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
         freeDiskSpaceLimit = try options.integer("free-disk-space-limit", default: 0, in: 0...Int.max)
         if options.string("disk-free-space", default: "none") == "none" {
             guard freeDiskSpaceLimit == 0 else {
-                throw PolicyConfigurationError("--option free-disk-space-limit needs --option disk-free-space=BYTES (the device's free space)")
+                throw PolicyConfigurationError.missingOption("disk-free-space", neededBy: "free-disk-space-limit")
             }
             diskFreeSpace = 0
         } else {

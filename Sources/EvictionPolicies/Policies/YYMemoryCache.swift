@@ -51,9 +51,9 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry, the tail the next to go.
-    @usableFromInline var lru = _List()
+    @usableFromInline var lru = SlotList()
     /// The cost limit (`NSUIntegerMax`, here `Int.max`, when unlimited). As in YY, changing it
     /// trims nothing at once: the next over-limit set queues a trim, and the timer trims.
     public var costLimit: Int

@@ -33,13 +33,19 @@ struct GDSFCacheTests {
         cache.insert((), forKey: "c", cost: 9, observer: &observer)
         #expect(observer.keys == ["c"])
         #expect(cache.count == 2 && cache.totalCost == 2)
-        // L = 10^6 / 9 now lifts a newcomer above a and b (10^6): they go first.
+        // d enters at L + 10^6 / 9 = 2 × 10^6 / 9, still the lowest: it goes too, and L rises to it.
         cache.insert((), forKey: "d", cost: 9, observer: &observer)
-        #expect(observer.keys == ["c", "a", "b"])
-        #expect(cache.contains("d") && cache.totalCost == 9)
+        #expect(observer.keys == ["c", "d"])
+        // A unit newcomer enters at L + 10^6 and fits (3 of 10).
+        cache.insert((), forKey: "e", cost: 1, observer: &observer)
+        #expect(cache.lookup("b", observer: &observer) != nil)
+        cache.insert((), forKey: "f", cost: 8, observer: &observer)
+        // f's priority, 2 × 10^6 / 9 + 10^6 / 8 ≈ 347 222, is below a's 10^6: f goes.
+        #expect(observer.keys == ["c", "d", "f"])
+        #expect(cache.contains("a") && cache.contains("b") && cache.contains("e") && cache.totalCost == 3)
         // Larger than the capacity: never inserted.
-        cache.insert((), forKey: "e", cost: 11, observer: &observer)
-        #expect(!cache.contains("e") && observer.keys.count == 3)
+        cache.insert((), forKey: "g", cost: 11, observer: &observer)
+        #expect(!cache.contains("g") && observer.keys.count == 3)
     }
 }
 

@@ -2,7 +2,7 @@
 // Source: SDWebImage/SDWebImage @ 36e79ba485e9 (5.21.5), SDWebImage/Core/SDDiskCache.m
 // (dataForKey: sets the access date; removeExpiredData, lines 151–243), SDImageCache.m
 // (applicationDidEnterBackground: and applicationWillTerminate:), SDImageCacheConfig.m.
-// Spec: library-semantics.md §5.4 and §10; test vector SD1.
+// Spec: ``<doc:SDWebImage>``; test vector SD1.
 //
 // Rule: one file per key with two dates and an allocated size. Nothing is evicted on write.
 // `removeExpiredData` runs when the app enters the background (async on the serial ioQueue,
@@ -45,7 +45,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "sd-disk",
-            reproduces: "SDWebImage 5.21.5 SDDiskCache removeExpiredData (library-semantics §5.4)",
+            reproduces: "SDWebImage 5.21.5 SDDiskCache removeExpiredData",
             rule: "nothing on write; on background (async) and terminate (sync): delete files older than max-disk-age, then, over the capacity, the oldest files by access (or modification) date until strictly below half the capacity",
             family: .library, supportsCountLimit: false, defaultCapacity: .workingSetFraction,
             parameters: [

@@ -1,7 +1,7 @@
 /// A policy built on a ``SlotArena`` that supplies only its rule; the cache-aside flow around
 /// the rule is written once, in this protocol's extension, as libCacheSim's `cache_get_base`.
 ///
-/// The flow (see ``WritingAPolicy``):
+/// The flow (see <doc:WritingAPolicy>):
 /// - **Hit** (the key is resident): ``didHit(_:)``.
 /// - **Miss**: ``insertNew(_:forKey:hash:cost:observer:)``: an object larger than the capacity
 ///   is never inserted; ``admits(_:cost:)`` may refuse it; ``makeRoom(forCost:count:observer:)``

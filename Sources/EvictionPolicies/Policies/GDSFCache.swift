@@ -66,8 +66,7 @@ public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
-        store.setCost(slot, cost)
+        store.setCost(slot, cost, adjusting: &residentCost)
     }
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.

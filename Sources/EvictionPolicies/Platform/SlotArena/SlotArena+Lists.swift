@@ -158,6 +158,14 @@ extension SlotArena {
         slots[Int(slot)].cost = cost
     }
 
+    /// Changes the cost of `slot`, which is in no list, keeping `total` (a policy's own sum of
+    /// costs, when it keeps its entries in no list) right. O(1).
+    @inlinable
+    public mutating func setCost(_ slot: Int32, _ cost: Int, adjusting total: inout Int) {
+        total += cost - slots[Int(slot)].cost
+        slots[Int(slot)].cost = cost
+    }
+
     /// Changes the cost of `slot`, which is in `list`, keeping the list's total right.
     @inlinable
     public mutating func setCost(_ slot: Int32, _ cost: Int, in list: inout SlotList) {

@@ -49,7 +49,6 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
-        store.setCost(slot, cost)
+        store.setCost(slot, cost, adjusting: &residentCost)
     }
 }

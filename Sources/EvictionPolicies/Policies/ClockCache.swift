@@ -43,6 +43,9 @@ public struct ClockCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public var count: Int { queue.count }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { queue.cost }
 
     /// One more reference, up to the counter's ceiling; the entry stays where it is.

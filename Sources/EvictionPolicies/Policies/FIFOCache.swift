@@ -26,6 +26,9 @@ public struct FIFOCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public var count: Int { queue.count }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { queue.cost }
 
     @inlinable public mutating func didHit(_ slot: Int32) {}

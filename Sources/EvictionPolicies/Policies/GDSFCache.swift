@@ -39,6 +39,9 @@ public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public var count: Int { heap.count }
 
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     /// The frequency lives in the slot's aux word.
     @inlinable public mutating func didHit(_ slot: Int32) {
         requests += 1

@@ -57,6 +57,9 @@ public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public var count: Int { residentCount }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { residentCost }
 
     /// The access count of `key` while it is resident (for tests and inspection).

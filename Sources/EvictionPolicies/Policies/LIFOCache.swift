@@ -28,6 +28,9 @@ public struct LIFOCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public var count: Int { stack.count }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { stack.cost }
 
     @inlinable public mutating func didHit(_ slot: Int32) {}

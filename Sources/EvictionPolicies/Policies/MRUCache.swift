@@ -32,6 +32,9 @@ public struct MRUCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public var count: Int { list.count }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { list.cost }
 
     @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &list) }

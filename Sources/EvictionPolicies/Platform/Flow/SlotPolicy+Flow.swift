@@ -5,9 +5,6 @@ extension SlotPolicy {
     @inlinable
     public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
 
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         let slot = store.find(key)

@@ -34,6 +34,9 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public var count: Int { residents.count }
 
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
     @inlinable public mutating func didInsert(_ slot: Int32) {

@@ -15,6 +15,8 @@ public enum PolicyRegistry {
         .of(MRUCache<UInt64, Void>.self),
         .of(ClockCache<UInt64, Void>.self),
         .of(SieveCache<UInt64, Void>.self),
+        .of(RandomCache<UInt64, Void>.self),
+        .of(GDSFCache<UInt64, Void>.self),
         .of(LFUCache<UInt64, Void>.self),
         .of(S3FIFOCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),

@@ -86,19 +86,53 @@ public struct CacheLimits: Sendable, Equatable {
     }
 }
 
-/// Why a policy could not be configured. The message names the option or limit.
-public struct PolicyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A one-line explanation naming the option or limit at fault.
-    public var message: String
-    /// Creates an error with a one-line message.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+/// Why a policy could not be configured: which option or limit, which value, what was expected.
+///
+/// The library describes the problem in its own terms (`option 'bits' = '9': expected an integer
+/// between 1 and 8`); a command-line tool may name its own flags instead by switching over the cases.
+public enum PolicyConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A limit of ``CacheLimits``.
+    public enum Limit: String, Sendable, Equatable {
+        /// ``CacheLimits/capacity``.
+        case capacity
+        /// ``CacheLimits/countLimit``.
+        case countLimit = "count limit"
+    }
+
+    /// `option` is not one of `policy`'s parameters, which are `known` (sorted; maybe none).
+    case unknownOption(String, policy: String, known: [String])
+    /// `option` was given `value`, but `expected` (e.g. "a number", "true or false") was expected.
+    case invalidOption(String, value: String, expected: String)
+    /// `option` needs `other`, which was not given.
+    case missingOption(String, neededBy: String)
+    /// `limit` was given `value`, which must be `expected` (e.g. "greater than 0").
+    case invalidLimit(Limit, value: Int, expected: String)
+    /// `policy` needs `limit` and none was given.
+    case missingLimit(Limit, policy: String)
+    /// `policy` has no such limit, yet one was given.
+    case unsupportedLimit(Limit, policy: String)
+
+    /// A one-line explanation in the library's terms.
+    public var description: String {
+        switch self {
+        case let .unknownOption(option, policy, known):
+            "option '\(option)' is unknown to policy \(policy) (\(known.isEmpty ? "it takes no options" : "known: " + known.joined(separator: ", ")))"
+        case let .invalidOption(option, value, expected): "option '\(option)' = '\(value)': expected \(expected)"
+        case let .missingOption(other, option): "option '\(option)' needs option '\(other)'"
+        case let .invalidLimit(limit, value, expected): "\(limit.rawValue) \(value): must be \(expected)"
+        case let .missingLimit(limit, policy): "policy \(policy) needs a \(limit.rawValue)"
+        case let .unsupportedLimit(limit, policy): "policy \(policy) has no \(limit.rawValue)"
+        }
+    }
+
+    /// The same as ``description``.
+    public var message: String { description }
 }
 
 /// Policy parameters given by name, e.g. `["preferred": "0.5"]`.
 ///
 /// A policy reads each parameter it knows with one of the typed accessors, which validate the
-/// value and name the option in their error. Unknown keys are rejected by ``validate(against:)``.
+/// value and name the option in their ``PolicyConfigurationError``. Unknown keys are rejected by ``validate(against:)``.
 public struct PolicyOptions: Sendable, Equatable {
     /// The raw values by key.
     public var values: [String: String]
@@ -110,8 +144,7 @@ public struct PolicyOptions: Sendable, Equatable {
     public func validate(against descriptor: PolicyDescriptor) throws(PolicyConfigurationError) {
         let known = Set(descriptor.parameters.map(\.name))
         for key in values.keys.sorted() where !known.contains(key) {
-            let list = known.isEmpty ? "it takes no options" : "known: " + known.sorted().joined(separator: ", ")
-            throw PolicyConfigurationError("--option \(key): unknown option for policy \(descriptor.name) (\(list))")
+            throw .unknownOption(key, policy: descriptor.name, known: known.sorted())
         }
     }
 
@@ -121,10 +154,10 @@ public struct PolicyOptions: Sendable, Equatable {
         throws(PolicyConfigurationError) -> Double {
         guard let raw = values[key] else { return defaultValue }
         guard let value = Double(raw), value.isFinite else {
-            throw PolicyConfigurationError("--option \(key)=\(raw): not a number")
+            throw .invalidOption(key, value: raw, expected: "a number")
         }
         guard range.contains(value) else {
-            throw PolicyConfigurationError("--option \(key)=\(raw): must be between \(range.lowerBound) and \(range.upperBound)")
+            throw .invalidOption(key, value: raw, expected: "a value between \(range.lowerBound) and \(range.upperBound)")
         }
         return value
     }
@@ -134,10 +167,10 @@ public struct PolicyOptions: Sendable, Equatable {
         throws(PolicyConfigurationError) -> Int {
         guard let raw = values[key] else { return defaultValue }
         guard let value = Int(raw) else {
-            throw PolicyConfigurationError("--option \(key)=\(raw): not an integer")
+            throw .invalidOption(key, value: raw, expected: "an integer")
         }
         guard range.contains(value) else {
-            throw PolicyConfigurationError("--option \(key)=\(raw): must be between \(range.lowerBound) and \(range.upperBound)")
+            throw .invalidOption(key, value: raw, expected: "a value between \(range.lowerBound) and \(range.upperBound)")
         }
         return value
     }
@@ -148,7 +181,7 @@ public struct PolicyOptions: Sendable, Equatable {
         switch raw.lowercased() {
         case "true", "yes", "1", "on": return true
         case "false", "no", "0", "off": return false
-        default: throw PolicyConfigurationError("--option \(key)=\(raw): expected true or false")
+        default: throw .invalidOption(key, value: raw, expected: "true or false")
         }
     }
 
@@ -159,16 +192,25 @@ public struct PolicyOptions: Sendable, Equatable {
 }
 
 extension CacheLimits {
+    /// Validates `options` against `descriptor`'s parameters and these limits for it, once, and
+    /// returns the cost and count limits with `Int.max` for none.
+    public func validated(for descriptor: PolicyDescriptor, options: PolicyOptions)
+        throws(PolicyConfigurationError) -> (capacity: Int, countLimit: Int) {
+        try options.validate(against: descriptor)
+        try validate(for: descriptor)
+        return (capacity ?? .max, countLimit ?? .max)
+    }
+
     /// Throws unless the limits are positive and, for a policy without a count limit, there is none.
     public func validate(for descriptor: PolicyDescriptor) throws(PolicyConfigurationError) {
         if let capacity, capacity <= 0 {
-            throw PolicyConfigurationError("--capacity \(capacity): must be greater than 0")
+            throw .invalidLimit(.capacity, value: capacity, expected: "greater than 0")
         }
         if let countLimit {
             guard descriptor.supportsCountLimit else {
-                throw PolicyConfigurationError("--count-limit: policy \(descriptor.name) has no count limit")
+                throw .unsupportedLimit(.countLimit, policy: descriptor.name)
             }
-            if countLimit <= 0 { throw PolicyConfigurationError("--count-limit \(countLimit): must be greater than 0") }
+            if countLimit <= 0 { throw .invalidLimit(.countLimit, value: countLimit, expected: "greater than 0") }
         }
     }
 }

@@ -49,12 +49,12 @@ extension PolicyOptions {
         guard let raw = values[key] else { return defaultBytes }
         if let bytes = Self.parseSize(raw) { return bytes }
         guard let fraction = Double(raw), fraction.isFinite else {
-            throw PolicyConfigurationError(
-                "--option \(key)=\(raw): expected a fraction of the capacity (0.6) or a size with a unit (40MiB, 60MB)")
+            throw .invalidOption(key, value: raw,
+                                 expected: "a fraction of the capacity (0.6) or a size with a unit (40MiB, 60MB)")
         }
         guard fraction >= 0, maximumFraction.map({ fraction <= $0 }) ?? true else {
             let bound = maximumFraction.map { "between 0 and \($0)" } ?? "at least 0"
-            throw PolicyConfigurationError("--option \(key)=\(raw): a fraction must be \(bound)")
+            throw .invalidOption(key, value: raw, expected: "a fraction \(bound)")
         }
         return Self.scale(whole, by: fraction)
     }

@@ -1,5 +1,5 @@
 /// A memory cache in front of a disk cache, as SDWebImage's SDImageCache and YYCache's YYCache
-/// compose them (library-semantics §4.3 and §5.4):
+/// compose them (``<doc:YYCache>`` and ``<doc:SDWebImage>``):
 ///
 /// - a lookup asks the memory tier, then the disk tier, then reports a miss
 ///   (SDImageCacheType memory / disk / none);

@@ -39,6 +39,8 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(MRUCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ClockCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(SieveCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(RandomCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(GDSFCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(LFUCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(BeladyCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(S3FIFOCache<UInt64, Void>.self, limits: .afterEveryCall),

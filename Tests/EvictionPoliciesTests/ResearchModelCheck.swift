@@ -93,7 +93,7 @@ enum ResearchModelCheck {
 }
 
 /// The keys of `list`, newest (head) first.
-func listKeys<Value>(_ list: _List, _ store: _SlotStore<Int, Value>) -> [Int] {
+func listKeys<Value>(_ list: SlotList, _ store: SlotArena<Int, Value>) -> [Int] {
     var keys: [Int] = []
     var slot = list.head
     while slot >= 0 {

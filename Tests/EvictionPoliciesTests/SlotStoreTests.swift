@@ -5,8 +5,8 @@ import Testing
 struct SlotStoreTests {
     @Test("the index agrees with a Set under heavy churn, across growth and backward-shift deletes")
     func churn() {
-        var store = _SlotStore<UInt64, Void>()
-        var list = _List()
+        var store = SlotArena<UInt64, Void>()
+        var list = SlotList()
         var truth: [UInt64: Int32] = [:]
         var rng = SeededRandom(seed: 7)
         for step in 0..<200_000 {
@@ -32,7 +32,7 @@ struct SlotStoreTests {
 
     @Test("string keys")
     func stringKeys() {
-        var store = _SlotStore<String, Int>()
+        var store = SlotArena<String, Int>()
         for i in 0..<1_000 { _ = store.allocate(key: "k\(i)", value: i, cost: i) }
         for i in 0..<1_000 { #expect(store.values[Int(store.find("k\(i)"))] == i) }
         #expect(store.find("missing") == -1)
@@ -40,7 +40,7 @@ struct SlotStoreTests {
 
     @Test("the prefetch guess names the key's slot whenever no earlier bucket in its run shares its tag")
     func prefetchCandidate() {
-        var store = _SlotStore<UInt64, Void>()
+        var store = SlotArena<UInt64, Void>()
         var rng = SeededRandom(seed: 11)
         var slots: [UInt64: Int32] = [:]
         for _ in 0..<20_000 {

@@ -1,6 +1,6 @@
 // foundation-nscache: the platform's real Foundation `NSCache`, driven through the policy
 // protocol. On Linux that is swift-corelibs-foundation's NSCache, so its decisions must equal
-// `nscache` (CorelibsNSCache.swift, library-semantics.md §2.1, test vectors N1–N5) request for
+// `nscache` (CorelibsNSCache.swift, the NSCache article of the EvictionPolicies documentation, test vectors N1–N5) request for
 // request; a test checks that on every trace in Traces/ and on random operation sequences. This
 // is the model's check against the real thing. On Darwin it is Apple's closed implementation
 // (§2.2), whose behaviour is neither documented nor deterministic.
@@ -28,7 +28,7 @@ public struct FoundationNSCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "foundation-nscache",
-            reproduces: "the running platform's Foundation NSCache (on Linux, swift-corelibs-foundation; library-semantics §2)",
+            reproduces: "the running platform's Foundation NSCache (on Linux, swift-corelibs-foundation)",
             rule: "the real NSCache with totalCostLimit = capacity and countLimit; on Linux it decides exactly as nscache",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction)
     }

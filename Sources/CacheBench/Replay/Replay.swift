@@ -127,7 +127,22 @@ extension CacheBenchError {
 }
 
 extension PolicyConfigurationError {
-    var asUsage: CacheBenchError { .usage(UsageError(message)) }
+    var asUsage: CacheBenchError { .usage(UsageError(commandLineMessage)) }
+
+    /// The error in the command line's words: each option or limit named by the flag that sets it.
+    var commandLineMessage: String {
+        func flag(_ limit: Limit) -> String { limit == .capacity ? "--capacity" : "--count-limit" }
+        switch self {
+        case let .unknownOption(option, policy, known):
+            let list = known.isEmpty ? "it takes no options" : "known: " + known.joined(separator: ", ")
+            return "--option \(option): unknown option for policy \(policy) (\(list))"
+        case let .invalidOption(option, value, expected): return "--option \(option)=\(value): expected \(expected)"
+        case let .missingOption(other, option): return "--option \(option) needs --option \(other)"
+        case let .invalidLimit(limit, value, expected): return "\(flag(limit)) \(value): must be \(expected)"
+        case let .missingLimit(limit, policy): return "\(flag(limit)): policy \(policy) needs a \(limit.rawValue)"
+        case let .unsupportedLimit(limit, policy): return "\(flag(limit)): policy \(policy) has no \(limit.rawValue)"
+        }
+    }
 }
 
 /// Runs replays.

@@ -1,7 +1,7 @@
 // af-lru: AFNetworking's AFAutoPurgingImageCache.
 // Source: AFNetworking/AFNetworking @ d9f589cc2c1f (4.0.1), UIKit+AFNetworking/AFAutoPurgingImageCache.m,
 // and its test testThatPrioritizedImagesWithOldestLastAccessDatesAreRemovedDuringPurge.
-// Spec: library-semantics.md §3 and §10; test vectors A1 and A2.
+// Spec: ``<doc:AFNetworking>``; test vectors A1 and A2.
 //
 // Rule: every entry carries its bytes and a lastAccessDate, set when it is added and on every
 // hit; re-adding an identifier replaces the entry with a fresh date. Each add queues a barrier
@@ -37,7 +37,7 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "af-lru",
-            reproduces: "AFNetworking 4.0.1 AFAutoPurgingImageCache (library-semantics §3)",
+            reproduces: "AFNetworking 4.0.1 AFAutoPurgingImageCache",
             rule: "when usage exceeds the capacity, sort all entries by last access and remove the oldest until usage is at most the preferred size (deferred barrier); memory warning removes all",
             family: .library, defaultCapacity: .library(libraryCapacity),
             parameters: [
@@ -57,10 +57,10 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every resident entry, in no meaningful order: AF keeps a dictionary, not a list. The
     /// list only lets a purge enumerate the entries, as `cachedImages.allValues` does.
-    @usableFromInline var entries = _List()
+    @usableFromInline var entries = SlotList()
     /// lastAccessDate per slot, as a logical clock.
     @usableFromInline var stamps: ContiguousArray<UInt64> = []
     @usableFromInline var clock: UInt64 = 0

@@ -38,11 +38,11 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var b2Tag: UInt32 { 3 }
 
     // aux = the list the slot is in.
-    @usableFromInline var store = _SlotStore<Key, Value>()
-    @usableFromInline var t1 = _List()
-    @usableFromInline var t2 = _List()
-    @usableFromInline var b1 = _List()
-    @usableFromInline var b2 = _List()
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var t1 = SlotList()
+    @usableFromInline var t2 = SlotList()
+    @usableFromInline var b1 = SlotList()
+    @usableFromInline var b2 = SlotList()
     @usableFromInline let capacity: Int
     /// The target size of T1, in cost units.
     @usableFromInline var p: Double = 0
@@ -51,7 +51,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError("--capacity: policy arc needs a capacity")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: "arc")
         }
         self.capacity = capacity
     }

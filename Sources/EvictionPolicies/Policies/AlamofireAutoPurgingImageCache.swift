@@ -1,6 +1,6 @@
 // afi-lru: AlamofireImage's AutoPurgingImageCache.
 // Source: Alamofire/AlamofireImage @ 490f71307cd4 (4.4.0), Source/ImageCache.swift.
-// Spec: library-semantics.md §3 (where AF and AFI differ) and §10; test vectors A1 and A2 hold
+// Spec: ``<doc:AlamofireImage>``; test vectors A1 and A2 hold
 // for it too.
 //
 // Rule: the algorithm of AFNetworking's AFAutoPurgingImageCache, which this type runs (see
@@ -23,7 +23,7 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPoli
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "afi-lru",
-            reproduces: "AlamofireImage 4.4.0 AutoPurgingImageCache (library-semantics §3)",
+            reproduces: "AlamofireImage 4.4.0 AutoPurgingImageCache",
             rule: "as af-lru (sort all entries by last access, remove the oldest down to the preferred size) with decimal defaults and preferred ≤ capacity enforced",
             family: .library, defaultCapacity: .library(libraryCapacity),
             parameters: [
@@ -42,8 +42,9 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPoli
             "preferred", of: capacity, default: AFAutoPurgingImageCache<Key, Value>.sixtyPercent(of: capacity),
             maximumFraction: 1)
         guard preferred <= capacity else {
-            throw PolicyConfigurationError(
-                "--option preferred=\(options.values["preferred"] ?? ""): AlamofireImage requires preferredMemoryUsageAfterPurge (\(preferred)) <= memoryCapacity (\(capacity))")
+            throw PolicyConfigurationError.invalidOption(
+                "preferred", value: options.values["preferred"] ?? "",
+                expected: "at most the memory capacity (\(capacity)), as AlamofireImage requires preferredMemoryUsageAfterPurge <= memoryCapacity")
         }
         base = AFAutoPurgingImageCache(memoryCapacity: capacity, preferredMemoryUsageAfterPurge: preferred)
     }

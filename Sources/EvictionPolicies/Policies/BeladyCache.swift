@@ -33,7 +33,7 @@ public struct BeladyCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true, needsFuture: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The max-heap of slots by next request, 1-based: `heap[0]` is a placeholder.
     @usableFromInline var heap: ContiguousArray<Int32> = [-1]
     /// Per slot: the 1-based index of its next request (`Int64.max`: never).

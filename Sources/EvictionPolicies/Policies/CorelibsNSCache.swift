@@ -1,6 +1,6 @@
 // nscache: NSCache as swift-corelibs-foundation implements it.
 // Source: swiftlang/swift-corelibs-foundation @ 761b621da93a, Sources/Foundation/NSCache.swift
-// (insert lines 105–137, setObject 139–198). Spec: library-semantics.md §2.1; test vectors N1–N5.
+// (insert lines 105–137, setObject 139–198). Spec: ``<doc:NSCache>``; test vectors N1–N5.
 //
 // Rule: one list sorted by ascending cost, cheapest at the head. An entry that is new, or whose
 // cost changed, goes before the first entry whose cost is equal to or greater than its own, so
@@ -26,14 +26,14 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nscache",
-            reproduces: "NSCache, swift-corelibs-foundation @ 761b621 (library-semantics §2.1)",
+            reproduces: "NSCache, swift-corelibs-foundation @ 761b621",
             rule: "on set, evict the cheapest entry (newest first among equal costs) until within the cost limit, then the count limit; reads never reorder",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Sorted by ascending cost; the head is corelibs' `_head`, the first to go.
-    @usableFromInline var byCost = _List()
+    @usableFromInline var byCost = SlotList()
     /// The cost limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.
     public var totalCostLimit: Int
     /// The count limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.

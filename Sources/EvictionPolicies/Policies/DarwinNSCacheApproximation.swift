@@ -1,5 +1,5 @@
 // nscache-darwin: Apple's NSCache on Darwin, APPROXIMATED from documentation and third-party
-// observation; Apple's implementation is not open source. Spec: library-semantics.md §2.2
+// observation; Apple's implementation is not open source. Spec: ``<doc:NSCache>``
 // (the "NSCacheDarwinApprox" recommendation); its observations are the test vectors here
 // (BaHui/NSCache README: countLimit 5 over keys 1…8 evicts 1, 2, 3; totalCostLimit 10 with eight
 // sets of cost 5 evicts 1…6; interleaved cost-0 and cost-1 inserts evict in insertion order).
@@ -24,7 +24,7 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nscache-darwin",
-            reproduces: "NSCache on Darwin, approximated from Apple's documentation and observations (library-semantics §2.2)",
+            reproduces: "NSCache on Darwin, approximated from Apple's documentation and observations",
             rule: "on set, evict the oldest insertion until within the cost limit, then the count limit; background removes all; memory warning removes the oldest fraction",
             family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -37,9 +37,9 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Insertion order: the head is the newest, the tail the oldest and the next to go.
-    @usableFromInline var queue = _List()
+    @usableFromInline var queue = SlotList()
     @usableFromInline let costLimit: Int
     @usableFromInline let countLimit: Int
     @usableFromInline let keepPositionOnReset: Bool

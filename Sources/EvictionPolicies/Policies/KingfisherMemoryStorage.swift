@@ -2,7 +2,7 @@
 // Source: onevcat/Kingfisher @ 410984bf301f (8.11.0), Sources/Cache/MemoryStorage.swift (store,
 // value(forKey:), removeExpired, StorageObject), Sources/Cache/Storage.swift (StorageExpiration),
 // Sources/Utility/ExtensionHelpers.swift (Date.isPast), Sources/Cache/ImageCache.swift (lines
-// 205–207: notifications). Spec: library-semantics.md §7 and §10; test vector K1.
+// 205–207: notifications). Spec: ``<doc:Kingfisher>``; test vector K1.
 //
 // Rule: an Apple NSCache of StorageObjects (value + sliding expiry), plus a key set for the sweep.
 // The NSCache under this model is nscache-darwin (DarwinNSCacheApproximation.swift, §2.2):
@@ -39,7 +39,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "kingfisher",
-            reproduces: "Kingfisher 8.11.0 MemoryStorage.Backend over NSCache (the nscache-darwin approximation) (library-semantics §7)",
+            reproduces: "Kingfisher 8.11.0 MemoryStorage.Backend over NSCache (the nscache-darwin approximation)",
             rule: "NSCache (Darwin approximation: oldest insertion first under the limits, background purges all) with a sliding 300 s expiry: expired objects are misses but stay until a 120 s sweep removes them; memory warning removes all",
             family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [

@@ -2,14 +2,6 @@
 // `LFU_insert`, `LFU_evict`; the O(1) frequency-bucket design of Shah, Mitra & Matani, "An O(1)
 // algorithm for implementing the LFU cache eviction scheme", 2010).
 //
-// Rule: each resident object has a count: 1 when inserted, +1 per hit. Counts live only while the
-// object is cached: eviction (and removal) forgets them, and there is no ageing. To make room,
-// evict the object with the lowest count; on a tie, the object that reached that count first
-// goes (libCacheSim appends to the tail of the count's list on insert and on every hit, and
-// evicts the list's first object). Repeat until the new object fits (cost and count), then
-// insert it with count 1. An object larger than the capacity is never inserted. Re-inserting a
-// resident key replaces its cost and counts as a hit.
-//
 // Layout: one bucket per count in use, in a doubly linked chain ordered by count; each bucket is
 // an intrusive list over the shared slot store (head: newest arrival, tail: oldest = the victim),
 // and a slot's `aux` is its bucket's index. A hit moves the slot to the next bucket up, creating
@@ -20,7 +12,7 @@
 @usableFromInline
 internal struct _FrequencyBucket {
     @usableFromInline var frequency: Int
-    @usableFromInline var list = _List()
+    @usableFromInline var list = SlotList()
     /// The bucket with the next lower count, or -1.
     @usableFromInline var lower: Int32 = -1
     /// The bucket with the next higher count, or -1. Free buckets chain through it.
@@ -31,8 +23,16 @@ internal struct _FrequencyBucket {
 
 /// A least-frequently-used cache with O(1) frequency buckets and first-come tie-breaking.
 ///
+/// **Rule.** Each resident object has a count: 1 when inserted, +1 per hit. Counts live only while the
+/// object is cached: eviction (and removal) forgets them, and there is no ageing. To make room,
+/// evict the object with the lowest count; on a tie, the object that reached that count first
+/// goes (libCacheSim appends to the tail of the count's list on insert and on every hit, and
+/// evicts the list's first object). Repeat until the new object fits (cost and count), then
+/// insert it with count 1. An object larger than the capacity is never inserted. Re-inserting a
+/// resident key replaces its cost and counts as a hit.
+///
 /// - Complexity: lookup, insert, remove and each eviction are O(1) expected.
-public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
+public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lfu", reproduces: "LFU (libCacheSim LFU.c)",
@@ -41,7 +41,7 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
             family: .research, supportsCountLimit: true)
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var buckets: ContiguousArray<_FrequencyBucket> = []
     /// The bucket with the lowest count, or -1 when the cache is empty.
     @usableFromInline var lowest: Int32 = -1
@@ -49,24 +49,18 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var freeBucket: Int32 = -1
     @usableFromInline var residentCount = 0
     @usableFromInline var residentCost = 0
-    @usableFromInline let capacity: Int
-    @usableFromInline let countLimit: Int
+    public let capacity: Int
+    public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        capacity = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
     }
 
     @inlinable public var count: Int { residentCount }
-    @inlinable public var totalCost: Int { residentCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+    @inlinable public var totalCost: Int { residentCost }
 
     /// The access count of `key` while it is resident (for tests and inspection).
     public func frequency(of key: Key) -> Int? {
@@ -74,54 +68,34 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
         return slot >= 0 ? buckets[Int(store.aux(slot))].frequency : nil
     }
 
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        promote(slot)
-        return store.values[Int(slot)]
+    // MARK: The rule
+
+    @inlinable public mutating func didHit(_ slot: Int32) { promote(slot) }
+
+    /// A new object enters the count-1 bucket at its newest end.
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        let bucket = lowest >= 0 && buckets[Int(lowest)].frequency == 1
+            ? lowest : makeBucket(frequency: 1, lower: -1, higher: lowest)
+        store.pushHead(slot, &buckets[Int(bucket)].list)
+        store.setAux(slot, UInt32(bitPattern: bucket))
+        residentCount += 1
+        residentCost += store.cost(slot)
     }
 
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
-        if slot >= 0 {
-            promote(slot)
-            return true
-        }
-        insertNew(value(), forKey: key, cost: cost, observer: &observer)
-        return false
-    }
+    /// The oldest arrival at the lowest count.
+    @inlinable public mutating func victim() -> Int32 { buckets[Int(lowest)].list.tail }
 
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let slot = store.find(key)
-        if slot >= 0 {
-            guard cost <= capacity else { remove(key, observer: &observer); return }
-            store.values[Int(slot)] = value
-            promote(slot)
-            residentCost += cost - store.cost(slot)
-            store.setCost(slot, cost, in: &buckets[Int(store.aux(slot))].list)
-            makeRoom(forCost: 0, count: 0, observer: &observer)
-        } else {
-            insertNew(value, forKey: key, cost: cost, observer: &observer)
-        }
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    @inlinable public mutating func unlink(_ slot: Int32) {
         let bucket = Int32(bitPattern: store.aux(slot))
         residentCount -= 1
         residentCost -= store.cost(slot)
         store.unlink(slot, &buckets[Int(bucket)].list)
         if buckets[Int(bucket)].list.isEmpty { releaseBucket(bucket) }
-        return store.release(slot)
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        residentCost += cost - store.cost(slot)
+        store.setCost(slot, cost, in: &buckets[Int(store.aux(slot))].list)
     }
 
     // MARK: Buckets
@@ -169,37 +143,5 @@ public struct LFUCache<Key: Hashable, Value>: EvictionPolicy {
         buckets[Int(index)].lower = -1
         buckets[Int(index)].higher = freeBucket
         freeBucket = index
-    }
-
-    // MARK: Insertion and eviction
-
-    @inlinable
-    mutating func insertNew(_ value: Value, forKey key: Key, cost: Int,
-                            observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity else { return }
-        makeRoom(forCost: cost, count: 1, observer: &observer)
-        let bucket = lowest >= 0 && buckets[Int(lowest)].frequency == 1
-            ? lowest : makeBucket(frequency: 1, lower: -1, higher: lowest)
-        let slot = store.allocate(key: key, value: value, cost: cost)
-        store.pushHead(slot, &buckets[Int(bucket)].list)
-        store.setAux(slot, UInt32(bitPattern: bucket))
-        residentCount += 1
-        residentCost += cost
-    }
-
-    /// Evicts the oldest arrival at the lowest count until `cost` more and `count` more entries fit.
-    @inlinable
-    mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {
-        guard residentCost > capacity - cost || residentCount > countLimit - extra else { return }
-        observer.trimWillBegin(.caller)
-        while lowest >= 0 && (residentCost > capacity - cost || residentCount > countLimit - extra) {
-            let bucket = lowest
-            let victim = buckets[Int(bucket)].list.tail
-            residentCount -= 1
-            residentCost -= store.cost(victim)
-            store.evict(victim, from: &buckets[Int(bucket)].list, observer: &observer)
-            if buckets[Int(bucket)].list.isEmpty { releaseBucket(bucket) }
-        }
-        observer.trimDidEnd(.caller)
     }
 }

@@ -65,9 +65,9 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var inQueue: UInt32 { 8 }
     @usableFromInline static var inNonResident: UInt32 { 16 }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// S, over the store's own links.
-    @usableFromInline var stack = _List()
+    @usableFromInline var stack = SlotList()
     /// Q, over a second pair of links.
     @usableFromInline var queue = _ParallelList()
     /// NH, over a third pair of links.
@@ -88,15 +88,16 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError("--capacity: policy lirs needs a capacity")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: "lirs")
         }
         let ratio = try options.double("hir-ratio", default: 0.01, in: 0...(1.0 / 3.0))
-        guard ratio > 0 else { throw PolicyConfigurationError("--option hir-ratio=\(ratio): must be greater than 0") }
+        guard ratio > 0 else { throw PolicyConfigurationError.invalidOption("hir-ratio", value: "\(ratio)", expected: "a ratio greater than 0") }
         hirLimit = max(1, _proportion(of: capacity, ratio))
         lirLimit = capacity - hirLimit
         guard lirLimit >= 2 * hirLimit else {
-            throw PolicyConfigurationError(
-                "--capacity \(capacity): lirs needs room for its LIR part (\(lirLimit)) to be at least twice its HIR part (\(hirLimit)); use a capacity of at least 3")
+            throw PolicyConfigurationError.invalidLimit(
+                .capacity, value: capacity,
+                expected: "at least 3, so that the LIR part (\(lirLimit)) is at least twice the HIR part (\(hirLimit))")
         }
         self.capacity = capacity
     }
@@ -438,7 +439,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     }
 }
 
-/// An intrusive doubly linked list over a ``_SlotStore``'s slots with its own link arrays, for a
+/// An intrusive doubly linked list over a ``SlotArena``'s slots with its own link arrays, for a
 /// policy whose entries sit in more than one list at once (LIRS's Q and NH beside its stack).
 ///
 /// The arrays are indexed by slot and grown with ``reserve(_:)`` after the store allocates.
@@ -446,7 +447,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
 internal struct _ParallelList {
     @usableFromInline var prev: ContiguousArray<Int32> = []
     @usableFromInline var next: ContiguousArray<Int32> = []
-    @usableFromInline var list = _List()
+    @usableFromInline var list = SlotList()
 
     @inlinable init() {}
 

@@ -1,7 +1,7 @@
 // nuke-clock: Nuke's memory cache (`ImageCache`, over its internal `Cache`) from 13.0.5 on:
 // CLOCK / second chance (commit a01bcfb3 "Switch to CLOCK LRU in Cache"; in 13.0.5, 13.1.0, 13.2.0).
 // Source: kean/Nuke @ c4fc70af4ca5 (13.2.0+61), Sources/Nuke/Caching/Cache.swift and ImageCache.swift.
-// Spec: library-semantics.md §8 and §10; test vectors NK1 (CLOCK column) and NK2.
+// Spec: ``<doc:Nuke>``; test vectors NK1 (CLOCK column) and NK2.
 // The strict LRU of 13.0.4 and earlier is nuke-lru (NukeLRUCache.swift).
 //
 // Rule: a map plus a linked list whose first node is the next candidate, and a reference bit
@@ -36,7 +36,7 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nuke-clock",
-            reproduces: "Nuke 13.0.5 and later ImageCache / Cache, CLOCK (library-semantics §8)",
+            reproduces: "Nuke 13.0.5 and later ImageCache / Cache, CLOCK",
             rule: "CLOCK second chance: get sets a reference bit, the sweep spares referenced entries once; a set costing at least 10 % of the cost limit is ignored; sync trim on set; lazy TTL; memory warning removes all; background sweeps to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -46,10 +46,10 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is Nuke's `list.last` (newest), the tail Nuke's `list.first` (next candidate).
     /// A slot's `aux` is its reference bit.
-    @usableFromInline var clock = _List()
+    @usableFromInline var clock = SlotList()
     /// Each slot's expiry in trace time (+infinity: never).
     @usableFromInline var expiry: ContiguousArray<Double> = []
     @usableFromInline let costLimit: Int

@@ -1,6 +1,6 @@
 // nuke-lru: Nuke's memory cache (`ImageCache`, over its internal `Cache`) up to 13.0.4: strict LRU.
 // Source: kean/Nuke tags 12.8.0 and 13.0.0–13.0.4, Sources/Nuke/Caching/Cache.swift and
-// ImageCache.swift. Spec: library-semantics.md §8 and §10; test vectors NK1 (LRU column) and NK2.
+// ImageCache.swift. Spec: ``<doc:Nuke>``; test vectors NK1 (LRU column) and NK2.
 // The CLOCK cache of 13.0.5 and later is nuke-clock (NukeClockCache.swift).
 //
 // Rule: a map plus a linked list whose first node is the least recently used.
@@ -30,7 +30,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nuke-lru",
-            reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache (library-semantics §8)",
+            reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache",
             rule: "LRU; a set costing at least 10 % of the cost limit is ignored (old value kept); sync trim to the limits on set; lazy TTL; memory warning removes all; background trims to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -40,9 +40,9 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry (Nuke's `list.last`), the tail Nuke's `list.first`.
-    @usableFromInline var lru = _List()
+    @usableFromInline var lru = SlotList()
     /// Each slot's expiry in trace time (+infinity: never).
     @usableFromInline var expiry: ContiguousArray<Double> = []
     @usableFromInline let costLimit: Int

@@ -2,7 +2,7 @@
 // Source: pinterest/PINCache @ 2fb85948463 (3.0.4), Source/PINMemoryCache.m (set 552–598, get
 // 495–521, trimToCostLimitByEvictionStrategy 275–326, trimToCostLimit 245–273, trimMemoryToDate
 // 205–221, trimToAgeLimitRecursively 328–358, notifications 141–171).
-// Spec: library-semantics.md §6 and §10; test vectors P1 and P2.
+// Spec: ``<doc:PINCache>``; test vectors P1 and P2.
 //
 // Rule: dictionaries of created dates, access dates, costs and access counts; no count limit.
 //   - set: createdDate = accessDate = now, accessCount += 1 (a set counts as a use, and a re-set
@@ -51,7 +51,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "pin-memory",
-            reproduces: "PINCache 3.0.4 PINMemoryCache (library-semantics §6)",
+            reproduces: "PINCache 3.0.4 PINMemoryCache",
             rule: "on each set over the cost limit, sort all entries by access date (or count) and remove the oldest until within the limit (sync); age timer by creation date; memory warning and background remove all (async)",
             family: .library, supportsCountLimit: false, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -76,10 +76,10 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every resident entry, newest set at the head: PIN keeps dictionaries, not a list; the
     /// list only lets a trim enumerate them.
-    @usableFromInline var entries = _List()
+    @usableFromInline var entries = SlotList()
     /// Per slot: the access stamp (logical accessDate), the access count and the created date.
     @usableFromInline var accessStamps: ContiguousArray<UInt64> = []
     @usableFromInline var accessCounts: ContiguousArray<Int> = []
@@ -108,7 +108,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         costLimit = limits.capacity ?? 0
         let strategy = options.string("eviction-strategy", default: "lru")
         guard let parsed = EvictionStrategy(rawValue: strategy) else {
-            throw PolicyConfigurationError("--option eviction-strategy=\(strategy): expected lru or lfu")
+            throw PolicyConfigurationError.invalidOption("eviction-strategy", value: strategy, expected: "lru or lfu")
         }
         evictionStrategy = parsed
         ageLimit = try options.double("age-limit", default: 0, in: 0...1e15)

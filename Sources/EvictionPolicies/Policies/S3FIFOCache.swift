@@ -54,10 +54,10 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var ghostTag: UInt32 { 2 }
 
     // aux = queue tag in bits 0–1, frequency above.
-    @usableFromInline var store = _SlotStore<Key, Value>()
-    @usableFromInline var small = _List()
-    @usableFromInline var main = _List()
-    @usableFromInline var ghost = _List()
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var small = SlotList()
+    @usableFromInline var main = SlotList()
+    @usableFromInline var ghost = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let smallCapacity: Int
     @usableFromInline let mainCapacity: Int
@@ -72,7 +72,7 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError("--capacity: policy s3fifo needs a capacity")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: "s3fifo")
         }
         let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
         let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)

@@ -2,7 +2,7 @@
 // Source: SDWebImage/SDWebImage @ 36e79ba485e9 (5.21.5), SDWebImage/Core/SDDiskCache.m
 // (dataForKey: sets the access date; removeExpiredData, lines 151–243), SDImageCache.m
 // (applicationDidEnterBackground: and applicationWillTerminate:), SDImageCacheConfig.m.
-// Spec: library-semantics.md §5.4 and §10; test vector SD1.
+// Spec: ``<doc:SDWebImage>``; test vector SD1.
 //
 // Rule: one file per key with two dates and an allocated size. Nothing is evicted on write.
 // `removeExpiredData` runs when the app enters the background (async on the serial ioQueue,
@@ -45,7 +45,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "sd-disk",
-            reproduces: "SDWebImage 5.21.5 SDDiskCache removeExpiredData (library-semantics §5.4)",
+            reproduces: "SDWebImage 5.21.5 SDDiskCache removeExpiredData",
             rule: "nothing on write; on background (async) and terminate (sync): delete files older than max-disk-age, then, over the capacity, the oldest files by access (or modification) date until strictly below half the capacity",
             family: .library, supportsCountLimit: false, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -55,9 +55,9 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every file, newest write at the head: enumeration order for the clean-up.
-    @usableFromInline var files = _List()
+    @usableFromInline var files = SlotList()
     /// Per slot: the chosen date, and the order in which it was set (for ties).
     @usableFromInline var dates: ContiguousArray<Double> = []
     @usableFromInline var stamps: ContiguousArray<UInt64> = []
@@ -94,7 +94,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
         maxDiskAge = try options.double("max-disk-age", default: Self.defaultMaxDiskAge)
         let type = options.string("expire-type", default: "access")
         guard let parsed = ExpireType(rawValue: type) else {
-            throw PolicyConfigurationError("--option expire-type=\(type): expected access or modification")
+            throw PolicyConfigurationError.invalidOption("expire-type", value: type, expected: "access or modification")
         }
         expireType = parsed
         blockSize = try options.integer("block-size", default: 1, in: 1...(1 << 30))

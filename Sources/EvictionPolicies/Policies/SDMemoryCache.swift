@@ -1,11 +1,11 @@
 // sd-memory: SDWebImage's SDMemoryCache (4.3.1 and later; 5.x).
 // Source: SDWebImage/SDWebImage @ 36e79ba485e9 (5.21.5), SDWebImage/Core/SDMemoryCache.m
 // (weak map and memory warning, lines 60–150), SDImageCacheConfig.m.
-// Spec: library-semantics.md §5.1, §5.2 and §10.
+// Spec: ``<doc:SDWebImage>``
 //
 // Rule: `SDMemoryCache : NSCache`, so every limit-based eviction is Apple's NSCache, which is not
 // open source. The NSCache under this model is nscache-darwin (DarwinNSCacheApproximation.swift,
-// library-semantics §2.2): oldest insertion first under the limits (totalCostLimit =
+// ``<doc:SDWebImage>``): oldest insertion first under the limits (totalCostLimit =
 // maxMemoryCost = --capacity, countLimit = maxMemoryCount = --count-limit), everything purged on
 // entering the background. THE EVICTION ORDER IS THEREFORE AN APPROXIMATION. SD adds:
 //   - memory warning: `[super removeAllObjects]`, the strong NSCache part only (lines 78–81);
@@ -39,7 +39,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "sd-memory",
-            reproduces: "SDWebImage 5.21.5 SDMemoryCache over NSCache (the nscache-darwin approximation) (library-semantics §5.1)",
+            reproduces: "SDWebImage 5.21.5 SDMemoryCache over NSCache (the nscache-darwin approximation)",
             rule: "NSCache (Darwin approximation: oldest insertion first under the limits, background purges all); memory warning removes the strong part only; with weak-cache=true, a miss is served from the weak map while one of the last held-window distinct keys got by a get still holds the image",
             family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -57,8 +57,8 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// The NSCache that SDMemoryCache is.
     @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
     /// The images views hold, newest get at the head, at most `heldWindow` of them.
-    @usableFromInline var held = _SlotStore<Key, Value>()
-    @usableFromInline var heldOrder = _List()
+    @usableFromInline var held = SlotArena<Key, Value>()
+    @usableFromInline var heldOrder = SlotList()
     /// `shouldUseWeakMemoryCache`.
     public let usesWeakCache: Bool
     /// How many distinct recently got keys views hold.

@@ -40,10 +40,10 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var outTag: UInt32 { 2 }
 
     // aux = the queue the slot is in.
-    @usableFromInline var store = _SlotStore<Key, Value>()
-    @usableFromInline var a1in = _List()
-    @usableFromInline var am = _List()
-    @usableFromInline var a1out = _List()
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var a1in = SlotList()
+    @usableFromInline var am = SlotList()
+    @usableFromInline var a1out = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let inCapacity: Int
     @usableFromInline let outCapacity: Int
@@ -53,7 +53,7 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError("--capacity: policy 2q needs a capacity")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: "2q")
         }
         let inRatio = try options.double("ain-ratio", default: 0.25, in: 0...1)
         let outRatio = try options.double("aout-ratio", default: 0.5, in: 0...100)

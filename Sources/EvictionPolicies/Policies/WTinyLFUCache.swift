@@ -68,10 +68,10 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline enum Weighting { case undecided, unweighted, weighted }
 
     // aux = the region the slot is in.
-    @usableFromInline var store = _SlotStore<Key, Value>()
-    @usableFromInline var window = _List()
-    @usableFromInline var probation = _List()
-    @usableFromInline var protected = _List()
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var window = SlotList()
+    @usableFromInline var probation = SlotList()
+    @usableFromInline var protected = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let maxWindow: Int
     @usableFromInline let maxProtected: Int
@@ -87,7 +87,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError("--capacity: policy tinylfu needs a capacity")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: "tinylfu")
         }
         let windowRatio = try options.double("window-ratio", default: 0.01, in: 0...1)
         let protectedRatio = try options.double("protected-ratio", default: 0.8, in: 0...1)
@@ -100,7 +100,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         case "auto": weighting = .undecided
         case "true", "yes", "1", "on": weighting = .weighted
         case "false", "no", "0", "off": weighting = .unweighted
-        case let other: throw PolicyConfigurationError("--option weighted=\(other): expected auto, true or false")
+        case let other: throw PolicyConfigurationError.invalidOption("weighted", value: other, expected: "auto, true or false")
         }
         self.capacity = capacity
         let maxMain = _proportion(of: capacity, 1 - windowRatio)

@@ -3,7 +3,7 @@
 // 110–144, setObject 257–286, init 174–210) and YYCache/YYKVStorage.m (_dbSaveWithKey 223–247,
 // _dbUpdateAccessTimeWithKey 249–261, removeItemsEarlierThanTime 833–857, removeItemsToFitSize
 // 859–887, removeItemsToFitCount 889–917, saveItemWithKey 745–769).
-// Spec: library-semantics.md §4.2 and §10; test vector YD1.
+// Spec: ``<doc:YYCache>``; test vector YD1.
 //
 // Rule: a SQLite manifest with an index on last_access_time, which is whole seconds
 // (`time(NULL)`). A save (`insert or replace`) gives the row a NEW rowid and sets both times to
@@ -48,7 +48,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "yy-disk",
-            reproduces: "YYCache 1.0.4 YYDiskCache / YYKVStorage (library-semantics §4.2)",
+            reproduces: "YYCache 1.0.4 YYDiskCache / YYKVStorage",
             rule: "nothing on write; a 60 s timer trims to the cost limit (ignored at 2^31-1 bytes or more; 32-bit totals), the count limit, the age limit (idle seconds) and the free-space limit, deleting by (last access second, rowid)",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -62,11 +62,11 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// Every row, most recently saved or read at the head, so last_access_time never decreases
     /// from tail to head; rows of one second are ordered by rowid only when a trim sorts them.
     /// A slot's `aux` is 1 for a file, 0 for an inline blob.
-    @usableFromInline var rows = _List()
+    @usableFromInline var rows = SlotList()
     @usableFromInline var accessTimes: ContiguousArray<Int> = []
     @usableFromInline var rowids: ContiguousArray<UInt64> = []
     @usableFromInline var nextRowid: UInt64 = 1
@@ -105,7 +105,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
         freeDiskSpaceLimit = try options.integer("free-disk-space-limit", default: 0, in: 0...Int.max)
         if options.string("disk-free-space", default: "none") == "none" {
             guard freeDiskSpaceLimit == 0 else {
-                throw PolicyConfigurationError("--option free-disk-space-limit needs --option disk-free-space=BYTES (the device's free space)")
+                throw PolicyConfigurationError.missingOption("disk-free-space", neededBy: "free-disk-space-limit")
             }
             diskFreeSpace = 0
         } else {

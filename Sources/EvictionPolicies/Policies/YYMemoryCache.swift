@@ -1,7 +1,7 @@
 // yy-lru: YYCache's YYMemoryCache.
 // Source: ibireme/YYCache @ 0aac6e84f10b (1.0.4), YYCache/YYMemoryCache.m (get 397–407,
 // set 413–456, trims 199–231, timer 181–197, notifications 302–318).
-// Spec: library-semantics.md §4.1 and §10; test vectors Y1–Y4.
+// Spec: ``<doc:YYCache>``; test vectors Y1–Y4.
 //
 // Rule: strict LRU on a linked map. A set inserts at the head, or updates cost and time and
 // moves the entry to the head; a get stamps the entry with the current time and moves it to
@@ -38,7 +38,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "yy-lru",
-            reproduces: "YYCache 1.0.4 YYMemoryCache (library-semantics §4.1)",
+            reproduces: "YYCache 1.0.4 YYMemoryCache",
             rule: "LRU; over the count limit a set removes one tail entry at once; over the cost limit a queued trim removes tail entries later; a 5 s timer trims cost, count and age; memory warning and background remove all",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
@@ -51,9 +51,9 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = _SlotStore<Key, Value>()
+    @usableFromInline var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry, the tail the next to go.
-    @usableFromInline var lru = _List()
+    @usableFromInline var lru = SlotList()
     /// The cost limit (`NSUIntegerMax`, here `Int.max`, when unlimited). As in YY, changing it
     /// trims nothing at once: the next over-limit set queues a trim, and the timer trims.
     public var costLimit: Int

@@ -1,0 +1,179 @@
+import _CSupport
+
+/// Index-based storage for a cache's entries: an arena of slots with `Int32` links and a free
+/// list, the values beside them, and an open-addressing index from key to slot.
+///
+/// A policy keeps its order in ``SlotList``s threaded through the slots and its per-entry state
+/// in a slot's ``aux(_:)`` word or a ``SideTable``; the arena owns keys, values and costs. A slot
+/// holds either a *resident* entry (with a value) or a *ghost* (a remembered key, no value; see
+/// ``demote(_:)``).
+///
+/// Removing an entry (``release(_:)``) drops its value and its key at once. When the arena holds
+/// nothing at all, its storage is given back, so a cache emptied by a memory warning shrinks.
+///
+/// - Complexity: ``find(_:hash:)``, ``allocate(key:hash:value:cost:)`` and ``release(_:)`` are
+///   O(1) expected; every accessor and list operation is O(1). Nothing allocates except when
+///   the arena or the index grows (amortised O(1), doubling).
+@frozen
+public struct SlotArena<Key: Hashable, Value> {
+    @usableFromInline var slots: ContiguousArray<_Slot<Key>> = []
+    /// `nil` for free slots and for ghosts, which remember only a key.
+    @usableFromInline var values: ContiguousArray<Value?> = []
+    /// Head of the free list, chained through `next`.
+    @usableFromInline var freeHead: Int32 = -1
+    /// Slots in use (resident or ghost).
+    @usableFromInline var liveCount = 0
+    /// A key written over the key of a freed slot so the freed key is released; the first key
+    /// ever stored (one retained key, never one per removal). Unused for trivial keys.
+    @usableFromInline var placeholderKey: Key?
+    @usableFromInline var index = SlotIndex()
+
+    /// An empty arena.
+    @inlinable public init() {}
+
+    /// The hash the index files `key` under. Compute it once per request and pass it to
+    /// ``find(_:hash:)`` and ``allocate(key:hash:value:cost:)``. O(length of key).
+    @inlinable @inline(__always)
+    public func hash(_ key: Key) -> UInt64 { _hash(key, seed: index.seed) }
+
+    /// The slot holding `key` (resident or ghost), or `-1`. O(1) expected.
+    @inlinable @inline(__always)
+    public func find(_ key: Key) -> Int32 { find(key, hash: hash(key)) }
+
+    /// The slot holding `key`, whose hash is `hash` (from ``hash(_:)``), or `-1`. O(1) expected.
+    @inlinable @inline(__always)
+    public func find(_ key: Key, hash: UInt64) -> Int32 {
+        index.find(hash: hash) { slots[Int($0)].key == key }
+    }
+
+    /// Starts loading memory that a request for `key` will touch; see ``EvictionPolicy/prefetch(_:_:)``.
+    ///
+    /// `.index` loads the index bucket where the lookup starts; `.entry` reads that bucket
+    /// (loaded by an earlier `.index` hint) and loads the slot it points to. O(1).
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        let hash = hash(key)
+        switch stage {
+        case .index:
+            index.prefetch(hash: hash)
+        case .entry:
+            let slot = index.candidate(hash: hash)
+            guard slot >= 0 else { return }
+            slots.withUnsafeBufferPointer { slots in
+                if let base = slots.baseAddress { _cs_prefetch(base + Int(slot)) }
+            }
+        }
+    }
+
+    /// Takes a free slot for `key` and records it in the index. `key` must not be present.
+    /// A `nil` value makes a ghost. O(1) amortised.
+    @inlinable
+    public mutating func allocate(key: Key, value: Value?, cost: Int) -> Int32 {
+        allocate(key: key, hash: hash(key), value: value, cost: cost)
+    }
+
+    /// Takes a free slot for `key`, whose hash is `hash` (from ``hash(_:)``), and records it in
+    /// the index. `key` must not be present. A `nil` value makes a ghost. O(1) amortised.
+    @inlinable
+    public mutating func allocate(key: Key, hash: UInt64, value: Value?, cost: Int) -> Int32 {
+        let slot: Int32
+        if freeHead >= 0 {
+            slot = freeHead
+            freeHead = slots.withUnsafeMutableBufferPointer { slots in
+                let next = slots[Int(slot)].next
+                slots[Int(slot)] = _Slot(key: key, cost: cost)
+                return next
+            }
+            values[Int(slot)] = value
+        } else {
+            if !_isPOD(Key.self) && placeholderKey == nil { placeholderKey = key }
+            slot = Int32(truncatingIfNeeded: slots.count)
+            slots.append(_Slot(key: key, cost: cost))
+            values.append(value)
+        }
+        liveCount += 1
+        index.insert(hash: hash, slot: slot)
+        return slot
+    }
+
+    /// Returns `slot` to the free list, forgets its key and releases its key and value. The
+    /// slot must not be in a list. When this was the last slot in use, the arena gives its
+    /// storage back. O(1) expected (O(n) for the final release that shrinks).
+    /// - Returns: the value it held (`nil` for a ghost).
+    @inlinable
+    @discardableResult
+    public mutating func release(_ slot: Int32) -> Value? {
+        let i = Int(slot)
+        let freeHead = self.freeHead
+        let placeholder = placeholderKey
+        let key = slots.withUnsafeMutableBufferPointer { slots in
+            slots[i].next = freeHead
+            slots[i].prev = -1
+            let key = slots[i].key
+            if !_isPOD(Key.self), let placeholder { slots[i].key = placeholder }
+            return key
+        }
+        index.remove(hash: hash(key), slot: slot)
+        self.freeHead = slot
+        liveCount -= 1
+        let value = values.withUnsafeMutableBufferPointer { values in
+            let value = values[i]
+            values[i] = nil
+            return value
+        }
+        if liveCount == 0 && slots.count > 64 { self = SlotArena() }
+        return value
+    }
+
+    /// The number of slots ever allocated and not given back (resident, ghost and free): the
+    /// bound for parallel arrays. O(1).
+    @inlinable public var slotCapacity: Int { slots.count }
+
+    /// The number of slots in use, resident or ghost. O(1).
+    @inlinable public var occupiedSlots: Int { liveCount }
+
+    /// The key in `slot`. O(1).
+    @inlinable @inline(__always)
+    public func key(_ slot: Int32) -> Key { slots[Int(slot)].key }
+
+    /// The cost of `slot`. O(1).
+    @inlinable @inline(__always)
+    public func cost(_ slot: Int32) -> Int { slots[Int(slot)].cost }
+
+    /// The value in `slot`, `nil` for a ghost. O(1).
+    @inlinable @inline(__always)
+    public func value(_ slot: Int32) -> Value? { values[Int(slot)] }
+
+    /// Replaces the value in `slot`; `nil` makes it a ghost. O(1).
+    @inlinable @inline(__always)
+    public mutating func setValue(_ slot: Int32, _ value: Value?) { values[Int(slot)] = value }
+
+    /// Whether `slot` holds a resident entry rather than a ghost. O(1).
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { values[Int(slot)] != nil }
+
+    /// The slot toward the tail (older end) of the list holding `slot`, or -1. O(1).
+    @inlinable @inline(__always)
+    public func next(_ slot: Int32) -> Int32 { slots[Int(slot)].next }
+
+    /// The slot toward the head (newer end) of the list holding `slot`, or -1. O(1).
+    @inlinable @inline(__always)
+    public func prev(_ slot: Int32) -> Int32 { slots[Int(slot)].prev }
+
+    /// The low 32 bits of the slot's policy word: a reference bit, a frequency, a queue tag. O(1).
+    @inlinable @inline(__always)
+    public func aux(_ slot: Int32) -> UInt32 { UInt32(truncatingIfNeeded: slots[Int(slot)].aux) }
+
+    /// Sets the slot's policy word. O(1).
+    @inlinable @inline(__always)
+    public mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = UInt64(value) }
+
+    /// The slot's time stamp, kept in the slot itself so that stamping an entry on a hit touches
+    /// no other cache line. A policy uses either ``aux(_:)`` or the stamp, never both. O(1).
+    @inlinable @inline(__always)
+    public func stamp(_ slot: Int32) -> Double { Double(bitPattern: slots[Int(slot)].aux) }
+
+    /// Sets the slot's time stamp. O(1).
+    @inlinable @inline(__always)
+    public mutating func setStamp(_ slot: Int32, _ time: Double) { slots[Int(slot)].aux = time.bitPattern }
+}

@@ -9,7 +9,7 @@ final class ManualTime: @unchecked Sendable {
 }
 
 /// Collects what a cache's eviction handler receives.
-final class EvictionLog<Key: Sendable>: @unchecked Sendable {
+final class AppEvictionLog<Key: Sendable>: @unchecked Sendable {
     private let lock = DispatchQueue(label: "log")
     private var _entries: [(Key, CacheEvictionReason)] = []
     var entries: [(Key, CacheEvictionReason)] { lock.sync { _entries } }
@@ -19,8 +19,8 @@ final class EvictionLog<Key: Sendable>: @unchecked Sendable {
 
 @Suite("Cache: the thread-safe app cache")
 struct AppCacheTests {
-    func logging<Value>(_ cache: Cache<String, Value>) -> EvictionLog<String> {
-        let log = EvictionLog<String>()
+    func logging<Value>(_ cache: Cache<String, Value>) -> AppEvictionLog<String> {
+        let log = AppEvictionLog<String>()
         cache.evictionHandler = { key, _, reason in log.append(key, reason) }
         return log
     }
@@ -219,7 +219,7 @@ struct AppCacheTests {
     @Test("four threads share one cache; limits and totals hold, values match their keys")
     func threads() {
         let cache = Cache<String, Blob>(policy: .sieve, costLimit: 5_000, countLimit: 300, observesSystemEvents: false)
-        let evictions = EvictionLog<String>()
+        let evictions = AppEvictionLog<String>()
         cache.evictionHandler = { key, value, _ in
             // The lock is released: calling back in must not deadlock.
             _ = cache.contains(key)

@@ -71,10 +71,10 @@ public final class DiskCache: @unchecked Sendable {
             index = Cache(policy: policy, costLimit: sizeLimit, countLimit: policy.supportsCountLimit ? countLimit : nil,
                           timeToLive: ageLimit, clock: clock, observesSystemEvents: false)
         } else {
-            throw PolicyConfigurationError("policy \(policy.rawValue) needs a size limit")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: policy.rawValue)
         }
         if countLimit != nil && !policy.supportsCountLimit {
-            throw PolicyConfigurationError("policy \(policy.rawValue) has no count limit")
+            throw PolicyConfigurationError.unsupportedLimit(.countLimit, policy: policy.rawValue)
         }
         let collector = evicted
         index.evictionHandler = { key, _, _ in collector.append(key) }

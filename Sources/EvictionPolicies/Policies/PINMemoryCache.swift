@@ -115,7 +115,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         // PINCache schedules its timer in whole nanoseconds (dispatch_time): a shorter period
         // rounds to 0 and would re-fire without end, so it is not a limit the library can run.
         if ageLimit > 0 && ageLimit < 1e-9 {
-            throw PolicyConfigurationError("--option age-limit=\(ageLimit): must be 0 (off) or at least 1e-9 seconds (PINCache's timer counts whole nanoseconds)")
+            throw PolicyConfigurationError.invalidOption("age-limit", value: "\(ageLimit)", expected: "0 (off) or at least 1e-9 seconds (PINCache's timer counts whole nanoseconds)")
         }
         isTTLCache = try options.bool("ttl-cache", default: false)
         removeAllOnMemoryWarning = try options.bool("remove-all-on-memory-warning", default: true)

@@ -17,8 +17,10 @@ let package = Package(
         .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
-        .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
-        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
+        // The tests' one toolkit: the seeded generator, the eviction recorder, the differential harness.
+        .target(name: "TestSupport", dependencies: ["EvictionPolicies"], path: "Tests/TestSupport"),
+        .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),
+        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),
     ]
 )

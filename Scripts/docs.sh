@@ -7,8 +7,10 @@
 #   OUTPUT    the .doccarchive to write (default .build-docs/EvictionPolicies.doccarchive)
 #   --strict  fail on any DocC warning: a broken ``symbol`` or <doc:article> link, an undocumented
 #             parameter. CI runs it this way.
-# Needs: swift, and docc beside it in the toolchain (or DOCC=/path/to/docc).
-# The symbol graph is built in .build-docs, apart from .build, so a debug build is not invalidated.
+# Needs: swift, and docc and swift-symbolgraph-extract beside it in the toolchain (or DOCC=...).
+# The module is the ordinary debug build (so a built tree costs nothing more); its symbol graph is
+# extracted from the built module rather than emitted while compiling, so an up-to-date build
+# still yields a graph.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,11 +23,20 @@ if [[ ! -x "$DOCC" ]]; then
   exit 66
 fi
 
+swift build --target EvictionPolicies >&2
+BIN="$(swift build --show-bin-path)"
+case "$(uname -s)" in
+  Darwin) TRIPLE="$(uname -m | sed 's/aarch64/arm64/')-apple-macosx" ;;
+  *) TRIPLE="$(uname -m)-unknown-linux-gnu" ;;
+esac
 GRAPHS=.build-docs/symbol-graphs
 rm -rf "$GRAPHS"
 mkdir -p "$GRAPHS"
-swift build --scratch-path .build-docs/build --target EvictionPolicies \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$GRAPHS" >&2
+"$(dirname "$DOCC")/swift-symbolgraph-extract" -module-name EvictionPolicies \
+  -target "$TRIPLE" -minimum-access-level public \
+  -I "$BIN/Modules" -I Sources/_CSupport/include \
+  -Xcc -fmodule-map-file="$BIN/_CSupport.build/module.modulemap" \
+  -output-dir "$GRAPHS"
 
 "$DOCC" convert Sources/EvictionPolicies/EvictionPolicies.docc \
   --additional-symbol-graph-dir "$GRAPHS" \

@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 /// One row of Traces/golden-libcachesim.tsv: libCacheSim's miss counts (commit aa0fc40).

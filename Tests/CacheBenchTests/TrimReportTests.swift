@@ -1,4 +1,5 @@
 import CacheBench
+import TestSupport
 import Testing
 
 /// The replay report separates trim passes the caller waits for from deferred ones.

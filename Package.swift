@@ -21,8 +21,10 @@ let package = Package(
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
         // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
         .executableTarget(name: "disk-cache-crash-writer", dependencies: ["EvictionPolicies"]),
-        .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies"]),
-        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies"]),
+        // The tests' one toolkit: the seeded generator, the eviction recorder, the differential harness.
+        .target(name: "TestSupport", dependencies: ["EvictionPolicies"], path: "Tests/TestSupport"),
+        .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),
+        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "disk-cache-crash-writer", "EvictionPolicies"]),
     ]
 )

@@ -1,4 +1,5 @@
 import CacheBench
+import TestSupport
 import Testing
 
 @Suite("CSV reader: decimal timestamps and operations without a String per row")

@@ -1,5 +1,6 @@
 @testable import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 /// Decodes a whole trace given as text.

@@ -1,24 +1,13 @@
 import CacheBench
 import EvictionPolicies
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// SplitMix64, so random traces replay exactly from a seed.
-private struct TraceRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
 
 /// Replays `policy` separately at each capacity: the reference `compare` must equal.
 private func separateReplays(_ trace: TraceSpec, policy: String, capacities: [Int], ignoreSize: Bool,
@@ -48,7 +37,7 @@ private func expectSameCounts(_ compared: ReplayResult, _ replayed: ReplayResult
 /// events and size-0 rows mixed in.
 private func randomTrace(seed: UInt64, rows: Int, keys: Int, maxSize: Int, deletes: Bool = false,
                          sizeChanges: Bool = false) throws -> String {
-    var random = TraceRandom(seed: seed)
+    var random = SeededRandom(seed: seed)
     var sizes: [Int: Int] = [:]
     var text = "timestamp,key,size,op\n"
     var time = 0.0
@@ -189,7 +178,7 @@ struct LRUStackProfilerTests {
     @Test("differential: random traces with sets, events, size-0 rows and objects larger than some capacities",
           arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func randomTraces(_ seed: UInt64) throws {
-        var random = TraceRandom(seed: seed &* 7919)
+        var random = SeededRandom(seed: seed &* 7919)
         let maxSize = [1, 8, 300][Int(seed % 3)]
         let path = try randomTrace(seed: seed, rows: 3000, keys: Int.random(in: 20...400, using: &random), maxSize: maxSize)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -258,7 +247,7 @@ struct LRUStackProfilerTests {
     func compaction(_ ignoreSize: Bool) throws {
         // 30,000 requests over 60 keys: the 4,096-position axis is renumbered several times, with
         // each capacity's boundary carried over in byte mode.
-        var random = TraceRandom(seed: 9)
+        var random = SeededRandom(seed: 9)
         var text = "timestamp,key,size\n"
         for i in 0..<30_000 {
             let key = Int.random(in: 0..<60, using: &random)
@@ -281,7 +270,7 @@ struct LRUStackProfilerTests {
 struct CompareEqualsReplayTests {
     /// A trace with every operation, sizes, and timestamps long enough for timers to fire.
     static func sampleTrace() throws -> String {
-        var random = TraceRandom(seed: 2024)
+        var random = SeededRandom(seed: 2024)
         var text = "timestamp,key,size,op\n"
         var time = 0.0
         for _ in 0..<4000 {

@@ -1,33 +1,7 @@
 import CacheBench
 import EvictionPolicies
+import TestSupport
 import Testing
-
-/// Records, per call, the keys evicted and the passes, checking that passes never nest.
-private struct EvictionLog<Key: Equatable>: EvictionObserver {
-    typealias Value = Void
-    var evicted: [Key] = []
-    var passes: [TrimKind] = []
-    var open: TrimKind?
-    var violations = 0
-
-    mutating func trimWillBegin(_ kind: TrimKind) {
-        if open != nil { violations += 1 }
-        open = kind
-    }
-    mutating func didEvict(_ key: Key, value: Void, cost: Int) {
-        if open == nil { violations += 1 }
-        evicted.append(key)
-    }
-    mutating func trimDidEnd(_ kind: TrimKind) {
-        if open != kind { violations += 1 }
-        open = nil
-        passes.append(kind)
-    }
-    mutating func reset() {
-        evicted.removeAll(keepingCapacity: true)
-        passes.removeAll(keepingCapacity: true)
-    }
-}
 
 /// The real Foundation NSCache against the corelibs model, request by request.
 @Suite("foundation-nscache: the real NSCache decides exactly as nscache (Linux)")
@@ -46,7 +20,7 @@ struct FoundationNSCacheTests {
         let limits = CacheLimits(capacity: capacity, countLimit: countLimit)
         var model = try Model(limits: limits, options: PolicyOptions())
         var real = try Real(limits: limits, options: PolicyOptions())
-        var modelLog = EvictionLog<UInt64>(), realLog = EvictionLog<UInt64>()
+        var modelLog = EvictionRecorder<UInt64, Void>(), realLog = EvictionRecorder<UInt64, Void>()
         var reader = try trace.open()
         var batch: [Request] = []
         var index = 0
@@ -76,12 +50,12 @@ struct FoundationNSCacheTests {
                     }
                 }
                 if modelHit != realHit || modelLog.evicted != realLog.evicted || modelLog.passes != realLog.passes
-                    || model.count != real.count || model.totalCost != real.totalCost || realLog.violations > 0 {
+                    || model.count != real.count || model.totalCost != real.totalCost || realLog.contractViolations.isEmpty == false {
                     return "\(trace.path) row \(index) key \(request.key): model hit \(modelHit) evicted \(modelLog.evicted) count \(model.count); "
                         + "NSCache hit \(realHit) evicted \(realLog.evicted) count \(real.count)"
                 }
-                modelLog.reset()
-                realLog.reset()
+                modelLog.clear()
+                realLog.clear()
             }
         }
         // A comparison in which nothing ever hits or is evicted would prove little.
@@ -117,7 +91,7 @@ struct FoundationNSCacheTests {
         let limits = CacheLimits(capacity: capacity, countLimit: countLimit)
         var model = try Model(limits: limits, options: PolicyOptions())
         var real = try Real(limits: limits, options: PolicyOptions())
-        var modelLog = EvictionLog<UInt64>(), realLog = EvictionLog<UInt64>()
+        var modelLog = EvictionRecorder<UInt64, Void>(), realLog = EvictionRecorder<UInt64, Void>()
         var evictions = 0
         for step in 0..<4_000 {
             let key = UInt64.random(in: 0..<keys, using: &rng)
@@ -145,11 +119,11 @@ struct FoundationNSCacheTests {
             }
             evictions += modelLog.evicted.count
             let same = modelHit == realHit && modelLog.evicted == realLog.evicted && modelLog.passes == realLog.passes
-                && model.count == real.count && model.totalCost == real.totalCost && realLog.violations == 0
+                && model.count == real.count && model.totalCost == real.totalCost && realLog.contractViolations.isEmpty
             #expect(same, "seed \(seed) step \(step): model \(modelHit) \(modelLog.evicted), NSCache \(realHit) \(realLog.evicted)")
             if !same { return }
-            modelLog.reset()
-            realLog.reset()
+            modelLog.clear()
+            realLog.clear()
         }
         #expect(evictions > 0, "seed \(seed): nothing was evicted, so the comparison proved little")
     }
@@ -158,7 +132,7 @@ struct FoundationNSCacheTests {
     @Test("N1–N5 hold for the real NSCache too", arguments: [false, true])
     func vectors(real: Bool) throws {
         func run(capacity: Int?, countLimit: Int?, _ costs: [Int]) throws -> [UInt64] {
-            var log = EvictionLog<UInt64>()
+            var log = EvictionRecorder<UInt64, Void>()
             let limits = CacheLimits(capacity: capacity, countLimit: countLimit)
             if real {
                 var cache = try Real(limits: limits, options: PolicyOptions())
@@ -177,15 +151,3 @@ struct FoundationNSCacheTests {
     }
 }
 
-/// SplitMix64, so each random sequence replays exactly from its seed.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}

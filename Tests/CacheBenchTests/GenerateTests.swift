@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("cachebench generate: deterministic synthetic traces")

@@ -2,6 +2,7 @@ import CacheBench
 import EvictionPolicies
 import Foundation
 import Testing
+import TestSupport
 
 /// One row of Traces/golden-libcachesim-0.3.5.tsv (deterministic algorithms, exact counts) or of
 /// Traces/golden-libcachesim-0.3.5-randomized.tsv (randomized ones: misses over seeds 1–8).

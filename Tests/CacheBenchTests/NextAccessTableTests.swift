@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("next-access first pass (offline policies on traces without the field)")

@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 /// Builds libCacheSim oracleGeneral records: `<IQIq` little-endian, 24 bytes each.

@@ -1,5 +1,6 @@
 import CacheBench
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// When a policy promises its limits hold.
@@ -68,36 +69,16 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
     ]
 }
 
-/// Records evictions and checks that trim passes bracket them.
-struct CheckingObserver: EvictionObserver {
-    typealias Key = UInt64
-    typealias Value = Void
-    var evicted: [(key: UInt64, cost: Int)] = []
-    var inPass = false
-    var nestingViolations = 0
-    var evictionsOutsidePasses = 0
-
-    mutating func trimWillBegin(_ kind: TrimKind) {
-        if inPass { nestingViolations += 1 }
-        inPass = true
-    }
-    mutating func didEvict(_ key: UInt64, value: Void, cost: Int) {
-        if !inPass { evictionsOutsidePasses += 1 }
-        evicted.append((key, cost))
-    }
-    mutating func trimDidEnd(_ kind: TrimKind) { inPass = false }
-}
-
 /// 10^5 random operations against one policy, with a model of what must be resident built only
 /// from what the policy reports: every eviction must name a resident key exactly once with the
 /// cost it was charged; count and total cost must equal the model's; evicted keys must be gone.
 struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
-    var rng: SeededRandomNumbers
+    var rng: SeededRandom
     let capacity: Int
     let countLimit: Int?
     let limits: LimitCheck
     var policy: P
-    var observer = CheckingObserver()
+    var observer = EvictionRecorder<UInt64, Void>()
     var model: [UInt64: Int] = [:]
     var modelCost = 0
     var time = 0.0
@@ -105,7 +86,7 @@ struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
     var expiresInPlace = false
 
     init(seed: UInt64, limits: LimitCheck) throws {
-        rng = SeededRandomNumbers(seed: seed &* 0x9e37_79b9_7f4a_7c15 &+ 1)
+        rng = SeededRandom(seed: seed &* 0x9e37_79b9_7f4a_7c15 &+ 1)
         capacity = Int.random(in: 20...5_000, using: &rng)
         countLimit = P.descriptor.supportsCountLimit && Bool.random(using: &rng) ? Int.random(in: 2...200, using: &rng) : nil
         keySpace = UInt64.random(in: 10...600, using: &rng)
@@ -158,14 +139,14 @@ struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
     /// - Returns: whether the call evicted the key it touched.
     @discardableResult
     mutating func settle(_ step: Int, touched: UInt64?, before: Int, wasResident: Bool, inserted: Bool) throws -> Bool {
-        if observer.nestingViolations > 0 || observer.evictionsOutsidePasses > 0 {
-            throw failure(step, "trim passes nested or evictions reported outside a pass")
+        if !observer.contractViolations.isEmpty {
+            throw failure(step, "observer contract: \(observer.contractViolations)")
         }
         var replacedCharge: Int?
         if let touched, inserted, wasResident { replacedCharge = model[touched] }
         var touchedEvicted = false
         var newKeyEvictedItself = false
-        for (key, cost) in observer.evicted {
+        for (key, cost) in zip(observer.evicted, observer.evictedCosts) {
             if key == touched && inserted {
                 // The inserted key may go in the same call: re-charged at its new cost before its
                 // eviction, or, when new, evicted by its own insertion (NSCache's cheapest-first rule).
@@ -184,7 +165,7 @@ struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
             if key == touched { touchedEvicted = true; replacedCharge = nil }
             if key != touched && policy.contains(key) { throw failure(step, "\(key) is both evicted and resident") }
         }
-        observer.evicted.removeAll(keepingCapacity: true)
+        observer.clear()
         guard let touched, inserted else { return touchedEvicted }
         // The inserted key's charge is whatever the policy's total moved by beyond the evictions.
         if let old = replacedCharge, model[touched] != nil {

@@ -1,5 +1,6 @@
 @testable import CacheBench
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// Seeded mutation fuzzing of both trace readers: 10^5 inputs derived from valid traces by byte
@@ -19,7 +20,7 @@ struct ReaderFuzzTests {
     /// Bytes that make parsers take unusual paths.
     static let special: [UInt8] = Array(",\t\"\n\r#-.0123456789eE+ ".utf8) + [0, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xF0, 0xFF]
 
-    static func mutate(_ input: [UInt8], _ rng: inout SeededRandomNumbers) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &rng)
@@ -70,7 +71,7 @@ struct ReaderFuzzTests {
 
     @Test("10^5 mutated CSV and binary inputs: no crash, every failure is a located TraceError")
     func mutations() throws {
-        var rng = SeededRandomNumbers(seed: 2026)
+        var rng = SeededRandom(seed: 2026)
         var decoded = 0
         var binarySeed: [UInt8] = []
         for i in 0..<6 {
@@ -95,7 +96,7 @@ struct ReaderFuzzTests {
 
     @Test("6,000 mutated inputs through format detection: a reader or a located error, never a crash")
     func detection() throws {
-        var rng = SeededRandomNumbers(seed: 14)
+        var rng = SeededRandom(seed: 14)
         var binarySeed: [UInt8] = []
         for i in 0..<8 {
             binarySeed += withUnsafeBytes(of: UInt32(i).littleEndian, Array.init)
@@ -144,15 +145,3 @@ struct ReaderFuzzTests {
     }
 }
 
-/// SplitMix64, the same generator as the policy tests use.
-struct SeededRandomNumbers: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}

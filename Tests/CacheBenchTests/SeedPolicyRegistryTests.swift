@@ -1,5 +1,6 @@
 import CacheBench
 import EvictionPolicies
+import TestSupport
 import Testing
 
 @Suite("registry: the seed library models")

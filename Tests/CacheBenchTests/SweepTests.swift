@@ -2,6 +2,7 @@ import CacheBench
 import EvictionPolicies
 import Foundation
 import Testing
+import TestSupport
 
 /// The library's SplitMix64 as a `RandomNumberGenerator`, so random traces and sizes replay from a seed.
 private struct SweepRandom: RandomNumberGenerator {

@@ -1,5 +1,6 @@
 import CacheBench
 import EvictionPolicies
+import TestSupport
 import Testing
 
 @Suite("replay --tier: a memory policy in front of a disk policy")

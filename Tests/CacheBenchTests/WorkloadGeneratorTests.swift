@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import TestSupport
 import Testing
 
 /// The rows `kind` generates, read back through the trace reader.

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// libCacheSim's ARC.c (aa0fc40) transcribed onto arrays, newest first; sizes in cost units.
@@ -149,7 +150,7 @@ struct ARCPaperModel {
 struct ARCCacheTests {
     typealias Cache = ARCCache<Int, Void>
 
-    func access(_ cache: inout Cache, _ key: Int, _ observer: inout RecordingObserver<Int, Void>) -> Bool {
+    func access(_ cache: inout Cache, _ key: Int, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: 1, orInsert: (), observer: &observer)
     }
 
@@ -157,7 +158,7 @@ struct ARCCacheTests {
     @Test("ARC1: T1 to T2 on a hit, REPLACE by p, and p moving on B1 and B2 hits")
     func adaptation() throws {
         var cache = try Cache.make(capacity: 4)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &o) }           // T1 [4 3 2 1]
         #expect(access(&cache, 1, &o))                              // T2 [1], T1 [4 3 2]
         _ = access(&cache, 5, &o)           // case IV-B: |T1| = 3 > p = 0 → 2 to B1
@@ -184,7 +185,7 @@ struct ARCCacheTests {
     @Test("ARC2: on a B2 hit with |T1| == p, REPLACE takes T1's LRU (the paper's tie rule)")
     func tieGoesToT1OnB2Hit() throws {
         var cache = try Cache.make(capacity: 4)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &o) }           // T1 [4 3 2 1]
         #expect(access(&cache, 3, &o) && access(&cache, 4, &o))     // T2 [4 3], T1 [2 1]
         _ = access(&cache, 5, &o)                                   // |T1| 2 > 0: 1 to B1; T1 [5 2]
@@ -199,7 +200,7 @@ struct ARCCacheTests {
     @Test("ARC3: variable sizes: |T1| + |B1| + cost > c decides case IV-A; an oversized object changes nothing")
     func bytes() throws {
         var cache = try Cache.make(capacity: 10)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         _ = cache.access(1, cost: 6, orInsert: (), observer: &o)
         _ = cache.access(2, cost: 4, orInsert: (), observer: &o)   // T1 [2 1], full
         _ = cache.access(3, cost: 5, orInsert: (), observer: &o)   // 10 + 0 + 5 > 10, B1 empty: 1 leaves outright
@@ -216,7 +217,7 @@ struct ARCCacheTests {
         let keySpace = Int.random(in: capacity + 1...4 * capacity + 4, using: &rng)
         var cache = try Cache.make(capacity: capacity)
         var paper = ARCPaperModel(c: capacity)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for step in 0..<5_000 {
             // A skewed key choice, so that both T2 and the ghosts matter.
             let key = Bool.random(using: &rng) ? Int.random(in: 0..<keySpace, using: &rng)
@@ -234,10 +235,9 @@ struct ARCCacheTests {
     func differential(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed &* 15_485_863)
         let capacity = Int.random(in: 2...100, using: &rng)
-        var cache = try Cache.make(capacity: capacity)
+        var cache = try ARCCache<Int, Int>.make(capacity: capacity)
         var model = ARCModel(capacity: capacity)
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 4...3 * capacity, using: &rng),
-                                                   maxCost: seed % 2 == 0 ? max(1, capacity / 5) : 1)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "arc c=\(capacity)")
+        let operations = Scenario.uniform(keySpace: Int.random(in: 4...3 * capacity, using: &rng), maxCost: seed % 2 == 0 ? max(1, capacity / 5) : 1, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "arc c=\(capacity) seed \(seed)")
     }
 }

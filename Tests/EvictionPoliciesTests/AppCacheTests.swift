@@ -1,6 +1,7 @@
 import Dispatch
 import EvictionPolicies
 import Testing
+import TestSupport
 
 /// A clock the test moves by hand.
 final class ManualTime: @unchecked Sendable {

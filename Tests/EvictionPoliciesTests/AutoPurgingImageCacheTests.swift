@@ -1,11 +1,12 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// AFAutoPurgingImageCache / AlamofireImage AutoPurgingImageCache, written from
-/// library-semantics.md §3: a dictionary of (bytes, lastAccessDate); each add queues a purge
+/// EvictionPolicies.docc/AFNetworking.md: a dictionary of (bytes, lastAccessDate); each add queues a purge
 /// that runs before the next operation and, when usage > capacity, sorts every entry by date
 /// and removes the oldest until the bytes removed reach usage − preferred (in UInt64, as AF).
-struct ReferenceAutoPurgingCache: ReferenceCache {
+struct ReferenceAutoPurgingCache: ReferenceModel {
     var entries: [Int: (cost: Int, date: Int)] = [:]
     var clock = 0
     var capacity: UInt64
@@ -78,7 +79,7 @@ struct ReferenceAutoPurgingCache: ReferenceCache {
     }
 }
 
-@Suite("af-lru and afi-lru: AFNetworking / AlamofireImage auto-purging image caches (library-semantics §3)")
+@Suite("af-lru and afi-lru: AFNetworking / AlamofireImage auto-purging image caches (EvictionPolicies.docc/AFNetworking.md)")
 struct AutoPurgingImageCacheTests {
     typealias AF = AFAutoPurgingImageCache<String, Int>
     typealias AFI = AlamofireAutoPurgingImageCache<String, Int>
@@ -88,7 +89,7 @@ struct AutoPurgingImageCacheTests {
     func runA1<P: EvictionPolicy>(_ type: P.Type) throws where P.Key == String, P.Value == Int {
         let s = 1_000
         var cache = try P.make(capacity: 10 * s, options: ["preferred": "\(6 * s)B"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for i in 0...9 { cache.insert(i, forKey: "img-\(i)", cost: s, observer: &observer) }
         #expect(cache.lookup("img-0", observer: &observer) == 0)
         cache.insert(10, forKey: "img-10", cost: s, observer: &observer)
@@ -109,7 +110,7 @@ struct AutoPurgingImageCacheTests {
 
     func runA2<P: EvictionPolicy>(_ type: P.Type) throws where P.Key == String, P.Value == Int {
         var cache = try P.make(capacity: 100, options: ["preferred": "60B"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 30, observer: &observer)
         cache.insert(2, forKey: "b", cost: 30, observer: &observer)
         cache.insert(3, forKey: "c", cost: 70, observer: &observer)
@@ -128,7 +129,7 @@ struct AutoPurgingImageCacheTests {
     func underflowQuirk() throws {
         var cache = try AF.make(capacity: 100, options: ["preferred": "1.5"])
         #expect(cache.preferredMemoryUsageAfterPurge == 150)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 40, observer: &observer)
         cache.insert(2, forKey: "b", cost: 40, observer: &observer)
         cache.insert(3, forKey: "c", cost: 30, observer: &observer)   // 110 > 100; 110 − 150 wraps
@@ -136,7 +137,7 @@ struct AutoPurgingImageCacheTests {
         #expect(observer.evicted == ["a", "b", "c"])
         // With the same numbers but preferred within the capacity, only the oldest goes.
         var sane = try AF.make(capacity: 100, options: ["preferred": "0.9"])
-        var saneObserver = RecordingObserver<String, Int>()
+        var saneObserver = EvictionRecorder<String, Int>()
         sane.insert(1, forKey: "a", cost: 40, observer: &saneObserver)
         sane.insert(2, forKey: "b", cost: 40, observer: &saneObserver)
         sane.insert(3, forKey: "c", cost: 30, observer: &saneObserver)
@@ -175,7 +176,7 @@ struct AutoPurgingImageCacheTests {
     @Test("the purge needs usage strictly above the capacity")
     func strictTrigger() throws {
         var cache = try AF.make(capacity: 100)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 50, observer: &observer)
         cache.insert(2, forKey: "b", cost: 50, observer: &observer)
         _ = cache.lookup("a", observer: &observer)
@@ -188,7 +189,7 @@ struct AutoPurgingImageCacheTests {
     @Test("re-adding an identifier replaces it with a fresh date and its new size")
     func readdRefreshes() throws {
         var cache = try AF.make(capacity: 30, options: ["preferred": "20B"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 10, observer: &observer)
         cache.insert(2, forKey: "b", cost: 10, observer: &observer)
         cache.insert(3, forKey: "a", cost: 12, observer: &observer)   // a is now the newest
@@ -201,7 +202,7 @@ struct AutoPurgingImageCacheTests {
     @Test("a memory warning removes everything at once; entering the background does nothing")
     func events() throws {
         var cache = try AF.make(capacity: 100)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { cache.insert(i, forKey: key, cost: 10, observer: &observer) }
         cache.handle(.background, observer: &observer)
         #expect(cache.count == 3 && observer.evicted.isEmpty)
@@ -215,7 +216,7 @@ struct AutoPurgingImageCacheTests {
     @Test("remove is not an eviction and runs the queued purge first")
     func remove() throws {
         var cache = try AF.make(capacity: 10, options: ["preferred": "5B"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 6, observer: &observer)
         cache.insert(2, forKey: "b", cost: 6, observer: &observer)
         #expect(cache.remove("b", observer: &observer) == nil, "the purge ran first and removed a and b")

@@ -1,15 +1,16 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// Demand MIN with distinct next-request times: `mark` is the next request; the victim is the
 /// resident entry with the latest one. Every operation consumes the time given just before it.
-struct BeladyModel: ReferenceCheck.Model {
-    var entries: [ReferenceCheck.Entry] = []
+struct BeladyModel: EntryListModel {
+    var entries: [ModelEntry] = []
     var pending: Int64 = .max
     let capacity: Int
     let countLimit: Int
 
-    init(capacity: Int, countLimit: Int?, options: [String: String]) {
+    init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
     }
@@ -34,36 +35,36 @@ struct BeladyModel: ReferenceCheck.Model {
         return evicted
     }
 
-    mutating func access(_ key: Int, cost: Int, value: Int) -> (hit: Bool, evicted: [Int]) {
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let i = index(key) { entries[i].mark = take(); return (true, []) }
-        return (false, insert(key, cost: cost, value: value))
+        return (false, insert(key, cost: cost))
     }
 
-    mutating func insert(_ key: Int, cost: Int, value: Int) -> [Int] {
+    mutating func insert(_ key: Int, cost: Int) -> [Int] {
         let next = take()
         if let i = index(key) {
             guard cost <= capacity else { entries.remove(at: i); return [] }
             entries[i].mark = next
             entries[i].cost = cost
-            entries[i].value = value
             return evict(extraCost: 0, extraCount: 0)
         }
         guard cost <= capacity else { return [] }
         let evicted = evict(extraCost: cost, extraCount: 1)
-        entries.append(.init(key: key, value: value, cost: cost, mark: next))
+        entries.append(.init(key: key, cost: cost, mark: next))
         return evicted
     }
 
-    mutating func lookup(_ key: Int) -> Int? {
+    mutating func read(_ key: Int) -> (hit: Bool, evicted: [Int]) {
         let next = take()
-        guard let i = index(key) else { return nil }
+        guard let i = index(key) else { return (false, []) }
         entries[i].mark = next
-        return entries[i].value
+        return (true, [])
     }
 
-    mutating func remove(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
-        return entries.remove(at: i).value
+    mutating func remove(_ key: Int) -> [Int] {
+        guard let i = index(key) else { return [] }
+        entries.remove(at: i)
+        return []
     }
 }
 
@@ -79,7 +80,7 @@ struct BeladyCacheTests {
             next[i] = following[keys[i]] ?? .max
             following[keys[i]] = Int64(i + 1)
         }
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var pattern = ""
         var evictions: [[String]] = []
         for (i, key) in keys.enumerated() {
@@ -131,7 +132,7 @@ struct BeladyCacheTests {
     @Test("BL4: without noteNextAccess an entry counts as never requested again")
     func pendingResets() throws {
         var cache = try Cache.make(capacity: 2)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.noteNextAccess(3)
         _ = cache.access("a", cost: 1, orInsert: 0, observer: &observer)
         _ = cache.access("b", cost: 1, orInsert: 0, observer: &observer)   // not told: never
@@ -146,7 +147,7 @@ struct BeladyCacheTests {
         // a→10, b→5, c→7 (a at the root). A hit on a told "next at 1" must sink it: d then evicts
         // c (7), the farthest, not a.
         var cache = try Cache.make(capacity: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (key, next) in [("a", 10), ("b", 5), ("c", 7), ("a", 1), ("d", 20)] as [(String, Int64)] {
             cache.noteNextAccess(next)
             _ = cache.access(key, cost: 1, orInsert: 0, observer: &observer)
@@ -157,26 +158,28 @@ struct BeladyCacheTests {
     @Test("differential: matches the reference model on random sequences with distinct next requests",
           arguments: 1...12)
     func differential(seed: UInt64) throws {
-        let scenario = ReferenceCheck.scenario(seed: seed)
-        try ReferenceCheck.compare(BeladyCache<Int, Int>.self, BeladyModel.self, scenario,
-                                   nextAccesses: ReferenceCheck.distinctNextAccesses(scenario.operations))
+        let scenario = Scenario.drawn(seed: seed)
+        try expectSameDecisions(BeladyCache<Int, Int>.self, BeladyModel(capacity: scenario.capacity, countLimit: scenario.countLimit),
+                                scenario, nextAccesses: TestOp.distinctNextAccesses(scenario.operations),
+                                label: "belady seed \(seed)")
     }
 
     @Test("optimality with ties: every victim has the farthest next request, and no eviction is spare",
           arguments: 1...8)
     func victimsAreFarthest(seed: UInt64) throws {
-        let scenario = ReferenceCheck.scenario(seed: seed)
+        let scenario = Scenario.drawn(seed: seed)
         let operations = scenario.operations
         // True next requests: ties at Int64.max for the never-again objects.
         var next = [Int64](repeating: .max, count: operations.count)
         var following: [Int: Int64] = [:]
         for i in operations.indices.reversed() {
-            next[i] = following[operations[i].key] ?? .max
-            if case .remove = operations[i] { continue }
-            following[operations[i].key] = Int64(i + 1)
+            guard let key = operations[i].key else { continue }
+            next[i] = following[key] ?? .max
+            if case .delete = operations[i] { continue }
+            following[key] = Int64(i + 1)
         }
         var cache = try BeladyCache<Int, Int>.make(capacity: scenario.capacity, countLimit: scenario.countLimit)
-        var observer = RecordingObserver<Int, Int>()
+        var observer = EvictionRecorder<Int, Int>()
         var resident: [Int: (next: Int64, cost: Int)] = [:]
         let limit = scenario.countLimit ?? .max
 
@@ -199,7 +202,7 @@ struct BeladyCacheTests {
             cache.noteNextAccess(next[i])
             let context = "op \(i) \(operation)"
             switch operation {
-            case .access(let key, let cost):
+            case .get(let key, let cost):
                 let hit = cache.access(key, cost: cost, orInsert: i, observer: &observer)
                 #expect(hit == (resident[key] != nil), "hit/miss at \(context)")
                 if hit {
@@ -208,7 +211,7 @@ struct BeladyCacheTests {
                     checkVictims(observer.take(), cost: cost, count: 1, context)
                     resident[key] = (next[i], cost)
                 }
-            case .insert(let key, let cost):
+            case .set(let key, let cost):
                 cache.insert(i, forKey: key, cost: cost, observer: &observer)
                 if cost > scenario.capacity {
                     resident[key] = nil
@@ -222,9 +225,11 @@ struct BeladyCacheTests {
             case .lookup(let key):
                 #expect((cache.lookup(key, observer: &observer) != nil) == (resident[key] != nil), "lookup at \(context)")
                 resident[key]?.next = next[i]
-            case .remove(let key):
+            case .delete(let key):
                 #expect((cache.remove(key, observer: &observer) != nil) == (resident[key] != nil), "remove at \(context)")
                 resident[key] = nil
+            case .event, .advance:
+                Issue.record("a drawn scenario has no events or time steps")
             }
             #expect(observer.take().isEmpty, "unexpected eviction at \(context)")
             #expect(cache.count == resident.count && cache.totalCost == resident.values.reduce(0) { $0 + $1.cost },

@@ -1,15 +1,16 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// CLOCK as libCacheSim's Clock.c: `entries[0]` is the oldest (where the hand looks), new and
 /// reinserted entries go to the end; `mark` is the counter.
-struct ClockModel: ReferenceCheck.Model {
-    var entries: [ReferenceCheck.Entry] = []
+struct ClockModel: EntryListModel {
+    var entries: [ModelEntry] = []
     let capacity: Int
     let countLimit: Int
     let maximum: Int64
 
-    init(capacity: Int, countLimit: Int?, options: [String: String]) {
+    init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
         maximum = (1 << Int64(options["bits"].flatMap { Int($0) } ?? 1)) - 1
@@ -34,34 +35,34 @@ struct ClockModel: ReferenceCheck.Model {
         return evicted
     }
 
-    mutating func access(_ key: Int, cost: Int, value: Int) -> (hit: Bool, evicted: [Int]) {
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let i = index(key) { hit(i); return (true, []) }
-        return (false, insert(key, cost: cost, value: value))
+        return (false, insert(key, cost: cost))
     }
 
-    mutating func insert(_ key: Int, cost: Int, value: Int) -> [Int] {
+    mutating func insert(_ key: Int, cost: Int) -> [Int] {
         if let i = index(key) {
             guard cost <= capacity else { entries.remove(at: i); return [] }
             entries[i].cost = cost
-            entries[i].value = value
             hit(i)
             return evict(extraCost: 0, extraCount: 0)
         }
         guard cost <= capacity else { return [] }
         let evicted = evict(extraCost: cost, extraCount: 1)
-        entries.append(.init(key: key, value: value, cost: cost))
+        entries.append(.init(key: key, cost: cost))
         return evicted
     }
 
-    mutating func lookup(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
+    mutating func read(_ key: Int) -> (hit: Bool, evicted: [Int]) {
+        guard let i = index(key) else { return (false, []) }
         hit(i)
-        return entries[i].value
+        return (true, [])
     }
 
-    mutating func remove(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
-        return entries.remove(at: i).value
+    mutating func remove(_ key: Int) -> [Int] {
+        guard let i = index(key) else { return [] }
+        entries.remove(at: i)
+        return []
     }
 }
 
@@ -71,7 +72,7 @@ struct ClockCacheTests {
 
     /// Runs cache-aside gets and returns the hit pattern ("H"/"M") and the evictions per request.
     static func run(_ cache: inout Cache, _ keys: [String]) -> (String, [[String]]) {
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var pattern = ""
         var evictions: [[String]] = []
         for key in keys {
@@ -112,7 +113,7 @@ struct ClockCacheTests {
     @Test("CK3: an object larger than the capacity is not inserted and evicts nothing")
     func oversized() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         _ = cache.access("a", cost: 6, orInsert: 1, observer: &observer)
         #expect(cache.access("big", cost: 11, orInsert: 2, observer: &observer) == false)
         #expect(!cache.contains("big"))
@@ -135,7 +136,8 @@ struct ClockCacheTests {
     @Test("differential: matches the reference model on random sequences", arguments: 1...12)
     func differential(seed: UInt64) throws {
         let options = seed % 3 == 0 ? ["bits": "2"] : [:]
-        try ReferenceCheck.compare(ClockCache<Int, Int>.self, ClockModel.self,
-                                   ReferenceCheck.scenario(seed: seed), options: options)
+        let scenario = Scenario.drawn(seed: seed)
+        let model = ClockModel(capacity: scenario.capacity, countLimit: scenario.countLimit, options: options)
+        try expectSameDecisions(ClockCache<Int, Int>.self, model, scenario, options: options, label: "clock seed \(seed)")
     }
 }

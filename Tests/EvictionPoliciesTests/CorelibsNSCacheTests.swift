@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// NSCache as swift-corelibs-foundation implements it, written from library-semantics.md §2.1:
+/// NSCache as swift-corelibs-foundation implements it, written from EvictionPolicies.docc/NSCache.md:
 /// an array sorted by ascending cost, a new entry placed before the first entry of equal or
 /// greater cost, two purge loops from the front after every set.
-struct ReferenceCorelibsNSCache: ReferenceCache {
+struct ReferenceCorelibsNSCache: ReferenceModel {
     var list: [(key: Int, cost: Int)] = []
     var totalCostLimit: Int
     var countLimit: Int
@@ -59,18 +60,18 @@ struct ReferenceCorelibsNSCache: ReferenceCache {
     mutating func event(_ event: CacheEvent) -> [Pass] { [] }
 }
 
-@Suite("nscache: swift-corelibs-foundation NSCache (library-semantics §2.1)")
+@Suite("nscache: swift-corelibs-foundation NSCache (EvictionPolicies.docc/NSCache.md)")
 struct CorelibsNSCacheTests {
     typealias Cache = CorelibsNSCache<String, Int>
 
-    func set(_ cache: inout Cache, _ key: String, _ cost: Int, _ observer: inout RecordingObserver<String, Int>) {
+    func set(_ cache: inout Cache, _ key: String, _ cost: Int, _ observer: inout EvictionRecorder<String, Int>) {
         cache.insert(cost, forKey: key, cost: cost, observer: &observer)
     }
 
     @Test("N1: countLimit 2, three cost-0 sets: the third evicts itself")
     func n1() throws {
         var cache = try Cache.make(countLimit: 2)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for key in ["k1", "k2", "k3"] { set(&cache, key, 0, &observer) }
         #expect(observer.evicted == ["k3"])
         #expect(cache.contains("k1") && cache.contains("k2") && !cache.contains("k3"))
@@ -81,7 +82,7 @@ struct CorelibsNSCacheTests {
     @Test("N1 consequence: cost 0 with a count limit freezes the cache on its first N keys")
     func costZeroFreezes() throws {
         var cache = try Cache.make(countLimit: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for i in 0..<50 { set(&cache, "k\(i)", 0, &observer) }
         #expect((0..<3).allSatisfy { cache.contains("k\($0)") })
         #expect(observer.evicted == (3..<50).map { "k\($0)" })
@@ -90,7 +91,7 @@ struct CorelibsNSCacheTests {
     @Test("N2: countLimit 2, costs 1, 2, 3: k1 is evicted (upstream test_countLimit)")
     func n2() throws {
         var cache = try Cache.make(countLimit: 2)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "k1", 1, &observer)
         set(&cache, "k2", 2, &observer)
         set(&cache, "k3", 3, &observer)
@@ -101,7 +102,7 @@ struct CorelibsNSCacheTests {
     @Test("N3: totalCostLimit 10, \"0\"(4), \"2\"(5), \"1\"(5): \"0\" is evicted (upstream test_costLimit)")
     func n3() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "0", 4, &observer)
         set(&cache, "2", 5, &observer)
         set(&cache, "1", 5, &observer)
@@ -113,7 +114,7 @@ struct CorelibsNSCacheTests {
     @Test("N4: totalCostLimit 10, k1(0), k2(6), k3(6): k1 then k3 go, k2 stays")
     func n4() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "k1", 0, &observer)
         set(&cache, "k2", 6, &observer)
         set(&cache, "k3", 6, &observer)
@@ -125,7 +126,7 @@ struct CorelibsNSCacheTests {
     @Test("N5: totalCostLimit 10, eight sets of cost 5: keys 3 to 8 each evict themselves")
     func n5() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for i in 1...8 { set(&cache, "\(i)", 5, &observer) }
         #expect(observer.evicted == ["3", "4", "5", "6", "7", "8"])
         #expect(cache.contains("1") && cache.contains("2") && cache.count == 2)
@@ -134,7 +135,7 @@ struct CorelibsNSCacheTests {
     @Test("reads never reorder: a read key is still the one evicted")
     func readsDoNotReorder() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "a", 1, &observer)
         set(&cache, "b", 5, &observer)
         for _ in 0..<5 { #expect(cache.lookup("a", observer: &observer) == 1) }
@@ -145,7 +146,7 @@ struct CorelibsNSCacheTests {
     @Test("re-set with the same cost keeps the position; a changed cost re-sorts before equals")
     func resetPosition() throws {
         var cache = try Cache.make(countLimit: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "a", 2, &observer)
         set(&cache, "b", 2, &observer)         // list: b(2) a(2)
         set(&cache, "a", 2, &observer)         // same cost: a keeps its place behind b
@@ -160,7 +161,7 @@ struct CorelibsNSCacheTests {
     @Test("negative costs are clamped to 0 and purged for free")
     func negativeCost() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "z", -5, &observer)
         #expect(cache.totalCost == 0)
         set(&cache, "a", 8, &observer)
@@ -171,7 +172,7 @@ struct CorelibsNSCacheTests {
     @Test("a lowered limit purges nothing until the next set; events change nothing")
     func limitsAndEvents() throws {
         var cache = try Cache.make(capacity: 100)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for i in 1...5 { set(&cache, "\(i)", i, &observer) }
         cache.countLimit = 2
         cache.handle(.memoryWarning, observer: &observer)
@@ -185,7 +186,7 @@ struct CorelibsNSCacheTests {
     @Test("remove is not an eviction")
     func removeIsNotEviction() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         set(&cache, "a", 4, &observer)
         #expect(cache.remove("a", observer: &observer) == 4)
         #expect(cache.remove("a", observer: &observer) == nil)

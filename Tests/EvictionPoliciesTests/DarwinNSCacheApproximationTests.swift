@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// Darwin NSCache as library-semantics.md §2.2 recommends approximating it: an array in
+/// Darwin NSCache as EvictionPolicies.docc/NSCache.md recommends approximating it: an array in
 /// insertion order, oldest evicted first on set; background empties it; a memory warning
 /// evicts the oldest fraction.
-struct ReferenceDarwinNSCache: ReferenceCache {
+struct ReferenceDarwinNSCache: ReferenceModel {
     var list: [(key: Int, cost: Int)] = []       // oldest first
     var costLimit: Int
     var countLimit: Int
@@ -55,7 +56,7 @@ struct ReferenceDarwinNSCache: ReferenceCache {
     }
 }
 
-@Suite("nscache-darwin: Darwin NSCache approximation (library-semantics §2.2)")
+@Suite("nscache-darwin: Darwin NSCache approximation (EvictionPolicies.docc/NSCache.md)")
 struct DarwinNSCacheApproximationTests {
     typealias Cache = DarwinNSCacheApproximation<Int, Int>
 
@@ -68,7 +69,7 @@ struct DarwinNSCacheApproximationTests {
     @Test("BaHui observation: countLimit 5 over keys 1…8 at cost 0 evicts 1, 2, 3")
     func countLimitObservation() throws {
         var cache = try Cache.make(countLimit: 5)
-        var observer = RecordingObserver<Int, Int>()
+        var observer = EvictionRecorder<Int, Int>()
         for key in 1...8 { cache.insert(key, forKey: key, cost: 0, observer: &observer) }
         #expect(observer.evicted == [1, 2, 3])
     }
@@ -76,7 +77,7 @@ struct DarwinNSCacheApproximationTests {
     @Test("BaHui observation: totalCostLimit 10 with eight sets of cost 5 evicts 1…6 (the opposite of N5)")
     func costLimitObservation() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<Int, Int>()
+        var observer = EvictionRecorder<Int, Int>()
         for key in 1...8 { cache.insert(key, forKey: key, cost: 5, observer: &observer) }
         #expect(observer.evicted == [1, 2, 3, 4, 5, 6])
         #expect(cache.contains(7) && cache.contains(8))
@@ -85,7 +86,7 @@ struct DarwinNSCacheApproximationTests {
     @Test("BaHui observation: interleaved cost-0 and cost-1 inserts evict in insertion order")
     func interleavedObservation() throws {
         var cache = try Cache.make(countLimit: 4)
-        var observer = RecordingObserver<Int, Int>()
+        var observer = EvictionRecorder<Int, Int>()
         for i in 1...6 {
             cache.insert(0, forKey: 100 + i, cost: 0, observer: &observer)
             cache.insert(0, forKey: i, cost: 1, observer: &observer)
@@ -96,7 +97,7 @@ struct DarwinNSCacheApproximationTests {
     @Test("background removes everything; a memory warning removes the oldest fraction")
     func events() throws {
         var cache = try Cache.make(options: ["memory-warning-fraction": "0.5"])
-        var observer = RecordingObserver<Int, Int>()
+        var observer = EvictionRecorder<Int, Int>()
         for key in 1...5 { cache.insert(key, forKey: key, cost: 1, observer: &observer) }
         cache.handle(.memoryWarning, observer: &observer)
         #expect(observer.take() == [1, 2, 3])
@@ -109,7 +110,7 @@ struct DarwinNSCacheApproximationTests {
     func resetPosition() throws {
         for keep in [true, false] {
             var cache = try Cache.make(countLimit: 2, options: ["keep-position-on-reset": String(keep)])
-            var observer = RecordingObserver<Int, Int>()
+            var observer = EvictionRecorder<Int, Int>()
             cache.insert(1, forKey: 1, cost: 1, observer: &observer)
             cache.insert(2, forKey: 2, cost: 1, observer: &observer)
             cache.insert(1, forKey: 1, cost: 1, observer: &observer)

@@ -1,5 +1,6 @@
 @testable import EvictionPolicies
 import Testing
+import TestSupport
 
 @Suite("GDSF")
 struct GDSFCacheTests {

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// Pairs of different spellings that `String`'s `==` calls equal (canonical equivalence), some
@@ -167,20 +168,19 @@ struct KeyHashingTests {
         let countLimit = 25
         var cache = try LRUCache<String, Void>.make(countLimit: countLimit)
         var reference = ReferenceListCache(rule: .lru, capacity: .max, countLimit: countLimit)
-        var observer = RecordingObserver<String, Void>()
+        var observer = EvictionRecorder<String, Void>()
         for step in 0..<4_000 {
             let k = Int.random(in: 0..<keySpace, using: &rng)
             let key = spellings(k).randomElement(using: &rng) ?? ""
             switch Int.random(in: 0..<10, using: &rng) {
             case 0..<7:
                 let hit = cache.access(key, cost: 1, orInsert: (), observer: &observer)
-                let expectedHit = reference.lookup(k)
-                let expectedEvicted = expectedHit ? [] : reference.insert(k, cost: 1)
-                #expect(hit == expectedHit, "seed \(seed) step \(step): access \(key.debugDescription)")
-                #expect(observer.take().map { keyOf[$0] ?? -1 } == expectedEvicted, "seed \(seed) step \(step)")
+                let expected = reference.access(k, cost: 1)
+                #expect(hit == expected.hit, "seed \(seed) step \(step): access \(key.debugDescription)")
+                #expect(observer.take().map { keyOf[$0] ?? -1 } == expected.evicted, "seed \(seed) step \(step)")
             case 7..<9:
                 cache.remove(key, observer: &observer)
-                reference.remove(k)
+                _ = reference.remove(k)
             default:
                 #expect(cache.contains(key) == reference.entries.contains { $0.key == k }, "seed \(seed) step \(step)")
             }

@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// Kingfisher's MemoryStorage written from library-semantics.md §7 over the §2.2 NSCache
+/// Kingfisher's MemoryStorage written from EvictionPolicies.docc/Kingfisher.md over the §2.2 NSCache
 /// approximation: an array in insertion order with a sliding expiry per entry, and a sweep at
 /// start + k·interval, one tick at a time.
-struct ReferenceKingfisherStorage: ReferenceCache {
+struct ReferenceKingfisherStorage: ReferenceModel {
     var list: [(key: Int, cost: Int, expiry: Double)] = []    // oldest insertion first
     var costLimit: Int
     var countLimit: Int
@@ -89,14 +90,14 @@ struct ReferenceKingfisherStorage: ReferenceCache {
     }
 }
 
-@Suite("kingfisher: Kingfisher 8.11.0 MemoryStorage over the Darwin NSCache approximation (library-semantics §7)")
+@Suite("kingfisher: Kingfisher 8.11.0 MemoryStorage over the Darwin NSCache approximation (EvictionPolicies.docc/Kingfisher.md)")
 struct KingfisherMemoryStorageTests {
     typealias Cache = KingfisherMemoryStorage<String, Int>
 
     @Test("K1: set a at 0; get at 200 hits and slides the expiry to 500; get at 501 misses but a stays; the sweep at 600 removes it")
     func k1() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 200, observer: &observer)
@@ -115,7 +116,7 @@ struct KingfisherMemoryStorageTests {
     @Test("expiry is inclusive: at exactly now + 300 the object is expired (Date.isPast is <= 0)")
     func expiryBoundary() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 10, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 309.99, observer: &observer)
@@ -130,7 +131,7 @@ struct KingfisherMemoryStorageTests {
     @Test("limits evict the oldest insertion (the NSCache model); expiration 0 stores nothing")
     func limitsAndExpiredStore() throws {
         var cache = try Cache.make(countLimit: 2)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { cache.insert(i, forKey: key, cost: 1, observer: &observer) }
         #expect(observer.take() == ["a"])
         var never = try Cache.make(options: ["expiration": "0"])
@@ -146,7 +147,7 @@ struct KingfisherMemoryStorageTests {
     @Test("memory warning removes all (caller); background is Darwin's purge unless values are discardable")
     func events() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.handle(.memoryWarning, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1, observer: &observer)
@@ -162,7 +163,7 @@ struct KingfisherMemoryStorageTests {
     @Test("a jump of 10^12 s returns at once: sweeps that cannot remove anything are skipped")
     func hugeJump() throws {
         var cache = try Cache.make(options: ["clean-interval": "0.001"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 100, observer: &observer)

@@ -1,15 +1,16 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// LFU as libCacheSim's LFU.c: `mark` is the count (1 on insert, +1 per hit), `stamp` when the
 /// entry reached it; the victim is the lowest count, earliest stamp.
-struct LFUModel: ReferenceCheck.Model {
-    var entries: [ReferenceCheck.Entry] = []
+struct LFUModel: EntryListModel {
+    var entries: [ModelEntry] = []
     var clock = 0
     let capacity: Int
     let countLimit: Int
 
-    init(capacity: Int, countLimit: Int?, options: [String: String]) {
+    init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
     }
@@ -32,35 +33,35 @@ struct LFUModel: ReferenceCheck.Model {
         return evicted
     }
 
-    mutating func access(_ key: Int, cost: Int, value: Int) -> (hit: Bool, evicted: [Int]) {
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let i = index(key) { hit(i); return (true, []) }
-        return (false, insert(key, cost: cost, value: value))
+        return (false, insert(key, cost: cost))
     }
 
-    mutating func insert(_ key: Int, cost: Int, value: Int) -> [Int] {
+    mutating func insert(_ key: Int, cost: Int) -> [Int] {
         if let i = index(key) {
             guard cost <= capacity else { entries.remove(at: i); return [] }
             hit(i)
             entries[i].cost = cost
-            entries[i].value = value
             return evict(extraCost: 0, extraCount: 0)
         }
         guard cost <= capacity else { return [] }
         let evicted = evict(extraCost: cost, extraCount: 1)
         clock += 1
-        entries.append(.init(key: key, value: value, cost: cost, mark: 1, stamp: clock))
+        entries.append(.init(key: key, cost: cost, mark: 1, stamp: clock))
         return evicted
     }
 
-    mutating func lookup(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
+    mutating func read(_ key: Int) -> (hit: Bool, evicted: [Int]) {
+        guard let i = index(key) else { return (false, []) }
         hit(i)
-        return entries[i].value
+        return (true, [])
     }
 
-    mutating func remove(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
-        return entries.remove(at: i).value
+    mutating func remove(_ key: Int) -> [Int] {
+        guard let i = index(key) else { return [] }
+        entries.remove(at: i)
+        return []
     }
 }
 
@@ -69,7 +70,7 @@ struct LFUCacheTests {
     typealias Cache = LFUCache<String, Int>
 
     static func run(_ cache: inout Cache, _ keys: [String], cost: Int = 1) -> (String, [[String]]) {
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var pattern = ""
         var evictions: [[String]] = []
         for key in keys {
@@ -108,7 +109,7 @@ struct LFUCacheTests {
     func sizes() throws {
         // capacity 10: a (4) hit → count 2; b (3), c (3) at count 1. d (4) needs 6 free: b, then c.
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for key in ["a", "a", "b", "c"] { _ = cache.access(key, cost: key == "a" ? 4 : 3, orInsert: 0, observer: &observer) }
         _ = cache.access("d", cost: 4, orInsert: 0, observer: &observer)
         #expect(observer.take() == ["b", "c"])
@@ -133,6 +134,8 @@ struct LFUCacheTests {
 
     @Test("differential: matches the reference model on random sequences", arguments: 1...12)
     func differential(seed: UInt64) throws {
-        try ReferenceCheck.compare(LFUCache<Int, Int>.self, LFUModel.self, ReferenceCheck.scenario(seed: seed))
+        let scenario = Scenario.drawn(seed: seed)
+        try expectSameDecisions(LFUCache<Int, Int>.self, LFUModel(capacity: scenario.capacity, countLimit: scenario.countLimit),
+                                scenario, label: "lfu seed \(seed)")
     }
 }

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// libCacheSim's LIRS.c (aa0fc40) transcribed onto arrays: S, Q and NH are separate arrays of
@@ -197,7 +198,7 @@ struct LIRSModel: ResearchModel {
 struct LIRSCacheTests {
     typealias Cache = LIRSCache<Int, Void>
 
-    func access(_ cache: inout Cache, _ key: Int, _ observer: inout RecordingObserver<Int, Void>) -> Bool {
+    func access(_ cache: inout Cache, _ key: Int, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: 1, orInsert: (), observer: &observer)
     }
 
@@ -233,7 +234,7 @@ struct LIRSCacheTests {
     @Test("L1: LIR fill, HIR eviction to non-resident, readmission as LIR, and libCacheSim's phantom block")
     func phantom() throws {
         var cache = try Cache.make(capacity: 10)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...9 { _ = access(&cache, key, &o) }       // all LIR while the LIR part has room
         _ = access(&cache, 10, &o)                               // LIR part full: 10 is resident HIR (S and Q)
         #expect(stack(cache).prefix(2) == ["10R", "9L"] && queue(cache) == [10])
@@ -259,7 +260,7 @@ struct LIRSCacheTests {
     @Test("L2: S is bounded at twice the capacity by forgetting the oldest non-resident keys")
     func stackLimit() throws {
         var cache = try Cache.make(capacity: 3)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...6 { _ = access(&cache, key, &o) }
         #expect(o.take() == [3, 4, 5])
         #expect(stack(cache) == ["6R", "5N", "4N", "3N", "2L", "1L"])
@@ -276,7 +277,7 @@ struct LIRSCacheTests {
     @Test("L3: a remembered key keeps its remembered cost; new objects larger than the HIR part are refused")
     func costs() throws {
         var cache = try Cache.make(capacity: 300)               // HIR part 3, LIR part 297
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         #expect(!cache.access(1, cost: 4, orInsert: (), observer: &o) && !cache.contains(1))
         _ = cache.access(1, cost: 3, orInsert: (), observer: &o)
         for key in 2...99 { _ = cache.access(key, cost: 3, orInsert: (), observer: &o) }    // LIR part 297 = 99 × 3
@@ -304,12 +305,10 @@ struct LIRSCacheTests {
         var rng = SeededRandom(seed: seed &* 49_979_687)
         let capacity = Int.random(in: 3...150, using: &rng)
         let hirRatio = [0.01, 0.1, 0.25, 1.0 / 3.0].randomElement(using: &rng)!
-        var cache = try Cache.make(capacity: capacity, options: ["hir-ratio": "\(hirRatio)"])
+        var cache = try LIRSCache<Int, Int>.make(capacity: capacity, options: ["hir-ratio": "\(hirRatio)"])
         var model = LIRSModel(capacity: capacity, hirRatio: hirRatio)
         let hirLimit = max(1, Int(hirRatio * Double(capacity)))
-        let workload = ResearchModelCheck.Workload(
-            keySpace: Int.random(in: 4...3 * capacity, using: &rng),
-            maxCost: seed % 2 == 0 ? hirLimit + 1 : 1, ordered: false)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "lirs c=\(capacity) r=\(hirRatio)")
+        let operations = Scenario.uniform(keySpace: Int.random(in: 4...3 * capacity, using: &rng), maxCost: seed % 2 == 0 ? hirLimit + 1 : 1, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "lirs c=\(capacity) r=\(hirRatio) seed \(seed)", orderedEvictions: false)
     }
 }

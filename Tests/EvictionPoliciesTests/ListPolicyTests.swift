@@ -1,4 +1,5 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 // Hand-worked vectors for the single-list policies. Keys are Ints; "cost" is bytes.
@@ -8,7 +9,7 @@ struct LRUTests {
     @Test("count limit: a hit protects the entry, the least recently used goes")
     func countLimit() throws {
         var cache = try LRUCache<Int, String>.make(countLimit: 3)
-        var observer = RecordingObserver<Int, String>()
+        var observer = EvictionRecorder<Int, String>()
         for key in [1, 2, 3] { cache.insert("v\(key)", forKey: key, cost: 1, observer: &observer) }
         #expect(cache.lookup(1, observer: &observer) == "v1")     // order, newest first: 1 3 2
         cache.insert("v4", forKey: 4, cost: 1, observer: &observer)
@@ -23,7 +24,7 @@ struct LRUTests {
     @Test("byte limit: evicts from the tail until the new object fits")
     func byteLimit() throws {
         var cache = try LRUCache<Int, Void>.make(capacity: 10)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for (key, cost) in [(1, 4), (2, 3), (3, 3)] { cache.insert((), forKey: key, cost: cost, observer: &observer) }
         #expect(cache.totalCost == 10)
         cache.insert((), forKey: 4, cost: 6, observer: &observer)     // needs 6: evict 1 (4) then 2 (3)
@@ -34,7 +35,7 @@ struct LRUTests {
     @Test("an object larger than the capacity is not inserted and leaves the cache untouched")
     func oversized() throws {
         var cache = try LRUCache<Int, Void>.make(capacity: 10)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         cache.insert((), forKey: 1, cost: 5, observer: &observer)
         #expect(!cache.access(2, cost: 11, orInsert: (), observer: &observer))
         #expect(!cache.contains(2) && cache.contains(1) && cache.totalCost == 5)
@@ -44,7 +45,7 @@ struct LRUTests {
     @Test("re-inserting a resident key replaces its cost and counts as a use")
     func reinsert() throws {
         var cache = try LRUCache<Int, String>.make(capacity: 10)
-        var observer = RecordingObserver<Int, String>()
+        var observer = EvictionRecorder<Int, String>()
         cache.insert("a", forKey: 1, cost: 3, observer: &observer)
         cache.insert("b", forKey: 2, cost: 3, observer: &observer)
         cache.insert("a2", forKey: 1, cost: 5, observer: &observer)    // 1 is now newest, total 8
@@ -69,7 +70,7 @@ struct FIFOTests {
     @Test("hits do not protect an entry: the oldest insertion goes")
     func hitsDoNotReorder() throws {
         var cache = try FIFOCache<Int, Void>.make(countLimit: 3)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in [1, 2, 3] { cache.insert((), forKey: key, cost: 1, observer: &observer) }
         #expect(cache.lookup(1, observer: &observer) != nil)
         cache.insert((), forKey: 4, cost: 1, observer: &observer)
@@ -79,7 +80,7 @@ struct FIFOTests {
     @Test("byte limit and an oversized object")
     func bytes() throws {
         var cache = try FIFOCache<Int, Void>.make(capacity: 100)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for (key, cost) in [(1, 40), (2, 40), (3, 20)] { cache.insert((), forKey: key, cost: cost, observer: &observer) }
         cache.insert((), forKey: 4, cost: 50, observer: &observer)     // evict 1 (40), 2 (40) → 20 + 50
         #expect(observer.take() == [1, 2])
@@ -90,7 +91,7 @@ struct FIFOTests {
     @Test("re-inserting a resident key keeps its queue position")
     func reinsertKeepsPosition() throws {
         var cache = try FIFOCache<Int, Void>.make(countLimit: 2)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         cache.insert((), forKey: 1, cost: 1, observer: &observer)
         cache.insert((), forKey: 2, cost: 1, observer: &observer)
         cache.insert((), forKey: 1, cost: 1, observer: &observer)
@@ -104,7 +105,7 @@ struct LIFOTests {
     @Test("makes room by evicting the newest resident entry, then inserts")
     func newestGoes() throws {
         var cache = try LIFOCache<Int, Void>.make(countLimit: 3)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in [1, 2, 3] { cache.insert((), forKey: key, cost: 1, observer: &observer) }
         cache.insert((), forKey: 4, cost: 1, observer: &observer)
         #expect(observer.take() == [3])
@@ -116,7 +117,7 @@ struct LIFOTests {
     @Test("byte limit evicts newest entries until the object fits")
     func bytes() throws {
         var cache = try LIFOCache<Int, Void>.make(capacity: 10)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for (key, cost) in [(1, 4), (2, 3), (3, 3)] { cache.insert((), forKey: key, cost: cost, observer: &observer) }
         cache.insert((), forKey: 4, cost: 5, observer: &observer)      // evict 3 (3), then 2 (3): 4 + 5
         #expect(observer.take() == [3, 2])
@@ -129,19 +130,28 @@ struct LIFOTests {
 // MARK: - Differential tests against an obviously-correct reference
 
 /// A single-list cache written the slow, obvious way: an array of (key, cost), newest first.
-struct ReferenceListCache {
+struct ReferenceListCache: ResearchModel {
     enum Rule { case lru, fifo, lifo }
     let rule: Rule
     let capacity: Int
     let countLimit: Int
     var entries: [(key: Int, cost: Int)] = []
 
-    var totalCost: Int { entries.reduce(0) { $0 + $1.cost } }
+    init(rule: Rule, capacity: Int, countLimit: Int) {
+        self.rule = rule
+        self.capacity = capacity
+        self.countLimit = countLimit
+    }
 
-    mutating func lookup(_ key: Int) -> Bool {
-        guard let i = entries.firstIndex(where: { $0.key == key }) else { return false }
+    var count: Int { entries.count }
+    var totalCost: Int { entries.reduce(0) { $0 + $1.cost } }
+    func contains(_ key: Int) -> Bool { entries.contains { $0.key == key } }
+    func cost(of key: Int) -> Int? { entries.first { $0.key == key }?.cost }
+
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
+        guard let i = entries.firstIndex(where: { $0.key == key }) else { return (false, insert(key, cost: cost)) }
         if rule == .lru { entries.insert(entries.remove(at: i), at: 0) }
-        return true
+        return (true, [])
     }
 
     /// Returns the evicted keys.
@@ -158,8 +168,9 @@ struct ReferenceListCache {
         return evicted
     }
 
-    mutating func remove(_ key: Int) {
+    mutating func remove(_ key: Int) -> [Int] {
         entries.removeAll { $0.key == key }
+        return []
     }
 
     private mutating func shrink(extraCost: Int, extraCount: Int) -> [Int] {
@@ -177,48 +188,37 @@ struct ListPolicyDifferentialTests {
     static let seeds: [UInt64] = [1, 2, 3, 42, 1234, 99_991]
 
     func run<P: EvictionPolicy>(_ type: P.Type, rule: ReferenceListCache.Rule, seed: UInt64) throws
-    where P.Key == Int, P.Value == Void {
+    where P.Key == Int, P.Value == Int {
         var rng = SeededRandom(seed: seed)
         let capacity = Int.random(in: 5...200, using: &rng)
         let countLimit = Int.random(in: 1...40, using: &rng)
         let useCount = Bool.random(using: &rng)
         var cache = try P.make(capacity: capacity, countLimit: useCount ? countLimit : nil)
         var reference = ReferenceListCache(rule: rule, capacity: capacity, countLimit: useCount ? countLimit : .max)
-        var observer = RecordingObserver<Int, Void>()
         let keySpace = Int.random(in: 5...80, using: &rng)
-        for step in 0..<5_000 {
+        // Costs from 0, so that zero-cost entries are covered too.
+        let operations: [TestOp] = (0..<5_000).map { _ in
             let key = Int.random(in: 0..<keySpace, using: &rng)
             let cost = Int.random(in: 0...(capacity / 3 + 2), using: &rng)
             switch Int.random(in: 0..<10, using: &rng) {
-            case 0..<6:
-                let hit = cache.access(key, cost: cost, orInsert: (), observer: &observer)
-                let expectedHit = reference.lookup(key)
-                let expectedEvicted = expectedHit ? [] : reference.insert(key, cost: cost)
-                #expect(hit == expectedHit, "seed \(seed) step \(step): access \(key)")
-                #expect(observer.take() == expectedEvicted, "seed \(seed) step \(step): access \(key)")
-            case 6..<8:
-                cache.insert((), forKey: key, cost: cost, observer: &observer)
-                #expect(observer.take() == reference.insert(key, cost: cost), "seed \(seed) step \(step): insert \(key)")
-            case 8:
-                cache.remove(key, observer: &observer)
-                reference.remove(key)
-            default:
-                #expect(cache.contains(key) == reference.entries.contains { $0.key == key })
+            case 0..<6: return .get(key, cost: cost)
+            case 6..<8: return .set(key, cost: cost)
+            case 8: return .delete(key)
+            default: return .lookup(key)
             }
-            #expect(cache.count == reference.entries.count, "seed \(seed) step \(step)")
-            #expect(cache.totalCost == reference.totalCost, "seed \(seed) step \(step)")
-            if cache.count != reference.entries.count { return }
         }
+        expectSameDecisions(&cache, &reference, operations, label: "\(rule) seed \(seed)",
+                            limits: (capacity, useCount ? countLimit : nil))
     }
 
     @Test("lru", arguments: seeds)
-    func lru(seed: UInt64) throws { try run(LRUCache<Int, Void>.self, rule: .lru, seed: seed) }
+    func lru(seed: UInt64) throws { try run(LRUCache<Int, Int>.self, rule: .lru, seed: seed) }
 
     @Test("fifo", arguments: seeds)
-    func fifo(seed: UInt64) throws { try run(FIFOCache<Int, Void>.self, rule: .fifo, seed: seed) }
+    func fifo(seed: UInt64) throws { try run(FIFOCache<Int, Int>.self, rule: .fifo, seed: seed) }
 
     @Test("lifo", arguments: seeds)
-    func lifo(seed: UInt64) throws { try run(LIFOCache<Int, Void>.self, rule: .lifo, seed: seed) }
+    func lifo(seed: UInt64) throws { try run(LIFOCache<Int, Int>.self, rule: .lifo, seed: seed) }
 }
 
 @Suite("Configuration")

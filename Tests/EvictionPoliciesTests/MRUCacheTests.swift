@@ -1,14 +1,15 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// MRU as libCacheSim's MRU.c: `entries` ordered by recency, the last one the most recently used
 /// or inserted, which is the victim.
-struct MRUModel: ReferenceCheck.Model {
-    var entries: [ReferenceCheck.Entry] = []
+struct MRUModel: EntryListModel {
+    var entries: [ModelEntry] = []
     let capacity: Int
     let countLimit: Int
 
-    init(capacity: Int, countLimit: Int?, options: [String: String]) {
+    init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
     }
@@ -24,29 +25,30 @@ struct MRUModel: ReferenceCheck.Model {
         return evicted
     }
 
-    mutating func access(_ key: Int, cost: Int, value: Int) -> (hit: Bool, evicted: [Int]) {
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let i = index(key) { entries.append(entries.remove(at: i)); return (true, []) }
-        return (false, insert(key, cost: cost, value: value))
+        return (false, insert(key, cost: cost))
     }
 
-    mutating func insert(_ key: Int, cost: Int, value: Int) -> [Int] {
+    mutating func insert(_ key: Int, cost: Int) -> [Int] {
         guard cost <= capacity else { _ = remove(key); return [] }
         // A resident key is taken out, room is made among the others, and it comes back newest.
         _ = remove(key)
         let evicted = evict(extraCost: cost, extraCount: 1)
-        entries.append(.init(key: key, value: value, cost: cost))
+        entries.append(.init(key: key, cost: cost))
         return evicted
     }
 
-    mutating func lookup(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
+    mutating func read(_ key: Int) -> (hit: Bool, evicted: [Int]) {
+        guard let i = index(key) else { return (false, []) }
         entries.append(entries.remove(at: i))
-        return entries.last?.value
+        return (true, [])
     }
 
-    mutating func remove(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
-        return entries.remove(at: i).value
+    mutating func remove(_ key: Int) -> [Int] {
+        guard let i = index(key) else { return [] }
+        entries.remove(at: i)
+        return []
     }
 }
 
@@ -59,7 +61,7 @@ struct MRUCacheTests {
         // capacity 3: a b c. d evicts c (the last inserted). `a` hits and becomes the most recent,
         // so e evicts a. f evicts e.
         var cache = try Cache.make(capacity: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var pattern = ""
         var evictions: [[String]] = []
         for key in ["a", "b", "c", "d", "a", "e", "f"] {
@@ -75,7 +77,7 @@ struct MRUCacheTests {
     func sizes() throws {
         // capacity 10: a b c of 3 each (9). d (5) needs 5 free: c, then b.
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for key in ["a", "b", "c"] { _ = cache.access(key, cost: 3, orInsert: 0, observer: &observer) }
         _ = cache.access("d", cost: 5, orInsert: 0, observer: &observer)
         #expect(observer.take() == ["c", "b"])
@@ -88,7 +90,7 @@ struct MRUCacheTests {
     func replaceGrows() throws {
         // capacity 10: a b c of 3. b grows to 6: without b, 6 + 6 > 10 → c (most recent other) goes.
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for key in ["a", "b", "c"] { _ = cache.access(key, cost: 3, orInsert: 0, observer: &observer) }
         cache.insert(7, forKey: "b", cost: 6, observer: &observer)
         #expect(observer.take() == ["c"])
@@ -97,6 +99,8 @@ struct MRUCacheTests {
 
     @Test("differential: matches the reference model on random sequences", arguments: 1...12)
     func differential(seed: UInt64) throws {
-        try ReferenceCheck.compare(MRUCache<Int, Int>.self, MRUModel.self, ReferenceCheck.scenario(seed: seed))
+        let scenario = Scenario.drawn(seed: seed)
+        try expectSameDecisions(MRUCache<Int, Int>.self, MRUModel(capacity: scenario.capacity, countLimit: scenario.countLimit),
+                                scenario, label: "mru seed \(seed)")
     }
 }

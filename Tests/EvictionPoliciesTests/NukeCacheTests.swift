@@ -1,9 +1,10 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// Nuke's `Cache` written from library-semantics.md §8, both versions: an array whose first
+/// Nuke's `Cache` written from EvictionPolicies.docc/Nuke.md, both versions: an array whose first
 /// element is `list.first`, entries with an expiry and (CLOCK) a reference bit.
-struct ReferenceNukeCache: ReferenceCache {
+struct ReferenceNukeCache: ReferenceModel {
     struct Entry { var key: Int; var cost: Int; var expiry: Double; var referenced = false }
     var list: [Entry] = []                 // list.first ... list.last
     var clock: Bool                        // 13.0.5+ when true, ≤ 13.0.4 when false
@@ -108,7 +109,7 @@ struct ReferenceNukeCache: ReferenceCache {
     }
 }
 
-@Suite("nuke-lru and nuke-clock: Nuke's memory cache before and after 13.0.5 (library-semantics §8)")
+@Suite("nuke-lru and nuke-clock: Nuke's memory cache before and after 13.0.5 (EvictionPolicies.docc/Nuke.md)")
 struct NukeCacheTests {
     typealias LRU = NukeLRUCache<String, Int>
     typealias Clock = NukeClockCache<String, Int>
@@ -117,7 +118,7 @@ struct NukeCacheTests {
     func nk1<P: EvictionPolicy>(_ type: P.Type) throws -> (evicted: [String], resident: [String])
     where P.Key == String, P.Value == Int {
         var cache = try P.make(countLimit: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { cache.insert(i, forKey: key, cost: 1, observer: &observer) }
         for key in ["a", "b", "c"] { #expect(cache.lookup(key, observer: &observer) != nil) }
         cache.insert(3, forKey: "d", cost: 1, observer: &observer)
@@ -139,7 +140,7 @@ struct NukeCacheTests {
     @Test("NK2: costLimit 100 gives entryMaxCost 10: cost 10 is ignored, cost 9 stored; the old value stays")
     func nk2() throws {
         for clock in [false, true] {
-            var observer = RecordingObserver<String, Int>()
+            var observer = EvictionRecorder<String, Int>()
             var lru = try LRU.make(capacity: 100)
             var clk = try Clock.make(capacity: 100)
             func set(_ value: Int, _ cost: Int) {
@@ -160,7 +161,7 @@ struct NukeCacheTests {
 
     @Test("the entry cap: skipped above Int32.max bytes up to 13.0.4, always applied from 13.0.5")
     func entryCapAboveInt32() throws {
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var lru = try LRU.make(capacity: 3_000_000_000)
         var clk = try Clock.make(capacity: 3_000_000_000)
         lru.insert(1, forKey: "big", cost: 2_000_000_000, observer: &observer)
@@ -173,7 +174,7 @@ struct NukeCacheTests {
     @Test("TTL is lazy: an entry expires strictly after now + ttl and is removed by the get that finds it")
     func ttl() throws {
         var cache = try Clock.make(options: ["ttl": "10"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 10, observer: &observer)
@@ -186,7 +187,7 @@ struct NukeCacheTests {
 
     @Test("background trims to 10 % of the cost limit; the CLOCK version spares referenced entries once")
     func background() throws {
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var lru = try LRU.make(capacity: 100)
         var clk = try Clock.make(capacity: 100)
         for (i, key) in ["a", "b", "c", "d"].enumerated() {

@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// PINMemoryCache written from library-semantics.md §6: an array of entries with created date,
+/// PINMemoryCache written from EvictionPolicies.docc/PINCache.md: an array of entries with created date,
 /// access order, access count and cost; a full sort on every over-limit set; an age timer that
 /// fires at start + k·ageLimit, one tick at a time.
-struct ReferencePINMemoryCache: ReferenceCache {
+struct ReferencePINMemoryCache: ReferenceModel {
     struct Entry { var key: Int; var cost: Int; var created: Double; var access: Int; var uses: Int }
     var entries: [Entry] = []
     var costLimit: Int
@@ -102,14 +103,14 @@ struct ReferencePINMemoryCache: ReferenceCache {
     }
 }
 
-@Suite("pin-memory: PINCache 3.0.4 PINMemoryCache (library-semantics §6)")
+@Suite("pin-memory: PINCache 3.0.4 PINMemoryCache (EvictionPolicies.docc/PINCache.md)")
 struct PINMemoryCacheTests {
     typealias Cache = PINMemoryCache<String, Int>
 
     @Test("P1: costLimit 10; a(4), b(4), get a, c(4): sorted b, a, c, so b goes synchronously in set c")
     func p1() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 1, observer: &observer)
         cache.insert(1, forKey: "a", cost: 4, observer: &observer)
         cache.advance(to: 2, observer: &observer)
@@ -125,7 +126,7 @@ struct PINMemoryCacheTests {
     @Test("P2: a(4), b(1), c(3), then trimToCost: 5 removes the costliest, a, leaving b and c")
     func p2() throws {
         var cache = try Cache.make()                                  // costLimit 0: no trim on set
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 4, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1, observer: &observer)
         cache.insert(3, forKey: "c", cost: 3, observer: &observer)
@@ -137,7 +138,7 @@ struct PINMemoryCacheTests {
     @Test("LFU: a set counts as one use, so a new entry goes first when every other entry was used more")
     func lfu() throws {
         var cache = try Cache.make(capacity: 10, options: ["eviction-strategy": "lfu"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         // Equal counts (one use each, the set) fall back to the access date: a, the oldest, goes.
         cache.insert(1, forKey: "a", cost: 4, observer: &observer)
         cache.insert(2, forKey: "b", cost: 4, observer: &observer)
@@ -153,7 +154,7 @@ struct PINMemoryCacheTests {
     @Test("ttl-cache: an entry at least age-limit old is a miss but stays resident; the timer removes it by creation date")
     func ttl() throws {
         var cache = try Cache.make(options: ["age-limit": "10", "ttl-cache": "true"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 9.5, observer: &observer)
@@ -169,7 +170,7 @@ struct PINMemoryCacheTests {
     @Test("the age timer goes by the last set, not the last get; a re-set refreshes it")
     func ageByCreation() throws {
         var cache = try Cache.make(options: ["age-limit": "4"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 100, observer: &observer)                  // ticks at 104, 108, 112, ...
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1, observer: &observer)
@@ -186,7 +187,7 @@ struct PINMemoryCacheTests {
     @Test("memory warning and background remove everything as deferred passes, each unless switched off")
     func events() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.handle(.memoryWarning, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1, observer: &observer)

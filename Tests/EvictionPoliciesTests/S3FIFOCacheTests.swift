@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// libCacheSim's S3FIFO.c (aa0fc40) transcribed onto arrays, newest first. Its counter is the
@@ -115,7 +116,7 @@ struct S3FIFOModel: ResearchModel {
 struct S3FIFOCacheTests {
     typealias Cache = S3FIFOCache<Int, Void>
 
-    func access(_ cache: inout Cache, _ key: Int, cost: Int = 1, _ observer: inout RecordingObserver<Int, Void>) -> Bool {
+    func access(_ cache: inout Cache, _ key: Int, cost: Int = 1, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: cost, orInsert: (), observer: &observer)
     }
 
@@ -131,7 +132,7 @@ struct S3FIFOCacheTests {
     @Test("S1: one-hit objects leave through the ghost; a ghost hit goes straight to main")
     func ghostReadmission() throws {
         var cache = try Cache.make(capacity: 4, options: ["small-ratio": "0.5"])
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in 1...4 { #expect(!access(&cache, key, &observer)) }  // small [4 3 2 1]: S may exceed its share
         #expect(observer.take().isEmpty)
         _ = access(&cache, 5, &observer)            // full: small's tail 1 (freq 0) → ghost; small [5 4 3 2]
@@ -161,7 +162,7 @@ struct S3FIFOCacheTests {
     @Test("S2: main is a 2-bit CLOCK: freq >= 1 goes back to the head with min(freq, 3) - 1")
     func mainClock() throws {
         var cache = try Cache.make(capacity: 4, options: ["small-ratio": "0.5", "move-to-main-threshold": "1"])
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &observer) }   // small [4 3 2 1]
         #expect(access(&cache, 1, &observer) && access(&cache, 2, &observer))
         _ = access(&cache, 5, &observer)            // 1, 2 (freq 1) → main [2 1]; 3 → ghost
@@ -186,7 +187,7 @@ struct S3FIFOCacheTests {
     @Test("S5: warm-up=true (libCacheSim Dec 2024): before the first eviction a full small queue sends new objects to main")
     func warmUp() throws {
         var cache = try Cache.make(capacity: 4, options: ["small-ratio": "0.5", "warm-up": "true"])
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &observer) }   // small holds 2; then 3 and 4 go to main
         #expect(listKeys(cache.small, cache.store) == [2, 1] && listKeys(cache.main, cache.store) == [4, 3])
         _ = access(&cache, 5, &observer)            // main at its share, small's 1 → ghost; evictions have begun
@@ -199,7 +200,7 @@ struct S3FIFOCacheTests {
     @Test("S3: below 20 objects the small queue holds at most one object, so nothing is ever cached")
     func tinyCachesCacheNothing() throws {
         var cache = try Cache.make(capacity: 19)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in [1, 1, 2, 2, 1] { #expect(!access(&cache, key, &observer)) }
         #expect(cache.count == 0)
         var bigger = try Cache.make(capacity: 20)
@@ -209,7 +210,7 @@ struct S3FIFOCacheTests {
     @Test("S4: cost equal to the small queue evicts, then is not inserted; larger is refused before evicting")
     func smallQueueQuirk() throws {
         var cache = try Cache.make(capacity: 100)              // small 10
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in 1...20 { _ = access(&cache, key, cost: 5, &observer) }
         #expect(cache.totalCost == 100 && observer.evicted.isEmpty)
         _ = access(&cache, 99, cost: 11, &observer)           // > small: refused, nothing evicted
@@ -226,7 +227,7 @@ struct S3FIFOCacheTests {
     @Test("insert of a resident key with its cost is a use; with another cost it is re-admitted")
     func insertSemantics() throws {
         var cache = try S3FIFOCache<Int, String>.make(capacity: 100)
-        var observer = RecordingObserver<Int, String>()
+        var observer = EvictionRecorder<Int, String>()
         cache.insert("a", forKey: 1, cost: 5, observer: &observer)
         cache.insert("b", forKey: 1, cost: 5, observer: &observer)
         #expect(cache.value(forKey: 1) == "b")
@@ -253,13 +254,12 @@ struct S3FIFOCacheTests {
         let threshold = Int.random(in: 0...4, using: &rng)
         let warmUp = Bool.random(using: &rng)
         let bytes = seed % 2 == 0
-        var cache = try Cache.make(capacity: capacity, options: [
+        var cache = try S3FIFOCache<Int, Int>.make(capacity: capacity, options: [
             "small-ratio": "\(smallRatio)", "ghost-ratio": "\(ghostRatio)", "move-to-main-threshold": "\(threshold)",
             "warm-up": "\(warmUp)"])
         var model = S3FIFOModel(capacity: capacity, smallRatio: smallRatio, ghostRatio: ghostRatio, threshold: threshold,
                                 warmUp: warmUp)
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 8...3 * capacity, using: &rng),
-                                                   maxCost: bytes ? max(1, capacity / 6) : 1)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "s3fifo c=\(capacity)")
+        let operations = Scenario.uniform(keySpace: Int.random(in: 8...3 * capacity, using: &rng), maxCost: bytes ? max(1, capacity / 6) : 1, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "s3fifo c=\(capacity) seed \(seed)")
     }
 }

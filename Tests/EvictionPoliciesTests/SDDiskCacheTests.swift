@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// SDDiskCache's removeExpiredData written from library-semantics.md §5.4: an array of files
+/// SDDiskCache's removeExpiredData written from EvictionPolicies.docc/SDWebImage.md: an array of files
 /// with a date and the order it was set; the clean-up deletes the expired files, then, over the
 /// limit, the oldest until strictly below half of it.
-struct ReferenceSDDiskCache: ReferenceCache {
+struct ReferenceSDDiskCache: ReferenceModel {
     var files: [(key: Int, size: Int, date: Double, stamp: Int)] = []
     var maxDiskSize: Int
     var maxDiskAge: Double
@@ -81,14 +82,14 @@ struct ReferenceSDDiskCache: ReferenceCache {
     }
 }
 
-@Suite("sd-disk: SDWebImage 5.21.5 SDDiskCache removeExpiredData (library-semantics §5.4)")
+@Suite("sd-disk: SDWebImage 5.21.5 SDDiskCache removeExpiredData (EvictionPolicies.docc/SDWebImage.md)")
 struct SDDiskCacheTests {
     typealias Cache = SDDiskCache<String, Int>
 
     @Test("SD1: maxDiskSize 1000, five 300 B files accessed in order; background deletes f1…f4 (300 < 500)")
     func sd1() throws {
         var cache = try Cache.make(capacity: 1000)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for i in 1...5 {
             cache.advance(to: Double(i), observer: &observer)
             cache.insert(i, forKey: "f\(i)", cost: 300, observer: &observer)
@@ -103,7 +104,7 @@ struct SDDiskCacheTests {
     func expireType() throws {
         for type in ["access", "modification"] {
             var cache = try Cache.make(capacity: 1000, options: ["expire-type": type])
-            var observer = RecordingObserver<String, Int>()
+            var observer = EvictionRecorder<String, Int>()
             cache.insert(1, forKey: "a", cost: 400, observer: &observer)
             cache.advance(to: 1, observer: &observer)
             cache.insert(2, forKey: "b", cost: 400, observer: &observer)
@@ -120,7 +121,7 @@ struct SDDiskCacheTests {
     @Test("expiry: files dated at or before now − max-disk-age go first; negative never expires, 0 expires all")
     func expiry() throws {
         var cache = try Cache.make(options: ["max-disk-age": "10"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)     // t = 0
         cache.advance(to: 5, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1, observer: &observer)
@@ -144,7 +145,7 @@ struct SDDiskCacheTests {
     @Test("the default maxDiskAge is one week; a memory warning does nothing to the disk")
     func week() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 604_799, observer: &observer)
         cache.handle(.memoryWarning, observer: &observer)
@@ -158,7 +159,7 @@ struct SDDiskCacheTests {
     @Test("block-size rounds sizes up to whole blocks, as NSURLTotalFileAllocatedSizeKey does")
     func blocks() throws {
         var cache = try Cache.make(options: ["block-size": "4096"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.insert(2, forKey: "b", cost: 4096, observer: &observer)
         cache.insert(3, forKey: "c", cost: 4097, observer: &observer)

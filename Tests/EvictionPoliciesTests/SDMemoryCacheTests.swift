@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// SDMemoryCache written from library-semantics.md §5.1 over the §2.2 NSCache approximation: an
+/// SDMemoryCache written from EvictionPolicies.docc/SDWebImage.md over the §2.2 NSCache approximation: an
 /// array in insertion order for the NSCache, and the held window (the last N distinct keys a get
 /// served, with their costs) standing for the weak map's live objects.
-struct ReferenceSDMemoryCache: ReferenceCache {
+struct ReferenceSDMemoryCache: ReferenceModel {
     var strong: [(key: Int, cost: Int)] = []     // oldest insertion first
     var held: [(key: Int, cost: Int)] = []       // most recent get first
     var costLimit: Int
@@ -84,7 +85,7 @@ struct ReferenceSDMemoryCache: ReferenceCache {
     }
 }
 
-@Suite("sd-memory: SDWebImage 5.21.5 SDMemoryCache over the Darwin NSCache approximation (library-semantics §5.1)")
+@Suite("sd-memory: SDWebImage 5.21.5 SDMemoryCache over the Darwin NSCache approximation (EvictionPolicies.docc/SDWebImage.md)")
 struct SDMemoryCacheTests {
     typealias Cache = SDMemoryCache<String, Int>
 
@@ -97,7 +98,7 @@ struct SDMemoryCacheTests {
     @Test("limits evict as nscache-darwin does: the oldest insertion, reads never reorder")
     func nscacheOrder() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { cache.insert(i, forKey: key, cost: 4, observer: &observer) }
         _ = cache.lookup("a", observer: &observer)
         #expect(observer.evicted == ["a"] && observer.passes == [.caller])
@@ -106,7 +107,7 @@ struct SDMemoryCacheTests {
     @Test("memory warning empties the NSCache; without the weak map (the 5.12+ default) everything is lost")
     func memoryWarningWithoutWeakMap() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         #expect(cache.lookup("a", observer: &observer) == 1)
         cache.handle(.memoryWarning, observer: &observer)
@@ -117,7 +118,7 @@ struct SDMemoryCacheTests {
     @Test("weak map: after a memory warning an image a view still holds is a hit, re-inserted with its cost")
     func weakMapRecovers() throws {
         var cache = try Cache.make(options: ["weak-cache": "true", "held-window": "2"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         #expect(!cache.access("a", cost: 5, orInsert: 1, observer: &observer))     // a view shows a
         cache.insert(2, forKey: "b", cost: 7, observer: &observer)                 // prefetched, not shown
         cache.handle(.memoryWarning, observer: &observer)
@@ -131,7 +132,7 @@ struct SDMemoryCacheTests {
     @Test("weak map: an image leaves it once it is out of the NSCache and out of the last held-window gets")
     func heldWindowReleases() throws {
         var cache = try Cache.make(options: ["weak-cache": "true", "held-window": "2"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { _ = cache.access(key, cost: 1, orInsert: i, observer: &observer) }
         cache.handle(.memoryWarning, observer: &observer)
         #expect(!cache.isRecoverable("a") && cache.isRecoverable("b") && cache.isRecoverable("c"))
@@ -148,7 +149,7 @@ struct SDMemoryCacheTests {
     @Test("background: Darwin's purge of the NSCache, the weak map untouched; terminate does nothing")
     func background() throws {
         var cache = try Cache.make(options: ["weak-cache": "true"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         _ = cache.access("a", cost: 1, orInsert: 1, observer: &observer)
         cache.handle(.terminate, observer: &observer)
         #expect(cache.count == 1)

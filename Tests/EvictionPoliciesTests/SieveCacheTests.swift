@@ -1,15 +1,16 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// SIEVE as the NSDI'24 paper and libCacheSim's Sieve.c: `entries[0]` is the oldest, new entries
 /// go to the end and nothing ever moves; `mark` is the visited bit; the hand is a key.
-struct SieveModel: ReferenceCheck.Model {
-    var entries: [ReferenceCheck.Entry] = []
+struct SieveModel: EntryListModel {
+    var entries: [ModelEntry] = []
     var hand: Int?
     let capacity: Int
     let countLimit: Int
 
-    init(capacity: Int, countLimit: Int?, options: [String: String]) {
+    init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
     }
@@ -34,35 +35,35 @@ struct SieveModel: ReferenceCheck.Model {
         return evicted
     }
 
-    mutating func access(_ key: Int, cost: Int, value: Int) -> (hit: Bool, evicted: [Int]) {
+    mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let i = index(key) { entries[i].mark = 1; return (true, []) }
-        return (false, insert(key, cost: cost, value: value))
+        return (false, insert(key, cost: cost))
     }
 
-    mutating func insert(_ key: Int, cost: Int, value: Int) -> [Int] {
+    mutating func insert(_ key: Int, cost: Int) -> [Int] {
         if let i = index(key) {
             guard cost <= capacity else { _ = remove(key); return [] }
             entries[i].cost = cost
-            entries[i].value = value
             entries[i].mark = 1
             return evict(extraCost: 0, extraCount: 0)
         }
         guard cost <= capacity else { return [] }
         let evicted = evict(extraCost: cost, extraCount: 1)
-        entries.append(.init(key: key, value: value, cost: cost))
+        entries.append(.init(key: key, cost: cost))
         return evicted
     }
 
-    mutating func lookup(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
+    mutating func read(_ key: Int) -> (hit: Bool, evicted: [Int]) {
+        guard let i = index(key) else { return (false, []) }
         entries[i].mark = 1
-        return entries[i].value
+        return (true, [])
     }
 
-    mutating func remove(_ key: Int) -> Int? {
-        guard let i = index(key) else { return nil }
+    mutating func remove(_ key: Int) -> [Int] {
+        guard let i = index(key) else { return [] }
         if hand == key { hand = newer(i) }
-        return entries.remove(at: i).value
+        entries.remove(at: i)
+        return []
     }
 }
 
@@ -71,7 +72,7 @@ struct SieveCacheTests {
     typealias Cache = SieveCache<String, Int>
 
     static func run(_ cache: inout Cache, _ keys: [String]) -> (String, [[String]]) {
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         var pattern = ""
         var evictions: [[String]] = []
         for key in keys {
@@ -122,7 +123,7 @@ struct SieveCacheTests {
     @Test("SV4: sizes: evicts until the newcomer fits; oversized objects are not inserted")
     func sizes() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         _ = cache.access("a", cost: 4, orInsert: 0, observer: &observer)
         _ = cache.access("b", cost: 4, orInsert: 0, observer: &observer)
         _ = cache.access("a", cost: 4, orInsert: 0, observer: &observer)
@@ -137,6 +138,8 @@ struct SieveCacheTests {
 
     @Test("differential: matches the reference model on random sequences", arguments: 1...12)
     func differential(seed: UInt64) throws {
-        try ReferenceCheck.compare(SieveCache<Int, Int>.self, SieveModel.self, ReferenceCheck.scenario(seed: seed))
+        let scenario = Scenario.drawn(seed: seed)
+        try expectSameDecisions(SieveCache<Int, Int>.self, SieveModel(capacity: scenario.capacity, countLimit: scenario.countLimit),
+                                scenario, label: "sieve seed \(seed)")
     }
 }

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 @Suite("Slot store and key index")

@@ -1,5 +1,6 @@
 import Dispatch
 import EvictionPolicies
+import TestSupport
 import Testing
 
 /// A value type that can cross threads, standing in for an app's image.

@@ -1,11 +1,12 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// Two reference models composed as library-semantics §4.3 and §5.4 describe the facades: memory,
+/// Two reference models composed as the YYCache and SDWebImage articles of EvictionPolicies.docc describe the facades: memory,
 /// then disk, then a miss; a disk hit copied into memory; stores to both; removes and events to
 /// both. Both tiers are advanced at every step, so the lazy clock of the disk tier under test is
 /// checked against an eager one.
-struct ReferenceTier<Memory: ReferenceCache, Disk: ReferenceCache> {
+struct ReferenceTier<Memory: ReferenceModel, Disk: ReferenceModel> {
     var memory: Memory
     var disk: Disk
     var zeroMemoryCost: Bool
@@ -30,11 +31,14 @@ struct ReferenceTier<Memory: ReferenceCache, Disk: ReferenceCache> {
 /// The disk tier's clock is lazy: the timer passes the reference's disk makes during an advance
 /// surface at the tier's next call (or at ``TieredCache/synchronizeDisk()``), so they are owed
 /// until then, and the disk's sizes are compared only when nothing is owed.
-func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache, RD: ReferenceCache>(
-    _ cache: inout TieredCache<M, ObservedTier<D, PassRecorder>>, _ reference: inout ReferenceTier<RM, RD>,
+/// The value the tiered tests store under `key`, so a lookup or an eviction can be checked against its key.
+func tierValue(_ key: Int) -> Int { key &* 10 + 7 }
+
+func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceModel, RD: ReferenceModel>(
+    _ cache: inout TieredCache<M, ObservedTier<D, EvictionRecorder<Int, Int>>>, _ reference: inout ReferenceTier<RM, RD>,
     _ ops: [TestOp], label: String, sourceLocation: SourceLocation = #_sourceLocation
 ) where M.Key == Int, M.Value == Int, D.Key == Int, D.Value == Int {
-    var memoryRecorder = PassRecorder()
+    var memoryRecorder = EvictionRecorder<Int, Int>()
     var owedDisk: [Pass] = []
     func sorted(_ passes: [Pass]) -> [Pass] { passes.map { Pass(kind: $0.kind, keys: $0.keys.sorted()) } }
     for (index, op) in ops.enumerated() {
@@ -44,7 +48,7 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache,
         var touchedDisk = true
         switch op {
         case .get(let key, let cost):
-            let source = cache.access(key, cost: cost, orInsert: PassRecorder.value(for: key), observer: &memoryRecorder)
+            let source = cache.access(key, cost: cost, orInsert: tierValue(key), observer: &memoryRecorder)
             let (expected, m, d) = reference.get(key, cost: cost)
             (expectedMemory, expectedDisk) = (m, d)
             touchedDisk = expected != "memory"
@@ -66,9 +70,9 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache,
             }
             let actual = found?.source.rawValue ?? "none"
             if actual != expected { mismatch = "lookup source \(actual), reference \(expected)" }
-            if let found, found.value != PassRecorder.value(for: key) { mismatch = "lookup returned \(found.value)" }
+            if let found, found.value != tierValue(key) { mismatch = "lookup returned \(found.value)" }
         case .set(let key, let cost):
-            cache.insert(PassRecorder.value(for: key), forKey: key, cost: cost, observer: &memoryRecorder)
+            cache.insert(tierValue(key), forKey: key, cost: cost, observer: &memoryRecorder)
             expectedMemory = reference.memory.set(key, cost: reference.memoryCost(cost))
             expectedDisk = reference.disk.set(key, cost: cost)
         case .delete(let key):
@@ -87,8 +91,14 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache,
             owedDisk += reference.disk.advance(to: time)
             touchedDisk = false
         }
-        var actualMemory = memoryRecorder.take()
-        var actualDisk = cache.disk.observer.take()
+        let memoryPasses = memoryRecorder.takePasses(), diskPasses = cache.disk.observer.takePasses()
+        for pass in memoryPasses + diskPasses {
+            for (key, value) in zip(pass.keys, pass.values) where value != tierValue(key) {
+                mismatch = mismatch ?? "key \(key) evicted with value \(value)"
+            }
+        }
+        var actualMemory = memoryPasses.map { Pass(kind: $0.kind, keys: $0.keys) }
+        var actualDisk = diskPasses.map { Pass(kind: $0.kind, keys: $0.keys) }
         if touchedDisk {
             expectedDisk = owedDisk + expectedDisk
             owedDisk = []
@@ -118,25 +128,25 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceCache,
         }
     }
     cache.synchronizeDisk()
-    let actual = cache.disk.observer.take()
+    let actual = cache.disk.observer.takeModelPasses()
     if actual != owedDisk {
         Issue.record("\(label): final disk passes \(actual), reference \(owedDisk)", sourceLocation: sourceLocation)
     }
 }
 
-@Suite("TieredCache: memory, then disk, then a miss (library-semantics §4.3, §5.4)")
+@Suite("TieredCache: memory, then disk, then a miss (EvictionPolicies.docc: YYCache.md, SDWebImage.md)")
 struct TieredCacheTests {
-    typealias Disk<P: EvictionPolicy> = ObservedTier<P, RecordingObserver<String, Int>> where P.Key == String, P.Value == Int
+    typealias Disk<P: EvictionPolicy> = ObservedTier<P, EvictionRecorder<String, Int>> where P.Key == String, P.Value == Int
 
     func tiers<M: EvictionPolicy, D: EvictionPolicy>(_ memory: M, _ disk: D, cost: TierMemoryCost = .size)
         -> TieredCache<M, Disk<D>> where M.Key == String, M.Value == Int, D.Key == String, D.Value == Int {
-        TieredCache(memory: memory, disk: ObservedTier(disk, observer: RecordingObserver()), memoryCost: cost)
+        TieredCache(memory: memory, disk: ObservedTier(disk, observer: EvictionRecorder()), memoryCost: cost)
     }
 
     @Test("a get is a memory hit, a disk hit (copied into memory) or a miss (stored in both)")
     func sources() throws {
         var cache = tiers(try LRUCache<String, Int>.make(countLimit: 1), try LRUCache<String, Int>.make())
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         #expect(cache.access("a", cost: 1, orInsert: 1, observer: &observer) == nil)
         #expect(cache.access("a", cost: 1, orInsert: 1, observer: &observer) == .memory)
         #expect(cache.access("b", cost: 1, orInsert: 2, observer: &observer) == nil)
@@ -154,7 +164,7 @@ struct TieredCacheTests {
     func memoryCost() throws {
         for cost in TierMemoryCost.allCases {
             var cache = tiers(try YYMemoryCache<String, Int>.make(capacity: 10), try YYDiskCache<String, Int>.make(), cost: cost)
-            var observer = RecordingObserver<String, Int>()
+            var observer = EvictionRecorder<String, Int>()
             _ = cache.access("a", cost: 6, orInsert: 1, observer: &observer)
             _ = cache.access("b", cost: 6, orInsert: 2, observer: &observer)
             _ = cache.lookup("c", size: 1, observer: &observer)          // runs the queued cost trim
@@ -168,7 +178,7 @@ struct TieredCacheTests {
     @Test("events reach both tiers: SD's memory warning clears memory only; background also cleans the disk")
     func events() throws {
         var cache = tiers(try SDMemoryCache<String, Int>.make(), try SDDiskCache<String, Int>.make(capacity: 10))
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         for (i, key) in ["a", "b", "c"].enumerated() { _ = cache.access(key, cost: 4, orInsert: i, observer: &observer) }
         cache.handle(.memoryWarning, observer: &observer)
         #expect(cache.memory.count == 0 && cache.disk.policy.count == 3)
@@ -181,7 +191,7 @@ struct TieredCacheTests {
     @Test("the disk tier's timers fire at their own times although its clock moves only when it is called")
     func lazyDiskClock() throws {
         var cache = tiers(try LRUCache<String, Int>.make(countLimit: 1), try YYDiskCache<String, Int>.make(countLimit: 1))
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         _ = cache.access("a", cost: 1, orInsert: 1, observer: &observer)
         cache.advance(to: 30, observer: &observer)
@@ -203,7 +213,7 @@ struct TieredCacheTests {
         let diskCount = Int.random(in: 2...12, using: &rng)
         var cache = TieredCache(memory: try YYMemoryCache<Int, Int>.make(capacity: capacity, countLimit: count),
                                 disk: ObservedTier(try YYDiskCache<Int, Int>.make(countLimit: diskCount, options: ["auto-trim-interval": "7"]),
-                                                   observer: PassRecorder()),
+                                                   observer: EvictionRecorder<Int, Int>()),
                                 memoryCost: zero ? .zero : .size)
         var reference = ReferenceTier(
             memory: ReferenceYYMemoryCache(costLimit: capacity, countLimit: count, ageLimit: .infinity, interval: 5,
@@ -223,7 +233,7 @@ struct TieredCacheTests {
         var cache = TieredCache(
             memory: try SDMemoryCache<Int, Int>.make(capacity: capacity, options: ["weak-cache": "true", "held-window": "\(window)"]),
             disk: ObservedTier(try SDDiskCache<Int, Int>.make(capacity: diskCapacity, options: ["max-disk-age": "\(age)"]),
-                               observer: PassRecorder()))
+                               observer: EvictionRecorder<Int, Int>()))
         var reference = ReferenceTier(
             memory: ReferenceSDMemoryCache(costLimit: capacity, countLimit: .max, weak: true, window: window,
                                            keepPositionOnReset: true, removeAllOnBackground: true),
@@ -244,7 +254,7 @@ struct TieredCacheTests {
 
         var nuke = TieredCache(memory: try NukeClockCache<Int, Int>.make(capacity: capacity, options: ["ttl": "4"]),
                                disk: ObservedTier(try YYDiskCache<Int, Int>.make(countLimit: diskCount, options: ["age-limit": "9"]),
-                                                  observer: PassRecorder()))
+                                                  observer: EvictionRecorder<Int, Int>()))
         var nukeReference = ReferenceTier(
             memory: ReferenceNukeCache(clock: true, costLimit: capacity, countLimit: .max, ttl: 4, entryCostLimit: 0.1),
             disk: ReferenceYYDiskCache(costLimit: .max, countLimit: diskCount, ageLimit: 9, interval: 60),
@@ -253,7 +263,7 @@ struct TieredCacheTests {
 
         var pin = TieredCache(memory: try PINMemoryCache<Int, Int>.make(capacity: capacity, options: ["age-limit": "5"]),
                               disk: ObservedTier(try SDDiskCache<Int, Int>.make(capacity: capacity, options: ["expire-type": "modification"]),
-                                                 observer: PassRecorder()))
+                                                 observer: EvictionRecorder<Int, Int>()))
         var pinReference = ReferenceTier(
             memory: ReferencePINMemoryCache(costLimit: capacity, ageLimit: 5, ttl: false, lfu: false,
                                             removeAllOnMemoryWarning: true, removeAllOnBackground: true),
@@ -264,7 +274,7 @@ struct TieredCacheTests {
         var kingfisher = TieredCache(
             memory: try KingfisherMemoryStorage<Int, Int>.make(capacity: capacity, options: ["expiration": "6", "clean-interval": "4"]),
             disk: ObservedTier(try YYDiskCache<Int, Int>.make(capacity: capacity, options: ["auto-trim-interval": "3"]),
-                               observer: PassRecorder()))
+                               observer: EvictionRecorder<Int, Int>()))
         var kingfisherReference = ReferenceTier(
             memory: ReferenceKingfisherStorage(costLimit: capacity, countLimit: .max, expiration: 6, interval: 4,
                                                keepWhenEnteringBackground: false, keepPositionOnReset: true),

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// libCacheSim's TwoQ.c (aa0fc40) transcribed onto arrays, newest first; sizes in cost units.
@@ -76,7 +77,7 @@ struct TwoQModel: ResearchModel {
 struct TwoQCacheTests {
     typealias Cache = TwoQCache<Int, Void>
 
-    func access(_ cache: inout Cache, _ key: Int, _ observer: inout RecordingObserver<Int, Void>) -> Bool {
+    func access(_ cache: inout Cache, _ key: Int, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: 1, orInsert: (), observer: &observer)
     }
 
@@ -90,7 +91,7 @@ struct TwoQCacheTests {
     @Test("Q1: A1in is a FIFO whose evictees are remembered in A1out; an A1out hit enters Am")
     func flow() throws {
         var cache = try Cache.make(capacity: 4)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &o) }       // A1in [4 3 2 1]: A1in may exceed its share
         #expect(o.evicted.isEmpty)
         _ = access(&cache, 5, &o)                               // A1in over its share: 1 → A1out
@@ -117,7 +118,7 @@ struct TwoQCacheTests {
     @Test("Q2: an A1out hit goes through Am's own LRU get, which evicts even when the cache has room")
     func amKeepsItsShare() throws {
         var cache = try Cache.make(capacity: 4)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in [1, 2, 3, 4, 5, 1, 2, 3] { _ = access(&cache, key, &o) }   // as Q1: Am [3 2 1], A1in [5]
         #expect(o.take() == [1, 2, 3, 4] && listKeys(cache.a1out, cache.store) == [4])
         cache.remove(5, observer: &o)                           // total 3, A1in empty, Am at its share
@@ -129,7 +130,7 @@ struct TwoQCacheTests {
     @Test("Q3: objects larger than A1in are never inserted, not even on an A1out hit, and the hit is spent")
     func largerThanA1in() throws {
         var cache = try Cache.make(capacity: 100)                // A1in 25, A1out 50, Am 75
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         _ = cache.access(1, cost: 26, orInsert: (), observer: &o)
         #expect(!cache.contains(1) && o.evicted.isEmpty)
         for key in 2...5 { _ = cache.access(key, cost: 25, orInsert: (), observer: &o) }  // A1in [5 4 3 2], 100
@@ -147,10 +148,9 @@ struct TwoQCacheTests {
         let capacity = Int.random(in: 4...120, using: &rng)
         let inRatio = [0.25, 0.1, 0.5, 0.75].randomElement(using: &rng)!
         let outRatio = [0.5, 0.0, 1.0].randomElement(using: &rng)!
-        var cache = try Cache.make(capacity: capacity, options: ["ain-ratio": "\(inRatio)", "aout-ratio": "\(outRatio)"])
+        var cache = try TwoQCache<Int, Int>.make(capacity: capacity, options: ["ain-ratio": "\(inRatio)", "aout-ratio": "\(outRatio)"])
         var model = TwoQModel(capacity: capacity, inRatio: inRatio, outRatio: outRatio)
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 4...3 * capacity, using: &rng),
-                                                   maxCost: seed % 2 == 0 ? max(1, capacity / 8) : 1)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "2q c=\(capacity)")
+        let operations = Scenario.uniform(keySpace: Int.random(in: 4...3 * capacity, using: &rng), maxCost: seed % 2 == 0 ? max(1, capacity / 8) : 1, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "2q c=\(capacity) seed \(seed)")
     }
 }

@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import TestSupport
 import Testing
 
 /// Caffeine's count-min sketch written the plain way: one small integer per counter, no bit
@@ -224,7 +225,7 @@ struct TinyLFUModel: ResearchModel {
 struct WTinyLFUCacheTests {
     typealias Cache = WTinyLFUCache<Int, Void>
 
-    func access(_ cache: inout Cache, _ key: Int, _ observer: inout RecordingObserver<Int, Void>) -> Bool {
+    func access(_ cache: inout Cache, _ key: Int, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: 1, orInsert: (), observer: &observer)
     }
 
@@ -280,7 +281,7 @@ struct WTinyLFUCacheTests {
     @Test("W1: window → probation; a probation hit promotes to protected, which demotes its LRU when full")
     func regions() throws {
         var cache = try Cache.make(capacity: 10)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...10 { _ = access(&cache, key, &o) }
         #expect(o.evicted.isEmpty)
         #expect(listKeys(cache.window, cache.store) == [10] && listKeys(cache.probation, cache.store) == Array((1...9).reversed()))
@@ -292,7 +293,7 @@ struct WTinyLFUCacheTests {
     @Test("W2: the window's evictee enters main only if the sketch counts it more often than main's victim")
     func admission() throws {
         var cache = try Cache.make(capacity: 10)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         for key in 1...10 { _ = access(&cache, key, &o) }
         for key in 1...8 { _ = access(&cache, key, &o) }            // probation [1 9], as W1
         #expect(cache.frequency(of: 9) == 1 && cache.frequency(of: 10) == 1)
@@ -308,7 +309,7 @@ struct WTinyLFUCacheTests {
     func jitter() throws {
         for (seed, admitted) in [(5120, true), (1_033_096_058, false)] {
             var cache = try Cache.make(capacity: 10, options: ["seed": "\(seed)"])
-            var o = RecordingObserver<Int, Void>()
+            var o = EvictionRecorder<Int, Void>()
             _ = access(&cache, 1, &o)                               // builds the sketch
             for _ in 0..<7 { cache.sketch.increment(100); cache.sketch.increment(200) }
             #expect(cache.frequency(of: 100) == 7 && cache.frequency(of: 200) == 7)
@@ -325,7 +326,7 @@ struct WTinyLFUCacheTests {
     @Test("W4: weighted entries: the sketch is built once the cache is half full, sized to the entry count")
     func weighted() throws {
         var cache = try Cache.make(capacity: 1000)
-        var o = RecordingObserver<Int, Void>()
+        var o = EvictionRecorder<Int, Void>()
         _ = cache.access(1, cost: 100, orInsert: (), observer: &o)
         #expect(cache.weighting == .weighted && !cache.hasSketch)   // first cost is not 1: weighted
         for key in 2...5 { _ = cache.access(key, cost: 100, orInsert: (), observer: &o) }
@@ -352,12 +353,11 @@ struct WTinyLFUCacheTests {
         let windowRatio = [0.01, 0.1, 0.3].randomElement(using: &rng)!
         let protectedRatio = [0.8, 0.5, 0.0].randomElement(using: &rng)!
         let bytes = seed % 2 == 0
-        var cache = try Cache.make(capacity: capacity, options: [
+        var cache = try WTinyLFUCache<Int, Int>.make(capacity: capacity, options: [
             "window-ratio": "\(windowRatio)", "protected-ratio": "\(protectedRatio)"])
         var model = TinyLFUModel(capacity: capacity, windowRatio: windowRatio, protectedRatio: protectedRatio)
         // A skewed key choice, so that frequencies differ and reach the jitter threshold.
-        let workload = ResearchModelCheck.Workload(steps: 3_000, keySpace: Int.random(in: 4...3 * capacity, using: &rng),
-                                                   maxCost: bytes ? max(2, capacity / 6) : 1)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "tinylfu c=\(capacity)")
+        let operations = Scenario.uniform(steps: 3_000, keySpace: Int.random(in: 4...3 * capacity, using: &rng), maxCost: bytes ? max(2, capacity / 6) : 1, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "tinylfu c=\(capacity) seed \(seed)")
     }
 }

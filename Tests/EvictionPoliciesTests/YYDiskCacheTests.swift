@@ -1,10 +1,11 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// YYDiskCache written from library-semantics.md §4.2 and YYDiskCache.m / YYKVStorage.m: an
+/// YYDiskCache written from EvictionPolicies.docc/YYCache.md and YYDiskCache.m / YYKVStorage.m: an
 /// array of manifest rows (size, last access second, rowid), and a timer pass at start + k·interval
 /// that re-sorts the rows by (last_access_time, rowid) for each trim, in C int arithmetic.
-struct ReferenceYYDiskCache: ReferenceCache {
+struct ReferenceYYDiskCache: ReferenceModel {
     struct Row { var key: Int; var size: Int; var atime: Int; var rowid: Int }
     var rows: [Row] = []
     var costLimit: Int
@@ -115,13 +116,13 @@ struct ReferenceYYDiskCache: ReferenceCache {
     }
 }
 
-@Suite("yy-disk: YYCache 1.0.4 YYDiskCache / YYKVStorage (library-semantics §4.2)")
+@Suite("yy-disk: YYCache 1.0.4 YYDiskCache / YYKVStorage (EvictionPolicies.docc/YYCache.md)")
 struct YYDiskCacheTests {
     typealias Cache = YYDiskCache<String, Int>
 
     func fiveInOneSecond(readK1Later: Bool) throws -> [String] {
         var cache = try Cache.make(countLimit: 3)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         for i in 1...5 { cache.insert(i, forKey: "k\(i)", cost: 10, observer: &observer) }
         #expect(cache.count == 5 && observer.evicted.isEmpty, "nothing is evicted on write")
@@ -148,7 +149,7 @@ struct YYDiskCacheTests {
     func wholeSeconds() throws {
         var read = try Cache.make(countLimit: 1)
         var resaved = try Cache.make(countLimit: 1)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         read.advance(to: 5, observer: &observer)
         resaved.advance(to: 5, observer: &observer)
         read.insert(1, forKey: "a", cost: 1, observer: &observer)
@@ -168,7 +169,7 @@ struct YYDiskCacheTests {
     @Test("a cost limit of INT_MAX bytes or more is never enforced (_trimToCost's guard)")
     func costLimitAtIntMax() throws {
         var cache = try Cache.make(capacity: 2_147_483_647)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         for i in 0..<3 { cache.insert(i, forKey: "k\(i)", cost: 1_000_000_000, observer: &observer) }
         cache.advance(to: 600, observer: &observer)
@@ -178,7 +179,7 @@ struct YYDiskCacheTests {
     @Test("the total is read as a C int: above 2 GiB it wraps negative and the cost trim gives up")
     func totalWraps() throws {
         var cache = try Cache.make(capacity: 1_000_000)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1_500_000_000, observer: &observer)
         cache.insert(2, forKey: "b", cost: 1_500_000_000, observer: &observer)
@@ -192,7 +193,7 @@ struct YYDiskCacheTests {
     @Test("age is idle time in whole seconds: deleted once last_access_time < time(NULL) − ageLimit")
     func age() throws {
         var cache = try Cache.make(options: ["age-limit": "100"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 50.7, observer: &observer)
@@ -206,7 +207,7 @@ struct YYDiskCacheTests {
     @Test("values over 20480 bytes are files, the rest inline blobs; the report's policyMetrics count both")
     func inlineThreshold() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 20_480, observer: &observer)
         cache.insert(2, forKey: "b", cost: 20_481, observer: &observer)
         cache.insert(3, forKey: "c", cost: 100, observer: &observer)
@@ -223,7 +224,7 @@ struct YYDiskCacheTests {
     @Test("free space: below free-disk-space-limit, the tick trims the cost by the shortfall")
     func freeSpace() throws {
         var cache = try Cache.make(options: ["free-disk-space-limit": "500", "disk-free-space": "1000"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 300, observer: &observer)
         cache.insert(2, forKey: "b", cost: 300, observer: &observer)
@@ -235,7 +236,7 @@ struct YYDiskCacheTests {
     @Test("events do nothing to the disk")
     func events() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         for event in CacheEvent.allCases { cache.handle(event, observer: &observer) }
         #expect(cache.count == 1)

@@ -1,11 +1,12 @@
 import EvictionPolicies
+import TestSupport
 import Testing
 
-/// YYMemoryCache written from library-semantics.md §4.1: an array in recency order, one
+/// YYMemoryCache written from EvictionPolicies.docc/YYCache.md: an array in recency order, one
 /// synchronous tail removal per over-count set, queued cost trims that run at the start of the
 /// operation they are due at (the next one, or `drainDelay` later), and a timer firing at every
 /// t0 + k·interval, one tick at a time, running the queued trims and then cost, count and age.
-struct ReferenceYYMemoryCache: ReferenceCache {
+struct ReferenceYYMemoryCache: ReferenceModel {
     var list: [(key: Int, cost: Int, time: Double)] = []     // most recent first
     var costLimit: Int
     var countLimit: Int
@@ -130,14 +131,14 @@ struct ReferenceYYMemoryCache: ReferenceCache {
     }
 }
 
-@Suite("yy-lru: YYMemoryCache 1.0.4 (library-semantics §4.1)")
+@Suite("yy-lru: YYMemoryCache 1.0.4 (EvictionPolicies.docc/YYCache.md)")
 struct YYMemoryCacheTests {
     typealias Cache = YYMemoryCache<String, Int>
 
     @Test("Y1: countLimit 2; set a, set b, get a, set c: b goes synchronously inside set c")
     func y1() throws {
         var cache = try Cache.make(countLimit: 2)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 0, observer: &observer)
         cache.insert(2, forKey: "b", cost: 0, observer: &observer)
@@ -150,7 +151,7 @@ struct YYMemoryCacheTests {
     @Test("Y2: costLimit 10; a(6), b(6) both stay until the queued trim runs, which then removes a")
     func y2Drained() throws {
         var cache = try Cache.make(capacity: 10)
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 6, observer: &observer)
         cache.insert(2, forKey: "b", cost: 6, observer: &observer)
         #expect(cache.contains("a") && cache.contains("b") && cache.totalCost == 12)
@@ -163,7 +164,7 @@ struct YYMemoryCacheTests {
     @Test("Y2: with get a before the drain (drain-delay=1), a moves to the head and the trim removes b")
     func y2GetBeforeDrain() throws {
         var cache = try Cache.make(capacity: 10, options: ["drain-delay": "1"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 6, observer: &observer)
         cache.insert(2, forKey: "b", cost: 6, observer: &observer)
         #expect(cache.lookup("a", observer: &observer) == 1)          // a stale-but-resident hit
@@ -176,7 +177,7 @@ struct YYMemoryCacheTests {
     @Test("Y3: 5 items, countLimit lowered to 2, set f: one tail goes; the next 5 s tick trims to 2")
     func y3() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         for (i, key) in ["a", "b", "c", "d", "e"].enumerated() { cache.insert(i, forKey: key, cost: 1, observer: &observer) }
         cache.countLimit = 2
@@ -194,7 +195,7 @@ struct YYMemoryCacheTests {
     @Test("Y4: ageLimit 10 s, set a at 0: kept by the tick at 10 (10 − 0 > 10 is false), removed at 15")
     func y4() throws {
         var cache = try Cache.make(options: ["age-limit": "10"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 12, observer: &observer)                      // ticks at 5 and 10
@@ -207,10 +208,10 @@ struct YYMemoryCacheTests {
 
     @Test("Y4 with the get: get a at t=12 is a hit and, as objectForKey: stamps _time, a lives until the t=25 tick")
     func y4WithGet() throws {
-        // library-semantics.md says a goes at t≈15 after the get; YYMemoryCache.m's objectForKey:
+        // A reading of Y4 that forgets the get has a going at t≈15 (see YYCache.md); YYMemoryCache.m's objectForKey:
         // sets node->_time = now, so after a get at 12 the ticks at 15 and 20 find it 3 and 8 s old.
         var cache = try Cache.make(options: ["age-limit": "10"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 12, observer: &observer)
@@ -224,7 +225,7 @@ struct YYMemoryCacheTests {
     @Test("stale entries are returned: only the timer enforces the age limit")
     func staleReads() throws {
         var cache = try Cache.make(options: ["age-limit": "2", "auto-trim-interval": "100"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 50, observer: &observer)
@@ -236,7 +237,7 @@ struct YYMemoryCacheTests {
     @Test("the timer starts at the first advance and fires each due tick at its own time")
     func ticksInOrder() throws {
         var cache = try Cache.make(options: ["age-limit": "3"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 100, observer: &observer)                     // t0 = 100: ticks at 105, 110, ...
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.advance(to: 103, observer: &observer)
@@ -250,7 +251,7 @@ struct YYMemoryCacheTests {
     func hugeJump() throws {
         var aged = try Cache.make(options: ["age-limit": "1"])
         var keep = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         aged.advance(to: 0, observer: &observer)
         keep.advance(to: 0, observer: &observer)
         for i in 0..<100 {
@@ -266,7 +267,7 @@ struct YYMemoryCacheTests {
     @Test("queued cost trims run before the timer pass that is queued behind them")
     func queuedBeforeTimer() throws {
         var cache = try Cache.make(capacity: 10, options: ["drain-delay": "5"])
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.advance(to: 0, observer: &observer)
         cache.insert(1, forKey: "a", cost: 6, observer: &observer)
         cache.insert(2, forKey: "b", cost: 6, observer: &observer)
@@ -279,7 +280,7 @@ struct YYMemoryCacheTests {
     @Test("memory warning and background remove everything, each unless switched off")
     func events() throws {
         var cache = try Cache.make()
-        var observer = RecordingObserver<String, Int>()
+        var observer = EvictionRecorder<String, Int>()
         cache.insert(1, forKey: "a", cost: 1, observer: &observer)
         cache.handle(.memoryWarning, observer: &observer)
         #expect(observer.take() == ["a"])

@@ -42,6 +42,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(LFUCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(BeladyCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(S3FIFOCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(S3FIFOv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ARCCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(TwoQCache<UInt64, Void>.self, limits: .afterEveryCall),
         // libCacheSim's LIRS (which the golden counts require) serves a hit on a HIR block pushed out

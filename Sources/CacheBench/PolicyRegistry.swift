@@ -18,6 +18,8 @@ public enum PolicyRegistry {
         .of(LFUCache<UInt64, Void>.self),
         .of(S3FIFOCache<UInt64, Void>.self),
         .of(S3FIFOv0Cache<UInt64, Void>.self),
+        .of(SLRUCache<UInt64, Void>.self),
+        .of(SLRUv0Cache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),

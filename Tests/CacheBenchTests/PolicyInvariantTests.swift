@@ -43,6 +43,8 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(BeladyCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(S3FIFOCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(S3FIFOv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(SLRUCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(SLRUv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ARCCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(TwoQCache<UInt64, Void>.self, limits: .afterEveryCall),
         // libCacheSim's LIRS (which the golden counts require) serves a hit on a HIR block pushed out

@@ -15,8 +15,8 @@ struct GoldenRow: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(algorithm) \(trace) \(bytesMode ? "bytes" : "objects") \(cacheSize)" }
 
-    static func load() throws -> [GoldenRow] {
-        let text = try String(contentsOfFile: Repository.trace("golden-libcachesim.tsv"), encoding: .utf8)
+    static func load(_ table: String = "golden-libcachesim.tsv") throws -> [GoldenRow] {
+        let text = try String(contentsOfFile: Repository.trace(table), encoding: .utf8)
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: "\t").map(String.init)
             guard f.count == 9, let size = Int(f[2]), let requests = Int(f[4]), let misses = Int(f[5]),

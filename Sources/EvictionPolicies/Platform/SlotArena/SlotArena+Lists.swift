@@ -152,6 +152,12 @@ extension SlotArena {
         }
     }
 
+    /// Changes the cost of `slot`, which is in no list. O(1).
+    @inlinable
+    public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        slots[Int(slot)].cost = cost
+    }
+
     /// Changes the cost of `slot`, which is in `list`, keeping the list's total right.
     @inlinable
     public mutating func setCost(_ slot: Int32, _ cost: Int, in list: inout SlotList) {

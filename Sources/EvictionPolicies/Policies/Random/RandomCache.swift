@@ -1,0 +1,55 @@
+// Random eviction, as libCacheSim 0.3.5's Random.c (`Random_evict` evicts `hashtable_rand_obj`).
+
+/// A cache that evicts a resident entry chosen at random, as libCacheSim draws it.
+///
+/// **Rule.** Hits change nothing. A miss evicts random residents until the new object fits (cost
+/// and count), then inserts it. A draw picks a random non-empty bucket of a chained hash table of
+/// the residents, then a random entry of that bucket, as libCacheSim's `hashtable_rand_obj` does
+/// (so entries that share a bucket are drawn less often; see `_ChainedSample`). An object larger than the capacity is never inserted.
+/// Re-inserting a resident key replaces its cost in place. The draws come from a generator
+/// seeded by the `seed` option, so a run is reproducible.
+///
+/// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1) expected.
+public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "random", reproduces: "Random (libCacheSim Random.c)",
+            rule: "evict a random resident entry (a random hash bucket, then a random entry in it); hits change nothing",
+            family: .research, supportsCountLimit: true, isDeterministic: false,
+            parameters: [PolicyParameter("seed", default: "1", "seed of the random generator")])
+    }
+
+    public var store = SlotArena<Key, Value>()
+    @usableFromInline var residents = _ChainedSample()
+    @usableFromInline var generator: SeededGenerator
+    @usableFromInline var residentCost = 0
+    @inlinable public var totalCost: Int { residentCost }
+    public let capacity: Int
+    public let countLimit: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+    }
+
+    @inlinable public var count: Int { residents.count }
+
+    @inlinable public mutating func didHit(_ slot: Int32) {}
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        residents.insert(slot, hash: store.hash(store.key(slot)))
+        residentCost += store.cost(slot)
+    }
+
+    @inlinable public mutating func victim() -> Int32 { residents.draw(using: &generator) }
+
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        residents.remove(slot)
+        residentCost -= store.cost(slot)
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        residentCost += cost - store.cost(slot)
+        store.setCost(slot, cost)
+    }
+}

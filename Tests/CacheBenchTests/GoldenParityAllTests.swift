@@ -1,0 +1,33 @@
+import CacheBench
+import Testing
+
+/// Every deterministic policy libCacheSim 0.3.5 and cachebench both have, by libCacheSim's
+/// name (resolved through the registry's aliases, as a user types it), exact on every row of
+/// Traces/golden-libcachesim-0.3.5.tsv. `gdsf` has its own test in GoldenParity035Tests.
+enum DeterministicParity {
+    static let algorithms = [
+        "lru", "fifo", "clock", "sieve", "lfu", "arc", "twoq", "lirs",
+        "s3fifo", "s3fifov0", "slru", "slruv0",
+    ]
+
+    static let rows = algorithms.flatMap { (try? Golden035Row.deterministic($0)) ?? [] }
+}
+
+@Suite("Parity with libCacheSim 0.3.5, every deterministic policy")
+struct GoldenParityAllTests {
+    @Test("the table has 27 rows for every policy under test")
+    func rowsLoad() throws {
+        for algorithm in DeterministicParity.algorithms {
+            #expect(try Golden035Row.deterministic(algorithm).count == 27, "\(algorithm)")
+        }
+    }
+
+    /// One copy of each trace: GoldenParityTests already proves the CSV and binary cloudPhysicsIO agree.
+    @Test("misses and byte misses are libCacheSim's exactly", arguments: DeterministicParity.rows)
+    func exact(_ row: Golden035Row) throws {
+        let result = try Replay.run(row.job(row.binaryOrCSV, policy: row.algorithm))
+        #expect(result.requests == row.requests)
+        #expect(Double(result.misses) == row.misses)
+        #expect(result.counters.byteRequests - result.counters.byteHits == row.byteMisses)
+    }
+}

@@ -24,6 +24,8 @@ public enum PolicyRegistry {
         .of(SLRUv0Cache<UInt64, Void>.self),
         .of(SizeCache<UInt64, Void>.self),
         .of(LFUDACache<UInt64, Void>.self),
+        .of(LFUCppCache<UInt64, Void>.self),
+        .of(LRUKCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),

@@ -7,18 +7,21 @@ import Testing
 enum DeterministicParity {
     static let algorithms = [
         "lru", "fifo", "clock", "sieve", "lfu", "arc", "twoq", "lirs",
-        "s3fifo", "s3fifov0", "slru", "slruv0",
+        "belady", "mru", "s3fifo", "s3fifov0", "slru", "slruv0", "size", "lfuda", "lfucpp", "lru-k",
     ]
+    /// libCacheSim's LFUDA was too slow to finish on the larger traces; the table has what it finished.
+    static let rowCounts = ["lfuda": 21]
 
     static let rows = algorithms.flatMap { (try? Golden035Row.deterministic($0)) ?? [] }
 }
 
 @Suite("Parity with libCacheSim 0.3.5, every deterministic policy")
 struct GoldenParityAllTests {
-    @Test("the table has 27 rows for every policy under test")
+    @Test("the table has every row for every policy under test")
     func rowsLoad() throws {
         for algorithm in DeterministicParity.algorithms {
-            #expect(try Golden035Row.deterministic(algorithm).count == 27, "\(algorithm)")
+            let expected = DeterministicParity.rowCounts[algorithm] ?? 27
+            #expect(try Golden035Row.deterministic(algorithm).count == expected, "\(algorithm)")
         }
     }
 

@@ -26,6 +26,7 @@ public enum PolicyRegistry {
         .of(LFUDACache<UInt64, Void>.self),
         .of(LFUCppCache<UInt64, Void>.self),
         .of(LRUKCache<UInt64, Void>.self),
+        .of(QDLPCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),

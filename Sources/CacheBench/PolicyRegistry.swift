@@ -27,6 +27,8 @@ public enum PolicyRegistry {
         .of(LFUCppCache<UInt64, Void>.self),
         .of(LRUKCache<UInt64, Void>.self),
         .of(QDLPCache<UInt64, Void>.self),
+        .of(MQCache<UInt64, Void>.self),
+        .of(Clock2QPlusCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),

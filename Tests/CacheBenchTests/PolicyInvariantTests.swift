@@ -52,6 +52,8 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(LFUCppCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(LRUKCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(QDLPCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(MQCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(Clock2QPlusCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ARCCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(TwoQCache<UInt64, Void>.self, limits: .afterEveryCall),
         // libCacheSim's LIRS (which the golden counts require) serves a hit on a HIR block pushed out

@@ -60,7 +60,8 @@ public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         let old = frequency[slot]
-        let f = old + age
+        // Frequencies grow by L per hit; saturate rather than overflow.
+        let f = old > Int64.max - age ? Int64.max : old + age
         frequency[slot] = f
         maxFrequency = max(maxFrequency, f)
         store.unlink(slot, &buckets[old, default: SlotList()])

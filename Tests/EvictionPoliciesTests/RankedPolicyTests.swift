@@ -100,7 +100,7 @@ struct LFUDAModel: ResearchModel {
 
     mutating func access(_ key: Int, cost: Int) -> (hit: Bool, evicted: [Int]) {
         if let old = frequency[key] {
-            let new = old + minFrequency
+            let new = old > Int.max - minFrequency ? Int.max : old + minFrequency  // saturates, as the policy
             frequency[key] = new
             maxFrequency = max(maxFrequency, new)
             buckets[old]?.removeAll { $0 == key }
@@ -119,7 +119,7 @@ struct LFUDAModel: ResearchModel {
             evicted.append(victim)
             if buckets[f]!.isEmpty { updateMinFrequency() }
         }
-        let f = minFrequency + 1
+        let f = minFrequency == Int.max ? minFrequency : minFrequency + 1
         if buckets[f] == nil {
             buckets[f] = []
             maxFrequency = max(maxFrequency, f)

@@ -47,7 +47,7 @@ public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public var totalCost: Int { residentCost }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        let f = age + 1
+        let f = age == Int64.max ? age : age + 1
         if buckets[f] == nil {
             buckets[f] = SlotList()
             maxFrequency = max(maxFrequency, f)

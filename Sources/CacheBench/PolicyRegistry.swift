@@ -19,6 +19,16 @@ public enum PolicyRegistry {
         .of(GDSFCache<UInt64, Void>.self),
         .of(LFUCache<UInt64, Void>.self),
         .of(S3FIFOCache<UInt64, Void>.self),
+        .of(S3FIFOv0Cache<UInt64, Void>.self),
+        .of(SLRUCache<UInt64, Void>.self),
+        .of(SLRUv0Cache<UInt64, Void>.self),
+        .of(SizeCache<UInt64, Void>.self),
+        .of(LFUDACache<UInt64, Void>.self),
+        .of(LFUCppCache<UInt64, Void>.self),
+        .of(LRUKCache<UInt64, Void>.self),
+        .of(QDLPCache<UInt64, Void>.self),
+        .of(MQCache<UInt64, Void>.self),
+        .of(Clock2QPlusCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),
@@ -43,11 +53,15 @@ public enum PolicyRegistry {
     /// The descriptors of every policy.
     public static var descriptors: [PolicyDescriptor] { all.map(\.descriptor) }
 
-    /// The policy with the command-line name `name`.
+    /// The policy named `name`, case-insensitively: its own name or one of its
+    /// ``PolicyDescriptor/aliases`` (libCacheSim's names, such as `LRU`, `twoq`, `s3-fifo`).
     ///
     /// - Throws: ``UsageError`` naming the known policies.
     public static func policy(named name: String) throws(UsageError) -> RegisteredPolicy {
-        if let found = all.first(where: { $0.descriptor.name == name }) { return found }
+        let wanted = name.lowercased()
+        if let found = all.first(where: { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }) {
+            return found
+        }
         throw UsageError("unknown policy '\(name)' (known: \(descriptors.map(\.name).joined(separator: ", ")); see 'cachebench policies')")
     }
 }
@@ -92,23 +106,30 @@ public struct RegisteredPolicy: Sendable {
     /// Creates an empty policy as the memory tier of a tiered run, in front of `disk`.
     public func makeTieredRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
                               memoryCost: TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun {
-        try tiered(limits, options, ignoreSize, disk, memoryCost)
+        try tiered(limits, try options.resolvingAliases(of: descriptor), ignoreSize, disk, memoryCost)
     }
 
     /// Creates an empty policy as the disk tier of a tiered run.
     public func makeDiskTier(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle {
-        try diskTier(limits, options)
+        try diskTier(limits, try options.resolvingAliases(of: descriptor))
     }
 
     /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
     func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
                             reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
-        try concurrent(limits, options, ignoreSize, threads, reader)
+        let resolved: PolicyOptions
+        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asUsage }
+        return try concurrent(limits, resolved, ignoreSize, threads, reader)
     }
 
     /// Creates an empty policy and a replayer around it.
     public func makeRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) -> PolicyRun {
-        try factory(limits, options, ignoreSize)
+        try factory(limits, try options.resolvingAliases(of: descriptor), ignoreSize)
+    }
+
+    /// Whether `key` is one of the policy's parameters, under its name or an alias.
+    public func declares(option key: String) -> Bool {
+        descriptor.parameters.contains { $0.name == key.lowercased() || $0.aliases.contains(key.lowercased()) }
     }
 }
 

@@ -37,12 +37,20 @@ public struct PolicyDescriptor: Sendable {
     public var parameters: [PolicyParameter]
     /// Whether the policy needs each request's next-access time (an offline policy).
     public var needsFuture: Bool
+    /// Other names the policy answers to, lowercase: libCacheSim's names and aliases for it
+    /// (`twoq` for `2q`, `fifo-reinsertion` for `clock`). Names are matched case-insensitively.
+    public var aliases: [String]
+    /// Whether two runs on the same requests always evict the same entries; a randomized
+    /// policy draws from a generator seeded by its `seed` parameter.
+    public var isDeterministic: Bool
 
     /// Creates a descriptor.
     public init(name: String, reproduces: String, rule: String, family: Family,
-                isApproximation: Bool = false, supportsCountLimit: Bool = false,
-                defaultCapacity: DefaultCapacity = .workingSetFraction,
+                isApproximation: Bool = false, supportsCountLimit: Bool = false, aliases: [String] = [],
+                isDeterministic: Bool = true, defaultCapacity: DefaultCapacity = .workingSetFraction,
                 parameters: [PolicyParameter] = [], needsFuture: Bool = false) {
+        self.aliases = aliases
+        self.isDeterministic = isDeterministic
         self.name = name
         self.reproduces = reproduces
         self.rule = rule
@@ -63,9 +71,12 @@ public struct PolicyParameter: Sendable, Equatable {
     public var defaultValue: String
     /// What it does.
     public var summary: String
+    /// Other keys accepted for it, such as libCacheSim's name (`fifo-size-ratio`).
+    public var aliases: [String]
 
     /// Creates a parameter description.
-    public init(_ name: String, default defaultValue: String, _ summary: String) {
+    public init(_ name: String, default defaultValue: String, _ summary: String, aliases: [String] = []) {
+        self.aliases = aliases
         self.name = name
         self.defaultValue = defaultValue
         self.summary = summary

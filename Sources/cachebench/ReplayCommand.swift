@@ -27,7 +27,8 @@ enum ReplayCommand {
       --trace-format F        auto (default), csv or oracle-general.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
-      --option KEY=VALUE      A policy parameter (repeatable); see 'cachebench policies'.
+      --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as
+                              libCacheSim's -e); see 'cachebench policies'.
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
     \(TierOptions.help)
@@ -98,7 +99,8 @@ enum TraceOptions {
 
     static func policyOptions(_ pairs: [String]) throws(UsageError) -> PolicyOptions {
         var values: [String: String] = [:]
-        for pair in pairs {
+        // libCacheSim's `-e` strings put several pairs in one word: "a=1,b=2".
+        for pair in pairs.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw UsageError("--option \(pair): expected KEY=VALUE")
             }

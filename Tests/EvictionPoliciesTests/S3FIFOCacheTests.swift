@@ -114,7 +114,7 @@ struct S3FIFOModel: ResearchModel {
 
 @Suite("S3-FIFO (libCacheSim aa0fc40, S3-FIFOv0)")
 struct S3FIFOCacheTests {
-    typealias Cache = S3FIFOCache<Int, Void>
+    typealias Cache = S3FIFOv0Cache<Int, Void>
 
     func access(_ cache: inout Cache, _ key: Int, cost: Int = 1, _ observer: inout EvictionRecorder<Int, Void>) -> Bool {
         cache.access(key, cost: cost, orInsert: (), observer: &observer)
@@ -226,7 +226,7 @@ struct S3FIFOCacheTests {
 
     @Test("insert of a resident key with its cost is a use; with another cost it is re-admitted")
     func insertSemantics() throws {
-        var cache = try S3FIFOCache<Int, String>.make(capacity: 100)
+        var cache = try S3FIFOv0Cache<Int, String>.make(capacity: 100)
         var observer = EvictionRecorder<Int, String>()
         cache.insert("a", forKey: 1, cost: 5, observer: &observer)
         cache.insert("b", forKey: 1, cost: 5, observer: &observer)

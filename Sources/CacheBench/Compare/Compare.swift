@@ -320,15 +320,12 @@ public enum Compare {
     /// mistake (a typo would otherwise be silently ignored).
     static func splitOptions(_ options: PolicyOptions, among policies: [RegisteredPolicy]) throws(CacheBenchError) -> [PolicyOptions] {
         for key in options.values.keys.sorted() {
-            guard policies.contains(where: { $0.descriptor.parameters.contains { $0.name == key } }) else {
+            guard policies.contains(where: { $0.declares(option: key) }) else {
                 let names = policies.map(\.descriptor.name).joined(separator: ", ")
                 throw .usage(UsageError("--option \(key): none of the selected policies (\(names)) takes it; see 'cachebench policies'"))
             }
         }
-        return policies.map { policy in
-            let known = Set(policy.descriptor.parameters.map(\.name))
-            return PolicyOptions(options.values.filter { known.contains($0.key) })
-        }
+        return policies.map { policy in PolicyOptions(options.values.filter { policy.declares(option: $0.key) }) }
     }
 
     /// Reads the trace once and feeds every batch to every lane, on up to `threads` threads.

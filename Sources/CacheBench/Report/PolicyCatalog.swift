@@ -10,17 +10,19 @@ public enum PolicyCatalog {
         case .json:
             return JSONValue.array(descriptors.map(json)).serialized(pretty: true) + "\n"
         case .csv:
-            var out = "name,family,reproduces,rule,approximation,countLimit,defaultCapacity,parameters\n"
+            var out = "name,family,reproduces,rule,approximation,countLimit,defaultCapacity,parameters,aliases,deterministic\n"
             for d in descriptors {
                 out += [d.name, d.family.rawValue, d.reproduces, d.rule, String(d.isApproximation),
-                        String(d.supportsCountLimit), defaultCapacity(d), parameters(d)]
+                        String(d.supportsCountLimit), defaultCapacity(d), parameters(d),
+                        d.aliases.joined(separator: " "), String(d.isDeterministic)]
                     .map(ReplayReport.csvField).joined(separator: ",") + "\n"
             }
             return out
         case .markdown:
-            var out = "| name | family | reproduces | rule | parameters |\n|---|---|---|---|---|\n"
+            var out = "| name | aliases | family | deterministic | reproduces | rule | parameters |\n|---|---|---|---|---|---|---|\n"
             for d in descriptors {
-                out += "| `\(d.name)` | \(d.family.rawValue)\(d.isApproximation ? " (approximation)" : "") | \(d.reproduces) | \(d.rule) | \(parameters(d)) |\n"
+                let aliases = d.aliases.map { "`\($0)`" }.joined(separator: ", ")
+                out += "| `\(d.name)` | \(aliases) | \(d.family.rawValue)\(d.isApproximation ? " (approximation)" : "") | \(d.isDeterministic ? "yes" : "no (seeded)") | \(d.reproduces) | \(d.rule) | \(parameters(d)) |\n"
             }
             return out
         case .table:
@@ -32,11 +34,14 @@ public enum PolicyCatalog {
                 out += d.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 out += "\(d.reproduces)\(d.isApproximation ? " [APPROXIMATION]" : "")\n"
                 out += indent + d.rule + "\n"
+                if !d.aliases.isEmpty { out += indent + "also: " + d.aliases.joined(separator: ", ") + "\n" }
+                if !d.isDeterministic { out += indent + "randomized: --option seed=N makes a run repeatable\n" }
                 out += indent + "default capacity: \(defaultCapacity(d))"
                 out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
                 if let slow = SlowByDesign.reason(d.name) { out += indent + "slow by design: \(slow)\n" }
                 for p in d.parameters {
-                    out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\n"
+                    let aka = p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))"
+                    out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\(aka)\n"
                 }
             }
             return out
@@ -50,8 +55,10 @@ public enum PolicyCatalog {
             ("countLimit", .bool(d.supportsCountLimit)), ("defaultCapacity", .string(defaultCapacity(d))),
             ("needsFuture", .bool(d.needsFuture)),
             ("slowByDesign", SlowByDesign.reason(d.name).map { .string($0) } ?? .null),
+            ("aliases", .array(d.aliases.map { .string($0) })), ("deterministic", .bool(d.isDeterministic)),
             ("parameters", .array(d.parameters.map {
-                .object([("name", .string($0.name)), ("default", .string($0.defaultValue)), ("description", .string($0.summary))])
+                .object([("name", .string($0.name)), ("default", .string($0.defaultValue)), ("description", .string($0.summary)),
+                         ("aliases", .array($0.aliases.map { .string($0) }))])
             })),
         ])
     }
@@ -64,6 +71,8 @@ public enum PolicyCatalog {
     }
 
     static func parameters(_ d: PolicyDescriptor) -> String {
-        d.parameters.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: "; ")
+        d.parameters.map { p in
+            "\(p.name)=\(p.defaultValue)" + (p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))")
+        }.joined(separator: "; ")
     }
 }

@@ -1,12 +1,11 @@
-// S3-FIFO: Yang et al., "FIFO queues are all you need for cache eviction", SOSP'23, exactly as
-// libCacheSim's S3FIFO.c at commit aa0fc40 (2024-10-07), the version its authors now call
-// "S3-FIFOv0". This is the variant of the golden table in Traces/. The paper's artifact
-// (Thesys-lab/sosp23-s3fifo, its libCacheSim copy of S3FIFO.c) has the same find, insert and
-// eviction code; its `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects
-// start zeroed. libCacheSim's newer S3FIFO.c
-// (Dec 2024+, the one in PyPI `libcachesim` 0.3.5) adds a warm-up rule: until the first
-// eviction, a new object that finds the small queue full goes straight to main. It is off by
-// default here and available as `--option warm-up=true`.
+// S3-FIFO: Yang et al., "FIFO queues are all you need for cache eviction", SOSP'23, in the two
+// versions libCacheSim 0.3.5 ships (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/):
+// - `s3fifo`, its S3FIFO.c (Dec 2024+): the rule below plus a warm-up rule: until the first
+//   eviction, a new object that finds the small queue full goes straight to main.
+// - `s3fifov0`, its S3FIFOv0.c, which is S3FIFO.c at commit aa0fc40 (2024-10-07) and the
+//   paper's artifact (Thesys-lab/sosp23-s3fifo): no warm-up rule. Its
+//   `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects start zeroed.
+// Both are exact on every row of the golden tables in Traces/; `warm-up` switches either.
 //
 // Rule. Three FIFO queues over one slot store: small S (floor(10 % of capacity)), main M (the
 // rest) and a ghost G of keys only (floor(90 % of capacity), in the same cost units).
@@ -30,24 +29,64 @@
 // Objects larger than the whole capacity leave the cache, ghosts included, untouched (the
 // project's research convention).
 
-/// S3-FIFO: a small probationary FIFO, a main FIFO with 2-bit CLOCK reinsertion, and a ghost
-/// FIFO of recently demoted keys (libCacheSim S3FIFO.c at aa0fc40, "S3-FIFOv0").
-///
-/// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
-public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
+/// Which S3-FIFO: libCacheSim 0.3.5's current `S3FIFO.c` (``S3FIFOCurrentVersion``) or the
+/// SOSP'23 version it now calls S3-FIFOv0 (``S3FIFOv0Version``). They differ in one rule, the
+/// warm-up rule (see ``S3FIFOVersion/warmsUp``), which is also an option of either.
+public protocol S3FIFOVersion: Sendable {
+    /// The name, aliases and rule the version is listed under.
+    static var descriptor: PolicyDescriptor { get }
+    /// Whether, by default, a new object that finds the small FIFO full before the cache has
+    /// ever evicted goes straight to main (libCacheSim's Dec-2024 rule).
+    static var warmsUp: Bool { get }
+}
+
+/// libCacheSim 0.3.5's `S3FIFO.c` (PyPI `libcachesim` 0.3.5): S3-FIFO with the warm-up rule.
+public enum S3FIFOCurrentVersion: S3FIFOVersion {
+    public static let warmsUp = true
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "s3fifo",
-            reproduces: "S3-FIFO (Yang et al., SOSP'23) as libCacheSim S3FIFO.c @ aa0fc40 (S3-FIFOv0, no warm-up rule)",
-            rule: "new keys enter a small FIFO; objects hit there at least twice move to a main FIFO with 2-bit CLOCK reinsertion, the others leave and are remembered in a ghost FIFO that admits them straight to main",
-            family: .research,
-            parameters: [
-                PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity (libCacheSim fifo-size-ratio), truncated"),
-                PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it"),
-                PolicyParameter("move-to-main-threshold", default: "2", "hits in the small FIFO needed to move to main"),
-                PolicyParameter("warm-up", default: "false", "libCacheSim's Dec-2024 S3FIFO.c rule: before the first eviction, a new object that finds the small FIFO full goes to main"),
-            ])
+            reproduces: "S3-FIFO (Yang et al., SOSP'23) as libCacheSim 0.3.5 S3FIFO.c (with the warm-up rule)",
+            rule: "new keys enter a small FIFO (straight to main while the cache fills); objects hit there at least twice move to a main FIFO with 2-bit CLOCK reinsertion, the others leave and are remembered in a ghost FIFO that admits them straight to main",
+            family: .research, aliases: ["s3-fifo"], parameters: _s3fifoParameters(warmUp: true))
     }
+}
+
+/// libCacheSim's `S3FIFO.c` at aa0fc40, the SOSP'23 artifact's rule, now libCacheSim's `S3FIFOv0.c`.
+public enum S3FIFOv0Version: S3FIFOVersion {
+    public static let warmsUp = false
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "s3fifov0",
+            reproduces: "S3-FIFO (Yang et al., SOSP'23) as libCacheSim S3FIFO.c @ aa0fc40 (S3FIFOv0.c in 0.3.5; no warm-up rule)",
+            rule: "new keys enter a small FIFO; objects hit there at least twice move to a main FIFO with 2-bit CLOCK reinsertion, the others leave and are remembered in a ghost FIFO that admits them straight to main",
+            family: .research, aliases: ["s3-fifov0"], parameters: _s3fifoParameters(warmUp: false))
+    }
+}
+
+@usableFromInline
+func _s3fifoParameters(warmUp: Bool) -> [PolicyParameter] {
+    [
+        PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity, truncated",
+                        aliases: ["fifo-size-ratio", "small-size-ratio"]),
+        PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it",
+                        aliases: ["ghost-size-ratio"]),
+        PolicyParameter("move-to-main-threshold", default: "2", "hits in the small FIFO needed to move to main"),
+        PolicyParameter("warm-up", default: String(warmUp), "libCacheSim's Dec-2024 S3FIFO.c rule: before the first eviction, a new object that finds the small FIFO full goes to main"),
+    ]
+}
+
+/// S3-FIFO as libCacheSim 0.3.5's `S3FIFO.c` (`s3fifo`), with the warm-up rule.
+public typealias S3FIFOCache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Value, S3FIFOCurrentVersion>
+/// S3-FIFO as the SOSP'23 artifact and libCacheSim's `S3FIFOv0.c` (`s3fifov0`).
+public typealias S3FIFOv0Cache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Value, S3FIFOv0Version>
+
+/// S3-FIFO: a small probationary FIFO, a main FIFO with 2-bit CLOCK reinsertion, and a ghost
+/// FIFO of recently demoted keys; `Version` picks the warm-up default.
+///
+/// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
+public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor { Version.descriptor }
 
     @usableFromInline static var smallTag: UInt32 { 0 }
     @usableFromInline static var mainTag: UInt32 { 1 }
@@ -72,12 +111,12 @@ public struct S3FIFOCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: "s3fifo")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: Self.descriptor.name)
         }
         let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
         let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
         let threshold = try options.integer("move-to-main-threshold", default: 2, in: 0...1_000_000)
-        warmUp = try options.bool("warm-up", default: false)
+        warmUp = try options.bool("warm-up", default: Version.warmsUp)
         self.capacity = capacity
         smallCapacity = _proportion(of: capacity, smallRatio)
         mainCapacity = capacity - smallCapacity

@@ -28,10 +28,12 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
             name: "2q",
             reproduces: "2Q (Johnson & Shasha, VLDB'94) as libCacheSim TwoQ.c @ aa0fc40",
             rule: "new objects enter a FIFO A1in; keys evicted from it are remembered in a ghost FIFO A1out, and a miss on such a key admits the object to an LRU Am",
-            family: .research,
+            family: .research, aliases: ["twoq"],
             parameters: [
-                PolicyParameter("ain-ratio", default: "0.25", "A1in share of the capacity (libCacheSim Ain-size-ratio), truncated"),
-                PolicyParameter("aout-ratio", default: "0.5", "A1out ghost size as a share of the capacity, in the same units, truncated"),
+                PolicyParameter("ain-ratio", default: "0.25", "A1in share of the capacity (libCacheSim Ain-size-ratio), truncated",
+                                aliases: ["ain-size-ratio"]),
+                PolicyParameter("aout-ratio", default: "0.5", "A1out ghost size as a share of the capacity, in the same units, truncated",
+                                aliases: ["aout-size-ratio"]),
             ])
     }
 

@@ -15,7 +15,7 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
         PolicyDescriptor(
             name: "random", reproduces: "Random (libCacheSim Random.c)",
             rule: "evict a random resident entry (a random hash bucket, then a random entry in it); hits change nothing",
-            family: .research, supportsCountLimit: true,
+            family: .research, supportsCountLimit: true, isDeterministic: false,
             parameters: [PolicyParameter("seed", default: "1", "seed of the random generator")])
     }
 

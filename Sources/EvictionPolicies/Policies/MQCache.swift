@@ -1,0 +1,154 @@
+// MQ: the Multi-Queue algorithm (Zhou, Philbin & Li, "The Multi-Queue replacement algorithm for
+// second level buffer caches", USENIX ATC'01), as libCacheSim 0.3.5's MQ.c (PyPI `libcachesim`
+// 0.3.5, src/libCacheSim/cache/eviction/MQ.c). Exact on every golden row.
+
+/// Multi-Queue: LRU queues by request count (queue ⌊log₂ count⌋), entries that outlive their
+/// lifetime drift down a queue, and a ghost FIFO remembers evicted counts.
+///
+/// **Rule** (libCacheSim 0.3.5 `MQ.c`; 8 queues, lifetime 10 000, ghost 4 × the capacity).
+/// - **Hit**: count + 1; the entry moves to the head of queue min(⌊log₂ count⌋, 7) and expires
+///   at `now + lifetime`; then *adjust*.
+/// - **Miss**: a key in the ghost leaves it and comes back with its remembered count + 1 (else
+///   count 1). Evict until the object fits; it enters its queue's head and expires at
+///   `now + lifetime`; then *adjust*.
+/// - **Adjust**: `now` += 1; for each queue *k* ≥ 1 in turn, a tail that expired before `now`
+///   moves to the head of queue *k* − 1 with a new expiry.
+/// - **Evict**: the tail of the lowest non-empty queue; its key and count enter the ghost FIFO,
+///   which drops its oldest keys to stay within its size.
+///
+/// - Complexity: a hit, an insertion and an eviction are O(queues); lookups O(1) expected.
+public struct MQCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "mq", reproduces: "MQ (Zhou et al., USENIX ATC'01) as libCacheSim 0.3.5 MQ.c",
+            rule: "LRU queues by log2 of the request count; expired tails drift down one queue; evict the tail of the lowest queue, remembering its count in a ghost FIFO",
+            family: .research, aliases: ["multiqueue"],
+            parameters: [
+                PolicyParameter("queues", default: "8", "number of LRU queues", aliases: ["n-queue"]),
+                PolicyParameter("lifetime", default: "10000", "requests an entry may stay unrequested before it drifts down a queue"),
+                PolicyParameter("ghost-ratio", default: "4", "ghost FIFO size as a multiple of the capacity, truncated",
+                                aliases: ["qout-size-ratio"]),
+            ])
+    }
+
+    public var store = SlotArena<Key, Value>()
+    /// Queue *k* holds counts in [2^k, 2^(k+1)), the last one everything above.
+    @usableFromInline var queues: [SlotList]
+    /// Each slot's queue and expiry; its request count is its aux word.
+    @usableFromInline var queueOf = SideTable<UInt8>(filling: 0)
+    @usableFromInline var expiry = SideTable<Int64>(filling: 0)
+    /// Evicted keys with their counts (aux), newest at the head.
+    @usableFromInline var ghosts = SlotArena<Key, Void>()
+    @usableFromInline var ghostList = SlotList()
+    @usableFromInline let ghostCapacity: Int
+    @usableFromInline let lifetime: Int64
+    @usableFromInline var now: Int64 = 0
+    /// The count a ghost hit hands to the insertion that follows it.
+    @usableFromInline var revivedCount: UInt32 = 0
+    public let capacity: Int
+    public var countLimit: Int { .max }
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+        queues = Array(repeating: SlotList(), count: try options.integer("queues", default: 8, in: 1...32))
+        lifetime = Int64(try options.integer("lifetime", default: 10_000, in: 0...Int(Int32.max)))
+        ghostCapacity = _proportion(of: capacity, try options.double("ghost-ratio", default: 4, in: 0...1_000))
+    }
+
+    @inlinable public var count: Int { queues.reduce(0) { $0 + $1.count } }
+    @inlinable public var totalCost: Int { queues.reduce(0) { $0 + $1.cost } }
+
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        unlink(slot)
+        let requests = store.aux(slot)
+        if requests < UInt32(Int32.max) { store.setAux(slot, requests + 1) }
+        link(slot)
+        adjust()
+    }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.setAux(slot, revivedCount > 0 ? min(revivedCount, UInt32(Int32.max) - 1) + 1 : 1)
+        revivedCount = 0
+        link(slot)
+        adjust()
+    }
+
+    @inlinable public mutating func victim() -> Int32 { queues.first { !$0.isEmpty }?.tail ?? -1 }
+
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queues[Int(queueOf[slot])]) }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        store.setCost(slot, cost, in: &queues[Int(queueOf[slot])])
+    }
+
+    /// The miss step: a ghost hit is consumed (even when the object is then refused) and hands
+    /// its count to the insertion.
+    @inlinable
+    public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
+                                   observer: inout some EvictionObserver<Key, Value>) {
+        let ghost = ghosts.find(key)
+        if ghost >= 0 {
+            revivedCount = ghosts.aux(ghost)
+            ghosts.unlink(ghost, &ghostList)
+            ghosts.release(ghost)
+        }
+        guard cost <= capacity else { revivedCount = 0; return }
+        makeRoom(forCost: cost, count: 1, observer: &observer)
+        didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
+    }
+
+    /// Evicts as the flow does, remembering each victim's key and count in the ghost FIFO.
+    @inlinable
+    public mutating func makeRoom(forCost cost: Int, count extra: Int,
+                                  observer: inout some EvictionObserver<Key, Value>) {
+        var pass = TrimPass(.caller)
+        while count > 0 && totalCost > capacity - cost {
+            pass.willRemove(&observer)
+            let slot = victim()
+            remember(store.key(slot), count: store.aux(slot), cost: store.cost(slot))
+            evict(slot, observer: &observer)
+        }
+        pass.end(&observer)
+    }
+
+    @inlinable mutating func remember(_ key: Key, count: UInt32, cost: Int) {
+        guard cost <= ghostCapacity else { return }
+        while !ghostList.isEmpty && ghostList.cost + cost > ghostCapacity {
+            let oldest = ghostList.tail
+            ghosts.unlink(oldest, &ghostList)
+            ghosts.release(oldest)
+        }
+        let slot = ghosts.allocate(key: key, value: (), cost: cost)
+        ghosts.setAux(slot, count)
+        ghosts.pushHead(slot, &ghostList)
+    }
+
+    /// Puts `slot` at the head of the queue its count belongs to, expiring `lifetime` from now.
+    @inlinable mutating func link(_ slot: Int32) {
+        var requests = store.aux(slot)
+        var queue = 0
+        while requests > 1 && queue < queues.count - 1 {
+            requests >>= 1
+            queue += 1
+        }
+        place(slot, in: queue)
+    }
+
+    @inlinable mutating func place(_ slot: Int32, in queue: Int) {
+        queueOf[slot] = UInt8(queue)
+        expiry[slot] = now + lifetime
+        store.pushHead(slot, &queues[queue])
+    }
+
+    /// `MQ_adjust`: time advances, and each queue's expired tail drifts down one queue.
+    @inlinable mutating func adjust() {
+        now += 1
+        for k in queues.indices.dropFirst() {
+            let tail = queues[k].tail
+            if tail >= 0 && expiry[tail] < now {
+                store.unlink(tail, &queues[k])
+                place(tail, in: k - 1)
+            }
+        }
+    }
+}

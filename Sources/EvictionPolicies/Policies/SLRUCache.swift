@@ -1,0 +1,100 @@
+// SLRU: segmented LRU, Karedla, Love & Wherry, "Caching strategies to improve disk system
+// performance", IEEE Computer 27(3), 1994; rules as libCacheSim 0.3.5's SLRU.c (PyPI
+// `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/SLRU.c), exact on every golden row.
+
+/// Segmented LRU: `n` LRU segments of equal share; a hit promotes an entry one segment up, and
+/// a segment over its share pushes its least recently used entries one segment down, the
+/// lowest segment evicting them.
+///
+/// **Rule** (libCacheSim 0.3.5 `SLRU.c`). Segment *i* holds at most ⌊capacity / n⌋.
+/// - **Hit** in the top segment: move to its head. Hit in segment *i* below: move to the head
+///   of *i* + 1; while a segment *j* is over its share, its tail moves to the head of *j* − 1,
+///   and segment 0 over its share evicts its tail. A hit can therefore evict.
+/// - **Miss**: an object larger than a segment's share is never inserted. Otherwise evict the
+///   tail of the lowest non-empty segment until the object fits in the capacity, then insert it
+///   at the head of the lowest segment with room for it (while the cache fills, the upper
+///   segments fill too), or of segment 0 when none has room.
+///
+/// - Complexity: a hit is O(n) amortised (each demotion is O(1)); an eviction is O(n) to find
+///   the lowest non-empty segment; lookups are O(1) expected.
+public struct SLRUCache<Key: Hashable, Value>: HitEvictingPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "slru", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRU.c",
+            rule: "n equal LRU segments: a hit promotes one segment up, an overfull segment demotes its LRU tail one segment down, the lowest evicts",
+            family: .research,
+            parameters: [PolicyParameter("segments", default: "4", "number of LRU segments, each floor(capacity / segments)",
+                                         aliases: ["n-seg"])])
+    }
+
+    public var store = SlotArena<Key, Value>()
+    /// Segment 0 is the probationary one; aux holds an entry's segment.
+    @usableFromInline var segments: [SlotList]
+    @usableFromInline let segmentCapacity: Int
+    public let capacity: Int
+    public var countLimit: Int { .max }
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+        let n = try options.integer("segments", default: 4, in: 1...64)
+        segments = Array(repeating: SlotList(), count: n)
+        segmentCapacity = capacity / n
+    }
+
+    @inlinable public var count: Int { segments.reduce(0) { $0 + $1.count } }
+    @inlinable public var totalCost: Int { segments.reduce(0) { $0 + $1.cost } }
+
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segmentCapacity }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        let cost = store.cost(slot)
+        let segment = segments.firstIndex { $0.cost + cost <= segmentCapacity } ?? 0
+        store.setAux(slot, UInt32(segment))
+        store.pushHead(slot, &segments[segment])
+    }
+
+    @inlinable public mutating func victim() -> Int32 {
+        segments.first { !$0.isEmpty }?.tail ?? -1
+    }
+
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &segments[Int(store.aux(slot))]) }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        store.setCost(slot, cost, in: &segments[Int(store.aux(slot))])
+    }
+
+    /// The hit rule: promote one segment (or refresh in the top one), then cool the segment it
+    /// entered, evicting from segment 0 as one trim pass if the cooling reaches it.
+    @inlinable
+    public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        let from = Int(store.aux(slot))
+        guard from + 1 < segments.count else {
+            store.moveToHead(slot, &segments[from])
+            return
+        }
+        store.unlink(slot, &segments[from])
+        store.setAux(slot, UInt32(from + 1))
+        store.pushHead(slot, &segments[from + 1])
+        var pass = TrimPass(.caller)
+        cool(from + 1, pass: &pass, observer: &observer)
+        pass.end(&observer)
+    }
+
+    /// Brings `segment` back within its share: its tail moves down one segment (which is then
+    /// cooled in turn), and segment 0 evicts its tail.
+    @inlinable
+    mutating func cool(_ segment: Int, pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        while segments[segment].cost > segmentCapacity {
+            let tail = segments[segment].tail
+            if segment == 0 {
+                pass.willRemove(&observer)
+                evict(tail, observer: &observer)
+                continue
+            }
+            store.unlink(tail, &segments[segment])
+            store.setAux(tail, UInt32(segment - 1))
+            store.pushHead(tail, &segments[segment - 1])
+            cool(segment - 1, pass: &pass, observer: &observer)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+// SLRUv0: segmented LRU (Karedla, Love & Wherry, IEEE Computer 27(3), 1994) in the form of
+// libCacheSim 0.3.5's SLRUv0.c (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/SLRUv0.c):
+// n LRU caches stacked, each moving room before it takes an entry. Exact on every golden row.
+
+/// Segmented LRU, libCacheSim's first version: `n` stacked LRU segments where an entry moves
+/// up one segment per hit and a segment makes room (pushing its tail down) *before* it takes an
+/// entry; a hit in the top segment changes nothing.
+///
+/// **Rule** (libCacheSim 0.3.5 `SLRUv0.c`). Segment *i* holds at most ⌊capacity / n⌋.
+/// - **Hit** in the top segment: nothing moves. Hit in segment *i* below: the entry leaves *i*;
+///   while segment *i* + 1 has no room for it, *cool* *i* + 1; the entry enters its head.
+/// - **Cool** segment *j* > 0: its tail leaves; while segment *j* − 1 has no room for it, cool
+///   *j* − 1; the tail enters the head of *j* − 1. Cooling segment 0 evicts its tail.
+/// - **Miss**: an object larger than a segment's share is never inserted. Evict the tail of the
+///   lowest non-empty segment until it fits in the capacity; it enters the head of the lowest
+///   segment with room, or, when none has room, of segment 0 after its tail is evicted until it fits.
+///
+/// - Complexity: a hit is O(n) amortised; an eviction is O(n) to find the lowest non-empty
+///   segment; lookups are O(1) expected.
+public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "slruv0", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRUv0.c",
+            rule: "n equal stacked LRUs: a hit moves an entry up one segment, which first pushes its LRU tail down; the lowest evicts; hits in the top segment change nothing",
+            family: .research,
+            parameters: [PolicyParameter("segments", default: "4", "number of LRU segments, each floor(capacity / segments)",
+                                         aliases: ["n-seg"])])
+    }
+
+    public var store = SlotArena<Key, Value>()
+    /// Segment 0 is the lowest; aux holds an entry's segment.
+    @usableFromInline var segments: [SlotList]
+    @usableFromInline let segmentCapacity: Int
+    public let capacity: Int
+    public var countLimit: Int { .max }
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+        let n = try options.integer("segments", default: 4, in: 1...64)
+        segments = Array(repeating: SlotList(), count: n)
+        segmentCapacity = capacity / n
+    }
+
+    @inlinable public var count: Int { segments.reduce(0) { $0 + $1.count } }
+    @inlinable public var totalCost: Int { segments.reduce(0) { $0 + $1.cost } }
+
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segmentCapacity }
+
+    @inlinable public mutating func victim() -> Int32 { segments.first { !$0.isEmpty }?.tail ?? -1 }
+
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &segments[Int(store.aux(slot))]) }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        store.setCost(slot, cost, in: &segments[Int(store.aux(slot))])
+    }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) { place(slot, in: 0) }
+
+    @inlinable
+    public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        let from = Int(store.aux(slot))
+        guard from + 1 < segments.count else { return }
+        store.unlink(slot, &segments[from])
+        var pass = TrimPass(.caller)
+        makeRoom(in: from + 1, for: store.cost(slot), pass: &pass, observer: &observer)
+        pass.end(&observer)
+        place(slot, in: from + 1)
+    }
+
+    /// The miss step: evict until the object fits, then place it in the lowest segment with
+    /// room, making room in segment 0 when none has any; one trim pass.
+    @inlinable
+    public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
+                                   observer: inout some EvictionObserver<Key, Value>) {
+        guard cost <= capacity, admits(key, cost: cost) else { return }
+        var pass = TrimPass(.caller)
+        while count > 0 && totalCost > capacity - cost {
+            pass.willRemove(&observer)
+            evict(victim(), observer: &observer)
+        }
+        let segment = segments.firstIndex { $0.cost + cost <= segmentCapacity } ?? 0
+        while count > 0 && segments[segment].cost + cost > segmentCapacity {
+            pass.willRemove(&observer)
+            evict(victim(), observer: &observer)
+        }
+        pass.end(&observer)
+        place(store.allocate(key: key, hash: hash, value: value, cost: cost), in: segment)
+    }
+
+    /// Cools `segment` until an entry of `cost` fits in it.
+    @inlinable
+    mutating func makeRoom(in segment: Int, for cost: Int, pass: inout TrimPass,
+                           observer: inout some EvictionObserver<Key, Value>) {
+        // An entry re-costed above a segment's share empties the segment and stops there.
+        while !segments[segment].isEmpty && segments[segment].cost + cost > segmentCapacity {
+            let tail = segments[segment].tail
+            if segment == 0 {
+                pass.willRemove(&observer)
+                evict(tail, observer: &observer)
+                continue
+            }
+            store.unlink(tail, &segments[segment])
+            makeRoom(in: segment - 1, for: store.cost(tail), pass: &pass, observer: &observer)
+            place(tail, in: segment - 1)
+        }
+    }
+
+    @inlinable
+    mutating func place(_ slot: Int32, in segment: Int) {
+        store.setAux(slot, UInt32(segment))
+        store.pushHead(slot, &segments[segment])
+    }
+}

@@ -1,0 +1,53 @@
+// Size: evict the largest object (Williams et al., "Removal policies in network caches for
+// World-Wide Web documents", SIGCOMM'96), as libCacheSim 0.3.5's Size.c (PyPI `libcachesim`
+// 0.3.5, src/libCacheSim/cache/eviction/Size.c). Exact on every golden row.
+
+/// A cache that evicts its largest object.
+///
+/// **Rule** (libCacheSim 0.3.5 `Size.c`). Every object sits in a max-heap keyed by its size. A
+/// hit re-keys it with the same size, which leaves it in place; a miss evicts the top of the
+/// heap until the object fits, then inserts it. Among equal sizes (every object in object mode)
+/// the victim is whichever the heap's moves leave on top, so the heap is libCacheSim's
+/// `pqueue.c` move for move (``PQueueMaxHeap``).
+///
+/// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
+public struct SizeCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "size", reproduces: "Size (Williams et al., SIGCOMM'96) as libCacheSim 0.3.5 Size.c",
+            rule: "evict the largest object; ties as libCacheSim's binary heap leaves them",
+            family: .research, supportsCountLimit: true)
+    }
+
+    public var store = SlotArena<Key, Value>()
+    @usableFromInline var heap = PQueueMaxHeap()
+    @usableFromInline var residentCost = 0
+    public let capacity: Int
+    public let countLimit: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+    }
+
+    @inlinable public var count: Int { heap.count }
+    @inlinable public var totalCost: Int { residentCost }
+
+    @inlinable public mutating func didHit(_ slot: Int32) { heap.update(slot, priority: Double(store.cost(slot))) }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        residentCost += store.cost(slot)
+        heap.insert(slot, priority: Double(store.cost(slot)))
+    }
+
+    @inlinable public mutating func victim() -> Int32 { heap.maximum }
+
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        heap.remove(slot)
+        residentCost -= store.cost(slot)
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        residentCost += cost - store.cost(slot)
+        store.setCost(slot, cost)
+    }
+}

@@ -38,7 +38,7 @@ public struct TraceSpec: Sendable, Equatable {
     /// Opens a fresh reader and returns the byte source under it too, whose ``ByteSource/bytesRead``
     /// and ``ByteSource/length`` drive progress reports.
     public func openWithSource() throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
-        let source = try ByteSource(path: path)
+        let source = try CompressionFormat.decodingIfCompressed(try ByteSource(path: path))
         switch try resolvedFormat(source) {
         case .oracleGeneral: return (OracleGeneralReader(source: source), source)
         case .csv, .auto: return (CSVTraceReader(source: source, columns: columns, header: header), source)
@@ -47,7 +47,8 @@ public struct TraceSpec: Sendable, Equatable {
 
     private func resolvedFormat(_ source: ByteSource) throws(TraceError) -> TraceFormat {
         if format != .auto { return format }
-        let lower = path.lowercased()
+        var lower = path.lowercased()
+        for suffix in [".zst", ".gz"] where lower.hasSuffix(suffix) { lower.removeLast(suffix.count) }
         if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { return .oracleGeneral }
         if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || lower.hasSuffix(".tsv") { return .csv }
         return try source.peek(upTo: 4096).contains(0) ? .oracleGeneral : .csv

@@ -152,7 +152,7 @@ public final class ZstdDecoder: DecodedByteStream {
         let kept = writePosition - keepFrom
         // The ranges may overlap; copyMemory moves like memmove.
         UnsafeMutableRawPointer(window).copyMemory(from: window + keepFrom, byteCount: kept)
-        historyStart -= min(historyStart, keepFrom)
+        historyStart = 0
         writePosition = kept
         readPosition = kept
     }
@@ -216,7 +216,8 @@ public final class ZstdDecoder: DecodedByteStream {
         }
         windowSize = window
         blockMaximum = min(window, Self.maximumBlock)
-        reserveWindow(window)
+        // History never reaches past the frame's start, so a known content size caps the buffer.
+        reserveWindow(Int(clamping: min(UInt64(window), contentSize ?? UInt64(window))))
         historyStart = writePosition
         checksum = descriptor & 0x04 != 0 ? _XXHash64() : nil
         frameOutput = 0
@@ -233,8 +234,8 @@ public final class ZstdDecoder: DecodedByteStream {
     private func reserveWindow(_ window: Int) {
         let needed = window + max(window, 1 << 20) + Self.maximumBlock + 2 * Self.slack
         guard needed > windowCapacity else { return }
+        // Left uninitialised: bytes are only read after being decoded into it.
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: needed)
-        grown.initialize(repeating: 0, count: needed)
         // Only unread output moves: a new frame never refers to the previous one.
         let unread = writePosition - readPosition
         grown.update(from: self.window + readPosition, count: unread)

@@ -5,7 +5,11 @@ import Testing
 /// Decodes `bytes` with ``ZstdDecoder`` directly, handing the compressed input over in
 /// `readSize`-byte reads; returns the output or the error.
 func zstdDecode(_ bytes: [UInt8], readSize: Int = .max) -> Result<[UInt8], TraceError> {
-    let decoder = ZstdDecoder(source: ByteSource(bytes: bytes, name: "in.zst", readSize: readSize))
+    drain(ZstdDecoder(source: ByteSource(bytes: bytes, name: "in.zst", readSize: readSize)))
+}
+
+/// Everything `decoder` produces, or its error.
+func drain(_ decoder: some DecodedByteStream) -> Result<[UInt8], TraceError> {
     var output: [UInt8] = []
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
     defer { chunk.deallocate() }
@@ -26,6 +30,8 @@ enum Fixture {
     }
 
     static func zstd(_ name: String) throws -> [UInt8] { try bytes("Tests/Fixtures/zstd/\(name)") }
+
+    static func gzip(_ name: String) throws -> [UInt8] { try bytes("Tests/Fixtures/gzip/\(name)") }
 
     /// The first `count` bytes of a bundled trace.
     static func tracePrefix(_ name: String, _ count: Int) throws -> [UInt8] { Array(try bytes("Traces/\(name)").prefix(count)) }
@@ -166,13 +172,19 @@ struct ZstdCorruptInputTests {
 
 @Suite("zstd decoder against the reference CLI")
 struct ZstdReferenceRoundTripTests {
-    static let zstd = ["/usr/bin/zstd", "/usr/local/bin/zstd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let zstd = tool("zstd")
 
-    static func compress(_ input: [UInt8], _ options: [String]) throws -> [UInt8] {
+    /// The reference tool called `name`, when installed.
+    static func tool(_ name: String) -> String? {
+        ["/usr/bin/", "/usr/local/bin/", "/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `tool -q -c OPTIONS FILE` on a temporary file holding `input`; returns its output.
+    static func compress(_ input: [UInt8], _ options: [String], tool: String? = zstd) throws -> [UInt8] {
         let source = try temporaryFile(Data(input), suffix: ".raw")
         defer { try? FileManager.default.removeItem(atPath: source) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: zstd ?? "zstd")
+        process.executableURL = URL(fileURLWithPath: tool ?? "zstd")
         process.arguments = ["-q", "-c"] + options + [source]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -37,7 +37,7 @@ public enum CompressionFormat: String, Sendable {
         switch detect(try source.peek(upTo: 4)) {
         case nil: return source
         case .zstd: return ByteSource(decoding: _BackgroundDecoder(ZstdDecoder(source: source)), name: source.name)
-        case .gzip: throw TraceError(.malformed, file: source.name, offset: 0, reason: "gzip input is not supported yet")
+        case .gzip: return ByteSource(decoding: _BackgroundDecoder(GzipDecoder(source: source)), name: source.name)
         }
     }
 }

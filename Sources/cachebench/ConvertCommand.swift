@@ -12,7 +12,7 @@ enum ConvertCommand {
     OPTIONS:
       --output FILE           The binary file to write (whole, or not at all). Required.
       --to FORMAT             oracle-general (the default and only target).
-      --trace-format F        auto (default), csv or oracle-general.
+      --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       -h, --help              Show this help.

@@ -6,6 +6,14 @@ public enum TraceFormat: String, Sendable, CaseIterable {
     case csv
     /// libCacheSim's 24-byte binary records; see ``OracleGeneralReader``.
     case oracleGeneral = "oracle-general"
+    /// libCacheSim's lcs v1–v8 (an 8 KiB header, then records); see ``LCSLayout``.
+    case lcs
+    /// VMware vscsi block traces; see ``VSCSILayout``.
+    case vscsi
+    /// Twitter's binary cache traces; see ``TwitterBinaryLayout``.
+    case twr
+    /// Twitter's binary cache traces with namespaces; see ``TwitterBinaryLayout``.
+    case twrNS = "twr-ns"
 }
 
 /// Where a trace is and how to read it.
@@ -41,16 +49,34 @@ public struct TraceSpec: Sendable, Equatable {
         let source = try CompressionFormat.decodingIfCompressed(try ByteSource(path: path))
         switch try resolvedFormat(source) {
         case .oracleGeneral: return (OracleGeneralReader(source: source), source)
+        case .lcs:
+            let (layout, expected) = try LCSLayout.readHeader(source)
+            return (BinaryTraceReader(source: source, layout: layout, headerSize: LCSLayout.headerSize, expectedRecords: expected), source)
+        case .vscsi:
+            guard let layout = VSCSILayout.detect(try source.peek(upTo: 80)) else {
+                throw TraceError(.malformed, file: path, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start")
+            }
+            return (BinaryTraceReader(source: source, layout: layout), source)
+        case .twr: return (BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: false)), source)
+        case .twrNS: return (BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: true)), source)
         case .csv, .auto: return (CSVTraceReader(source: source, columns: columns, header: header), source)
         }
     }
 
     private func resolvedFormat(_ source: ByteSource) throws(TraceError) -> TraceFormat {
         if format != .auto { return format }
+        // Signatures first: the lcs header's magic numbers, then vscsi's version bytes.
+        let prefix = try source.peek(upTo: LCSLayout.headerSize)
+        if prefix.count == LCSLayout.headerSize, prefix.prefix(8).elementsEqual(withUnsafeBytes(of: LCSLayout.magic.littleEndian, Array.init)) {
+            return .lcs
+        }
+        if VSCSILayout.detect(Array(prefix.prefix(80))) != nil { return .vscsi }
         var lower = path.lowercased()
         for suffix in [".zst", ".gz"] where lower.hasSuffix(suffix) { lower.removeLast(suffix.count) }
+        if lower.contains("twrns") { return .twrNS }
+        if lower.hasSuffix(".twr") || lower.hasSuffix(".sbin") { return .twr }
         if lower.contains("oraclegeneral") || lower.hasSuffix(".bin") { return .oracleGeneral }
         if lower.hasSuffix(".csv") || lower.hasSuffix(".txt") || lower.hasSuffix(".tsv") { return .csv }
-        return try source.peek(upTo: 4096).contains(0) ? .oracleGeneral : .csv
+        return prefix.prefix(4096).contains(0) ? .oracleGeneral : .csv
     }
 }

@@ -41,3 +41,17 @@ public enum CompressionFormat: String, Sendable {
         }
     }
 }
+
+/// Moves the last `history` bytes of output (at most back to `historyStart`) to the start of
+/// `window`, so decoding can go on in the room freed while matches still reach their sources.
+/// Call it only when every decoded byte has been read (`readPosition == writePosition`).
+func _slideWindow(_ window: UnsafeMutablePointer<UInt8>, history: Int,
+                  historyStart: inout Int, readPosition: inout Int, writePosition: inout Int) {
+    let keepFrom = max(historyStart, writePosition - history)
+    let kept = writePosition - keepFrom
+    // The ranges may overlap; copyMemory moves like memmove.
+    UnsafeMutableRawPointer(window).copyMemory(from: window + keepFrom, byteCount: kept)
+    historyStart = 0
+    writePosition = kept
+    readPosition = kept
+}

@@ -148,12 +148,7 @@ public final class GzipDecoder: DecodedByteStream {
 
     /// Keeps the last 32 KiB of the member's output at the start of the window.
     private func slide() {
-        let keepFrom = max(historyStart, writePosition - Self.history)
-        let kept = writePosition - keepFrom
-        UnsafeMutableRawPointer(window).copyMemory(from: window + keepFrom, byteCount: kept)
-        historyStart = 0
-        writePosition = kept
-        readPosition = kept
+        _slideWindow(window, history: Self.history, historyStart: &historyStart, readPosition: &readPosition, writePosition: &writePosition)
     }
 
     private func readMemberHeader() throws(_DecodeFailure) {

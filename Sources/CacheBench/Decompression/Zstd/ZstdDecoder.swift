@@ -148,13 +148,7 @@ public final class ZstdDecoder: DecodedByteStream {
     /// Slides the window down when the next block might not fit, keeping the history matches may use.
     private func makeRoomForBlock() {
         guard writePosition + blockMaximum + Self.slack > windowCapacity else { return }
-        let keepFrom = max(historyStart, writePosition - windowSize)
-        let kept = writePosition - keepFrom
-        // The ranges may overlap; copyMemory moves like memmove.
-        UnsafeMutableRawPointer(window).copyMemory(from: window + keepFrom, byteCount: kept)
-        historyStart = 0
-        writePosition = kept
-        readPosition = kept
+        _slideWindow(window, history: windowSize, historyStart: &historyStart, readPosition: &readPosition, writePosition: &writePosition)
     }
 
     private func startFrame() throws(TraceError) {

@@ -16,6 +16,7 @@ COMMANDS:
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
+  analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.
@@ -28,6 +29,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, GenerateCommand.run),
     "convert": (ConvertCommand.help, ConvertCommand.run),
+    "analyze": (AnalyzeCommand.help, AnalyzeCommand.run),
 ]
 
 @MainActor

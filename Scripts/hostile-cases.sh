@@ -132,8 +132,15 @@ case_sizes_near_limit_ok() { csv_rows 1023 "$W/b.csv" 9007199254740992; run comp
 case_csv_named_bin() { cp "$T/zipf.csv" "$W/x.bin"; run replay "$W/x.bin" --policy lru; expect 65 "content is CSV text"; }
 case_csv_in_oracleGeneral_folder() { mkdir "$W/oracleGeneral"; cp "$T/lirs-cs.csv" "$W/oracleGeneral/t.csv"; run replay "$W/oracleGeneral/t.csv" --policy lru --capacity 100 --format csv; expect 0
   "$CB" replay "$T/lirs-cs.csv" --policy lru --capacity 100 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
-case_zstd_file() { printf '\x28\xb5\x2f\xfd\x04\x00\x00\x00\x00\x00' > "$W/t.zst"; run replay "$W/t.zst" --policy lru; expect 65 "compressed (zstd)"; }
-case_gzip_unnamed() { gzip -c "$T/lirs-cs.csv" > "$W/trace"; run replay "$W/trace" --policy lru; expect 65 "compressed (gzip)"; }
+case_zstd_file_cut_short() { printf '\x28\xb5\x2f\xfd\x04\x00\x00\x00\x00\x00' > "$W/t.zst"; run replay "$W/t.zst" --policy lru; expect 65 "t.zst: byte 9: zstd: truncated block header"; }
+case_gzip_unnamed() { gzip -c "$T/lirs-cs.csv" > "$W/trace"; run replay "$W/trace" --policy lru --capacity 100 --format csv; expect 0
+  "$CB" replay "$T/lirs-cs.csv" --policy lru --capacity 100 --format csv > "$W/ref"; same_result "$OUT" "$W/ref"; }
+case_gzip_stdin_convert() { runsh 'gzip -c '"$T"'/mix.csv | "$CB" convert - --output '"$W"'/o.bin'; expect 0
+  "$CB" convert "$T/mix.csv" --output "$W/ref.bin" 2>/dev/null; same "$W/o.bin" "$W/ref.bin"; no_temps; }
+case_zstd_named_gz() { cp "$ROOT/Tests/Fixtures/zstd/ps30k-fast5.zst" "$W/t.gz"; run replay "$W/t.gz" --policy lru; expect 65 "the name says gzip-compressed but the content is zstd-compressed"; }
+case_gzip_inside_gzip() { gzip -c "$T/lirs-cs.csv" | gzip -c > "$W/t.gz"; run replay "$W/t.gz" --policy lru; expect 65 "gzip-compressed data inside gzip-compressed data"; }
+case_xz_file() { python3 -c 'import lzma, sys; sys.stdout.buffer.write(lzma.compress(open(sys.argv[1], "rb").read()))' "$T/lirs-cs.csv" > "$W/t.xz"; run replay "$W/t.xz" --policy lru; expect 65 "compressed (xz) trace: not supported"; }
+case_unrecognised_binary() { python3 -c 'import sys; sys.stdout.buffer.write(b"\x00\xfe" * 2048)' > "$W/t"; run replay "$W/t" --policy lru; expect 65 "t: byte 0: unrecognised binary content"; }
 case_binary_named_csv() { cp "$T/cloudPhysicsIO.oracleGeneral.bin" "$W/t.csv"; run replay "$W/t.csv" --policy lru; expect 65 "content is oracleGeneral binary"; }
 
 # ---- 8. the gate

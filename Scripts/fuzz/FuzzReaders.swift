@@ -1,5 +1,5 @@
 // libFuzzer entry point for the trace readers; built by Scripts/fuzz-readers.sh together with
-// Sources/CacheBench/Trace/*.swift. The first byte picks the reader (CSV, oracleGeneral, or
+// Sources/CacheBench/Trace/*.swift and Sources/CacheBench/Decompression. The first byte picks the reader (CSV, oracleGeneral, or
 // whatever format detection finds) and the read size; the rest is the input.
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -20,7 +20,7 @@ enum MRCCommand {
       --capacities LIST       Explicit capacities, as in 'compare': 64MiB,1GiB; 1MiB...1GiB:12;
                               0.01,0.1 (fractions of the working set).
       --ignore-size           Every object has size 1; capacities count objects.
-      --trace-format F        auto (default), csv or oracle-general.
+      --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --format F              table (default), json (as 'compare'), csv or markdown.

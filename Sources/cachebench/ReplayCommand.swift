@@ -12,8 +12,9 @@ enum ReplayCommand {
     ARGUMENTS:
       TRACE                   A trace file, or - for standard input (read once; a temporary copy
                               serves any second pass). The content decides the format: CSV text
-                              (comma or tab separated), oracleGeneral binary; compressed files
-                              are refused. Keys of up to 19 digits are numbers (7, 007 and "7"
+                              (comma or tab separated), oracleGeneral, lcs or vscsi binary (twr
+                              and twr-ns by name), zstd or gzip compressed (decoded as read).
+                              Keys that are numbers below 2^64 are numbers (7, 007, "7" and " 7"
                               are one key); other keys are their exact bytes.
 
     OPTIONS:
@@ -24,7 +25,7 @@ enum ReplayCommand {
                               10% of the trace's working set (needs a file, not standard input).
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
-      --trace-format F        auto (default), csv or oracle-general.
+      --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as
@@ -90,8 +91,8 @@ enum TraceOptions {
     static func traceSpec(_ arguments: Arguments, path: String) throws(UsageError) -> TraceSpec {
         let format = try arguments.choice("--trace-format", default: TraceFormat.auto)
         let columns = try arguments.value("--columns").map { (text) throws(UsageError) in try CSVColumns.parse(text) }
-        if format == .oracleGeneral && (columns != nil || arguments.value("--header") != nil) {
-            throw UsageError("--columns and --header apply to CSV traces, not --trace-format oracle-general")
+        if format != .csv && format != .auto && (columns != nil || arguments.value("--header") != nil) {
+            throw UsageError("--columns and --header apply to CSV traces, not --trace-format \(format.rawValue)")
         }
         return TraceSpec(path: path, format: format, columns: columns,
                          header: try arguments.choice("--header", default: HeaderMode.auto))

@@ -16,6 +16,7 @@ COMMANDS:
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
+  analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
   sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
                                 arrays) and resumable; 'merge DIR' joins the records, and
                                 'sweep-report DIR' draws miss-ratio reductions against FIFO.
@@ -34,6 +35,7 @@ let commands: [String: (help: String, run: ([String]) throws(CacheBenchError) ->
     "sweep": (SweepCommand.help, SweepCommand.run),
     "merge": (MergeCommand.help, MergeCommand.run),
     "sweep-report": (SweepReportCommand.help, SweepReportCommand.run),
+    "analyze": (AnalyzeCommand.help, AnalyzeCommand.run),
 ]
 
 /// Prints help on standard output: exit 0, or 74 when standard output cannot be written.

@@ -77,6 +77,16 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                  message: "unknown option --fast"),
         BadInput(name: "--format unknown", trace: .text(header + "1,2,3\n"), arguments: ["--format", "yaml"], exitCode: 2,
                  message: "--format yaml: expected one of table, json, csv, markdown"),
+        // Compressed traces (content-detected whatever the name): the compressed byte offset at fault.
+        BadInput(name: "zstd frame header cut short", trace: .bytes([0x28, 0xB5, 0x2F, 0xFD, 0x20]), arguments: [],
+                 exitCode: 65, message: "$TRACE: byte 5: zstd: truncated frame header"),
+        BadInput(name: "zstd content checksum wrong",
+                 trace: .bytes([0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x03, 0x19, 0x00, 0x00] + Array("abc".utf8) + [1, 2, 3, 4]),
+                 arguments: [], exitCode: 65, message: "$TRACE: byte 12: zstd: content checksum 0x04030201 does not match"),
+        BadInput(name: "gzip member cut short", trace: .bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0x4B]), arguments: [],
+                 exitCode: 65, message: "$TRACE: byte 11: gzip: truncated"),
+        BadInput(name: "xz-compressed trace", trace: .bytes([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 4, 0xE6, 0xD6, 0xB4, 0x46]), arguments: [],
+                 exitCode: 65, message: "$TRACE: byte 0: compressed (xz) trace: not supported; decompress it first"),
     ]
 }
 

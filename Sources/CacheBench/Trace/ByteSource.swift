@@ -52,7 +52,17 @@ public final class ByteSource {
         maximumRead = max(1, readSize)
     }
 
+    /// Serves the bytes `stream` decodes, as if they were a file called `name`.
+    public init(decoding stream: any DecodedByteStream, name: String) {
+        self.name = name
+        descriptor = -1
+        ownsDescriptor = false
+        upstream = stream
+    }
+
     private var maximumRead = Int.max
+    /// The decoder this source reads from instead of a descriptor.
+    private var upstream: (any DecodedByteStream)?
 
     /// A read-once input shared with other sources of the same trace, and this source's place in it.
     private var oneShot: _OneShotInput?
@@ -77,7 +87,7 @@ public final class ByteSource {
     /// format can be recognised even on standard input.
     public func peek(upTo count: Int) throws(TraceError) -> [UInt8] {
         if pending.count < count {
-            guard descriptor >= 0 || oneShot != nil else { return Array(pending.prefix(count)) }
+            guard descriptor >= 0 || oneShot != nil || upstream != nil else { return Array(pending.prefix(count)) }
             let wanted = count - pending.count
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 1)
             defer { chunk.deallocate() }
@@ -98,7 +108,7 @@ public final class ByteSource {
             bytesRead += n
             return n
         }
-        guard descriptor >= 0 || oneShot != nil else { return 0 }
+        guard descriptor >= 0 || oneShot != nil || upstream != nil else { return 0 }
         let n = try readFromDescriptor(into: buffer, count: count, fully: false)
         bytesRead += n
         return n
@@ -116,6 +126,7 @@ public final class ByteSource {
     }
 
     private func readOnce(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        if let upstream { return try upstream.read(into: buffer, count: count) }
         if let oneShot {
             let n = try oneShot.read(at: position, into: buffer, count: count)
             position += n

@@ -55,7 +55,7 @@ public struct CSVColumns: Sendable, Equatable {
     /// Field names accepted in `--columns` and in header rows, mapped to the field they name.
     static let fieldNames: [String: String] = [
         "time": "time", "timestamp": "time", "ts": "time", "clock_time": "time",
-        "key": "key", "id": "key", "obj_id": "key", "object_id": "key",
+        "key": "key", "id": "key", "obj_id": "key", "object_id": "key", "object": "key",
         "size": "size", "obj_size": "size", "object_size": "size", "cost": "size",
         "op": "op", "operation": "op",
     ]

@@ -145,7 +145,12 @@ public struct CSVTraceReader: TraceReader {
         var lineEnd = rawEnd
         if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         if lineEnd == lineStart { return }                               // blank line
-        if base[lineStart] == 0x23 { return }                            // '#' comment
+        if base[lineStart] == 0x23 {                                     // '#' comment…
+            // …unless it is the first line and names columns, as in libCacheSim's CSV samples.
+            let text = String(decoding: UnsafeBufferPointer(start: base + lineStart + 1, count: lineEnd - lineStart - 1), as: UTF8.self)
+            let names = text.split(whereSeparator: { $0 == "," || $0 == "\t" }).map { String($0).trimmingSpaces.lowercased() }
+            guard !sawFirstLine, header != .absent, names.contains(where: { CSVColumns.fieldNames[$0] != nil }) else { return }
+        }
         if !sawFirstLine {
             if memchr(base + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
             sawFirstLine = true
@@ -267,7 +272,9 @@ public struct CSVTraceReader: TraceReader {
 
         var fields = _Fields()
         try split(from: lineStart, to: lineEnd, into: &fields, upTo: 64)
-        let names = (0..<min(fields.count, 64)).map { String(decoding: fields[$0].bytes(base), as: UTF8.self) }
+        var names = (0..<min(fields.count, 64)).map { String(decoding: fields[$0].bytes(base), as: UTF8.self) }
+        // libCacheSim's CSV samples start their header with '#': `# time, object, size, next_access_vtime`.
+        if let first = names.first, first.hasPrefix("#") { names[0] = String(first.dropFirst()) }
         let namesKnownField = names.contains { CSVColumns.fieldNames[$0.trimmingSpaces.lowercased()] != nil }
 
         let isHeader: Bool
@@ -407,13 +414,21 @@ public struct CSVTraceReader: TraceReader {
         let base = buffer.pointer
         let bytes = field.bytes(base)
         guard !bytes.isEmpty else { throw malformed("empty key") }
-        if !field.quotedWithEscapes && bytes.count <= 19 {
+        // Spaces around a number (`0, 42, 737`, as libCacheSim's samples are written) are not part of it.
+        var digits = bytes[...]
+        while digits.first == 0x20 { digits.removeFirst() }
+        while digits.last == 0x20 { digits.removeLast() }
+        if !field.quotedWithEscapes && !digits.isEmpty && digits.count <= 20 {
+            // Up to 20 digits: every key that fits in 64 bits stays the number it is (as
+            // libCacheSim's obj-id-is-num reads it), so `007` and `7` are one key.
             var value: UInt64 = 0
             var numeric = true
-            for byte in bytes {
+            for byte in digits {
                 let digit = byte &- 0x30
-                if digit >= 10 { numeric = false; break }
-                value = value &* 10 &+ UInt64(digit)
+                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (next, carry) = times10.addingReportingOverflow(UInt64(digit))
+                if digit >= 10 || overflow || carry { numeric = false; break }
+                value = next
             }
             if numeric { return value }
         }

@@ -15,7 +15,8 @@ public enum SniffConfidence: Int, Sendable, Comparable {
 /// One trace format the content can reveal: how to recognise it and how to read it.
 ///
 /// Readers of further formats (compressed, other binary layouts) plug in by adding an entry to
-/// ``TraceFormatDetection/formats``; detection itself does not change.
+/// ``TraceFormatDetection/formats``; detection itself does not change. A compressed container is
+/// an entry too: its ``decode`` gives the bytes inside, whose format is then detected in turn.
 public struct TraceFormatEntry: Sendable {
     /// The name messages use: `CSV text`, `oracleGeneral binary`, `zstd-compressed`.
     public var name: String
@@ -27,16 +28,35 @@ public struct TraceFormatEntry: Sendable {
     public var sniff: @Sendable (_ prefix: [UInt8]) -> SniffConfidence
     /// Opens a reader over `source`, positioned at its first byte, or throws why it cannot.
     public var open: @Sendable (_ source: ByteSource, _ trace: TraceSpec) throws(TraceError) -> any TraceReader
+    /// For a compressed container: a source of the decompressed bytes of `source`.
+    public var decode: (@Sendable (_ source: ByteSource) throws(TraceError) -> ByteSource)?
+    /// Whether only the file's name can select this format (its records carry no signature):
+    /// the content can rule it out, never choose it.
+    public var byNameOnly: Bool
 
     /// Creates an entry.
-    public init(name: String, format: TraceFormat?, suffixes: [String],
+    public init(name: String, format: TraceFormat?, suffixes: [String], byNameOnly: Bool = false,
                 sniff: @escaping @Sendable (_ prefix: [UInt8]) -> SniffConfidence,
                 open: @escaping @Sendable (_ source: ByteSource, _ trace: TraceSpec) throws(TraceError) -> any TraceReader) {
         self.name = name
         self.format = format
         self.suffixes = suffixes
+        self.byNameOnly = byNameOnly
         self.sniff = sniff
         self.open = open
+    }
+
+    /// Creates a compressed container's entry: opening it decodes `source` and reads the trace inside.
+    public init(container name: String, suffixes: [String],
+                sniff: @escaping @Sendable (_ prefix: [UInt8]) -> SniffConfidence,
+                decode: @escaping @Sendable (_ source: ByteSource) throws(TraceError) -> ByteSource) {
+        self.name = name
+        format = nil
+        self.suffixes = suffixes
+        byNameOnly = false
+        self.sniff = sniff
+        self.decode = decode
+        open = { source, trace throws(TraceError) in try trace.openDecoded(try decode(source), container: name).reader }
     }
 }
 
@@ -44,11 +64,11 @@ public struct TraceFormatEntry: Sendable {
 /// against binary. The file name only serves to catch a contradiction (a CSV named `x.bin`),
 /// which is an error rather than a guess.
 public enum TraceFormatDetection {
-    /// How many leading bytes the sniffers see.
-    public static let prefixLength = 4096
+    /// How many leading bytes the sniffers see: the whole lcs header, whose magic number ends it.
+    public static let prefixLength = LCSLayout.headerSize
 
     /// Every known format, in order of preference when two are equally sure.
-    public static let formats: [TraceFormatEntry] = compressed + [oracleGeneral, csv]
+    public static let formats: [TraceFormatEntry] = compressed + [lcs, vscsi, oracleGeneral, csv, twrNS, twr]
 
     /// libCacheSim's 24-byte records: binary, and each record's next-access index is -1 or
     /// after the record itself.
@@ -74,10 +94,64 @@ public enum TraceFormatDetection {
         sniff: { prefix in prefix.isEmpty ? .possible : looksLikeText(prefix) ? .likely : .no },
         open: { source, trace in CSVTraceReader(source: source, columns: trace.columns, header: trace.header) })
 
-    /// Compressed containers, recognised by their magic numbers; no reader decodes them yet.
+    /// libCacheSim's lcs v1–v8: the magic number at both ends of an 8 KiB header.
+    public static let lcs = TraceFormatEntry(
+        name: "lcs binary", format: .lcs, suffixes: [".lcs"],
+        sniff: { prefix in
+            let magic = withUnsafeBytes(of: LCSLayout.magic.littleEndian, Array.init)
+            guard prefix.starts(with: magic) else { return .no }
+            // A truncated header is still lcs; its reader reports where it ends.
+            return prefix.count < LCSLayout.headerSize || prefix[(LCSLayout.headerSize - 8)..<LCSLayout.headerSize].elementsEqual(magic)
+                ? .certain : .possible
+        },
+        open: { source, _ throws(TraceError) in
+            let (layout, expected) = try LCSLayout.readHeader(source)
+            return BinaryTraceReader(source: source, layout: layout, headerSize: LCSLayout.headerSize, expectedRecords: expected)
+        })
+
+    /// VMware vscsi block traces: the version in the first two records' operation words, a
+    /// signature as libCacheSim treats it (it outranks a `.bin` name).
+    public static let vscsi = TraceFormatEntry(
+        name: "vscsi binary", format: .vscsi, suffixes: [".vscsi"],
+        sniff: { prefix in
+            guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
+            // Its reader too needs the first two records to know the version.
+            return VSCSILayout.detect(Array(prefix.prefix(80))) != nil ? .certain : .no
+        },
+        open: { source, _ throws(TraceError) in
+            guard let layout = VSCSILayout.detect(try source.peek(upTo: 80)) else {
+                throw TraceError(.malformed, file: source.name, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start")
+            }
+            return BinaryTraceReader(source: source, layout: layout)
+        })
+
+    /// Twitter's binary cache traces: fixed records with no signature, so chosen by name only.
+    public static let twr = twitter(withNamespace: false)
+    /// Twitter's binary cache traces with namespaces (a name containing `twrNS`).
+    public static let twrNS = twitter(withNamespace: true)
+
+    private static func twitter(withNamespace: Bool) -> TraceFormatEntry {
+        TraceFormatEntry(
+            name: withNamespace ? "twrNS binary" : "twr binary", format: withNamespace ? .twrNS : .twr,
+            suffixes: withNamespace ? [".twrns"] : [".twr", ".sbin"], byNameOnly: true,
+            sniff: { prefix in prefix.isEmpty || looksLikeText(prefix) ? .no : .possible },
+            open: { source, _ in BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: withNamespace)) })
+    }
+
+    /// Compressed containers, recognised by their magic numbers: zstd (also behind a skippable
+    /// frame) and gzip are decoded as they are read; xz and bzip2 are refused.
     public static let compressed: [TraceFormatEntry] = [
-        ("zstd", [0x28, 0xB5, 0x2F, 0xFD], [".zst", ".zstd"]),
-        ("gzip", [0x1F, 0x8B], [".gz"]),
+        TraceFormatEntry(container: "zstd-compressed", suffixes: [".zst", ".zstd"],
+                         sniff: { CompressionFormat.detect($0) == .zstd ? .certain : .no },
+                         decode: { source in ByteSource(decoding: _BackgroundDecoder(ZstdDecoder(source: source)), name: source.name) }),
+        TraceFormatEntry(container: "gzip-compressed", suffixes: [".gz"],
+                         sniff: { prefix in
+                             if CompressionFormat.detect(prefix) == .gzip { return .certain }
+                             // gzip's magic with another method than DEFLATE: gzip all the same.
+                             return prefix.starts(with: [0x1F, 0x8B]) ? .likely : .no
+                         },
+                         decode: { source in ByteSource(decoding: _BackgroundDecoder(GzipDecoder(source: source)), name: source.name) }),
+    ] + [
         ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], [".xz"]),
         ("bzip2", [0x42, 0x5A, 0x68], [".bz2"]),
     ].map { name, magic, suffixes in
@@ -86,7 +160,7 @@ public enum TraceFormatDetection {
             sniff: { prefix in prefix.starts(with: magic) ? .certain : .no },
             open: { source, _ throws(TraceError) in
                 throw TraceError(.malformed, file: source.name, offset: 0,
-                                 reason: "compressed (\(name)) trace: not supported; decompress it first (e.g. \(name == "bzip2" ? "bzip2 -dc" : name + " -dc") FILE > trace)")
+                                 reason: "compressed (\(name)) trace: not supported; decompress it first (e.g. \(name) -dc FILE > trace), or recompress it with zstd or gzip")
             })
     }
 
@@ -94,7 +168,7 @@ public enum TraceFormatDetection {
     /// an unknown layout).
     public static func detect(_ prefix: [UInt8]) -> TraceFormatEntry? {
         var best: (entry: TraceFormatEntry, confidence: SniffConfidence)?
-        for entry in formats {
+        for entry in formats where !entry.byNameOnly {
             let confidence = entry.sniff(prefix)
             if confidence > .no && confidence > (best?.confidence ?? .no) { best = (entry, confidence) }
         }
@@ -102,9 +176,10 @@ public enum TraceFormatDetection {
     }
 
     /// The format a file's name announces (by its last component's ending, or `oracleGeneral`
-    /// in that last component), if any.
+    /// or `twrNS` in that last component), if any.
     public static func announced(byName path: String) -> TraceFormatEntry? {
         let name = (path.split(separator: "/").last.map(String.init) ?? path).lowercased()
+        if name.contains("twrns") { return twrNS }
         if name.contains("oraclegeneral") { return oracleGeneral }
         return formats.first { entry in entry.suffixes.contains { name.hasSuffix($0) } }
     }

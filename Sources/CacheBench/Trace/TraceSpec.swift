@@ -6,6 +6,14 @@ public enum TraceFormat: String, Sendable, CaseIterable {
     case csv
     /// libCacheSim's 24-byte binary records; see ``OracleGeneralReader``.
     case oracleGeneral = "oracle-general"
+    /// libCacheSim's lcs v1–v8 (an 8 KiB header, then records); see ``LCSLayout``.
+    case lcs
+    /// VMware vscsi block traces; see ``VSCSILayout``.
+    case vscsi
+    /// Twitter's binary cache traces; see ``TwitterBinaryLayout``.
+    case twr
+    /// Twitter's binary cache traces with namespaces; see ``TwitterBinaryLayout``.
+    case twrNS = "twr-ns"
 }
 
 /// Where a trace is and how to read it.
@@ -46,31 +54,77 @@ public struct TraceSpec: Sendable, Equatable {
     /// Opens a fresh reader and returns the byte source under it too, whose ``ByteSource/bytesRead``
     /// and ``ByteSource/length`` drive progress reports.
     public func openWithSource() throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
-        let source = try input.source(path)
-        let entry = try resolvedFormat(try source.peek(upTo: TraceFormatDetection.prefixLength), name: source.name)
+        try openContent(try input.source(path), container: nil)
+    }
+
+    /// Reads the trace inside a compressed container whose bytes `decoded` serves (see
+    /// ``TraceFormatEntry/init(container:suffixes:sniff:decode:)``).
+    func openDecoded(_ decoded: ByteSource, container: String) throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
+        try openContent(decoded, container: container)
+    }
+
+    /// Detects the format of `source` (one entry of ``TraceFormatDetection/formats``) and opens it;
+    /// a compressed container is decoded and the format of what it holds detected in turn.
+    private func openContent(_ source: ByteSource, container: String?) throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
+        let prefix = try source.peek(upTo: TraceFormatDetection.prefixLength)
+        let entry = try resolvedFormat(prefix, name: source.name, insideContainer: container != nil)
+        if let decode = entry.decode {
+            if let container {
+                throw TraceError(.malformed, file: source.name, offset: 0,
+                                 reason: "\(entry.name) data inside \(container) data: decompress the outer layer first")
+            }
+            return try openContent(try decode(source), container: entry.name)
+        }
         return (try entry.open(source, self), source)
     }
 
     /// The format to read: the content decides; a name or `format` that contradicts it is an error.
-    private func resolvedFormat(_ prefix: [UInt8], name: String) throws(TraceError) -> TraceFormatEntry {
+    /// A name only chooses among formats the content cannot tell apart (Twitter's records carry no
+    /// signature) and never outranks one. Compressed content is decoded whatever the name, and inside it the name
+    /// counts without its `.zst` or `.gz`.
+    private func resolvedFormat(_ prefix: [UInt8], name: String, insideContainer: Bool) throws(TraceError) -> TraceFormatEntry {
         let asked = format == .auto ? nil : TraceFormatDetection.formats.first { $0.format == format }
-        guard !prefix.isEmpty else { return asked ?? TraceFormatDetection.announced(byName: path) ?? TraceFormatDetection.csv }
-        guard let found = TraceFormatDetection.detect(prefix) else {
-            throw TraceError(.malformed, file: name, offset: 0,
-                             reason: "unrecognised binary content: neither text (CSV) nor oracleGeneral records")
+        let named = TraceFormatDetection.announced(byName: insideContainer ? Self.withoutCompressionSuffix(path) : path)
+        guard !prefix.isEmpty else { return asked ?? named.flatMap { $0.format == nil ? nil : $0 } ?? TraceFormatDetection.csv }
+        let found = TraceFormatDetection.detect(prefix)
+        if let found, found.format == nil {
+            // A container: decoded (or refused) first; the format asked for applies to what it holds.
+            if let named, named.format == nil, named.name != found.name {
+                throw TraceError(.malformed, file: name, offset: 0,
+                                 reason: "the name says \(named.name) but the content is \(found.name); rename it")
+            }
+            return found
         }
-        if let asked, asked.format != found.format {
-            // Asked for explicitly: honoured unless the content is plainly something else.
-            if asked.sniff(prefix) == .no {
+        if let asked {
+            // Asked for explicitly: honoured unless the content is plainly something else (when it
+            // is nothing known, the asked format's reader says what is wrong).
+            if let found, asked.format != found.format, asked.sniff(prefix) == .no {
                 throw TraceError(.malformed, file: name, offset: 0,
                                  reason: "read as \(asked.name) as asked, but the content is \(found.name)")
             }
             return asked
         }
-        if asked == nil, let named = TraceFormatDetection.announced(byName: path), named.name != found.name {
+        if let named, named.name != found?.name {
+            // A signature (lcs's magic, vscsi's version bytes) outranks a binary format's name
+            // (`x.bin`); otherwise the name settles what the content leaves open.
+            let signed = found.map { $0.sniff(prefix) == .certain } ?? false
+            if signed, let found, named.name != TraceFormatDetection.csv.name { return found }
+            if named.sniff(prefix) == .no || signed {
+                throw TraceError(.malformed, file: name, offset: 0,
+                                 reason: "the name says \(named.name) but the content is \(found?.name ?? "binary data of no known layout"); rename it, or give the format explicitly")
+            }
+            return named
+        }
+        guard let found else {
             throw TraceError(.malformed, file: name, offset: 0,
-                             reason: "the name says \(named.name) but the content is \(found.name); rename it, or give the format explicitly")
+                             reason: "unrecognised binary content: neither text (CSV) nor oracleGeneral, lcs or vscsi records (twr and twrNS are known by their names)")
         }
         return found
+    }
+
+    /// `path` without a trailing compression suffix (`.zst`, `.zstd`, `.gz`).
+    private static func withoutCompressionSuffix(_ path: String) -> String {
+        for suffix in [".zst", ".zstd", ".gz"] where path.lowercased().hasSuffix(suffix) { return String(path.dropLast(suffix.count)) }
+        return path
     }
 }

@@ -1,0 +1,87 @@
+/// How one fixed-size little-endian record of a binary trace format becomes a ``Request``.
+public protocol BinaryRecordLayout {
+    /// The bytes of one record.
+    var recordSize: Int { get }
+    /// The format's name for messages (`lcs v2`, `vscsi v1`, …).
+    var formatName: String { get }
+    /// Whether records carry next-access indices.
+    var providesNextAccess: Bool { get }
+    /// Decodes the record at `record` (`recordSize` readable bytes, any alignment).
+    func request(at record: UnsafeRawPointer) -> Request
+}
+
+/// Streams a binary trace of fixed-size records after a header of `headerSize` bytes, in
+/// constant memory (one buffer of `recordsPerChunk` records).
+///
+/// Specialised per layout, so the per-record decode is inlined into the batch loop. A file whose
+/// records do not end on a record boundary is reported as truncated at the incomplete record's
+/// byte offset; when the header states a record count, a different count is an error too.
+public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
+    public let name: String
+    public var providesNextAccess: Bool { layout.providesNextAccess }
+
+    private let layout: Layout
+    private let source: ByteSource
+    private let buffer: _ReadBuffer
+    private let headerSize: Int
+    private let expectedRecords: Int?
+    private var offset: Int
+    private var records = 0
+    private var finished = false
+
+    /// Reads records laid out as `layout` from `source`, whose first `headerSize` bytes were
+    /// already consumed; `expectedRecords` is the count the header states, if any.
+    public init(source: ByteSource, layout: Layout, headerSize: Int = 0, expectedRecords: Int? = nil, recordsPerChunk: Int = 1 << 14) {
+        self.source = source
+        self.layout = layout
+        self.headerSize = headerSize
+        self.expectedRecords = expectedRecords
+        name = source.name
+        offset = headerSize
+        buffer = _ReadBuffer(capacity: layout.recordSize * recordsPerChunk)
+    }
+
+    public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        guard !finished else { return false }
+        let n = try source.readFully(into: buffer.pointer, count: buffer.capacity)
+        let size = layout.recordSize
+        let whole = n / size
+        let raw = UnsafeRawPointer(buffer.pointer)
+        for i in 0..<whole { batch.append(layout.request(at: raw + i * size)) }
+        if n % size != 0 {
+            throw TraceError(.malformed, file: name, offset: offset + whole * size,
+                             reason: "truncated record: \(n % size) of \(size) bytes (\(layout.formatName) records are \(size) bytes)")
+        }
+        offset += n
+        records += whole
+        if n < buffer.capacity {
+            finished = true
+            if let expectedRecords, expectedRecords != records {
+                throw TraceError(.malformed, file: name, offset: headerSize,
+                                 reason: "the \(layout.formatName) header says \(expectedRecords) requests, the file holds \(records)")
+            }
+        }
+        return !batch.isEmpty
+    }
+}
+
+/// libCacheSim's operation codes (`req_op_e`) as cachebench operations: deletes delete, the
+/// memcached-style writes (`set`, `add`, `cas`, `replace`, `append`, `prepend`, `incr`, `decr`)
+/// set, and everything else (`get`, `gets`, block `read`/`write`/`update`, `nop`, unknown codes)
+/// is a request, as libCacheSim's cachesim treats every row.
+@inlinable
+func _libCacheSimOperation(_ code: UInt8) -> Operation {
+    switch code {
+    case 9: .delete
+    case 3...8, 10, 11: .set
+    default: .get
+    }
+}
+
+extension UnsafeRawPointer {
+    @inline(__always)
+    func _le<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T {
+        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

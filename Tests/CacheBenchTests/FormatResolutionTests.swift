@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import CacheBench
+
+/// Where issue 14's detection table meets issue 17's formats: the content decides, a signature
+/// outranks a binary name, a name settles only what the content leaves open, a name that
+/// contradicts the content is an error saying what was found, and compressed files are decoded
+/// with their name counted without `.zst`/`.gz`.
+@Suite("Format resolution: content, names and containers")
+struct FormatResolutionTests {
+    static func failure(_ bytes: Data, suffix: String, format: TraceFormat = .auto) throws -> TraceError? {
+        let path = try temporaryFile(bytes, suffix: suffix)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do { _ = try readTrace(path, format: format) } catch let error as TraceError { return error }
+        return nil
+    }
+
+    static func read(_ bytes: Data, suffix: String) throws -> [Request] {
+        let path = try temporaryFile(bytes, suffix: suffix)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try readTrace(path)
+    }
+
+    @Test("lcs's magic outranks a binary name (.bin, .twr); a text name on it is a contradiction")
+    func signatureAgainstNames() throws {
+        let lcs = Data(ReaderFormatTests.lcs(version: 3, statedRequests: 4, records: ReaderFormatTests.records))
+        for suffix in [".bin", ".twr", ".lcs", ""] {
+            #expect(try Self.read(lcs, suffix: suffix).map(\.key) == [10, 11, 10, 12], "\(suffix)")
+        }
+        let named = try Self.failure(lcs, suffix: ".csv")
+        #expect(named?.offset == 0 && named?.reason.contains("the name says CSV text but the content is lcs binary") == true)
+        let vscsi = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO-2k.vscsi")))
+        #expect(try Self.read(vscsi, suffix: ".bin").map(\.key) == (try readTrace(Repository.trace("cloudPhysicsIO-2k.vscsi"))).map(\.key))
+    }
+
+    @Test("a name chooses Twitter's unsigned records, but never on text")
+    func nameOnlyFormats() throws {
+        let text = Data("timestamp,key,size\n1,2,3\n".utf8)
+        let error = try Self.failure(text, suffix: ".twr")
+        #expect(error?.reason.contains("the name says twr binary but the content is CSV text") == true)
+        // Without a name, unsigned binary that fits no format is unrecognised, not guessed as Twitter's.
+        let unknown = try Self.failure(Data([UInt8](repeating: 0xFE, count: 2) + [UInt8](repeating: 0, count: 38)), suffix: "")
+        #expect(unknown?.reason.contains("unrecognised binary content") == true)
+    }
+
+    @Test("compressed files: decoded whatever the name; inside, the name without .zst must fit the content")
+    func containers() throws {
+        let zstd = try Data(contentsOf: Repository.root.appendingPathComponent("Tests/Fixtures/zstd/og48k-level19.zst"))
+        let plain = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))).prefix(49152)
+        let expected = try Self.read(Data(plain), suffix: ".bin").map(\.key)
+        #expect(expected.count == 2048)
+        for suffix in [".zst", ".oracleGeneral.bin.zst", ".bin", ""] {
+            #expect(try Self.read(zstd, suffix: suffix).map(\.key) == expected, "\(suffix)")
+        }
+        let inner = try Self.failure(zstd, suffix: ".csv.zst")
+        #expect(inner?.reason.contains("the name says CSV text but the content is oracleGeneral binary") == true)
+        let outer = try Self.failure(zstd, suffix: ".gz")
+        #expect(outer?.reason.contains("the name says gzip-compressed but the content is zstd-compressed") == true)
+        // --trace-format names what the container holds.
+        let asked = try Self.failure(zstd, suffix: ".zst", format: .csv)
+        #expect(asked?.reason.contains("read as CSV text as asked, but the content is oracleGeneral binary") == true)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CacheBench
 
 /// Where issue 14's detection table meets issue 17's formats: the content decides, a signature

@@ -1,6 +1,7 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 func gzipDecode(_ bytes: [UInt8], readSize: Int = .max) -> Result<[UInt8], TraceError> {
     drain(GzipDecoder(source: ByteSource(bytes: bytes, name: "in.gz", readSize: readSize)))
@@ -56,7 +57,7 @@ struct GzipDecoderTests {
         #expect(crcError.reason.contains("CRC-32"))
         guard case .failure(let trailing) = gzipDecode(whole + Array("x".utf8)) else { Issue.record("trailing byte ignored"); return }
         #expect(trailing.reason.contains("not a gzip member"))
-        var rng = SeededRandomNumbers(seed: 1952)
+        var rng = SeededRandom(seed: 1952)
         var rejected = 0
         for _ in 0..<200 {
             var corrupt = whole
@@ -72,7 +73,7 @@ struct GzipDecoderTests {
     @Test("random inputs through the gzip CLI at every level decode byte for byte",
           .enabled(if: ZstdReferenceRoundTripTests.tool("gzip") != nil, "gzip is not installed"))
     func roundTrip() throws {
-        var rng = SeededRandomNumbers(seed: 1951)
+        var rng = SeededRandom(seed: 1951)
         for round in 0..<16 {
             let count = [0, 1, 300, 40000, 200_000][Int.random(in: 0..<5, using: &rng)]
             let input = ZstdReferenceRoundTripTests.input(round % 4, count: count, &rng)

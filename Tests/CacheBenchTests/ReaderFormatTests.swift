@@ -1,6 +1,7 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 /// Reads every request of the trace at `path`, its format chosen by content.
 func readTrace(_ path: String, format: TraceFormat = .auto) throws -> [Request] {

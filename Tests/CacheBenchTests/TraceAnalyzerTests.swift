@@ -1,6 +1,7 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("analyze, against libCacheSim's traceAnalyzer")
 struct TraceAnalyzerTests {

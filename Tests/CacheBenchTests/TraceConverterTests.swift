@@ -1,6 +1,7 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("convert as libCacheSim's traceConv")
 struct TraceConverterTests {

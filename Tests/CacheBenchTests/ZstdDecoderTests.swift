@@ -1,6 +1,7 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 /// Decodes `bytes` with ``ZstdDecoder`` directly, handing the compressed input over in
 /// `readSize`-byte reads; returns the output or the error.
@@ -114,7 +115,7 @@ struct ZstdCorruptInputTests {
     func flippedBits() throws {
         let bytes = try Fixture.zstd("ps30k-level22.zst")
         let expected = try Fixture.tracePrefix("lirs-ps.csv", 30000)
-        var rng = SeededRandomNumbers(seed: 17)
+        var rng = SeededRandom(seed: 17)
         var rejected = 0
         for _ in 0..<300 {
             var corrupt = bytes
@@ -196,7 +197,7 @@ struct ZstdReferenceRoundTripTests {
 
     /// Inputs that exercise different paths: incompressible bytes (raw blocks and literals),
     /// long runs (RLE), text, and oracleGeneral-like records (many matches and repeat offsets).
-    static func input(_ kind: Int, count: Int, _ rng: inout SeededRandomNumbers) -> [UInt8] {
+    static func input(_ kind: Int, count: Int, _ rng: inout SeededRandom) -> [UInt8] {
         switch kind {
         case 0: return (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
         case 1: return (0..<count).map { i in UInt8((i / Int.random(in: 50...5000, using: &rng)) % 3) }
@@ -223,7 +224,7 @@ struct ZstdReferenceRoundTripTests {
     @Test("random inputs at random levels and options decode byte for byte",
           .enabled(if: zstd != nil, "the reference zstd CLI is not installed"))
     func roundTrip() throws {
-        var rng = SeededRandomNumbers(seed: 8878)
+        var rng = SeededRandom(seed: 8878)
         let optionChoices: [[String]] = [["-1"], ["-3"], ["-9"], ["-19"], ["--fast=3"], ["-6", "--no-check"],
                                          ["-3", "--long=27"], ["-12", "--no-content-size"], ["--ultra", "-22"],
                                          ["-5", "--block-size=4096"]]

@@ -1,5 +1,6 @@
 @testable import EvictionPolicies
 import Testing
+import TestSupport
 
 /// libCacheSim 0.3.5's QDLP.c with its Clock2 main cache, over arrays (newest first).
 struct QDLPModel: ResearchModel {
@@ -95,7 +96,7 @@ struct QDLPCacheTests {
     @Test("capacity 4, small-ratio 0.5 (small 2, main 2, ghost 3): demotion, ghost admission, the CLOCK's second chance")
     func vector() throws {
         var cache = try QDLPCache<Int, Void>.make(capacity: 4, options: ["small-ratio": "0.5"])
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         func run(_ keys: [Int]) -> [Int] {
             for key in keys { _ = cache.access(key, cost: 1, orInsert: (), observer: &observer) }
             return observer.take()
@@ -116,12 +117,10 @@ struct QDLPCacheTests {
         let smallRatio = [0.1, 0.25, 0.5].randomElement(using: &rng) ?? 0.1
         let ghostRatio = [0.0, 0.5, 0.9].randomElement(using: &rng) ?? 0.9
         let threshold = Int.random(in: 0...2, using: &rng)
-        var cache = try QDLPCache<Int, Void>.make(capacity: capacity, options: [
+        var cache = try QDLPCache<Int, Int>.make(capacity: capacity, options: [
             "small-ratio": "\(smallRatio)", "ghost-ratio": "\(ghostRatio)", "move-to-main-threshold": "\(threshold)"])
         var model = QDLPModel(capacity: capacity, smallRatio: smallRatio, ghostRatio: ghostRatio, threshold: threshold)
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 8...3 * capacity, using: &rng),
-                                                   maxCost: seed % 2 == 0 ? max(1, capacity / 8) : 1,
-                                                   mixedOperations: false)
-        ResearchModelCheck.run(&cache, &model, workload: workload, seed: seed, label: "qdlp c=\(capacity)")
+        let operations = Scenario.uniform(keySpace: Int.random(in: 8...3 * capacity, using: &rng), maxCost: seed % 2 == 0 ? max(1, capacity / 8) : 1, mixedOperations: false, seed: seed)
+        expectSameDecisions(&cache, &model, operations, label: "qdlp c=\(capacity)")
     }
 }

@@ -1,5 +1,6 @@
 @testable import EvictionPolicies
 import Testing
+import TestSupport
 
 /// libCacheSim's cpp/LFU.cpp: evict the lowest (frequency, last request time).
 struct LFUCppModel: ResearchModel {
@@ -147,7 +148,7 @@ struct LFUDAModel: ResearchModel {
 @Suite("Ranked policies: lfucpp, lru-k, lfuda, size (libCacheSim 0.3.5)")
 struct RankedPolicyTests {
     func run<P: EvictionPolicy>(_ cache: inout P, _ keys: [Int]) -> [Int] where P.Key == Int, P.Value == Void {
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in keys { _ = cache.access(key, cost: 1, orInsert: (), observer: &observer) }
         return observer.take()
     }
@@ -181,7 +182,7 @@ struct RankedPolicyTests {
     @Test("size evicts the largest object first")
     func sizeLargest() throws {
         var cache = try SizeCache<Int, Void>.make(capacity: 10)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for (key, cost) in [(1, 2), (2, 5), (3, 1), (4, 4)] { _ = cache.access(key, cost: cost, orInsert: (), observer: &observer) }
         #expect(observer.take() == [2])   // 12 > 10: the 5 goes
         _ = cache.access(5, cost: 6, orInsert: (), observer: &observer)
@@ -202,25 +203,24 @@ struct RankedPolicyTests {
         var rng = SeededRandom(seed: seed &* 7_777)
         let capacity = Int.random(in: 2...60, using: &rng)
         let bytes = seed % 2 == 0
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 4...3 * capacity, using: &rng),
-                                                   maxCost: bytes ? max(1, capacity / 4) : 1, mixedOperations: false)
-        var lfu = try LFUCppCache<Int, Void>.make(capacity: capacity)
+        let operations = Scenario.uniform(keySpace: Int.random(in: 4...3 * capacity, using: &rng), maxCost: bytes ? max(1, capacity / 4) : 1, mixedOperations: false, seed: seed)
+        var lfu = try LFUCppCache<Int, Int>.make(capacity: capacity)
         var lfuModel = LFUCppModel(capacity: capacity)
-        ResearchModelCheck.run(&lfu, &lfuModel, workload: workload, seed: seed, label: "lfucpp c=\(capacity)")
+        expectSameDecisions(&lfu, &lfuModel, operations, label: "lfucpp c=\(capacity)")
         let k = Int.random(in: 1...4, using: &rng)
-        var lruK = try LRUKCache<Int, Void>.make(capacity: capacity, options: ["k": "\(k)"])
+        var lruK = try LRUKCache<Int, Int>.make(capacity: capacity, options: ["k": "\(k)"])
         var lruKModel = LRUKModel(capacity: capacity, k: k)
-        ResearchModelCheck.run(&lruK, &lruKModel, workload: workload, seed: seed, label: "lru-k c=\(capacity) k=\(k)")
-        var lfuda = try LFUDACache<Int, Void>.make(capacity: capacity)
+        expectSameDecisions(&lruK, &lruKModel, operations, label: "lru-k c=\(capacity) k=\(k)")
+        var lfuda = try LFUDACache<Int, Int>.make(capacity: capacity)
         var lfudaModel = LFUDAModel(capacity: capacity)
-        ResearchModelCheck.run(&lfuda, &lfudaModel, workload: workload, seed: seed, label: "lfuda c=\(capacity)")
+        expectSameDecisions(&lfuda, &lfudaModel, operations, label: "lfuda c=\(capacity)")
     }
 
     @Test("size always evicts a largest resident", arguments: [1, 2, 3] as [UInt64])
     func sizeEvictsLargest(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         var cache = try SizeCache<Int, Void>.make(capacity: 50)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         var costs: [Int: Int] = [:]
         for _ in 0..<3_000 {
             let key = Int.random(in: 0..<80, using: &rng)

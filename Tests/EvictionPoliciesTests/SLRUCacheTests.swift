@@ -1,5 +1,6 @@
 @testable import EvictionPolicies
 import Testing
+import TestSupport
 
 /// libCacheSim 0.3.5's SLRU.c (`v0 == false`) and SLRUv0.c (`v0 == true`) over arrays: segment
 /// 0 is the lowest, each array newest first. O(n) per request.
@@ -92,7 +93,7 @@ struct SLRUCacheTests {
     func hitEvicts() throws {
         var slru = try SLRUCache<Int, Void>.make(capacity: 8)
         var v0 = try SLRUv0Cache<Int, Void>.make(capacity: 8)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for (key, cost) in [(1, 1), (2, 2), (3, 1)] {   // y = 1 → S0; z = 2 → S1 (no room in S0); x = 3 → S0
             _ = slru.access(key, cost: cost, orInsert: (), observer: &observer)
             _ = v0.access(key, cost: cost, orInsert: (), observer: &observer)
@@ -115,7 +116,7 @@ struct SLRUCacheTests {
         let options = try PolicyOptions(["N-Seg": "2"]).resolvingAliases(of: SLRUv0Cache<Int, Void>.descriptor)
         #expect(options.values == ["segments": "2"])
         var v0 = try SLRUv0Cache<Int, Void>(limits: CacheLimits(capacity: 8), options: options)
-        var observer = RecordingObserver<Int, Void>()
+        var observer = EvictionRecorder<Int, Void>()
         for key in 1...8 {  // 1–4 fill S0, 5–8 fill S1 (the lowest segment with room)
             _ = slru.access(key, cost: 1, orInsert: (), observer: &observer)
             _ = v0.access(key, cost: 1, orInsert: (), observer: &observer)
@@ -138,14 +139,12 @@ struct SLRUCacheTests {
         let capacity = Int.random(in: 4...80, using: &rng)
         let n = Int.random(in: 1...5, using: &rng)
         let bytes = seed % 2 == 0
-        let workload = ResearchModelCheck.Workload(keySpace: Int.random(in: 8...3 * capacity, using: &rng),
-                                                   maxCost: bytes ? max(1, capacity / (2 * n)) : 1,
-                                                   mixedOperations: false)
-        var slru = try SLRUCache<Int, Void>.make(capacity: capacity, options: ["segments": "\(n)"])
+        let operations = Scenario.uniform(keySpace: Int.random(in: 8...3 * capacity, using: &rng), maxCost: bytes ? max(1, capacity / (2 * n)) : 1, mixedOperations: false, seed: seed)
+        var slru = try SLRUCache<Int, Int>.make(capacity: capacity, options: ["segments": "\(n)"])
         var model = SLRUModel(capacity: capacity, segments: n, v0: false)
-        ResearchModelCheck.run(&slru, &model, workload: workload, seed: seed, label: "slru c=\(capacity) n=\(n)")
-        var v0 = try SLRUv0Cache<Int, Void>.make(capacity: capacity, options: ["segments": "\(n)"])
+        expectSameDecisions(&slru, &model, operations, label: "slru c=\(capacity) n=\(n)")
+        var v0 = try SLRUv0Cache<Int, Int>.make(capacity: capacity, options: ["segments": "\(n)"])
         var v0Model = SLRUModel(capacity: capacity, segments: n, v0: true)
-        ResearchModelCheck.run(&v0, &v0Model, workload: workload, seed: seed, label: "slruv0 c=\(capacity) n=\(n)")
+        expectSameDecisions(&v0, &v0Model, operations, label: "slruv0 c=\(capacity) n=\(n)")
     }
 }

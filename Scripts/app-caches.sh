@@ -143,7 +143,7 @@ rm -f /tmp/app-caches-compare.$$.md
   echo "A get asks the memory tier, then the disk tier; a disk hit is copied into memory (cost: the image's size, or 0"
   echo "as YYCache's facade does, \`--tier-promote-cost zero\`); a miss is stored in both; events reach both. \`hits\` is"
   echo "memory hits plus disk hits. The models of PINDiskCache, Kingfisher's DiskStorage and Nuke's DataCache are not"
-  echo "written (library-semantics.md gives them one line each), so those memory caches are paired with sd-disk or"
+  echo "written (the Kingfisher and Nuke DocC articles say why), so those memory caches are paired with sd-disk or"
   echo "yy-disk to show the memory tier's behaviour in front of a disk."
   echo
   echo "$TIER_HEADER"
@@ -191,6 +191,6 @@ rm -f /tmp/app-caches-compare.$$.md
   echo "- At small cost limits Nuke's entry cap helps: at 25 MiB, refusing every image of 2.6 MB or more keeps the"
   echo "  thumbnails cached (27.09 % against 19.70 % for \`yy-lru\`)."
   echo "- The NSCache-based models (\`nscache-darwin\`, \`sd-memory\`, \`kingfisher\`) evict in insertion order, an"
-  echo "  approximation of Apple's undocumented NSCache (library-semantics.md §2.2)."
+  echo "  approximation of Apple's undocumented NSCache (DocC article NSCache)."
 } > "$OUT"
 echo "wrote $OUT" >&2

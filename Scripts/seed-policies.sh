@@ -85,7 +85,7 @@ done
   echo
   echo "- \`nscache\` keeps the expensive objects: it evicts the cheapest entry first, and a new entry cheaper than"
   echo "  everything resident evicts itself, so once the cache is full of 2.4 MB featured tiles and full-width images,"
-  echo "  608 KB thumbnails stop being cached at all (library-semantics §2.1)."
+  echo "  608 KB thumbnails stop being cached at all (DocC article NSCache)."
   echo "- \`foundation-nscache\` is the real Foundation NSCache (swift-corelibs-foundation on Linux): identical hits and"
   echo "  evictions to \`nscache\` (a test proves it on every trace), slower because it allocates objects per entry and per call."
   echo "- \`af-lru\` and \`afi-lru\` purge to 60 % of the capacity with a full sort, so they evict in large batches: few,"

@@ -1,5 +1,5 @@
 /// A memory cache in front of a disk cache, as SDWebImage's SDImageCache and YYCache's YYCache
-/// compose them (``<doc:YYCache>`` and ``<doc:SDWebImage>``):
+/// compose them (<doc:YYCache> and <doc:SDWebImage>):
 ///
 /// - a lookup asks the memory tier, then the disk tier, then reports a miss
 ///   (SDImageCacheType memory / disk / none);
@@ -9,8 +9,8 @@
 /// - a remove and every event reach both tiers; the tiers evict independently.
 ///
 /// What cost the memory copy gets is the facades' one difference: SDImageCache gives it the
-/// image's `sd_memoryCost` (``MemoryCost/size``); YYCache's facade writes memory with cost 0
-/// (``MemoryCost/zero``), which leaves the memory tier's cost limit inert.
+/// image's `sd_memoryCost` (``TierMemoryCost/size``); YYCache's facade writes memory with cost 0
+/// (``TierMemoryCost/zero``), which leaves the memory tier's cost limit inert.
 ///
 /// The memory tier is a policy driven directly, with the caller's observer, so its hits run
 /// through specialized code. The disk tier is a ``BackingTier``: it owns its own observer and
@@ -67,7 +67,10 @@ where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
 
     /// Looks `key` up in memory, then on disk; a disk hit is copied into memory.
     ///
-    /// - Parameter size: the object's size, the memory copy's cost with ``MemoryCost/size``.
+    /// - Parameters:
+    ///   - key: the key to look up.
+    ///   - size: the object's size, the memory copy's cost with ``TierMemoryCost/size``.
+    ///   - observer: receives both tiers' evictions and trim passes.
     /// - Returns: the value and where it was found, or `nil` on a miss.
     @inlinable
     public mutating func lookup(_ key: Key, size: Int, observer: inout some EvictionObserver<Key, Value>)

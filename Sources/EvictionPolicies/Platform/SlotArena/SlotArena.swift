@@ -5,8 +5,8 @@ import _CSupport
 ///
 /// A policy keeps its order in ``SlotList``s threaded through the slots and its per-entry state
 /// in a slot's ``aux(_:)`` word or a ``SideTable``; the arena owns keys, values and costs. A slot
-/// holds either a *resident* entry (with a value) or a *ghost* (a remembered key, no value; see
-/// ``demote(_:)``).
+/// holds either a *resident* entry (with a value) or a *ghost* (a remembered key, no value:
+/// allocate one with a `nil` value).
 ///
 /// Removing an entry (``release(_:)``) drops its value and its key at once. When the arena holds
 /// nothing at all, its storage is given back, so a cache emptied by a memory warning shrinks.

@@ -68,12 +68,13 @@ public enum TraceConverter {
         // For lcs, each object's request count and last size, and the first and last times.
         var next: [Int64] = []
         var objects: [UInt64: (size: Int, count: Int)] = [:]
-        var leftOut = 0, zeroSize = 0, sampledOut = 0, requestBytes = 0
+        var leftOut = 0, zeroSize = 0, sampledOut = 0, requestBytes = 0, rows = 0
         var firstTime: Int64 = 0, lastTime: Int64 = 0, started = false
         do {
             var reader = try trace.open()
             var batch: [Request] = []
             while try reader.nextBatch(&batch) {
+                rows += batch.count
                 for request in batch {
                     if request.operation != .get { leftOut += 1; continue }
                     if request.size == 0 { zeroSize += 1; continue }
@@ -96,9 +97,19 @@ public enum TraceConverter {
         let never: Int64 = lcs ? .max : -1
         var lastSeen: [Int64: Int64] = [:]
         lastSeen.reserveCapacity(1 << 16)
+        // For lcs: the objects by last request, latest first (the order traceConv, reading
+        // backward, meets them).
+        var objectsByLastRequest: [(id: UInt64, size: Int, count: Int)] = []
         for index in stride(from: next.count - 1, through: 0, by: -1) {
             let key = next[index]
-            next[index] = lastSeen[key] ?? never
+            if let seen = lastSeen[key] {
+                next[index] = seen
+            } else {
+                next[index] = never
+                if lcs, let object = objects[UInt64(bitPattern: key)] {
+                    objectsByLastRequest.append((UInt64(bitPattern: key), object.size, object.count))
+                }
+            }
             lastSeen[key] = Int64(index + 1)
         }
         lastSeen = [:]
@@ -111,8 +122,9 @@ public enum TraceConverter {
             chunk.reserveCapacity(24 << 14)
             if lcs {
                 if options.removeSizeChange { requestBytes = objects.values.reduce(0) { $0 &+ $1.size &* $1.count } }
-                let statistics = LCSHeaderStatistics(objects: objects, requests: next.count, requestBytes: requestBytes,
-                                                     startTime: firstTime, endTime: lastTime)
+                let statistics = LCSHeaderStatistics(objects: objectsByLastRequest, rows: rows, requests: next.count,
+                                                     requestBytes: requestBytes, startTime: firstTime, endTime: lastTime)
+                objectsByLastRequest = []
                 chunk += statistics.header(version: 1)
             }
             var reader: any TraceReader

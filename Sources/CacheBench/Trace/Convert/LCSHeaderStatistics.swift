@@ -13,8 +13,8 @@ import Foundation
 /// TTL, 0, here: no cachebench reader keeps them).
 ///
 /// Where two sizes (or two counts) are equally common, traceConv's order comes from the
-/// iteration order of a C++ `unordered_map` and an unstable sort; here ties are broken by the
-/// larger value first. That is the only place the header can differ from traceConv's.
+/// iteration order of a C++ `unordered_map` and an unstable sort; ``_LibstdcxxOrder`` reproduces
+/// both, so equally common entries are listed (and cut at 16) as traceConv lists them.
 struct LCSHeaderStatistics {
     /// The statistics' own version, as traceConv writes it.
     static let statisticsVersion: Int64 = 1
@@ -29,39 +29,55 @@ struct LCSHeaderStatistics {
     var commonCounts: [(value: Int32, share: Float)] = []
     var zipfAlpha = 0.0
 
-    /// Statistics of records whose objects have `objects[id] = (size, requests)`, where `size`
-    /// is the size the header counts (traceConv's: the object's last size).
-    /// O(objects + distinct sizes · log) time.
-    init(objects perObject: [UInt64: (size: Int, count: Int)], requests: Int, requestBytes: Int, startTime: Int64, endTime: Int64) {
+    /// Statistics of records whose objects are `objects` (id, the size the header counts, which
+    /// is traceConv's last size, and request count), in the order traceConv's object map
+    /// receives them: by last request, latest first. `rows` is the input's row count, from
+    /// which traceConv sizes that map. O(objects + distinct sizes · log) time.
+    init(objects: [(id: UInt64, size: Int, count: Int)], rows: Int, requests: Int, requestBytes: Int, startTime: Int64, endTime: Int64) {
         self.requests = Int64(requests)
         self.requestBytes = Int64(requestBytes)
         self.startTime = startTime
         self.endTime = endTime
-        objects = Int64(perObject.count)
+        self.objects = Int64(objects.count)
+        // traceConv's maps, in libstdc++'s iteration order: the object map, then the size map
+        // filled from it.
+        var objectMap = _LibstdcxxOrder.UnorderedMap()
+        objectMap.reserve(UInt64(rows / 100 + 10_000))
+        var byID: [UInt64: (size: Int, count: Int)] = [:]
+        byID.reserveCapacity(objects.count)
+        for object in objects {
+            objectMap.insert(object.id)
+            byID[object.id] = (object.size, object.count)
+        }
+        var sizeMap = _LibstdcxxOrder.UnorderedMap()
         var bySize: [Int64: Int] = [:], byCount: [Int: Int] = [:]
         smallestSize = .max
-        for (_, object) in perObject {
+        for id in objectMap.keys {
+            guard let object = byID[id] else { continue }
             let size = Int64(object.size)
             objectBytes += size
+            sizeMap.insert(UInt64(bitPattern: size))
             bySize[size, default: 0] += 1
             byCount[object.count, default: 0] += 1
             smallestSize = min(smallestSize, size)
             largestSize = max(largestSize, size)
         }
-        if perObject.isEmpty { smallestSize = .max }
-        let n = Float(objects)
-        commonSizes = bySize.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(Self.listLength)
-            .map { ($0.key, Float(Int32(clamping: $0.value)) / n) }
-        let countsDescending = byCount.sorted { $0.key > $1.key }
-        highestCounts = countsDescending.prefix(Self.listLength).map { Int64($0.key) }
-        commonCounts = byCount.sorted { ($0.value, $0.key) > ($1.value, $1.key) }.prefix(Self.listLength)
-            .map { (Int32(clamping: $0.key), Float(Int32(clamping: $0.value)) / n) }
-        zipfAlpha = Self.zipfAlpha(countsDescending)
+        let n = Float(self.objects)
+        var sizes = sizeMap.keys.map { (size: Int64(bitPattern: $0), objects: bySize[Int64(bitPattern: $0)] ?? 0) }
+        _LibstdcxxOrder.sort(&sizes) { $0.objects > $1.objects }
+        commonSizes = sizes.prefix(Self.listLength).map { ($0.size, Float(Int32(clamping: $0.objects)) / n) }
+        // Request counts are distinct keys, so sorting them by count is unambiguous; traceConv then
+        // re-sorts that vector by how many objects share each count.
+        var counts = byCount.sorted { $0.key > $1.key }.map { (count: $0.key, objects: $0.value) }
+        highestCounts = counts.prefix(Self.listLength).map { Int64($0.count) }
+        zipfAlpha = Self.zipfAlpha(counts)
+        _LibstdcxxOrder.sort(&counts) { $0.objects > $1.objects }
+        commonCounts = counts.prefix(Self.listLength).map { (Int32(clamping: $0.count), Float(Int32(clamping: $0.objects)) / n) }
     }
 
     /// Minus the slope of log(count) on log(rank) over every object, ranks 1... in descending
     /// count order, with traceConv's sums (plain running sums, not centred).
-    private static func zipfAlpha(_ countsDescending: [(key: Int, value: Int)]) -> Double {
+    private static func zipfAlpha(_ countsDescending: [(count: Int, objects: Int)]) -> Double {
         var sx = 0.0, sy = 0.0, sxy = 0.0, sxx = 0.0
         var rank = 0
         for (count, objects) in countsDescending {

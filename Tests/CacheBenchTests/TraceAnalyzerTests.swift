@@ -97,6 +97,20 @@ struct TraceAnalyzerTests {
         #expect(a.requestsWithTTL == 0 && a.sizeChanges == 0)
     }
 
+    /// traceAnalyzer 0.3.5 (`-t time-col=1,obj-id-col=2,obj-size-col=3,header=true,obj-id-is-num=1
+    /// --reuse --popularity --warmup-sec=0`) on the bundled Twitter sample: reuse real time 0:843
+    /// (every reuse within 5 s) and 657 first requests; reuse virtual time 0:79, 1:45, 2:33, 3:47,
+    /// 4:40, 5:53, 6:74, 7:58, 8:60, 9:61, 10:54, 11:62, 12:54, 13:40, 14:37, 15:24, 16:16, 17:6;
+    /// most popular objects 98, 46, 44, 34, 30, 28 requests.
+    @Test("libCacheSim's Twitter sample: traceAnalyzer's reuse and popularity files")
+    func twitterDistributions() throws {
+        let a = try Self.analyze("twitter_cluster52-1500.csv")
+        #expect(a.objects == 657)
+        #expect(a.reuseTimeHistogram == [843])
+        #expect(a.requestsSinceHistogram == [79, 45, 33, 47, 40, 53, 74, 58, 60, 61, 54, 62, 54, 40, 37, 24, 16, 6])
+        #expect(a.frequencyCounts.prefix(6).map(\.frequency) == [98, 46, 44, 34, 30, 28])
+    }
+
     /// Worked by hand: A B C A B B D A.
     /// Reuse distances: A → 2 (B, C), B → 2 (C, A), B → 0, A → 2 (B, D): bin 0 once, bin "2-3" three times.
     /// Requests since: 3, 3, 1, 4 → log-1.5 bins 2, 2, 0, 3. Times are 0, 1, 2, … so reuse

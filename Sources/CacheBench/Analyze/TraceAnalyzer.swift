@@ -57,6 +57,7 @@ struct _AnalyzerState {
     private var requestsBySize: [Int: (requests: Int, objects: Int)] = [:]
     private var ttls: [Int: Int] = [:]
     private var started = false
+    private var rowsByOperation = [Int](repeating: 0, count: Operation.allCases.count)
 
     init(window: Double) { result.rateWindow = window }
 
@@ -66,7 +67,7 @@ struct _AnalyzerState {
     }
 
     mutating func add(_ request: Request) {
-        result.operations[request.operation.name, default: 0] += 1
+        rowsByOperation[Int(request.operation.rawValue)] += 1
         guard request.operation == .get else { return }
         guard request.size > 0 else { result.zeroSizeRequests += 1; return }
         if !started { result.firstTime = request.time; result.smallestSize = request.size; started = true }
@@ -130,6 +131,9 @@ struct _AnalyzerState {
     }
 
     mutating func finish() -> TraceAnalysis {
+        for operation in Operation.allCases where rowsByOperation[Int(operation.rawValue)] > 0 {
+            result.operations[operation.name] = rowsByOperation[Int(operation.rawValue)]
+        }
         result.objects = count.count
         var histogram = [Int](repeating: 0, count: 8)
         var byFrequency: [Int: Int] = [:]

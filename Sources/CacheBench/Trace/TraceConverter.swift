@@ -11,7 +11,8 @@
 /// (`set`, `delete`, events) are left out and counted. With a ``SpatialSampler``, only the objects
 /// it keeps are written, the same objects traceConv's `--sample-ratio` keeps. Two passes over the
 /// input: the first finds each record's next access (O(records) memory: 8 bytes each, plus a map
-/// of distinct keys; lcs adds 24 bytes per object for the header), the second writes through
+/// of distinct keys; lcs adds about 150 bytes per object while it builds the header's statistics
+/// as traceConv's C++ maps order them), the second writes through
 /// ``AtomicFile``, so the target is whole or untouched.
 public enum TraceConverter {
     /// The binary formats `convert` writes.
@@ -84,8 +85,7 @@ public enum TraceConverter {
                     next.append(Int64(bitPattern: request.key))
                     if lcs {
                         lastTime = Int64(clockTime(request.time))
-                        objects[request.key, default: (0, 0)].count += 1
-                        objects[request.key]?.size = request.size
+                        Self.count(request.size, in: &objects[request.key, default: (0, 0)])   // one hash
                         requestBytes &+= request.size
                     }
                 }
@@ -178,6 +178,13 @@ public enum TraceConverter {
             throw error
         }
         return Summary(records: written, leftOut: leftOut, zeroSize: zeroSize, sizesChanged: sizesChanged, sampledOut: sampledOut)
+    }
+
+    /// One more request of an object, whose last size is now `size`.
+    @inline(__always)
+    private static func count(_ size: Int, in object: inout (size: Int, count: Int)) {
+        object.size = size
+        object.count += 1
     }
 
     /// Whole seconds, clamped to the records' u32 field (a NaN or negative time writes 0).

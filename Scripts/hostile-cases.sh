@@ -173,6 +173,43 @@ case_count_limit_alone() { run replay "$T/zipf.csv" --policy nscache --count-lim
   grep -q '"capacitySource": "library-default"' "$OUT" || fail WRONG "a cost limit was added: $(grep capacitySource "$OUT")"; }
 case_no_arguments_usage_on_stderr() { run; expect 2 "USAGE"; }
 
+# ---- 13. issue 17: convert --sample / lcs output, analyze, and bad compressed, lcs and vscsi input
+# mangle IN OUT PYTHON-EXPR: OUT is IN's bytes d (a bytearray) after the expression.
+mangle() { python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); $3; open(sys.argv[2],'wb').write(d)" "$1" "$2"; }
+# bad_input_everywhere FILE MESSAGE: analyze and convert (to both formats) exit 65 with MESSAGE, write nothing.
+bad_input_everywhere() { echo old > "$W/o.bin"; cp "$W/o.bin" "$W/ref"
+  run analyze "$1" --output "$W/a.txt"; expect 65 "$2"; [ ! -e "$W/a.txt" ] || fail LOST "analyze wrote a.txt"
+  run convert "$1" --output "$W/o.bin"; expect 65 "$2"; same "$W/o.bin" "$W/ref"
+  run convert "$1" --output "$W/o.bin" --output-format lcs --sample 0.5; expect 65 "$2"; same "$W/o.bin" "$W/ref"; no_temps; }
+case_zstd_cut_mid_block_analyze_convert() { head -c 1000 "$ROOT/Tests/Fixtures/zstd/og48k-level19.zst" > "$W/t.zst"
+  bad_input_everywhere "$W/t.zst" "t.zst: byte 9: zstd: truncated compressed block"; }
+case_zstd_bad_checksum_analyze_convert() { mangle "$ROOT/Tests/Fixtures/zstd/og48k-level19.zst" "$W/t.zst" "d[-1]^=0xff"
+  bad_input_everywhere "$W/t.zst" "t.zst: byte 9406: zstd: content checksum"; }
+case_lcs_wrong_version() { mangle "$T/cloudPhysicsIO-2k.lcs" "$W/t.lcs" "d[8]=9"; bad_input_everywhere "$W/t.lcs" "t.lcs: byte 8: lcs version 9 is not one of 1 to 8"; }
+case_lcs_header_more_records_than_file() { mangle "$T/cloudPhysicsIO-2k.lcs" "$W/t.lcs" "del d[-24:]"
+  bad_input_everywhere "$W/t.lcs" "the lcs v1 header says 2000 requests, the file holds 1999"; }
+case_lcs_header_fewer_records_than_file() { mangle "$T/cloudPhysicsIO-2k.v3.lcs" "$W/t.lcs" "d+=d[-36:]"
+  bad_input_everywhere "$W/t.lcs" "the lcs v3 header says 2000 requests, the file holds 2001"; }
+case_vscsi_cut_mid_record() { mangle "$T/cloudPhysicsIO-2k.vscsi" "$W/t.vscsi" "del d[-10:]"
+  bad_input_everywhere "$W/t.vscsi" "t.vscsi: byte 63968: truncated record: 22 of 32 bytes"; }
+case_convert_sample_ratio_zero() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 0; expect 2 "--sample 0: expected a ratio above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
+case_convert_sample_ratio_above_one() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 1.5; expect 2 "--sample 1.5: expected a ratio above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
+case_convert_sample_ratio_above_half() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 0.7; expect 2 "--sample 0.7: libCacheSim's sampler takes 1 or a ratio up to 0.5"; }
+case_convert_output_format_unknown() { run convert "$T/zipf.csv" --output "$W/o.bin" --output-format parquet; expect 2 "--output-format parquet: expected one of oracle-general, lcs"; }
+case_convert_lcs_sampled_over_existing() { echo old > "$W/o.lcs"; run convert "$T/cloudPhysicsIO.oracleGeneral.bin" --output "$W/o.lcs" --output-format lcs --sample 0.01
+  expect 0; [ "$(stat -c %s "$W/o.lcs")" = $((8192 + 984 * 24)) ] || fail WRONG "o.lcs is not 984 records after the header"; no_temps; }
+case_convert_lcs_disk_full() { echo old > "$W/o.lcs"; cp "$W/o.lcs" "$W/ref"; CACHEBENCH_FAULT_WRITE_AFTER_BYTES=9000 run convert "$T/zipf.csv" --output "$W/o.lcs" --output-format lcs
+  expect 74 "No space left"; same "$W/o.lcs" "$W/ref"; no_temps; }
+case_analyze_window_zero() { run analyze "$T/lirs-cs.csv" --window 0; expect 2 "--window 0: expected a number of seconds greater than 0"; }
+case_analyze_plots_written() { mkdir "$W/p"; run analyze "$T/lirs-cs.csv" --plot "$W/p" --output "$W/a.txt"; expect 0
+  [ "$(ls "$W/p" | wc -l)" = 6 ] || fail WRONG "expected 6 plots, found $(ls "$W/p")"; grep -q "reuse distance" "$W/a.txt" || fail WRONG "report lacks the reuse distance"; no_temps; }
+case_analyze_plot_folder_missing() { echo old > "$W/a.txt"; cp "$W/a.txt" "$W/ref"; run analyze "$T/lirs-cs.csv" --plot "$W/nodir" --output "$W/a.txt"
+  expect 74 "nodir/popularity.svg: cannot write"; same "$W/a.txt" "$W/ref"; no_temps; }
+case_analyze_plots_disk_full() { mkdir "$W/p"; echo old > "$W/p/sizes.svg"; echo old > "$W/a.txt"; cp "$W/a.txt" "$W/ref"
+  CACHEBENCH_FAULT_WRITE_AFTER_BYTES=1500 run analyze "$T/lirs-cs.csv" --plot "$W/p" --output "$W/a.txt"; expect 74 "cannot write"
+  same "$W/a.txt" "$W/ref"; same "$W/p/sizes.svg" "$W/ref"; [ "$(ls "$W/p")" = sizes.svg ] || fail LOST "plots written: $(ls "$W/p")"; no_temps; }
+case_analyze_plot_to_stdout() { run analyze "$T/lirs-cs.csv" --plot -; expect 2 "--plot needs a file name"; }
+
 CASES=$(declare -F | awk '{print $3}' | grep '^case_' | sed 's/^case_//')
 one() { W=$(mktemp -d "${TMPDIR:-/tmp}/cachebench-hostile.XXXXXX"); ( cd "$W" && "case_$1" ); local rc=$?; rm -rf "$W"; return $rc; }
 case "${1:---tally}" in

@@ -1,20 +1,31 @@
 import CacheBench
+import Foundation
 
 enum AnalyzeCommand {
     static let help = """
-    USAGE: cachebench analyze TRACE [--window SECONDS] [--format table|json|csv|markdown] [--output FILE] [trace options]
+    USAGE: cachebench analyze TRACE [--window SECONDS] [--format table|json|csv|markdown] [--output FILE]
+                              [--plot DIR] [trace options]
 
-    The statistics libCacheSim's traceAnalyzer prints in its summary, computed the same way:
-    requests and objects (with bytes: the working set), the compulsory miss ratio, mean sizes and
-    frequency, the time span, the operation mix, size changes, the request rate per window (min
-    and max over complete windows), the Zipf alpha fitted to rank-frequency (with R2), one-hit
-    wonders, objects by request count and the most requested objects. Requests are get rows of
-    non-zero size; an object's size is its first. Memory: about 40 bytes per distinct object.
+    The statistics libCacheSim's traceAnalyzer prints and writes, computed the same way:
+    requests and objects (with bytes: the working set), the compulsory miss ratio, sizes (mean,
+    smallest, largest, most requested, and log2 histograms by request and by object), frequency,
+    the time span, the operation mix, size changes (a request whose size differs from the
+    object's previous one), TTL use (lcs v3+ and Twitter's binary traces carry TTLs), the
+    request rate per window (min and max over complete windows; per window in JSON and plots),
+    popularity (rank-frequency with a fitted Zipf alpha and R2), one-hit wonders (whole trace
+    and per window), objects by request count, the most requested objects, reuse time (5 s
+    bins) and requests since the previous request (traceAnalyzer's log-1.5 bins), and the reuse
+    distance (distinct objects in between; log2 bins; traceAnalyzer has none). Requests are get
+    rows of non-zero size; an object's size is its first. JSON holds every histogram.
+    Memory: about 90 bytes per distinct object, plus one record per window.
 
     OPTIONS:
       --window SECONDS        The request-rate window in trace seconds (default 300).
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all).
+      --plot DIR              Also write SVG plots into the existing folder DIR: popularity.svg,
+                              reuse-distance.svg, reuse-time.svg, sizes.svg, request-rate.svg and
+                              one-hit-wonders.svg (the report and every plot, or none of them).
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
@@ -22,9 +33,10 @@ enum AnalyzeCommand {
 
     EXAMPLE:
       cachebench analyze Traces/cloudPhysicsIO.oracleGeneral.bin --format json
+      cachebench analyze Traces/cloudPhysicsIO.oracleGeneral.bin --plot plots
     """
 
-    static let spec = CommandSpec(name: "analyze", valueOptions: ["--window", "--format", "--output", "--trace-format", "--columns", "--header"],
+    static let spec = CommandSpec(name: "analyze", valueOptions: ["--window", "--format", "--output", "--plot", "--trace-format", "--columns", "--header"],
                                   positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -37,6 +49,7 @@ enum AnalyzeCommand {
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
             format = try arguments.choice("--format", default: ReportFormat.table)
+            try Output.requireFiles(arguments, ["--plot"])
             let text = arguments.value("--window") ?? "300"
             guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
                 throw UsageError("--window \(text): expected a number of seconds greater than 0")
@@ -48,6 +61,12 @@ enum AnalyzeCommand {
             var reader = try trace.open()
             analysis = try TraceAnalyzer.analyze(&reader, window: window)
         } catch { throw .trace(error) }
-        try Output.emit(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), to: arguments.value("--output"))
+        var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
+        if let folder = arguments.value("--plot") {
+            for plot in TraceAnalysisReport.plots(analysis, trace: trace.path) {
+                outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
+            }
+        }
+        try Output.emit(outputs)
     }
 }

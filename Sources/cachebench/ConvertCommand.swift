@@ -2,11 +2,13 @@ import CacheBench
 
 enum ConvertCommand {
     static let help = """
-    USAGE: cachebench convert TRACE --output FILE [--to oracle-general] [--remove-size-change] [trace options]
+    USAGE: cachebench convert TRACE --output FILE [--output-format oracle-general|lcs] [--sample RATIO]
+                              [--remove-size-change] [trace options]
 
     Converts a trace to libCacheSim's oracleGeneral binary format (24-byte records with each
-    request's next-access index), as libCacheSim's traceConv does, so that libCacheSim's cachesim
-    can replay exactly the same requests (byte-identical to traceConv's output). Only get rows of
+    request's next-access index) or to lcs v1 (traceConv's 8 KiB statistics header, then the
+    same records), as libCacheSim's traceConv does, so that libCacheSim's cachesim can replay
+    exactly the same requests (byte-identical to traceConv's output). Only get rows of
     non-zero size are written, and only they count in the next-access chain; numeric keys (up to
     20 digits) are kept as numbers. Set, delete, event and zero-size rows are counted on stderr.
     Any input format cachebench reads works, compressed or not; TRACE may be '-' or a pipe (it is
@@ -15,8 +17,13 @@ enum ConvertCommand {
 
     OPTIONS:
       --output FILE           The binary file to write (whole, or not at all). Required.
-      --to FORMAT             oracle-general (the default and only target).
-      --remove-size-change    Give every request of an object its first size (traceConv's option).
+      --output-format F       oracle-general (default) or lcs (lcs v1, traceConv's -f lcs). --to is
+                              the same option.
+      --sample RATIO          Keep only the objects libCacheSim's spatial sampler keeps (traceConv's
+                              --sample-ratio): those whose XXH3 hash of the id is a multiple of
+                              floor(1/RATIO). RATIO is 1 (everything) or in (0, 0.5].
+      --remove-size-change    Give every request of an object one size (traceConv's option): its
+                              first size in oracle-general, its last in lcs, as traceConv does.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
@@ -25,9 +32,10 @@ enum ConvertCommand {
     EXAMPLE:
       cachebench generate zipf --requests 1000000 --output zipf.csv
       cachebench convert zipf.csv --output zipf.oracleGeneral.bin
+      cachebench convert zipf.csv --output zipf-1pc.lcs --output-format lcs --sample 0.01
     """
 
-    static let spec = CommandSpec(name: "convert", valueOptions: ["--output", "--to", "--trace-format", "--columns", "--header"],
+    static let spec = CommandSpec(name: "convert", valueOptions: ["--output", "--to", "--output-format", "--sample", "--trace-format", "--columns", "--header"],
                                   flags: ["--remove-size-change"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -39,18 +47,34 @@ enum ConvertCommand {
             guard let path = arguments.value("--output"), path != "-" else {
                 throw UsageError("convert: --output FILE is required (the format is binary)")
             }
-            if let target = arguments.value("--to"), target != "oracle-general" {
-                throw UsageError("--to \(target): expected oracle-general")
+            if arguments.value("--to") != nil, arguments.value("--output-format") != nil {
+                throw UsageError("--to and --output-format are the same option: give one")
+            }
+            let format: TraceConverter.OutputFormat = arguments.value("--to") != nil
+                ? try arguments.choice("--to", default: .oracleGeneral)
+                : try arguments.choice("--output-format", default: .oracleGeneral)
+            var sampler: SpatialSampler?
+            if let text = arguments.value("--sample") {
+                do throws(SpatialSampler.Problem) {
+                    guard let ratio = Double(text) else { throw .outOfRange }
+                    sampler = try SpatialSampler(ratio: ratio)
+                } catch .outOfRange {
+                    throw UsageError("--sample \(text): expected a ratio above 0 and at most 1")
+                } catch {
+                    throw UsageError("--sample \(text): libCacheSim's sampler takes 1 or a ratio up to 0.5 (one object in floor(1/RATIO))")
+                }
             }
             output = path
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
-            options = TraceConverter.Options(keepFirstSize: arguments.flags.contains("--remove-size-change"))
+            options = TraceConverter.Options(removeSizeChange: arguments.flags.contains("--remove-size-change"),
+                                             format: format, sampler: sampler)
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
         } catch { throw .usage(error) }
         let summary = try TraceConverter.convert(trace, to: output, options: options)
         Output.error("wrote \(summary.records) records to \(output)"
             + (summary.leftOut > 0 ? "; left out \(summary.leftOut) set, delete and event rows" : "")
             + (summary.zeroSize > 0 ? "; left out \(summary.zeroSize) zero-size rows" : "")
-            + (summary.sizesChanged > 0 ? "; kept the first size in \(summary.sizesChanged) records" : ""))
+            + (summary.sampledOut > 0 ? "; sampled out \(summary.sampledOut) requests" : "")
+            + (summary.sizesChanged > 0 ? "; kept one size per object in \(summary.sizesChanged) records" : ""))
     }
 }

@@ -67,4 +67,135 @@ struct TraceAnalyzerTests {
         // Windows [0,10) and [10,20) are complete with 10 and 5 requests; [20,30) is not.
         #expect(a.minimumRate == 0.5 && a.maximumRate == 1.0)
     }
+
+    /// traceAnalyzer 0.3.5 `--reuse --size --reqRate --warmup-sec=0` on the same file writes
+    /// (`.reuse`) reuse real time in 5 s bins, e.g. 753:1241, 763:1520, 766:6975, 767:7679, 384
+    /// bins in all, and reuse virtual time in log-1.5 bins 0:2685, 1:655, 2:534, 3:975, 9:1038,
+    /// 22:9883, 26:4737 with 48974 first requests; (`.size`) 65536:40591 and 69632:13251 requests;
+    /// (`.reqRate_w300`) requests per second per window 3,4,3,3,4,48,100,4,… and new objects
+    /// per second 1,2,1,0,1,39,64,1,… (whole numbers, as it prints them). Every bin matches; the
+    /// test pins a sample of them and the totals.
+    @Test("the bundled cloudPhysicsIO trace: traceAnalyzer's reuse, size and rate files")
+    func cloudPhysicsDistributions() throws {
+        let a = try Self.analyze("cloudPhysicsIO.oracleGeneral.bin")
+        #expect(a.reuseTimeBin == 5)
+        #expect(a.reuseTimeHistogram.reduce(0, +) == a.requests - a.objects)
+        #expect(a.reuseTimeHistogram.filter { $0 > 0 }.count == 384)
+        for (bin, count) in [(753, 1241), (763, 1520), (766, 6975), (767, 7679)] { #expect(a.reuseTimeHistogram[bin] == count, "bin \(bin)") }
+        for (bin, count) in [(0, 2685), (1, 655), (2, 534), (3, 975), (9, 1038), (22, 9883), (26, 4737)] {
+            #expect(a.requestsSinceHistogram[bin] == count, "bin \(bin)")
+        }
+        #expect(a.commonSizes.prefix(1) == [.init(size: 65536, requests: 40591, objects: 18638)])
+        #expect(a.commonSizes.first { $0.size == 69632 }?.requests == 13251)
+        #expect(a.windows.prefix(8).map { $0.requests / 300 } == [3, 4, 3, 3, 4, 48, 100, 4])
+        #expect(a.windows.prefix(8).map { $0.newObjects / 300 } == [1, 2, 1, 0, 1, 39, 64, 1])
+        #expect(a.windows.map(\.newObjects).reduce(0, +) == a.objects)
+        #expect(a.reuseDistanceHistogram.reduce(0, +) == a.requests - a.objects)
+        #expect(a.sizeHistogramByRequests.reduce(0, +) == a.requests && a.sizeHistogramByObjects.reduce(0, +) == a.objects)
+        #expect(a.frequencyCounts.first == .init(frequency: 1630, objects: 1))
+        #expect(a.frequencyCounts.last == .init(frequency: 1, objects: 21049))
+        #expect(a.requestsWithTTL == 0 && a.sizeChanges == 0)
+    }
+
+    /// traceAnalyzer 0.3.5 (`-t time-col=1,obj-id-col=2,obj-size-col=3,header=true,obj-id-is-num=1
+    /// --reuse --popularity --warmup-sec=0`) on the bundled Twitter sample: reuse real time 0:843
+    /// (every reuse within 5 s) and 657 first requests; reuse virtual time 0:79, 1:45, 2:33, 3:47,
+    /// 4:40, 5:53, 6:74, 7:58, 8:60, 9:61, 10:54, 11:62, 12:54, 13:40, 14:37, 15:24, 16:16, 17:6;
+    /// most popular objects 98, 46, 44, 34, 30, 28 requests.
+    @Test("libCacheSim's Twitter sample: traceAnalyzer's reuse and popularity files")
+    func twitterDistributions() throws {
+        let a = try Self.analyze("twitter_cluster52-1500.csv")
+        #expect(a.objects == 657)
+        #expect(a.reuseTimeHistogram == [843])
+        #expect(a.requestsSinceHistogram == [79, 45, 33, 47, 40, 53, 74, 58, 60, 61, 54, 62, 54, 40, 37, 24, 16, 6])
+        #expect(a.frequencyCounts.prefix(6).map(\.frequency) == [98, 46, 44, 34, 30, 28])
+    }
+
+    /// Worked by hand: A B C A B B D A.
+    /// Reuse distances: A → 2 (B, C), B → 2 (C, A), B → 0, A → 2 (B, D): bin 0 once, bin "2-3" three times.
+    /// Requests since: 3, 3, 1, 4 → log-1.5 bins 2, 2, 0, 3. Times are 0, 1, 2, … so reuse
+    /// times 3, 3, 1, 4 s all fall in the first 5 s bin.
+    @Test("hand-worked: reuse distance, requests since, reuse time")
+    func reuseHandWorked() throws {
+        let rows = zip(0..., ["A", "B", "C", "A", "B", "B", "D", "A"]).map { "\($0),\($1),10" }.joined(separator: "\n")
+        var reader = try TraceSpec(path: try temporaryFile("timestamp,key,size\n" + rows + "\n")).open()
+        let a = try TraceAnalyzer.analyze(&reader)
+        #expect(a.reuseDistanceHistogram == [1, 0, 3])
+        #expect(a.requestsSinceHistogram == [1, 0, 2, 1])
+        #expect(a.reuseTimeHistogram == [4])
+        // One window: A, B requested 3 and 2 times... A 3, B 3, C 1, D 1: 2 of 4 objects once.
+        #expect(a.windows == [.init(requests: 8, bytes: 80, objects: 4, newObjects: 4, oneHitObjects: 2)])
+    }
+
+    /// The reuse distance against the definition, computed naively (the distinct keys between
+    /// two requests for a key), on random traces long enough to compact the tree many times.
+    @Test("differential: reuse distances equal a naive count on random traces", arguments: [1, 2, 3])
+    func reuseDistanceDifferential(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let keyCount = [5, 200, 1500][Int(seed - 1)]
+        let keys = (0..<6_000).map { _ in Int.random(in: 0..<keyCount, using: &random) }
+        var expected: [Int] = []
+        var last: [Int: Int] = [:]
+        for (i, key) in keys.enumerated() {
+            if let previous = last[key] {
+                let distance = Set(keys[(previous + 1)..<i]).count
+                let bin = distance == 0 ? 0 : TraceAnalyzer.log2Bin(distance) + 1
+                if bin >= expected.count { expected += repeatElement(0, count: bin - expected.count + 1) }
+                expected[bin] += 1
+            }
+            last[key] = i
+        }
+        var axis = _ReuseDistanceAxis()
+        var histogram: [Int] = []
+        for key in keys {
+            if let distance = axis.request(key) {
+                let bin = distance == 0 ? 0 : TraceAnalyzer.log2Bin(distance) + 1
+                if bin >= histogram.count { histogram += repeatElement(0, count: bin - histogram.count + 1) }
+                histogram[bin] += 1
+            }
+        }
+        #expect(histogram == expected)
+    }
+
+    /// Two windows of 10 s: window 0 has k1 ×2, k2 ×1 (one of two objects once); window 1 has
+    /// k1 ×1, k3 ×1 (both once; k3 new). k2 changes size once then back: two size changes, one object.
+    @Test("hand-worked: one-hit wonders and new objects per window, size changes")
+    func windowsHandWorked() throws {
+        let csv = "timestamp,key,size\n0,1,5\n1,1,5\n2,2,7\n10,1,5\n11,3,9\n12,2,8\n13,2,7\n"
+        var reader = try TraceSpec(path: try temporaryFile(csv)).open()
+        let a = try TraceAnalyzer.analyze(&reader, window: 10)
+        #expect(a.windows.count == 2)
+        #expect(a.windows[0] == .init(requests: 3, bytes: 17, objects: 2, newObjects: 2, oneHitObjects: 1))
+        #expect(a.windows[1] == .init(requests: 4, bytes: 29, objects: 3, newObjects: 1, oneHitObjects: 2))
+        #expect(a.sizeChanges == 2 && a.objectsWithSizeChanges == 1)
+        #expect(a.smallestSize == 5 && a.largestSize == 9)
+    }
+
+    /// Twitter's binary layout carries a TTL in the low 24 bits of its last word.
+    @Test("TTL use from a Twitter binary trace")
+    func ttl() throws {
+        var bytes: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        for (time, key, ttl) in [(1, 7, 60), (2, 8, 60), (3, 9, 0), (4, 7, 3600)] as [(UInt32, UInt64, UInt32)] {
+            put(time); put(key); put(UInt32(8) << 22 | 100); put(UInt32(1) << 24 | ttl)
+        }
+        let path = try temporaryFile(Data(bytes), suffix: ".twr")
+        var reader = try TraceSpec(path: path, format: .twr).open()
+        let a = try TraceAnalyzer.analyze(&reader)
+        #expect(a.requests == 4)
+        #expect(a.requestsWithTTL == 3)
+        #expect(a.commonTTLs == [.init(ttl: 60, requests: 2), .init(ttl: 3600, requests: 1)])
+    }
+
+    @Test("plots: six SVG documents with the trace's name and data")
+    func plots() throws {
+        let a = try Self.analyze("cloudPhysicsIO-2k.lcs")
+        let plots = TraceAnalysisReport.plots(a, trace: "Traces/cloudPhysicsIO-2k.lcs")
+        #expect(plots.map(\.name) == ["popularity.svg", "reuse-distance.svg", "reuse-time.svg", "sizes.svg", "request-rate.svg", "one-hit-wonders.svg"])
+        for plot in plots {
+            #expect(plot.svg.hasPrefix("<svg") && plot.svg.hasSuffix("</svg>\n"), "\(plot.name)")
+            #expect(plot.svg.contains("cloudPhysicsIO-2k.lcs"), "\(plot.name)")
+            #expect(plot.svg.contains("<polyline"), "\(plot.name)")
+        }
+    }
 }

@@ -16,7 +16,7 @@ struct TraceConverterTests {
     }
 
     /// Worked by hand: zero-size rows vanish from the output and from the next-access chain;
-    /// a 20-digit key stays that number; with keepFirstSize an object keeps its first size.
+    /// a 20-digit key stays that number; with removeSizeChange an object keeps its first size.
     /// traceConv 0.3.5 writes exactly these records for this CSV (checked byte for byte).
     @Test("zero-size rows leave the chain, numeric keys are kept, sizes can be pinned")
     func handWorked() throws {
@@ -40,7 +40,7 @@ struct TraceConverterTests {
         #expect(plain.map(\.next) == [3, -1, 4, -1])
         #expect(plain.map(\.time) == [1, 3, 4, 6])
 
-        let pinned = try TraceConverter.convert(TraceSpec(path: input), to: output, options: .init(keepFirstSize: true))
+        let pinned = try TraceConverter.convert(TraceSpec(path: input), to: output, options: .init(removeSizeChange: true))
         #expect(pinned.sizesChanged == 1)
         #expect(try Self.records(output).map(\.size) == [100, 50, 100, 100])
     }

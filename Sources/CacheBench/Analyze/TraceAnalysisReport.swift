@@ -1,4 +1,6 @@
-/// ``TraceAnalysis`` as text for people or as JSON.
+import Foundation
+
+/// ``TraceAnalysis`` as text for people, as JSON, and as SVG plots.
 public enum TraceAnalysisReport {
     /// The analysis of `trace` in `format` (`csv` and `markdown` give the table's rows as
     /// `field,value` pairs or a two-column table).
@@ -18,39 +20,136 @@ public enum TraceAnalysisReport {
         whole == 0 ? "0" : String(format: "%.4f", Double(part) / Double(whole))
     }
 
+    /// The range a log-2 bin covers: `0`, `1`, `2-3`, `4-7`, … (reuse distance: bin k ≥ 1 is 2^(k-1)..<2^k).
+    static func distanceBinLabel(_ bin: Int) -> String {
+        if bin == 0 { return "0" }
+        let low = 1 << (bin - 1), high = (1 << bin) - 1
+        return low == high ? "\(low)" : "\(low)-\(high)"
+    }
+
+    /// The smallest bin edge at or above which `fraction` of the histogram's mass lies below.
+    static func quantileBin(_ histogram: [Int], _ fraction: Double) -> Int? {
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return nil }
+        var seen = 0
+        for (bin, count) in histogram.enumerated() {
+            seen += count
+            if Double(seen) >= fraction * Double(total) { return bin }
+        }
+        return histogram.count - 1
+    }
+
     static func rows(_ a: TraceAnalysis, trace: String) -> [(String, String)] {
         let operations = a.operations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let windowRatios = a.windows.filter { $0.objects > 0 }.map(\.oneHitWonderRatio)
+        let distances = a.reuseDistanceHistogram.enumerated().filter { $0.element > 0 }
+            .map { "\(distanceBinLabel($0.offset)): \($0.element)" }.joined(separator: ", ")
+        let reuseTime = [0.5, 0.9].map { q in
+            quantileBin(a.reuseTimeHistogram, q).map { "\(Int(Double($0 + 1) * a.reuseTimeBin)) s" } ?? "-"
+        }
+        let sizes = a.commonSizes.prefix(4).map { "\($0.size) (\($0.requests) requests, \($0.objects) objects)" }.joined(separator: ", ")
+        let ttl = a.requestsWithTTL == 0 ? "none (no request carries a TTL)"
+            : "\(a.requestsWithTTL) requests (\(ratio(a.requestsWithTTL, a.requests))); most common: "
+                + a.commonTTLs.prefix(4).map { "\($0.ttl) s (\($0.requests))" }.joined(separator: ", ")
         return [
             ("trace", trace),
             ("requests", "\(a.requests) (\(a.requestBytes) bytes)"),
             ("objects", "\(a.objects) (\(a.objectBytes) bytes, the working set)"),
             ("compulsory miss ratio", "\(ratio(a.objects, a.requests)) (bytes \(ratio(a.objectBytes, a.requestBytes)))"),
             ("mean size", "\(a.requests == 0 ? 0 : a.requestBytes / a.requests) by request, \(a.objects == 0 ? 0 : a.objectBytes / a.objects) by object"),
+            ("sizes", "smallest \(a.smallestSize), largest \(a.largestSize); most requested: \(sizes)"),
             ("mean frequency", ratio(a.requests, a.objects)),
             ("time span", "\(Int(a.lastTime - a.firstTime)) s"),
             ("operations", operations + (a.zeroSizeRequests > 0 ? " (\(a.zeroSizeRequests) zero-size gets skipped)" : "")),
-            ("size changes", "\(a.sizeChanges) requests"),
+            ("size changes", "\(a.sizeChanges) requests, \(a.objectsWithSizeChanges) objects"),
+            ("TTL", ttl),
             ("request rate", String(format: "min %.4f, max %.4f req/s (window %g s)", a.minimumRate, a.maximumRate, a.rateWindow)),
             ("popularity", String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2)),
             ("one-hit wonders", "\(a.objectsByRequestCount.first ?? 0) objects (\(ratio(a.objectsByRequestCount.first ?? 0, a.objects)))"),
+            ("one-hit wonders per window", windowRatios.isEmpty ? "-" : String(
+                format: "min %.4f, mean %.4f, max %.4f over %d windows", windowRatios.min() ?? 0,
+                windowRatios.reduce(0, +) / Double(windowRatios.count), windowRatios.max() ?? 0, windowRatios.count)),
             ("objects by requests 1-8", a.objectsByRequestCount.map(String.init).joined(separator: ", ")),
             ("most requested", a.topFrequencies.map(String.init).joined(separator: ", ")),
+            ("reuse time", "median under \(reuseTime[0]), 90% under \(reuseTime[1]) (bins of \(SVGLineChart.trimmed(a.reuseTimeBin, decimals: 3)) s)"),
+            ("reuse distance", distances.isEmpty ? "-" : distances),
         ]
     }
 
     static func json(_ a: TraceAnalysis, trace: String) -> JSONValue {
-        .object([
+        func ints(_ values: [Int]) -> JSONValue { .array(values.map { .int($0) }) }
+        return .object([
             ("trace", .string(trace)),
             ("requests", .int(a.requests)), ("requestBytes", .int(a.requestBytes)),
             ("objects", .int(a.objects)), ("objectBytes", .int(a.objectBytes)),
             ("zeroSizeRequests", .int(a.zeroSizeRequests)), ("sizeChanges", .int(a.sizeChanges)),
+            ("objectsWithSizeChanges", .int(a.objectsWithSizeChanges)),
             ("operations", .object(a.operations.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("firstTime", .double(a.firstTime)), ("lastTime", .double(a.lastTime)),
             ("oneHitWonderRatio", .double(a.oneHitWonderRatio)),
-            ("objectsByRequestCount", .array(a.objectsByRequestCount.map { .int($0) })),
-            ("topFrequencies", .array(a.topFrequencies.map { .int($0) })),
+            ("objectsByRequestCount", ints(a.objectsByRequestCount)),
+            ("topFrequencies", ints(a.topFrequencies)),
+            ("frequencyCounts", .array(a.frequencyCounts.map { .object([("frequency", .int($0.frequency)), ("objects", .int($0.objects))]) })),
             ("zipfAlpha", .double(a.zipfAlpha)), ("zipfR2", .double(a.zipfR2)),
             ("rateWindow", .double(a.rateWindow)), ("minimumRate", .double(a.minimumRate)), ("maximumRate", .double(a.maximumRate)),
+            ("windows", .array(a.windows.map { w in
+                .object([("requests", .int(w.requests)), ("bytes", .int(w.bytes)), ("objects", .int(w.objects)),
+                         ("newObjects", .int(w.newObjects)), ("oneHitObjects", .int(w.oneHitObjects)),
+                         ("oneHitWonderRatio", .double(w.oneHitWonderRatio))])
+            })),
+            ("reuseTimeBin", .double(a.reuseTimeBin)), ("reuseTimeHistogram", ints(a.reuseTimeHistogram)),
+            ("requestsSinceHistogram", ints(a.requestsSinceHistogram)),
+            ("reuseDistanceHistogram", ints(a.reuseDistanceHistogram)),
+            ("smallestSize", .int(a.smallestSize)), ("largestSize", .int(a.largestSize)),
+            ("sizeHistogramByRequests", ints(a.sizeHistogramByRequests)), ("sizeHistogramByObjects", ints(a.sizeHistogramByObjects)),
+            ("commonSizes", .array(a.commonSizes.map { .object([("size", .int($0.size)), ("requests", .int($0.requests)), ("objects", .int($0.objects))]) })),
+            ("requestsWithTTL", .int(a.requestsWithTTL)),
+            ("commonTTLs", .array(a.commonTTLs.map { .object([("ttl", .int($0.ttl)), ("requests", .int($0.requests))]) })),
         ])
+    }
+
+    /// The plots of an analysis as (file name, SVG document): popularity (rank-frequency, log-log),
+    /// reuse distance, reuse time, object sizes, and request rate with one-hit wonders over time.
+    public static func plots(_ a: TraceAnalysis, trace: String) -> [(name: String, svg: String)] {
+        let name = (trace as NSString).lastPathComponent
+        var rank = 0
+        var rankFrequency: [(x: Double, y: Double)] = []
+        for entry in a.frequencyCounts {
+            // One point at each end of a run of equally popular objects keeps the plot small.
+            rankFrequency.append((Double(rank + 1), Double(entry.frequency)))
+            rank += entry.objects
+            if entry.objects > 1 { rankFrequency.append((Double(rank), Double(entry.frequency))) }
+        }
+        // Reuse time regrouped in powers of two of the bin width, readable on a log axis.
+        var reuseTime: [Int: Int] = [:]
+        for (bin, count) in a.reuseTimeHistogram.enumerated() where count > 0 { reuseTime[TraceAnalyzer.log2Bin(bin + 1), default: 0] += count }
+        func bins(_ h: [Int], edge: (Int) -> Double) -> [(x: Double, y: Double)] {
+            h.enumerated().filter { $0.element > 0 }.map { (edge($0.offset), Double($0.element)) }
+        }
+        let windowStart = { (i: Int) in Double(i) * a.rateWindow }
+        return [
+            ("popularity.svg", AnalysisPlot(title: "Popularity: \(name) (Zipf alpha \(String(format: "%.3f", a.zipfAlpha)))",
+                                            xTitle: "object rank", yTitle: "requests", logX: true, logY: true,
+                                            series: [.init(name: "requests", points: rankFrequency)]).render()),
+            ("reuse-distance.svg", AnalysisPlot(title: "Reuse distance: \(name)", xTitle: "distinct objects in between (bin start)",
+                                                yTitle: "requests", logX: true, logY: true,
+                                                series: [.init(name: "requests", points: bins(a.reuseDistanceHistogram) { $0 == 0 ? 0.5 : Double(1 << ($0 - 1)) })]).render()),
+            ("reuse-time.svg", AnalysisPlot(title: "Reuse time: \(name)", xTitle: "seconds since the previous request (bin start)",
+                                            yTitle: "requests", logX: true, logY: true,
+                                            series: [.init(name: "requests", points: reuseTime.sorted { $0.key < $1.key }
+                                                .map { (Double(1 << $0.key) * a.reuseTimeBin, Double($0.value)) })]).render()),
+            ("sizes.svg", AnalysisPlot(title: "Object sizes: \(name)", xTitle: "bytes (bin start)", yTitle: "count",
+                                       logX: true, logY: true,
+                                       series: [.init(name: "requests", points: bins(a.sizeHistogramByRequests) { Double(1 << min($0, 62)) }),
+                                                .init(name: "objects", points: bins(a.sizeHistogramByObjects) { Double(1 << min($0, 62)) })]).render()),
+            ("request-rate.svg", AnalysisPlot(title: "Requests per second: \(name) (windows of \(SVGLineChart.trimmed(a.rateWindow, decimals: 3)) s)",
+                                              xTitle: "trace seconds from the first request", yTitle: "requests per second", logX: false, logY: false,
+                                              series: [.init(name: "requests", points: a.windows.enumerated().map { (windowStart($0.offset), Double($0.element.requests) / a.rateWindow) }),
+                                                       .init(name: "new objects", points: a.windows.enumerated().map { (windowStart($0.offset), Double($0.element.newObjects) / a.rateWindow) })]).render()),
+            ("one-hit-wonders.svg", AnalysisPlot(title: "One-hit wonders per window: \(name)", xTitle: "trace seconds from the first request",
+                                                 yTitle: "objects requested once / objects", logX: false, logY: false,
+                                                 series: [.init(name: "ratio", points: a.windows.enumerated().filter { $0.element.objects > 0 }
+                                                     .map { (windowStart($0.offset), $0.element.oneHitWonderRatio) })]).render()),
+        ]
     }
 }

@@ -8,7 +8,7 @@
 /// - v3 (36): `u32 time, u64 id, i64 size, u8 op + u24 tenant, u32 ttl, i64 next`;
 /// - v4–v8: v3 followed by 1, 2, 4, 8 or 16 `u32` features (40, 44, 52, 68, 100 bytes).
 ///
-/// Operations are used (see ``_libCacheSimOperation(_:)``); tenants, TTLs and features are
+/// Operations and TTLs are used (see ``_libCacheSimOperation(_:)``); tenants and features are
 /// read past. A next-access of -1 means never.
 public struct LCSLayout: BinaryRecordLayout {
     /// The magic number at both ends of the header.
@@ -39,6 +39,7 @@ public struct LCSLayout: BinaryRecordLayout {
         let time = Double(r._le(0, as: UInt32.self))
         let id = r._le(4, as: UInt64.self)
         let size: Int, operation: Operation, next: Int64
+        var ttl: Int32 = 0
         switch version {
         case 1:
             size = Int(r._le(12, as: UInt32.self))
@@ -52,9 +53,10 @@ public struct LCSLayout: BinaryRecordLayout {
             // Sizes are signed 64-bit here; a negative one reads as 0, which the replay skips.
             size = Int(clamping: max(0, r._le(12, as: Int64.self)))
             operation = _libCacheSimOperation(r._le(20, as: UInt8.self))
+            ttl = Int32(truncatingIfNeeded: r._le(24, as: UInt32.self))
             next = r._le(28, as: Int64.self)
         }
-        return Request(time: time, key: id, size: size, operation: operation, nextAccess: next < 0 ? .max : next)
+        return Request(time: time, key: id, size: size, operation: operation, nextAccess: next < 0 ? .max : next, ttl: ttl)
     }
 
     /// Reads and checks the header at the start of `source`; returns the layout and the request
@@ -118,7 +120,7 @@ public struct VSCSILayout: BinaryRecordLayout {
 /// namespace, 22 bytes).
 ///
 /// The size is key size plus value size; a `get` with value size 0 gets size 0, which the replay
-/// skips, as libCacheSim does. Operations are used; TTLs and namespaces are read past.
+/// skips, as libCacheSim does. Operations and TTLs are used; namespaces are read past.
 public struct TwitterBinaryLayout: BinaryRecordLayout {
     /// Whether records carry the namespace (`twrNS`).
     public let withNamespace: Bool
@@ -132,8 +134,10 @@ public struct TwitterBinaryLayout: BinaryRecordLayout {
     public func request(at r: UnsafeRawPointer) -> Request {
         let sizes = r._le(12, as: UInt32.self)
         let keySize = Int((sizes >> 22) & 0x3FF), valueSize = Int(sizes & 0x3F_FFFF)
-        let operation = _libCacheSimOperation(UInt8(truncatingIfNeeded: r._le(16, as: UInt32.self) >> 24))
+        let operationAndTTL = r._le(16, as: UInt32.self)
+        let operation = _libCacheSimOperation(UInt8(truncatingIfNeeded: operationAndTTL >> 24))
         return Request(time: Double(r._le(0, as: UInt32.self)), key: r._le(4, as: UInt64.self),
-                       size: valueSize == 0 && operation == .get ? 0 : keySize + valueSize, operation: operation)
+                       size: valueSize == 0 && operation == .get ? 0 : keySize + valueSize, operation: operation,
+                       ttl: Int32(operationAndTTL & 0xFF_FFFF))
     }
 }

@@ -43,16 +43,21 @@ public struct Request: Sendable, Equatable {
     public var size: Int
     /// What the row asks.
     public var operation: Operation
+    /// The row's time-to-live in seconds, 0 when it has none or the format carries none (lcs
+    /// v3 and later, Twitter's binary traces carry one). Replay ignores it; `analyze` reports it.
+    /// (Declared here, it fills padding: a request stays 40 bytes.)
+    public var ttl: Int32
     /// The 1-based index of the next request for the same key, or `Int64.max` if none or unknown.
     public var nextAccess: Int64
 
     /// Creates a request.
     @inlinable
-    public init(time: Double, key: UInt64, size: Int, operation: Operation = .get, nextAccess: Int64 = .max) {
+    public init(time: Double, key: UInt64, size: Int, operation: Operation = .get, nextAccess: Int64 = .max, ttl: Int32 = 0) {
         self.time = time
         self.key = key
         self.size = size
         self.operation = operation
+        self.ttl = ttl
         self.nextAccess = nextAccess
     }
 }

@@ -1,15 +1,29 @@
-/// Converts a trace to libCacheSim's `oracleGeneral` binary format as libCacheSim's `traceConv`
-/// does, byte for byte, so that the same requests can be replayed by libCacheSim's `cachesim`
-/// beside cachebench.
+/// Converts a trace to libCacheSim's `oracleGeneral` or `lcs` (v1) binary format as libCacheSim's
+/// `traceConv` does, byte for byte, so that the same requests can be replayed by libCacheSim's
+/// `cachesim` beside cachebench.
 ///
-/// Every `get` row of non-zero size becomes one 24-byte record `{u32 time, u64 id, u32 size,
-/// i64 next}`, where `next` is the 1-based index of the next record with the same id, or -1.
+/// Every `get` row of non-zero size of a sampled object becomes one 24-byte record `{u32 time,
+/// u64 id, u32 size, i64 next}`, where `next` is the 1-based index of the next record with the
+/// same id, or "never" (-1 in oracleGeneral, `Int64.max` in lcs, as traceConv writes them). An
+/// lcs file starts with traceConv's 8 KiB header of trace statistics (``LCSHeaderStatistics``).
 /// Zero-size rows are left out and take no place in the next-access chain, as traceConv's readers
 /// skip them; numeric keys are kept as the numbers they are. Rows the format cannot express
-/// (`set`, `delete`, events) are left out and counted. Two passes over the input: the first finds
-/// each record's next access (O(records) memory: 8 bytes each, plus a map of distinct keys), the
-/// second writes through ``AtomicFile``, so the target is whole or untouched.
+/// (`set`, `delete`, events) are left out and counted. With a ``SpatialSampler``, only the objects
+/// it keeps are written, the same objects traceConv's `--sample-ratio` keeps. Two passes over the
+/// input: the first finds each record's next access (O(records) memory: 8 bytes each, plus a map
+/// of distinct keys; lcs adds about 150 bytes per object while it builds the header's statistics
+/// as traceConv's C++ maps order them), the second writes through
+/// ``AtomicFile``, so the target is whole or untouched.
 public enum TraceConverter {
+    /// The binary formats `convert` writes.
+    public enum OutputFormat: String, Sendable, CaseIterable {
+        /// libCacheSim's oracleGeneral: 24-byte records, -1 for "never".
+        case oracleGeneral = "oracle-general"
+        /// libCacheSim's lcs v1 (traceConv's `-f lcs`): the 8 KiB statistics header, then
+        /// oracleGeneral's records with `Int64.max` for "never".
+        case lcs
+    }
+
     /// What a conversion wrote.
     public struct Summary: Sendable, Equatable {
         /// Records written.
@@ -18,18 +32,29 @@ public enum TraceConverter {
         public var leftOut: Int
         /// Zero-size rows left out.
         public var zeroSize: Int
-        /// Records whose size was replaced by the object's first size (``Options/keepFirstSize``).
+        /// Records whose size was replaced (``Options/removeSizeChange``).
         public var sizesChanged: Int
+        /// Requests left out because the sampler did not keep their object.
+        public var sampledOut: Int = 0
     }
 
     /// How to convert.
     public struct Options: Sendable, Equatable {
-        /// Give every record of an object the size of its first record, as traceConv's
-        /// `--remove-size-change` does, for systems that cannot change an object's size.
-        public var keepFirstSize: Bool
+        /// Give every record of an object one size, as traceConv's `--remove-size-change` does,
+        /// for systems that cannot change an object's size: its first size in oracleGeneral, its
+        /// last in lcs (traceConv builds lcs files reading backward).
+        public var removeSizeChange: Bool
+        /// The format to write.
+        public var format: OutputFormat
+        /// Keep only the objects this sampler keeps (`nil`: every object).
+        public var sampler: SpatialSampler?
 
         /// Creates options.
-        public init(keepFirstSize: Bool = false) { self.keepFirstSize = keepFirstSize }
+        public init(removeSizeChange: Bool = false, format: OutputFormat = .oracleGeneral, sampler: SpatialSampler? = nil) {
+            self.removeSizeChange = removeSizeChange
+            self.format = format
+            self.sampler = sampler
+        }
     }
 
     /// Converts `trace` into `path`, written whole or not at all.
@@ -39,16 +64,29 @@ public enum TraceConverter {
         // input, a pipe) is read once: ``TraceSpec`` keeps the copy the second pass reads.
         let file: AtomicFile
         do { file = try AtomicFile(path: path) } catch { throw CacheBenchError(error) }
+        let lcs = options.format == .lcs
         // Pass 1: each record's key, then a backward pass turns keys into next indices in place.
+        // For lcs, each object's request count and last size, and the first and last times.
         var next: [Int64] = []
-        var leftOut = 0, zeroSize = 0
+        var objects: [UInt64: (size: Int, count: Int)] = [:]
+        var leftOut = 0, zeroSize = 0, sampledOut = 0, requestBytes = 0, rows = 0
+        var firstTime: Int64 = 0, lastTime: Int64 = 0, started = false
         do {
             var reader = try trace.open()
             var batch: [Request] = []
             while try reader.nextBatch(&batch) {
+                rows += batch.count
                 for request in batch {
-                    if request.operation != .get { leftOut += 1 } else if request.size == 0 { zeroSize += 1 } else {
-                        next.append(Int64(bitPattern: request.key))
+                    if request.operation != .get { leftOut += 1; continue }
+                    if request.size == 0 { zeroSize += 1; continue }
+                    // traceConv's header starts at the trace's first request, sampled or not.
+                    if !started { firstTime = Int64(clockTime(request.time)); started = true }
+                    if let sampler = options.sampler, !sampler.keeps(request.key) { sampledOut += 1; continue }
+                    next.append(Int64(bitPattern: request.key))
+                    if lcs {
+                        lastTime = Int64(clockTime(request.time))
+                        Self.count(request.size, in: &objects[request.key, default: (0, 0)])   // one hash
+                        requestBytes &+= request.size
                     }
                 }
             }
@@ -56,11 +94,22 @@ public enum TraceConverter {
             file.discard()
             throw .trace(error)
         }
+        let never: Int64 = lcs ? .max : -1
         var lastSeen: [Int64: Int64] = [:]
         lastSeen.reserveCapacity(1 << 16)
+        // For lcs: the objects by last request, latest first (the order traceConv, reading
+        // backward, meets them).
+        var objectsByLastRequest: [(id: UInt64, size: Int, count: Int)] = []
         for index in stride(from: next.count - 1, through: 0, by: -1) {
             let key = next[index]
-            next[index] = lastSeen[key] ?? -1
+            if let seen = lastSeen[key] {
+                next[index] = seen
+            } else {
+                next[index] = never
+                if lcs, let object = objects[UInt64(bitPattern: key)] {
+                    objectsByLastRequest.append((UInt64(bitPattern: key), object.size, object.count))
+                }
+            }
             lastSeen[key] = Int64(index + 1)
         }
         lastSeen = [:]
@@ -69,37 +118,48 @@ public enum TraceConverter {
         var written = 0, sizesChanged = 0
         var firstSize: [UInt64: UInt32] = [:]
         do throws(CacheBenchError) {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(24 << 14)
+            if lcs {
+                if options.removeSizeChange { requestBytes = objects.values.reduce(0) { $0 &+ $1.size &* $1.count } }
+                let statistics = LCSHeaderStatistics(objects: objectsByLastRequest, rows: rows, requests: next.count,
+                                                     requestBytes: requestBytes, startTime: firstTime, endTime: lastTime)
+                objectsByLastRequest = []
+                chunk += statistics.header(version: 1)
+            }
             var reader: any TraceReader
             do throws(TraceError) { reader = try trace.open() } catch { throw .trace(error) }
             var batch: [Request] = []
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(24 << 14)
             while true {
                 do throws(TraceError) {
                     guard try reader.nextBatch(&batch) else { break }
                 } catch { throw .trace(error) }
                 for request in batch where request.operation == .get && request.size > 0 {
+                    if let sampler = options.sampler, !sampler.keeps(request.key) { continue }
                     guard written < next.count else {
                         throw .trace(TraceError(.malformed, file: trace.path, reason: "the trace changed between the two passes (more rows the second time)"))
                     }
-                    guard request.size <= Int(UInt32.max) else {
-                        throw .trace(TraceError(.malformed, file: trace.path,
-                                                reason: "record \(written + 1): size \(request.size) does not fit oracleGeneral's 32-bit size"))
-                    }
-                    var size = UInt32(request.size)
-                    if options.keepFirstSize {
-                        if let first = firstSize[request.key] {
-                            if first != size { sizesChanged += 1 }
-                            size = first
+                    var size = request.size
+                    if options.removeSizeChange {
+                        let pinned: Int
+                        if lcs {
+                            pinned = objects[request.key]?.size ?? size
+                        } else if let first = firstSize[request.key] {
+                            pinned = Int(first)
                         } else {
-                            firstSize[request.key] = size
+                            pinned = size
+                            firstSize[request.key] = UInt32(truncatingIfNeeded: size)
                         }
+                        if pinned != size { sizesChanged += 1 }
+                        size = pinned
                     }
-                    // Whole seconds, clamped to the u32 field (a NaN or negative time writes 0).
-                    let seconds = request.time.rounded(.down)
-                    append(seconds >= 0 && seconds.isFinite ? UInt32(min(seconds, Double(UInt32.max))) : 0, to: &chunk)
+                    guard size <= Int(UInt32.max) else {
+                        throw .trace(TraceError(.malformed, file: trace.path,
+                                                reason: "record \(written + 1): size \(size) does not fit the 32-bit size of \(options.format.rawValue) records"))
+                    }
+                    append(clockTime(request.time), to: &chunk)
                     append(request.key, to: &chunk)
-                    append(size, to: &chunk)
+                    append(UInt32(size), to: &chunk)
                     append(next[written], to: &chunk)
                     written += 1
                 }
@@ -117,7 +177,20 @@ public enum TraceConverter {
             file.discard()
             throw error
         }
-        return Summary(records: written, leftOut: leftOut, zeroSize: zeroSize, sizesChanged: sizesChanged)
+        return Summary(records: written, leftOut: leftOut, zeroSize: zeroSize, sizesChanged: sizesChanged, sampledOut: sampledOut)
+    }
+
+    /// One more request of an object, whose last size is now `size`.
+    @inline(__always)
+    private static func count(_ size: Int, in object: inout (size: Int, count: Int)) {
+        object.size = size
+        object.count += 1
+    }
+
+    /// Whole seconds, clamped to the records' u32 field (a NaN or negative time writes 0).
+    private static func clockTime(_ time: Double) -> UInt32 {
+        let seconds = time.rounded(.down)
+        return seconds >= 0 && seconds.isFinite ? UInt32(min(seconds, Double(UInt32.max))) : 0
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

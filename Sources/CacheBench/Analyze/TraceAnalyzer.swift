@@ -1,0 +1,165 @@
+import Foundation
+
+/// Computes ``TraceAnalysis`` in one pass over a trace.
+///
+/// Memory: per distinct object about 90 bytes (its slot in an open-addressing key map, its
+/// request count, first and last size, last time and request index, window mark, and 16 bytes
+/// of the reuse-distance tree), plus one record per window and one counter per distinct size,
+/// request count and TTL. Time: O(log objects) per request for the reuse distance, plus
+/// O(objects log objects) for the popularity fit.
+public enum TraceAnalyzer {
+    /// Reuse-time bins kept; longer reuse times fall in the last one.
+    static let reuseTimeBins = 100_000
+
+    /// Analyses every row of `reader`; `window` is the request-rate window in trace seconds.
+    public static func analyze(_ reader: inout some TraceReader, window: Double = 300) throws(TraceError) -> TraceAnalysis {
+        var state = _AnalyzerState(window: window)
+        var batch: [Request] = []
+        while try reader.nextBatch(&batch) {
+            for request in batch { state.add(request) }
+        }
+        return state.finish()
+    }
+
+    /// Least squares of log(frequency) on log(rank), ranks from 1; returns (−slope, R²).
+    static func zipfFit(_ sortedFrequencies: [Int]) -> (Double, Double) {
+        let n = Double(sortedFrequencies.count)
+        guard sortedFrequencies.count >= 2 else { return (0, 0) }
+        var sx = 0.0, sy = 0.0
+        for (i, f) in sortedFrequencies.enumerated() { sx += log(Double(i + 1)); sy += log(Double(f)) }
+        let mx = sx / n, my = sy / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (i, f) in sortedFrequencies.enumerated() {
+            let dx = log(Double(i + 1)) - mx, dy = log(Double(f)) - my
+            sxy += dx * dy; sxx += dx * dx; syy += dy * dy
+        }
+        guard sxx > 0 else { return (0, 0) }
+        return (-sxy / sxx, syy > 0 ? sxy * sxy / (sxx * syy) : 1)
+    }
+
+    /// `⌊log₂ value⌋` for value ≥ 1, 0 below.
+    static func log2Bin(_ value: Int) -> Int { value < 1 ? 0 : Int.bitWidth - 1 - value.leadingZeroBitCount }
+
+    /// traceAnalyzer's log-1.5 bin of a request distance ≥ 1.
+    static func log15Bin(_ value: Int) -> Int { value < 1 ? 0 : Int(log(Double(value)) / log(1.5)) }
+}
+
+/// The running state of one analysis; objects are dense indices into parallel arrays.
+struct _AnalyzerState {
+    var result = TraceAnalysis()
+    private var map = _KeySlotMap()
+    private var count: ContiguousArray<Int32> = []
+    private var firstSize: ContiguousArray<Int> = [], lastSize: ContiguousArray<Int> = []
+    private var lastSecond: ContiguousArray<Int64> = [], lastIndex: ContiguousArray<Int> = []
+    private var lastWindow: ContiguousArray<Int32> = [], hitsInWindow: ContiguousArray<UInt8> = []
+    private var changed: ContiguousArray<Bool> = []
+    private var axis = _ReuseDistanceAxis()
+    private var requestsBySize: [Int: (requests: Int, objects: Int)] = [:]
+    private var ttls: [Int: Int] = [:]
+    private var started = false
+    private var rowsByOperation = [Int](repeating: 0, count: Operation.allCases.count)
+
+    init(window: Double) { result.rateWindow = window }
+
+    private static func histogramAdd(_ histogram: inout [Int], _ bin: Int) {
+        if bin >= histogram.count { histogram += repeatElement(0, count: bin - histogram.count + 1) }
+        histogram[bin] += 1
+    }
+
+    mutating func add(_ request: Request) {
+        rowsByOperation[Int(request.operation.rawValue)] += 1
+        guard request.operation == .get else { return }
+        guard request.size > 0 else { result.zeroSizeRequests += 1; return }
+        if !started { result.firstTime = request.time; result.smallestSize = request.size; started = true }
+        result.lastTime = request.time
+        let index = result.requests
+        result.requests += 1
+        result.requestBytes &+= request.size
+        result.smallestSize = min(result.smallestSize, request.size)
+        result.largestSize = max(result.largestSize, request.size)
+        if request.ttl > 0 { result.requestsWithTTL += 1; ttls[Int(request.ttl), default: 0] += 1 }
+        // Whole seconds, as traceAnalyzer's 32-bit clock; windows from the first request.
+        let second = Int64(request.time.isFinite ? max(-9e15, min(9e15, request.time.rounded(.down))) : 0)
+        let offset = (request.time - result.firstTime) / result.rateWindow
+        let slot = Int(offset.isFinite ? max(0, min(offset.rounded(.down), 1e8)) : 0)
+        if slot >= result.windows.count {
+            result.windows += repeatElement(TraceAnalysis.Window(), count: slot - result.windows.count + 1)
+        }
+        result.windows[slot].requests += 1
+        result.windows[slot].bytes &+= request.size
+        var object = Int(map.find(request.key))
+        if object < 0 {
+            object = count.count
+            map.insert(request.key, slot: Int32(object))
+            count.append(1)
+            firstSize.append(request.size); lastSize.append(request.size)
+            lastSecond.append(second); lastIndex.append(index)
+            lastWindow.append(Int32(slot)); hitsInWindow.append(1)
+            changed.append(false)
+            result.objectBytes &+= request.size
+            result.windows[slot].objects += 1
+            result.windows[slot].newObjects += 1
+            result.windows[slot].oneHitObjects += 1
+            requestsBySize[request.size, default: (0, 0)].objects += 1
+            _ = axis.request(object)
+        } else {
+            count[object] &+= 1
+            if lastSize[object] != request.size {
+                result.sizeChanges += 1
+                if !changed[object] { changed[object] = true; result.objectsWithSizeChanges += 1 }
+                lastSize[object] = request.size
+            }
+            if lastWindow[object] != Int32(slot) {
+                lastWindow[object] = Int32(slot); hitsInWindow[object] = 1
+                result.windows[slot].objects += 1
+                result.windows[slot].oneHitObjects += 1
+            } else if hitsInWindow[object] == 1 {
+                hitsInWindow[object] = 2
+                result.windows[slot].oneHitObjects -= 1
+            }
+            let seconds = max(0, second &- lastSecond[object])
+            Self.histogramAdd(&result.reuseTimeHistogram, Int(min(Double(seconds) / result.reuseTimeBin, Double(TraceAnalyzer.reuseTimeBins - 1))))
+            Self.histogramAdd(&result.requestsSinceHistogram, TraceAnalyzer.log15Bin(index - lastIndex[object]))
+            if let distance = axis.request(object) {
+                Self.histogramAdd(&result.reuseDistanceHistogram, distance == 0 ? 0 : TraceAnalyzer.log2Bin(distance) + 1)
+            }
+            lastSecond[object] = second
+            lastIndex[object] = index
+        }
+        requestsBySize[request.size, default: (0, 0)].requests += 1
+        Self.histogramAdd(&result.sizeHistogramByRequests, TraceAnalyzer.log2Bin(request.size))
+    }
+
+    mutating func finish() -> TraceAnalysis {
+        for operation in Operation.allCases where rowsByOperation[Int(operation.rawValue)] > 0 {
+            result.operations[operation.name] = rowsByOperation[Int(operation.rawValue)]
+        }
+        result.objects = count.count
+        var histogram = [Int](repeating: 0, count: 8)
+        var byFrequency: [Int: Int] = [:]
+        var frequencies: [Int] = []
+        frequencies.reserveCapacity(count.count)
+        for c in count {
+            let n = Int(c)
+            if n <= 8 { histogram[n - 1] += 1 }
+            byFrequency[n, default: 0] += 1
+            frequencies.append(n)
+        }
+        for size in firstSize { Self.histogramAdd(&result.sizeHistogramByObjects, TraceAnalyzer.log2Bin(size)) }
+        result.objectsByRequestCount = histogram
+        result.frequencyCounts = byFrequency.sorted { $0.key > $1.key }.map { .init(frequency: $0.key, objects: $0.value) }
+        frequencies.sort(by: >)
+        result.topFrequencies = Array(frequencies.prefix(8))
+        (result.zipfAlpha, result.zipfR2) = TraceAnalyzer.zipfFit(frequencies)
+        result.commonSizes = requestsBySize.sorted { ($0.value.requests, -$0.key) > ($1.value.requests, -$1.key) }.prefix(16)
+            .map { .init(size: $0.key, requests: $0.value.requests, objects: $0.value.objects) }
+        result.commonTTLs = ttls.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.prefix(16).map { .init(ttl: $0.key, requests: $0.value) }
+        // The last window is cut short by the end of the trace, so only complete ones count.
+        let complete = result.windows.dropLast().map(\.requests)
+        if let low = complete.min(), let high = complete.max() {
+            result.minimumRate = Double(low) / result.rateWindow
+            result.maximumRate = Double(high) / result.rateWindow
+        }
+        return result
+    }
+}

@@ -23,28 +23,27 @@ internal enum _PolicyKind: UInt8, Sendable {
 
 /// One hot-path call on a ``Cache``'s policy, written once for any policy type: ``Cache`` runs it
 /// on the concrete type its ``_PolicyKind`` names, so the call is compiled for that type where
-/// the app uses the cache.
+/// the app uses the cache. The key is an argument, not a field: borrowed, it costs no retain.
 @usableFromInline
 internal protocol _PolicyCall<Key, Value> {
     associatedtype Key: Hashable
     associatedtype Value
     associatedtype Result
     /// The call on a policy of a known type.
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ observer: inout _CacheObserver<Key, Value>) -> Result
+    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
     where P.Key == Key, P.Value == CacheEntry<Value>
     /// The call on a policy chosen by a type the cache does not name.
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ observer: inout _CacheObserver<Key, Value>) -> Result
+    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
 }
 
 @usableFromInline
 internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
-    @usableFromInline let key: Key
-    @inlinable init(key: Key) { self.key = key }
+    @inlinable init() {}
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
+    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.lookup(key, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
+    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
         custom.lookup(key, &observer)
     }
 }
@@ -52,40 +51,37 @@ internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
 @usableFromInline
 internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     @usableFromInline let entry: CacheEntry<Value>
-    @usableFromInline let key: Key
     @usableFromInline let cost: Int
-    @inlinable init(entry: CacheEntry<Value>, key: Key, cost: Int) { self.entry = entry; self.key = key; self.cost = cost }
+    @inlinable init(entry: CacheEntry<Value>, cost: Int) { self.entry = entry; self.cost = cost }
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ observer: inout _CacheObserver<Key, Value>)
+    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>)
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ observer: inout _CacheObserver<Key, Value>) {
+    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
         custom.insert(entry, key, cost, &observer)
     }
 }
 
 @usableFromInline
 internal struct _Remove<Key: Hashable, Value>: _PolicyCall {
-    @usableFromInline let key: Key
-    @inlinable init(key: Key) { self.key = key }
+    @inlinable init() {}
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
+    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.remove(key, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
+    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
         custom.remove(key, &observer)
     }
 }
 
 @usableFromInline
 internal struct _Contains<Key: Hashable, Value>: _PolicyCall {
-    @usableFromInline let key: Key
-    @inlinable init(key: Key) { self.key = key }
+    @inlinable init() {}
     @inlinable
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ observer: inout _CacheObserver<Key, Value>) -> Bool
+    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.contains(key) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ observer: inout _CacheObserver<Key, Value>) -> Bool {
+    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool {
         custom.contains(key)
     }
 }
@@ -94,21 +90,21 @@ extension Cache {
     /// Runs `call` on the policy as its concrete type: one branch on the kind, then a direct,
     /// specialised call.
     @inlinable @inline(__always)
-    func _call<Call: _PolicyCall>(_ call: Call, _ observer: inout Observer) -> Call.Result
+    func _call<Call: _PolicyCall>(_ call: Call, _ key: Key, _ observer: inout Observer) -> Call.Result
     where Call.Key == Key, Call.Value == Value {
         let address = _core.address
         switch _kind {
-        case .lru: return call(address.assumingMemoryBound(to: LRUCache<Key, Entry>.self), &observer)
-        case .fifo: return call(address.assumingMemoryBound(to: FIFOCache<Key, Entry>.self), &observer)
-        case .clock: return call(address.assumingMemoryBound(to: ClockCache<Key, Entry>.self), &observer)
-        case .sieve: return call(address.assumingMemoryBound(to: SieveCache<Key, Entry>.self), &observer)
-        case .s3fifo: return call(address.assumingMemoryBound(to: S3FIFOCache<Key, Entry>.self), &observer)
-        case .twoQueue: return call(address.assumingMemoryBound(to: TwoQCache<Key, Entry>.self), &observer)
-        case .arc: return call(address.assumingMemoryBound(to: ARCCache<Key, Entry>.self), &observer)
-        case .lirs: return call(address.assumingMemoryBound(to: LIRSCache<Key, Entry>.self), &observer)
-        case .lfu: return call(address.assumingMemoryBound(to: LFUCache<Key, Entry>.self), &observer)
-        case .tinyLFU: return call(address.assumingMemoryBound(to: WTinyLFUCache<Key, Entry>.self), &observer)
-        case .custom: return call(_core.custom, &observer)
+        case .lru: return call(address.assumingMemoryBound(to: LRUCache<Key, Entry>.self), key, &observer)
+        case .fifo: return call(address.assumingMemoryBound(to: FIFOCache<Key, Entry>.self), key, &observer)
+        case .clock: return call(address.assumingMemoryBound(to: ClockCache<Key, Entry>.self), key, &observer)
+        case .sieve: return call(address.assumingMemoryBound(to: SieveCache<Key, Entry>.self), key, &observer)
+        case .s3fifo: return call(address.assumingMemoryBound(to: S3FIFOCache<Key, Entry>.self), key, &observer)
+        case .twoQueue: return call(address.assumingMemoryBound(to: TwoQCache<Key, Entry>.self), key, &observer)
+        case .arc: return call(address.assumingMemoryBound(to: ARCCache<Key, Entry>.self), key, &observer)
+        case .lirs: return call(address.assumingMemoryBound(to: LIRSCache<Key, Entry>.self), key, &observer)
+        case .lfu: return call(address.assumingMemoryBound(to: LFUCache<Key, Entry>.self), key, &observer)
+        case .tinyLFU: return call(address.assumingMemoryBound(to: WTinyLFUCache<Key, Entry>.self), key, &observer)
+        case .custom: return call(_core.custom, key, &observer)
         }
     }
 

@@ -140,9 +140,9 @@ public final class Cache<Key: Hashable, Value> {
     @inlinable @inline(__always)
     func _get(_ key: Key, withCost: Bool) -> (value: Value, cost: Int)? {
         _withState(.limit) { state, observer in
-            guard let entry = _call(_Lookup(key: key), &observer) else { return nil }
+            guard let entry = _call(_Lookup(), key, &observer) else { return nil }
             if state.pointee.mayExpire && state.pointee.isExpired(entry) {
-                if let removed = _call(_Remove(key: key), &observer) { observer.didEvict(key, removed, because: .expired) }
+                if let removed = _call(_Remove(), key, &observer) { observer.didEvict(key, removed, because: .expired) }
                 return nil
             }
             return (entry.value, withCost ? state.pointee.cost(of: entry) : 0)
@@ -161,7 +161,7 @@ public final class Cache<Key: Hashable, Value> {
         _withState(.limit) { state, observer in
             let cost = max(cost, 0)
             let entry = state.pointee.makeEntry(value, forKey: key, cost: cost, timeToLive: timeToLive)
-            _call(_Insert(entry: entry, key: key, cost: cost), &observer)
+            _call(_Insert(entry: entry, cost: cost), key, &observer)
             // Replacements leave stale side-table slots behind; look for them now and then.
             if state.pointee.serial & 1023 == 0 { _core.compactIfNeeded(state: state) }
         }
@@ -173,7 +173,7 @@ public final class Cache<Key: Hashable, Value> {
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         _withState(.limit) { state, observer in
-            guard let entry = _call(_Remove(key: key), &observer) else { return nil }
+            guard let entry = _call(_Remove(), key, &observer) else { return nil }
             let expired = state.pointee.isExpired(entry)
             state.pointee.ring.release(entry.slot, stamp: entry.stamp)
             return expired ? nil : entry.value
@@ -193,7 +193,7 @@ public final class Cache<Key: Hashable, Value> {
     /// access.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        _withState(.limit) { _, observer in _call(_Contains(key: key), &observer) }
+        _withState(.limit) { _, observer in _call(_Contains(), key, &observer) }
     }
 
     /// Removes every entry. Not an eviction: the ``evictionHandler`` does not see them.

@@ -102,15 +102,8 @@ enum _DiskFile {
     /// whole, intact entry. The data is read straight into its own buffer (no zero fill, no copy
     /// out of a whole-file buffer), then checked.
     static func read(_ path: String) throws(DiskCacheError) -> (key: String, data: Data)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw DiskCacheError(path: path, operation: "open", code: errno)
-        }
+        guard let (descriptor, size) = try _POSIX.openForReading(path) else { return nil }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw DiskCacheError(path: path, operation: "fstat", code: errno) }
-        let size = Int(status.st_size)
         let front = UnsafeMutableRawBufferPointer.allocate(byteCount: headerLength, alignment: 8)
         defer { front.deallocate() }
         guard try _POSIX.readFully(descriptor, into: front, at: 0, path: path) == headerLength,
@@ -321,37 +314,31 @@ enum _POSIX {
         return done
     }
 
-    /// The whole file, or `nil` if it does not exist.
-    static func readFile(_ path: String) throws(DiskCacheError) -> Data? {
+    /// The file opened for reading and its size, or `nil` if it does not exist. The caller
+    /// closes the descriptor.
+    static func openForReading(_ path: String) throws(DiskCacheError) -> (descriptor: Int32, size: Int)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw DiskCacheError(path: path, operation: "open", code: errno)
         }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw DiskCacheError(path: path, operation: "fstat", code: errno) }
-        let size = Int(status.st_size)
-        var data = Data(count: size)
-        var failure: Int32 = 0
-        let got = data.withUnsafeMutableBytes { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < size {
-                let count = read(descriptor, base + offset, size - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return offset
-                }
-                if count == 0 { break }
-                offset += count
-            }
-            return offset
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw DiskCacheError(path: path, operation: "fstat", code: code)
         }
-        if failure != 0 { throw DiskCacheError(path: path, operation: "read", code: failure) }
-        if got < size { data.removeSubrange(got...) }
-        return data
+        return (descriptor, Int(status.st_size))
+    }
+
+    /// The whole file, or `nil` if it does not exist.
+    static func readFile(_ path: String) throws(DiskCacheError) -> Data? {
+        guard let (descriptor, size) = try openForReading(path) else { return nil }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 8)
+        defer { buffer.deallocate() }
+        let got = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]), at: 0, path: path)
+        return Data(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
     }
 
     /// Removes a file; a file already gone is not an error.

@@ -108,6 +108,39 @@ struct AppCacheTests {
         #expect(log.keys == Array(0..<31), "\(policy): the oldest goes next")
     }
 
+    @Test("every named policy and one chosen by type: a lowered limit drops exactly what the handler hears, the rest stay intact")
+    func limitChangeEveryPolicy() throws {
+        var caches: [(String, Cache<Int, Int>)] = CachePolicy.allCases.map {
+            ("\($0)", Cache<Int, Int>(policy: $0, costLimit: 2_000, observesSystemEvents: false))
+        }
+        caches.append(("mru by type", try Cache<Int, Int>(policyType: MRUCache<Int, CacheEntry<Int>>.self,
+                                                          costLimit: 2_000, observesSystemEvents: false)))
+        for (name, cache) in caches {
+            let log = AppEvictionLog<Int>()
+            cache.evictionHandler = { key, value, _ in
+                precondition(value == key &* 7)
+                log.append(key, .limit)
+            }
+            var rng = SeededRandom(seed: 9)
+            for _ in 0..<3_000 {
+                let key = Int.random(in: 0..<400, using: &rng)
+                if Bool.random(using: &rng), cache[key] != nil { continue }
+                cache.setValue(key &* 7, forKey: key, cost: Int.random(in: 1...30, using: &rng))
+            }
+            let before = cache.count
+            let dropped = log.keys.count
+            cache.costLimit = 500
+            #expect(cache.totalCost <= 500, "\(name)")
+            #expect(before - cache.count == log.keys.count - dropped, "\(name): every entry that went was reported once")
+            let present = (0..<400).filter { cache.contains($0) }
+            #expect(present.count == cache.count, "\(name)")
+            #expect(present.allSatisfy { cache[$0] == $0 &* 7 }, "\(name)")
+            #expect(Set(log.keys.suffix(log.keys.count - dropped)).isDisjoint(with: present), "\(name)")
+            cache.costLimit = 2_000
+            #expect(cache.count == present.count, "\(name): raising drops nothing")
+        }
+    }
+
     @Test("a limit the policy cannot take leaves the cache unchanged")
     func rejectedLimit() {
         let cache = Cache<String, Int>(policy: .s3fifo, costLimit: 100, observesSystemEvents: false)

@@ -46,7 +46,7 @@ struct AppCacheTests {
         #expect(cache.count == 0 && cache.totalCost == 0 && cache["d"] == nil && log.keys == ["b"])
     }
 
-    @Test("lowering a limit trims at once, oldest set first; raising keeps everything")
+    @Test("lowering a limit trims at once, least recently used first; raising keeps everything")
     func mutableLimits() {
         let cache = Cache<String, Int>(policy: .lru, costLimit: 100, observesSystemEvents: false)
         let log = logging(cache)
@@ -62,6 +62,83 @@ struct AppCacheTests {
         #expect(cache.count == 2 && cache.contains("g") && cache.contains("h"))
         cache.countLimit = 0              // NSCache's 0: no limit
         #expect(cache.countLimit == nil)
+    }
+
+    @Test("a limit change keeps recency: the entries used last stay, in their order")
+    func limitChangeKeepsRecency() {
+        let cache = Cache<String, Int>(policy: .lru, countLimit: 5, observesSystemEvents: false)
+        let log = logging(cache)
+        for (i, key) in ["a", "b", "c", "d", "e"].enumerated() { cache[key] = i }
+        // Recency, most recent first: b a e d c (sets a..e, then gets a and b).
+        #expect(cache["a"] == 0 && cache["b"] == 1)
+        cache.countLimit = 3              // drops the two least recently used: c, then d
+        #expect(log.keys == ["c", "d"] && log.entries.allSatisfy { $0.1 == .limit })
+        #expect(cache.contains("a") && cache.contains("b") && cache.contains("e"))
+        cache.countLimit = 10             // raising drops nothing and keeps the order: b a e
+        cache["f"] = 5
+        cache.countLimit = 2              // f b stay; e then a go
+        #expect(log.keys == ["c", "d", "e", "a"])
+        #expect(cache.contains("f") && cache.contains("b") && cache.count == 2)
+        // A cost limit too: an entry larger than the new limit goes, the order of the rest holds.
+        let costs = Cache<String, Int>(policy: .lru, costLimit: 100, observesSystemEvents: false)
+        let costLog = logging(costs)
+        costs.setValue(1, forKey: "x", cost: 50)
+        costs.setValue(2, forKey: "y", cost: 10)
+        costs.setValue(3, forKey: "z", cost: 10)
+        #expect(costs["y"] == 2)          // recency: y z x
+        costs.costLimit = 40              // x (50) cannot stay; y and z fit
+        #expect(costLog.keys == ["x"] && costs.totalCost == 20)
+        costs.costLimit = 15              // z is less recent than y
+        #expect(costLog.keys == ["x", "z"] && costs.contains("y"))
+    }
+
+    @Test("a limit change keeps FIFO's insertion order and SIEVE's hand order", arguments: [CachePolicy.fifo, .sieve, .clock])
+    func limitChangeKeepsOrder(_ policy: CachePolicy) {
+        // With no hits, FIFO, SIEVE and CLOCK all evict in insertion order.
+        let cache = Cache<Int, Int>(policy: policy, countLimit: 50, observesSystemEvents: false)
+        let log = AppEvictionLog<Int>()
+        cache.evictionHandler = { key, _, _ in log.append(key, .limit) }
+        for i in 0..<50 { cache[i] = i }
+        cache.countLimit = 20
+        #expect(log.keys == Array(0..<30), "\(policy)")
+        cache.countLimit = 40
+        for i in 50..<70 { cache[i] = i }
+        #expect(log.keys == Array(0..<30), "\(policy): raising then filling drops nothing")
+        cache[70] = 70
+        #expect(log.keys == Array(0..<31), "\(policy): the oldest goes next")
+    }
+
+    @Test("every named policy and one chosen by type: a lowered limit drops exactly what the handler hears, the rest stay intact")
+    func limitChangeEveryPolicy() throws {
+        var caches: [(String, Cache<Int, Int>)] = CachePolicy.allCases.map {
+            ("\($0)", Cache<Int, Int>(policy: $0, costLimit: 2_000, observesSystemEvents: false))
+        }
+        caches.append(("mru by type", try Cache<Int, Int>(policyType: MRUCache<Int, CacheEntry<Int>>.self,
+                                                          costLimit: 2_000, observesSystemEvents: false)))
+        for (name, cache) in caches {
+            let log = AppEvictionLog<Int>()
+            cache.evictionHandler = { key, value, _ in
+                precondition(value == key &* 7)
+                log.append(key, .limit)
+            }
+            var rng = SeededRandom(seed: 9)
+            for _ in 0..<3_000 {
+                let key = Int.random(in: 0..<400, using: &rng)
+                if Bool.random(using: &rng), cache[key] != nil { continue }
+                cache.setValue(key &* 7, forKey: key, cost: Int.random(in: 1...30, using: &rng))
+            }
+            let before = cache.count
+            let dropped = log.keys.count
+            cache.costLimit = 500
+            #expect(cache.totalCost <= 500, "\(name)")
+            #expect(before - cache.count == log.keys.count - dropped, "\(name): every entry that went was reported once")
+            let present = (0..<400).filter { cache.contains($0) }
+            #expect(present.count == cache.count, "\(name)")
+            #expect(present.allSatisfy { cache[$0] == $0 &* 7 }, "\(name)")
+            #expect(Set(log.keys.suffix(log.keys.count - dropped)).isDisjoint(with: present), "\(name)")
+            cache.costLimit = 2_000
+            #expect(cache.count == present.count, "\(name): raising drops nothing")
+        }
     }
 
     @Test("a limit the policy cannot take leaves the cache unchanged")
@@ -188,8 +265,8 @@ struct AppCacheTests {
                 case 18:
                     costLimit = Bool.random(using: &rng) ? Int.random(in: 20...80, using: &rng) : nil
                     cache.costLimit = costLimit
-                    model.sort { $0.serial > $1.serial }
-                    // Re-inserted oldest first: the newest that fit stay, in set order.
+                    // Recency is kept: re-inserted least recently used first, the most recently
+                    // used that fit stay, in recency order.
                     var rebuilt: [(key: Int, value: Int, cost: Int, serial: Int)] = []
                     for entry in model.reversed() where entry.cost <= (costLimit ?? .max) {
                         rebuilt.insert(entry, at: 0)
@@ -199,7 +276,6 @@ struct AppCacheTests {
                 default:
                     countLimit = Bool.random(using: &rng) ? Int.random(in: 3...15, using: &rng) : nil
                     cache.countLimit = countLimit
-                    model.sort { $0.serial > $1.serial }
                     trim(&model)
                 }
                 #expect(cache.count == model.count && cache.totalCost == model.reduce(0) { $0 + $1.cost },

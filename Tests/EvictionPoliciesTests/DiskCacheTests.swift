@@ -109,6 +109,77 @@ struct DiskCacheTests {
         #expect(!FileManager.default.fileExists(atPath: entries.appendingPathComponent("not-an-entry").path))
     }
 
+    /// The one entry file in `directory`'s entries folder.
+    func onlyEntryFile(_ directory: URL) throws -> URL {
+        let entries = directory.appendingPathComponent("entries")
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path)
+        try #require(names.count == 1)
+        return entries.appendingPathComponent(names[0])
+    }
+
+    @Test("the eight-lane checksum catches a changed byte in every lane, in the tail, and a torn tail of zeros",
+          arguments: [0, 8, 16, 24, 32, 40, 48, 56, 64 * 1000 + 8 * 5, 1 << 20 - 70, 1 << 20 + 12])
+    func checksumLanes(_ position: Int) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let value = bytes(7, 1 << 20 + 13)          // 1 MiB and a 13-byte tail past the last 64-byte round
+        let cache = try DiskCache(directory: directory)
+        try cache.setData(value, forKey: "image")
+        #expect(try cache.data(forKey: "image") == value)
+        let file = try onlyEntryFile(directory)
+        let intact = try Data(contentsOf: file)
+        let dataStart = intact.count - value.count
+        var damaged = intact
+        damaged[dataStart + position] ^= 0x01
+        try damaged.write(to: file)
+        #expect(try DiskCache(directory: directory).data(forKey: "image") == nil, "a flipped bit at \(position)")
+        // A torn write: the length is right but the last 4 KiB never reached the disk.
+        var torn = intact
+        torn.replaceSubrange((torn.count - 4096)..., with: Data(count: 4096))
+        try torn.write(to: file)
+        #expect(try DiskCache(directory: directory).data(forKey: "image") == nil, "a zero tail")
+    }
+
+    @Test("a file in the version 1 format (one-chain checksum) written before the upgrade is still read")
+    func readsVersion1() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let value = bytes(3, 5_000 + 5)
+        try DiskCache(directory: directory).setData(value, forKey: "old")
+        // Rewrite the file as version 1 wrote it: version byte 1 and version 1's checksum.
+        func mix(_ value: UInt64) -> UInt64 {
+            var x = value
+            x ^= x >> 33
+            x &*= 0xff51_afd7_ed55_8ccd
+            x ^= x >> 33
+            x &*= 0xc4ce_b9fe_1a85_ec53
+            return x ^ (x >> 33)
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "old".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        var offset = 0
+        while offset + 8 <= value.count {
+            let word = (0..<8).reduce(UInt64(0)) { $0 | UInt64(value[offset + $1]) << (8 * $1) }
+            hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+            offset += 8
+        }
+        while offset < value.count {
+            hash = (hash ^ UInt64(value[offset])) &* 0x0000_0100_0000_01b3
+            offset += 1
+        }
+        let sum = mix(hash)
+        let file = try onlyEntryFile(directory)
+        var bytes = try Data(contentsOf: file)
+        bytes[4] = 1
+        for i in 0..<8 { bytes[17 + i] = UInt8(truncatingIfNeeded: sum >> (8 * i)) }
+        try bytes.write(to: file)
+        #expect(try DiskCache(directory: directory).data(forKey: "old") == value)
+        bytes[bytes.count - 1] ^= 0x80
+        try bytes.write(to: file)
+        #expect(try DiskCache(directory: directory).data(forKey: "old") == nil)
+    }
+
     @Test("async and Codable forms")
     func asyncAndCodable() async throws {
         let directory = temporaryDirectory()

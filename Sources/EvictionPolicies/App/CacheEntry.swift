@@ -1,27 +1,26 @@
-/// What a ``Cache`` stores in its policy for each key: the value and what the cache needs to
-/// expire it and to rebuild the policy when a limit changes.
+/// What a ``Cache`` stores in its policy for each key: the value and the place of the entry's
+/// bookkeeping in the cache's side table.
 ///
 /// Apps meet this type only when they choose a policy by type:
 /// `Cache<URL, Image>(policyType: S3FIFOCache<URL, CacheEntry<Image>>.self, costLimit: 50 << 20)`.
+///
+/// The entry is small on purpose (16 bytes for a class value): the policy's value array is what a
+/// get touches at random, so its footprint decides how much of it stays in the processor's
+/// caches. The key, cost, expiry and set order live in ``_KeyRing``'s slots instead, which only
+/// sets, removals, expiries and limit changes read.
 public struct CacheEntry<Value> {
     /// The cached value.
     public let value: Value
-    /// When the entry expires, in ``CacheClock`` seconds; `.infinity` for never.
-    @usableFromInline var expires: Double
-    /// The cost the caller gave, kept to re-insert the entry into a rebuilt policy.
-    @usableFromInline var cost: Int
-    /// The order of the set that stored it: a rebuild re-inserts entries oldest first.
-    @usableFromInline var serial: UInt64
-    /// The entry's place in the cache's ``_KeyRing``.
-    @usableFromInline var ring: Int32
+    /// The entry's slot in the cache's ``_KeyRing``.
+    @usableFromInline var slot: Int32
+    /// The low 32 bits of the serial of the set that stored the entry: a slot is freed only by the
+    /// entry it still belongs to.
+    @usableFromInline var stamp: UInt32
 
     @inlinable
-    init(value: Value, expires: Double, cost: Int, serial: UInt64, ring: Int32) {
+    init(value: Value, slot: Int32, stamp: UInt32) {
         self.value = value
-        self.expires = expires
-        self.cost = cost
-        self.serial = serial
-        self.ring = ring
+        self.slot = slot
+        self.stamp = stamp
     }
 }
-

@@ -34,23 +34,3 @@ public enum CachePolicy: String, Sendable, CaseIterable {
         }
     }
 }
-
-extension _ErasedPolicy {
-    /// The named policy over `CacheEntry<Value>`, specialised where the caller's `Key` and
-    /// `Value` are known.
-    @inlinable
-    static func make(_ choice: CachePolicy) -> _PolicyFactory<Key, Value> {
-        switch choice {
-        case .lru: return factory(LRUCache<Key, Entry>.self, options: PolicyOptions())
-        case .fifo: return factory(FIFOCache<Key, Entry>.self, options: PolicyOptions())
-        case .clock: return factory(ClockCache<Key, Entry>.self, options: PolicyOptions())
-        case .sieve: return factory(SieveCache<Key, Entry>.self, options: PolicyOptions())
-        case .s3fifo: return factory(S3FIFOCache<Key, Entry>.self, options: PolicyOptions())
-        case .twoQueue: return factory(TwoQCache<Key, Entry>.self, options: PolicyOptions())
-        case .arc: return factory(ARCCache<Key, Entry>.self, options: PolicyOptions())
-        case .lirs: return factory(LIRSCache<Key, Entry>.self, options: PolicyOptions())
-        case .lfu: return factory(LFUCache<Key, Entry>.self, options: PolicyOptions())
-        case .tinyLFU: return factory(WTinyLFUCache<Key, Entry>.self, options: PolicyOptions())
-        }
-    }
-}

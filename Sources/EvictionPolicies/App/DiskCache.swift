@@ -104,7 +104,7 @@ public final class DiskCache: @unchecked Sendable {
             return record
         }
         guard let record = found else { return nil }
-        if let bytes = try _POSIX.readFile(path(record.name)), let entry = _DiskFile.decode(bytes), entry.key == key {
+        if let entry = try _DiskFile.read(path(record.name)), entry.key == key {
             return entry.data
         }
         // Gone or damaged: drop this entry (unless a newer set replaced it meanwhile).
@@ -214,7 +214,7 @@ public final class DiskCache: @unchecked Sendable {
         for name in files where journaled[name] == nil {
             let path = self.path(name)
             needsRewrite = true
-            guard name.count == 32, let bytes = try _POSIX.readFile(path), let entry = _DiskFile.decode(bytes),
+            guard name.count == 32, let entry = try _DiskFile.read(path),
                   _DiskFile.name(forKey: entry.key) == name else {
                 try _POSIX.remove(path)
                 continue

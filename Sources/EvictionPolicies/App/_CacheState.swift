@@ -1,25 +1,26 @@
-/// Everything a ``Cache`` guards with its lock, at a fixed address so that calls pay no
-/// exclusivity check.
+/// Everything a ``Cache`` guards with its lock apart from the policy, at a fixed address so that
+/// calls pay no exclusivity check.
 @usableFromInline
 internal struct _CacheState<Key: Hashable, Value> {
-    @usableFromInline typealias Observer = _CacheObserver<Key, Value>
-
-    @usableFromInline var policy: _ErasedPolicy<Key, Value>
-    @usableFromInline let factory: _PolicyFactory<Key, Value>
     @usableFromInline var limits: CacheLimits
     @usableFromInline var timeToLive: Double?
     @usableFromInline let clock: CacheClock
     @usableFromInline var memoryWarningResponse: MemoryWarningResponse
+    /// Library models keep timers and age limits in virtual time; research policies ignore time.
     @usableFromInline let advancesPolicyClock: Bool
     @usableFromInline var handler: Cache<Key, Value>.EvictionHandler?
-    /// The number of the last set; entries remember theirs.
+    /// The number of the last set; slots remember theirs.
     @usableFromInline var serial: UInt64 = 0
+    /// Whether any entry stored since the cache was last emptied can expire: until one can, a get
+    /// skips the expiry check (and the side-table read it costs).
+    @usableFromInline var mayExpire = false
+    @usableFromInline var ring = _KeyRing<Key>()
+    /// Evictions made under the lock, reported to ``handler`` once it is released.
+    @usableFromInline var evicted: [(Key, Value, CacheEvictionReason)] = []
 
     @usableFromInline
-    init(policy: _ErasedPolicy<Key, Value>, factory: _PolicyFactory<Key, Value>, limits: CacheLimits, timeToLive: Double?,
-         clock: CacheClock, memoryWarningResponse: MemoryWarningResponse, advancesPolicyClock: Bool) {
-        self.policy = policy
-        self.factory = factory
+    init(limits: CacheLimits, timeToLive: Double?, clock: CacheClock, memoryWarningResponse: MemoryWarningResponse,
+         advancesPolicyClock: Bool) {
         self.limits = limits
         self.timeToLive = timeToLive
         self.clock = clock
@@ -27,112 +28,98 @@ internal struct _CacheState<Key: Hashable, Value> {
         self.advancesPolicyClock = advancesPolicyClock
     }
 
-    /// Moves the policy's virtual time to the clock's, firing its timers.
+    /// Whether `entry` is past its expiry time.
     @inlinable
-    mutating func advanceClock(_ observer: inout Observer) {
-        let reason = observer.reason
-        observer.reason = .event
-        policy.advance(clock.now(), &observer)
-        observer.reason = reason
+    func isExpired(_ entry: CacheEntry<Value>) -> Bool {
+        guard mayExpire, ring.owns(entry.slot, stamp: entry.stamp) else { return false }
+        let expires = ring[entry.slot].expires
+        return expires < .infinity && clock.now() >= expires
     }
 
-    /// A fresh, empty policy with the current limits (which it accepted before).
-    @usableFromInline
-    mutating func removeAll(ring: UnsafeMutablePointer<_KeyRing<Key>>) {
-        guard let empty = try? factory.make(limits) else { return removeEach(ring: ring) }
-        policy = empty
-        ring.pointee.removeAll()
+    /// The cost an entry was stored with (0 if its slot was reclaimed).
+    @inlinable
+    func cost(of entry: CacheEntry<Value>) -> Int {
+        ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].cost : 0
     }
 
-    /// Removes every entry one by one (not as evictions).
-    @usableFromInline
-    mutating func removeEach(ring: UnsafeMutablePointer<_KeyRing<Key>>) {
-        var observer = Observer(ring: ring, evicted: nil, reason: .limit)
-        for key in ring.pointee.liveKeys() { _ = policy.remove(key, &observer) }
-        ring.pointee.removeAll()
-    }
-
-    /// Takes every entry out of the policy, oldest set first.
-    @usableFromInline
-    mutating func drain(ring: UnsafeMutablePointer<_KeyRing<Key>>, observer: inout Observer) -> [(Key, CacheEntry<Value>)] {
-        var entries: [(Key, CacheEntry<Value>)] = []
-        entries.reserveCapacity(policy.count())
-        // A key listed twice (a replaced entry's old slot) is found once.
-        for key in ring.pointee.liveKeys() {
-            if let entry = policy.remove(key, &observer) { entries.append((key, entry)) }
+    /// A new entry for `value`: its side-table slot taken, its expiry computed.
+    @inlinable
+    mutating func makeEntry(_ value: Value, forKey key: Key, cost: Int, timeToLive: Double?) -> CacheEntry<Value> {
+        var expires = Double.infinity
+        // An entry's own time to live wins, `.infinity` (for ever) included.
+        let lifetime = timeToLive == nil ? self.timeToLive : _duration(timeToLive)
+        if let seconds = lifetime {
+            expires = clock.now() + seconds
+            mayExpire = true
         }
-        ring.pointee.removeAll()
-        entries.sort { $0.1.serial < $1.1.serial }
-        return entries
+        serial &+= 1
+        let slot = ring.add(key, serial: serial, expires: expires, cost: cost)
+        return CacheEntry(value: value, slot: slot, stamp: UInt32(truncatingIfNeeded: serial))
     }
 
-    /// Replaces the policy by one with `newLimits` holding the same entries, stored again oldest
-    /// first so that its rule evicts what no longer fits. If the policy rejects `newLimits`,
-    /// nothing changes.
+    /// Forgets every entry's bookkeeping.
     @usableFromInline
-    mutating func rebuild(limits newLimits: CacheLimits, ring: UnsafeMutablePointer<_KeyRing<Key>>, observer: inout Observer) {
-        guard let fresh = try? factory.make(newLimits) else { return }
-        let entries = drain(ring: ring, observer: &observer)
-        policy = fresh
-        limits = newLimits
-        for (key, entry) in entries { store(key, entry, ring: ring, observer: &observer) }
+    mutating func clear() {
+        ring.removeAll()
+        mayExpire = false
+    }
+}
+
+/// The observer a ``Cache`` passes to its policy: frees each evicted entry's side-table slot and,
+/// when the cache has an eviction handler, queues the eviction to report once the lock is
+/// released.
+@usableFromInline
+internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
+    @usableFromInline let state: UnsafeMutablePointer<_CacheState<Key, Value>>
+    @usableFromInline let reports: Bool
+    @usableFromInline var reason: CacheEvictionReason
+
+    @inlinable
+    init(state: UnsafeMutablePointer<_CacheState<Key, Value>>, reports: Bool, reason: CacheEvictionReason) {
+        self.state = state
+        self.reports = reports
+        self.reason = reason
     }
 
-    /// Stores a drained entry in the current policy under a new key slot.
-    @usableFromInline
-    mutating func store(_ key: Key, _ entry: CacheEntry<Value>, ring: UnsafeMutablePointer<_KeyRing<Key>>,
-                        observer: inout Observer) {
-        var entry = entry
-        entry.ring = ring.pointee.add(key, serial: entry.serial, expires: entry.expires)
-        policy.insert(entry, key, entry.cost, &observer)
+    @inlinable public mutating func trimWillBegin(_ kind: TrimKind) {}
+    @inlinable public mutating func trimDidEnd(_ kind: TrimKind) {}
+
+    @inlinable
+    public mutating func didEvict(_ key: Key, value: CacheEntry<Value>, cost: Int) {
+        state.pointee.ring.release(value.slot, stamp: value.stamp)
+        if reports { state.pointee.evicted.append((key, value.value, reason)) }
     }
 
-    /// Keeps `fraction` of the entries and of their cost, the policy choosing: a rebuild with
-    /// limits that small, then one with the usual limits.
-    @usableFromInline
-    mutating func trim(toFraction fraction: Double, ring: UnsafeMutablePointer<_KeyRing<Key>>, observer: inout Observer) {
-        let fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
-        let keepCount = Int((Double(policy.count()) * fraction).rounded(.down))
-        let keepCost = Int((Double(policy.totalCost()) * fraction).rounded(.down))
-        guard keepCount > 0 else {
-            let everything = drain(ring: ring, observer: &observer)
-            for (key, entry) in everything { observer.didEvict(key, value: entry, cost: entry.cost) }
-            return
-        }
-        guard fraction < 1 else { return }
-        let usual = limits
-        var small = CacheLimits(capacity: keepCost > 0 ? keepCost : nil, countLimit: nil)
-        if factory.descriptor.supportsCountLimit { small.countLimit = keepCount }
-        if let capacity = usual.capacity, let smaller = small.capacity { small.capacity = min(capacity, smaller) }
-        rebuild(limits: small, ring: ring, observer: &observer)
-        rebuild(limits: usual, ring: ring, observer: &observer)
+    /// Reports `entry` as dropped for `why`, whatever the current reason.
+    @inlinable
+    mutating func didEvict(_ key: Key, _ entry: CacheEntry<Value>, because why: CacheEvictionReason) {
+        let reason = self.reason
+        self.reason = why
+        didEvict(key, value: entry, cost: 0)
+        self.reason = reason
     }
+}
 
-    @usableFromInline
-    mutating func respondToMemoryWarning(ring: UnsafeMutablePointer<_KeyRing<Key>>, observer: inout Observer) {
-        switch memoryWarningResponse {
-        case .ignore: return
-        case .removeAll: trim(toFraction: 0, ring: ring, observer: &observer)
-        case .trim(let fraction): trim(toFraction: fraction, ring: ring, observer: &observer)
-        }
-    }
+/// Collects what a policy gives up, in the order it gives it up: how a limit change takes the
+/// entries out of the policy in its own eviction order.
+@usableFromInline
+internal struct _DrainObserver<Key, Value>: EvictionObserver {
+    @usableFromInline var entries: [(Key, Value)] = []
 
-    /// Removes the entries whose time to live has run out, reporting them as expired.
-    @usableFromInline
-    mutating func removeExpired(ring: UnsafeMutablePointer<_KeyRing<Key>>, observer: inout Observer) {
-        let now = clock.now()
-        for key in ring.pointee.keys(expiringBy: now) {
-            guard let entry = policy.remove(key, &observer) else { continue }
-            if entry.expires <= now {
-                let reason = observer.reason
-                observer.reason = .expired
-                observer.didEvict(key, value: entry, cost: entry.cost)
-                observer.reason = reason
-            } else {
-                // The slot was a replaced entry's; the key's current entry is still valid.
-                ring.pointee.release(entry.ring, serial: entry.serial)
-                store(key, entry, ring: ring, observer: &observer)
-            }
-        }
-    }
+    @inlinable init() {}
+    @inlinable mutating func trimWillBegin(_ kind: TrimKind) {}
+    @inlinable mutating func trimDidEnd(_ kind: TrimKind) {}
+    @inlinable mutating func didEvict(_ key: Key, value: Value, cost: Int) { entries.append((key, value)) }
+}
+
+/// Why a ``Cache`` dropped an entry it did not remove on request.
+public enum CacheEvictionReason: Sendable, Hashable {
+    /// The policy made room under the cost or count limit (including after a limit was lowered).
+    case limit
+    /// The entry's time to live ran out.
+    case expired
+    /// A memory warning (or memory pressure) removed it.
+    case memoryWarning
+    /// The app entered the background, or the policy's own timer fired.
+    case event
 }

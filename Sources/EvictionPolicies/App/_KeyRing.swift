@@ -1,69 +1,94 @@
-/// The keys a ``Cache`` holds, so that it can visit every entry: the protocol of a policy has no
-/// enumeration, and a limit change, a partial trim or an expiry sweep needs one.
+/// The cache's side table: one slot per stored entry with its key, set serial, expiry and cost.
 ///
-/// A set appends its key with the set's serial; an eviction or removal frees the slot its entry
-/// names, if the serials still agree. A set that replaces a resident key leaves the old slot
-/// behind (the policy does not return the replaced entry); ``compact(isResident:)`` drops such
-/// stale slots when they outnumber the live ones.
+/// The policy protocol has no enumeration, and a limit change, a partial trim or an expiry sweep
+/// needs one; an entry's cost and expiry are kept here, not in the policy's value array, so that
+/// the entry a get touches stays 16 bytes.
 ///
-/// - Complexity: ``add(_:serial:expires:)`` and ``release(_:serial:)`` are O(1) amortised; compaction
-///   is O(n) and runs at most once per n replacements.
+/// A set takes a slot; an eviction or removal frees the slot its entry names, if the stamps still
+/// agree. A set that replaces a resident key leaves the old slot behind (the policy does not
+/// return the replaced entry); ``compact(isResident:)`` drops such stale slots when they
+/// outnumber the live ones.
+///
+/// - Complexity: ``add(_:serial:expires:cost:)`` and ``release(_:stamp:)`` are O(1) amortised;
+///   compaction is O(n) and runs at most once per n replacements.
 @usableFromInline
 internal struct _KeyRing<Key: Hashable> {
-    @usableFromInline var keys: ContiguousArray<Key?> = []
-    @usableFromInline var serials: ContiguousArray<UInt64> = []
-    /// When each slot's entry expires, for expiry sweeps that must not disturb the policy.
-    @usableFromInline var expiries: ContiguousArray<Double> = []
+    /// One entry's bookkeeping; `key` is `nil` when the slot is free.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var key: Key?
+        @usableFromInline var serial: UInt64
+        @usableFromInline var expires: Double
+        @usableFromInline var cost: Int
+
+        @inlinable
+        init(key: Key?, serial: UInt64, expires: Double, cost: Int) {
+            self.key = key
+            self.serial = serial
+            self.expires = expires
+            self.cost = cost
+        }
+    }
+
+    @usableFromInline var slots: ContiguousArray<Slot> = []
     @usableFromInline var free: ContiguousArray<Int32> = []
 
     @inlinable init() {}
 
     /// Slots in use, stale ones included.
-    @inlinable var liveCount: Int { keys.count - free.count }
+    @inlinable var liveCount: Int { slots.count - free.count }
 
     @inlinable
-    mutating func add(_ key: Key, serial: UInt64, expires: Double) -> Int32 {
-        if let slot = free.popLast() {
-            keys[Int(slot)] = key
-            serials[Int(slot)] = serial
-            expiries[Int(slot)] = expires
-            return slot
+    mutating func add(_ key: Key, serial: UInt64, expires: Double, cost: Int) -> Int32 {
+        let slot = Slot(key: key, serial: serial, expires: expires, cost: cost)
+        if let index = free.popLast() {
+            slots[Int(index)] = slot
+            return index
         }
-        keys.append(key)
-        serials.append(serial)
-        expiries.append(expires)
-        return Int32(truncatingIfNeeded: keys.count - 1)
+        slots.append(slot)
+        return Int32(truncatingIfNeeded: slots.count - 1)
     }
 
-    /// Frees `slot` if it still belongs to the set numbered `serial`.
+    /// Whether `index` is a slot in use by the set whose serial's low bits are `stamp`.
     @inlinable
-    mutating func release(_ slot: Int32, serial: UInt64) {
-        let index = Int(slot)
-        guard index >= 0, index < keys.count, serials[index] == serial, keys[index] != nil else { return }
-        keys[index] = nil
-        free.append(slot)
+    func owns(_ index: Int32, stamp: UInt32) -> Bool {
+        let i = Int(index)
+        return i >= 0 && i < slots.count && UInt32(truncatingIfNeeded: slots[i].serial) == stamp && slots[i].key != nil
     }
 
+    /// The bookkeeping of the slot an entry names (which the caller checked with ``owns(_:stamp:)``).
+    @inlinable
+    subscript(index: Int32) -> Slot { slots[Int(index)] }
+
+    /// Frees `index` if it still belongs to the set stamped `stamp`.
+    @inlinable
+    mutating func release(_ index: Int32, stamp: UInt32) {
+        guard owns(index, stamp: stamp) else { return }
+        slots[Int(index)].key = nil
+        free.append(index)
+    }
+
+    @usableFromInline
     mutating func removeAll() {
-        keys.removeAll()
-        serials.removeAll()
-        expiries.removeAll()
+        slots.removeAll()
         free.removeAll()
     }
 
     /// The keys of every slot in use (a key may appear more than once).
+    @usableFromInline
     func liveKeys() -> [Key] {
         var result: [Key] = []
         result.reserveCapacity(liveCount)
-        for case let key? in keys { result.append(key) }
+        for slot in slots { if let key = slot.key { result.append(key) } }
         return result
     }
 
     /// The keys of slots in use whose entries expire at or before `time`.
+    @usableFromInline
     func keys(expiringBy time: Double) -> [Key] {
         var result: [Key] = []
-        for index in keys.indices where expiries[index] <= time {
-            if let key = keys[index] { result.append(key) }
+        for slot in slots where slot.expires <= time {
+            if let key = slot.key { result.append(key) }
         }
         return result
     }
@@ -73,14 +98,14 @@ internal struct _KeyRing<Key: Hashable> {
     @usableFromInline
     mutating func compact(isResident: (Key) -> Bool) {
         var newest: [Key: Int] = [:]
-        for index in keys.indices {
-            guard let key = keys[index] else { continue }
+        for index in slots.indices {
+            guard let key = slots[index].key else { continue }
             if !isResident(key) {
-                keys[index] = nil
+                slots[index].key = nil
                 free.append(Int32(truncatingIfNeeded: index))
             } else if let other = newest[key] {
-                let stale = serials[other] < serials[index] ? other : index
-                keys[stale] = nil
+                let stale = slots[other].serial < slots[index].serial ? other : index
+                slots[stale].key = nil
                 free.append(Int32(truncatingIfNeeded: stale))
                 newest[key] = stale == other ? index : other
             } else {

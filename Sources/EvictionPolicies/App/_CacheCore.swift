@@ -1,0 +1,251 @@
+/// The policy behind a ``Cache``, as the cache's cold paths see it: counts, events, limit changes,
+/// trims and sweeps, which run rarely and may pay a virtual call into generic code. The hot paths
+/// (get, set, remove) do not come through here: ``Cache`` calls the policy directly, specialised
+/// (see ``_PolicyCall``).
+@usableFromInline
+internal class _CacheCore<Key: Hashable, Value> {
+    @usableFromInline typealias Entry = CacheEntry<Value>
+    @usableFromInline typealias Observer = _CacheObserver<Key, Value>
+
+    /// The policy's address, stable for the cache's life (a limit change replaces the policy in
+    /// place), so the hot paths reach it without a class load or an exclusivity check.
+    @usableFromInline let address: UnsafeMutableRawPointer
+    @usableFromInline let descriptor: PolicyDescriptor
+    /// The hot paths of a policy chosen by a type this library does not name, formed where the
+    /// type is known so that they run specialised.
+    @usableFromInline let custom: _CustomPolicyCalls<Key, Value>
+
+    @usableFromInline
+    init(address: UnsafeMutableRawPointer, descriptor: PolicyDescriptor, custom: _CustomPolicyCalls<Key, Value>) {
+        self.address = address
+        self.descriptor = descriptor
+        self.custom = custom
+    }
+
+    @usableFromInline func count() -> Int { 0 }
+    @usableFromInline func totalCost() -> Int { 0 }
+    @usableFromInline func contains(_ key: Key) -> Bool { false }
+    @usableFromInline func advance(to time: Double, observer: inout Observer) {}
+    @usableFromInline func handle(_ event: CacheEvent, observer: inout Observer) {}
+    @usableFromInline func removeEntry(_ key: Key, observer: inout Observer) -> Entry? { nil }
+    @usableFromInline func insertEntry(_ entry: Entry, forKey key: Key, observer: inout Observer) {}
+    /// Empties the policy (nothing reported).
+    /// Every entry of the policy, the first it would evict first. The policy may be left
+    /// disturbed: the caller replaces it with ``reset(limits:)``.
+    @usableFromInline func drain(observer: inout Observer) -> [(Key, Entry)] { [] }
+    /// Whether the policy takes `limits`.
+    @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
+    /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``.
+    @usableFromInline func reset(limits: CacheLimits) {}
+}
+
+extension _CacheCore {
+    /// Applies `newLimits` keeping the policy's order: the entries come out in the order the
+    /// policy would evict them and go back in that order into a policy with the new limits, so
+    /// the ones it would evict first are the ones that no longer fit. If the policy rejects
+    /// `newLimits`, nothing changes.
+    ///
+    /// - Complexity: O(n) policy operations.
+    @usableFromInline
+    func changeLimits(to newLimits: CacheLimits, state: UnsafeMutablePointer<_CacheState<Key, Value>>,
+                      observer: inout Observer) -> Bool {
+        guard accepts(newLimits) else { return false }
+        let entries = drain(observer: &observer)
+        reset(limits: newLimits)
+        state.pointee.limits = newLimits
+        restore(entries, state: state, observer: &observer)
+        return true
+    }
+
+    /// Stores drained entries again, oldest first, and reports as evicted those the policy does
+    /// not keep (ones larger than a lowered cost limit, which no policy admits).
+    @usableFromInline
+    func restore(_ entries: [(Key, Entry)], state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        for (key, entry) in entries {
+            insertEntry(entry, forKey: key, observer: &observer)
+        }
+        for (key, entry) in entries where state.pointee.ring.owns(entry.slot, stamp: entry.stamp) && !contains(key) {
+            observer.didEvict(key, value: entry, cost: 0)
+        }
+    }
+
+    /// Keeps `fraction` of the entries and of their cost, the policy choosing in its own order:
+    /// the limits go down that far, then back.
+    @usableFromInline
+    func trim(toFraction fraction: Double, state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        let fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+        let keepCount = Int((Double(count()) * fraction).rounded(.down))
+        let keepCost = Int((Double(totalCost()) * fraction).rounded(.down))
+        guard keepCount > 0 else {
+            let everything = drain(observer: &observer)
+            reset(limits: state.pointee.limits)
+            for (key, entry) in everything { observer.didEvict(key, value: entry, cost: 0) }
+            // Replaced entries' old slots go too.
+            state.pointee.clear()
+            return
+        }
+        guard fraction < 1 else { return }
+        let usual = state.pointee.limits
+        var small = CacheLimits(capacity: keepCost > 0 ? keepCost : nil, countLimit: nil)
+        if descriptor.supportsCountLimit { small.countLimit = keepCount }
+        if let capacity = usual.capacity, let smaller = small.capacity { small.capacity = min(capacity, smaller) }
+        if changeLimits(to: small, state: state, observer: &observer) {
+            _ = changeLimits(to: usual, state: state, observer: &observer)
+        }
+    }
+
+    /// Does what the cache's ``MemoryWarningResponse`` says.
+    @usableFromInline
+    func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        switch state.pointee.memoryWarningResponse {
+        case .ignore: return
+        case .removeAll: trim(toFraction: 0, state: state, observer: &observer)
+        case .trim(let fraction): trim(toFraction: fraction, state: state, observer: &observer)
+        }
+    }
+
+    /// Removes the entries whose time to live has run out, reporting them as expired.
+    @usableFromInline
+    func removeExpired(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        let now = state.pointee.clock.now()
+        for key in state.pointee.ring.keys(expiringBy: now) {
+            guard let entry = removeEntry(key, observer: &observer) else { continue }
+            if state.pointee.isExpired(entry) || !state.pointee.ring.owns(entry.slot, stamp: entry.stamp) {
+                observer.didEvict(key, entry, because: .expired)
+            } else {
+                // The slot was a replaced entry's; the key's current entry is still valid.
+                insertEntry(entry, forKey: key, observer: &observer)
+            }
+        }
+    }
+
+    /// Drops side-table slots that replacements left behind, once they outnumber the entries.
+    @inlinable
+    func compactIfNeeded(state: UnsafeMutablePointer<_CacheState<Key, Value>>) {
+        guard state.pointee.ring.liveCount > 2 &* count() &+ 1024 else { return }
+        state.pointee.ring.compact(isResident: contains)
+    }
+}
+
+/// A ``Cache``'s policy of type `P`, at a fixed address.
+@usableFromInline
+internal final class _PolicyCore<Key: Hashable, Value, P: EvictionPolicy>: _CacheCore<Key, Value>
+where P.Key == Key, P.Value == CacheEntry<Value> {
+    @usableFromInline let policy: UnsafeMutablePointer<P>
+    @usableFromInline let options: PolicyOptions
+
+    /// - Parameter named: whether the cache reaches the policy directly (one it names); if not,
+    ///   it goes through closures specialised here.
+    @inlinable
+    init(_ first: consuming P, options: PolicyOptions, named: Bool) {
+        let policy = UnsafeMutablePointer<P>.allocate(capacity: 1)
+        policy.initialize(to: first)
+        self.policy = policy
+        self.options = options
+        super.init(address: UnsafeMutableRawPointer(policy), descriptor: P.descriptor,
+                   custom: named ? .unused : .calling(policy))
+    }
+
+    deinit {
+        policy.deinitialize(count: 1)
+        policy.deallocate()
+    }
+
+    override func count() -> Int { policy.pointee.count }
+    override func totalCost() -> Int { policy.pointee.totalCost }
+    override func contains(_ key: Key) -> Bool { policy.pointee.contains(key) }
+
+    override func advance(to time: Double, observer: inout Observer) {
+        policy.pointee.advance(to: time, observer: &observer)
+    }
+
+    override func handle(_ event: CacheEvent, observer: inout Observer) {
+        policy.pointee.handle(event, observer: &observer)
+    }
+
+    override func removeEntry(_ key: Key, observer: inout Observer) -> Entry? {
+        policy.pointee.remove(key, observer: &observer)
+    }
+
+    override func insertEntry(_ entry: Entry, forKey key: Key, observer: inout Observer) {
+        // The cost is the one the set gave, kept in the side table.
+        let cost = observer.state.pointee.ring.owns(entry.slot, stamp: entry.stamp)
+            ? observer.state.pointee.ring[entry.slot].cost : 0
+        policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer)
+    }
+
+    override func drain(observer: inout Observer) -> [(Key, Entry)] {
+        var entries: [(Key, Entry)] = []
+        // Policies on the slot flow give up their entries in eviction order (a copy of the policy
+        // is drained; the caller then replaces it).
+        if let ordered = policy.pointee as? any SlotPolicy, let drained = _drainInEvictionOrder(ordered) as? [(Key, Entry)] {
+            return drained
+        }
+        // Others: oldest set first. A key listed twice (a replaced entry's old slot) is found once.
+        let ring = observer.state.pointee.ring
+        for key in ring.liveKeys() {
+            if let entry = policy.pointee.remove(key, observer: &observer) { entries.append((key, entry)) }
+        }
+        func serial(_ entry: Entry) -> UInt64 { ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].serial : 0 }
+        entries.sort { serial($0.1) < serial($1.1) }
+        return entries
+    }
+
+    override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits, options: options)) != nil }
+
+    override func reset(limits: CacheLimits) {
+        // The caller checked the limits, and making a policy is deterministic.
+        guard let fresh = try? P(limits: limits, options: options) else { return }
+        policy.pointee = fresh
+    }
+}
+
+/// Every entry of a copy of `policy`, in the order its rule evicts them.
+///
+/// - Complexity: O(n) evictions.
+func _drainInEvictionOrder<S: SlotPolicy>(_ policy: S) -> [(S.Key, S.Value)] {
+    var copy = policy
+    var collector = _DrainObserver<S.Key, S.Value>()
+    while copy.count > 0 {
+        let victim = copy.victim()
+        guard victim >= 0 else { break }
+        copy.evict(victim, observer: &collector)
+    }
+    return collector.entries
+}
+
+/// The hot paths of a policy chosen by a type this library does not name, as closures formed in
+/// ``Cache/init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``,
+/// which is inlinable: they are compiled where the app names the type, specialised for it.
+@usableFromInline
+internal struct _CustomPolicyCalls<Key: Hashable, Value> {
+    @usableFromInline typealias Observer = _CacheObserver<Key, Value>
+    @usableFromInline let lookup: (Key, inout Observer) -> CacheEntry<Value>?
+    @usableFromInline let insert: (CacheEntry<Value>, Key, Int, inout Observer) -> Void
+    @usableFromInline let remove: (Key, inout Observer) -> CacheEntry<Value>?
+    @usableFromInline let contains: (Key) -> Bool
+
+    @inlinable
+    init(lookup: @escaping (Key, inout Observer) -> CacheEntry<Value>?,
+         insert: @escaping (CacheEntry<Value>, Key, Int, inout Observer) -> Void,
+         remove: @escaping (Key, inout Observer) -> CacheEntry<Value>?, contains: @escaping (Key) -> Bool) {
+        self.lookup = lookup
+        self.insert = insert
+        self.remove = remove
+        self.contains = contains
+    }
+
+    /// The calls of a named policy, which the cache reaches directly: never made.
+    @inlinable
+    static var unused: Self { Self(lookup: { _, _ in nil }, insert: { _, _, _, _ in }, remove: { _, _ in nil }, contains: { _ in false }) }
+
+    /// The calls for the policy at `policy`.
+    @inlinable
+    static func calling<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>) -> Self
+    where P.Key == Key, P.Value == CacheEntry<Value> {
+        Self(lookup: { key, observer in policy.pointee.lookup(key, observer: &observer) },
+             insert: { entry, key, cost, observer in policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) },
+             remove: { key, observer in policy.pointee.remove(key, observer: &observer) },
+             contains: { key in policy.pointee.contains(key) })
+    }
+}

@@ -28,6 +28,9 @@ public struct CompareJob: Sendable {
     public var memoryBudget: Int?
     /// Receives remarks worth telling the user while the comparison runs (waves).
     public var noteHandler: (@Sendable (String) -> Void)?
+    /// Warm-up, cap, sampling and report intervals, applied to every run (``RequestWindow``);
+    /// sampled runs get their capacities scaled by the ratio.
+    public var window = RequestWindow()
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -86,6 +89,9 @@ public enum Compare {
         let started = monotonicNanoseconds()
         var notes: [String] = []
         let policies = try resolvePolicies(job)
+        if !job.window.isWholeTrace && !job.tiers.isEmpty {
+            throw .usage(UsageError("--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"))
+        }
         var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
         for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair)) }
         // --option reaches the policies and the memory tiers that declare it; the disk tiers have --disk-option.
@@ -152,7 +158,8 @@ public enum Compare {
         // The stack-distance pass replaces lru's runs when it can be exact.
         let lruIndex = policies.firstIndex { $0.descriptor.name == "lru" }
         var profiledCapacities: [Int] = []
-        if job.lruStackDistance, let lruIndex, job.countLimit == nil {
+        // A window's cuts need per-run counters, which the one-pass profile does not keep.
+        if job.lruStackDistance, let lruIndex, job.countLimit == nil, job.window.isWholeTrace {
             profiledCapacities = plan.filter { $0.policy == lruIndex }.compactMap(\.capacity)
             if profiledCapacities.count < 2 { profiledCapacities = [] }
         }
@@ -163,7 +170,8 @@ public enum Compare {
             let policy = policies[entry.policy]
             let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
             do {
-                return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
+                return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity.map(job.window.scaled),
+                                                                    countLimit: countLimit.map(job.window.scaled)),
                                                 options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
             } catch { throw error.asUsage }
         }
@@ -173,11 +181,20 @@ public enum Compare {
             let policy = policies[entry.policy]
             guard let run = lane.run else { return nil }
             let trims = run.trims()
-            return ReplayResult(
+            let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
+            var counters = run.counters()
+            var window: WindowReport?
+            if let stream = lane.stream {
+                (counters, window) = stream.finish(job.window, meter: lane.meter, counters: counters, capacity: entry.capacity,
+                                                   countLimit: countLimit)
+            }
+            var result = ReplayResult(
                 policy: policy.descriptor.name, trace: job.trace.path, capacity: entry.capacity,
-                capacitySource: entry.source, countLimit: policy.descriptor.supportsCountLimit ? job.countLimit : nil,
-                ignoreSize: job.ignoreSize, counters: run.counters(), seconds: Double(lane.nanoseconds) / 1e9,
+                capacitySource: entry.source, countLimit: countLimit,
+                ignoreSize: job.ignoreSize, counters: counters, seconds: Double(lane.nanoseconds) / 1e9,
                 trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+            result.window = window
+            return result
         }
         var resultOfPlan = [ReplayResult?](repeating: nil, count: plan.count)
         let simulated = plan.indices.filter { !(plan[$0].policy == lruIndex && !profiledCapacities.isEmpty) }
@@ -219,13 +236,21 @@ public enum Compare {
 
         // Offline policies need each request's next access; one annotated stream serves every run.
         let future = policies.first { $0.descriptor.needsFuture }
-        func open() throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
-            try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+        /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts.
+        func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
+            let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+            guard !job.window.isWholeTrace else { return opened }
+            let stream = _WindowedStream(opened.reader, window: job.window)
+            for lane in lanes {
+                lane.stream = stream
+                lane.meter = stream.meter(job.window)
+            }
+            return (stream.reader, opened.source)
         }
 
         progress?.begin(phase: "replay")
         let rows: Int
-        let opened = try open()
+        let opened = try open(lanes)
         do {
             rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads,
                              progress: progress)
@@ -244,7 +269,7 @@ public enum Compare {
         func runWave(_ wave: [Int]) throws(CacheBenchError) {
             var waveLanes: [_Lane] = []
             for i in wave { waveLanes.append(try makeLane(i)) }
-            let reopened = try open()
+            let reopened = try open(waveLanes)
             do { _ = try drive(waveLanes, reopened, threads: job.threads, progress: progress) }
             catch { throw .trace(error) }
             collect(wave, waveLanes)
@@ -417,6 +442,9 @@ final class _Lane: @unchecked Sendable {
     let run: PolicyRun?
     private let body: ([Request]) -> Void
     var nanoseconds: UInt64 = 0
+    /// The windowed stream the lane reads and its cuts, when the job has a window.
+    var stream: _WindowedStream?
+    var meter: WindowMeter?
 
     init(_ run: PolicyRun) {
         self.run = run
@@ -431,7 +459,7 @@ final class _Lane: @unchecked Sendable {
     @inline(__always)
     func apply(_ batch: [Request]) {
         let start = monotonicNanoseconds()
-        body(batch)
+        if let meter, let run { meter.apply(batch, body, counters: run.counters) } else { body(batch) }
         nanoseconds &+= monotonicNanoseconds() &- start
     }
 }

@@ -19,6 +19,9 @@ public enum ReplayMethod: String, Sendable {
     /// LRU counts from one stack-distance pass serving every capacity (``LRUStackProfiler``):
     /// identical counts, but no per-pass trim durations.
     case stackDistance = "stack-distance"
+    /// The policy was driven by a spatially sampled trace at a capacity scaled by the sampling
+    /// ratio (``MiniatureSimulation``): an estimate whose counts are the sample's.
+    case miniatureSimulation = "miniature-simulation"
 }
 
 /// One replay to run: a trace, a policy and its configuration.

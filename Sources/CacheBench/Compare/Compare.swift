@@ -31,6 +31,10 @@ public struct CompareJob: Sendable {
     /// Warm-up, cap, sampling and report intervals, applied to every run (``RequestWindow``);
     /// sampled runs get their capacities scaled by the ratio.
     public var window = RequestWindow()
+    /// With a sampling ratio: the smallest capacity a run may be scaled to. A run whose capacity
+    /// times the ratio falls below it samples more (a larger, nested sample) so its miniature
+    /// cache keeps this size (``MiniatureSimulation``).
+    public var minimumScaledCapacity: Int?
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -165,14 +169,20 @@ public enum Compare {
         }
 
         // One run per planned (policy, capacity), except the profiled ones, made wave by wave.
+        // Each run's window (its own sampling ratio), and the stream's: the largest sample any run needs.
+        let laneWindows = plan.map { job.window.forCapacity($0.capacity, minimumScaled: job.minimumScaledCapacity) }
+        let streamWindow = job.window.covering(laneWindows)
         func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
             let entry = plan[i]
             let policy = policies[entry.policy]
             let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
             do {
-                return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity.map(job.window.scaled),
-                                                                    countLimit: countLimit.map(job.window.scaled)),
-                                                options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
+                let lane = _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity.map(laneWindows[i].scaled),
+                                                                        countLimit: countLimit.map(laneWindows[i].scaled)),
+                                                    options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
+                lane.subsample = laneWindows[i].nestedFilter(within: streamWindow)
+                lane.window = laneWindows[i]
+                return lane
             } catch { throw error.asUsage }
         }
         /// A finished run's result; its lane (and the policy's memory) can then go.
@@ -185,7 +195,7 @@ public enum Compare {
             var counters = run.counters()
             var window: WindowReport?
             if let stream = lane.stream {
-                (counters, window) = stream.finish(job.window, meter: lane.meter, counters: counters, capacity: entry.capacity,
+                (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters, capacity: entry.capacity,
                                                    countLimit: countLimit)
             }
             var result = ReplayResult(
@@ -240,10 +250,10 @@ public enum Compare {
         func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
             let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
             guard !job.window.isWholeTrace else { return opened }
-            let stream = _WindowedStream(opened.reader, window: job.window)
+            let stream = _WindowedStream(opened.reader, window: streamWindow)
             for lane in lanes {
                 lane.stream = stream
-                lane.meter = stream.meter(job.window)
+                lane.meter = stream.meter(streamWindow)
             }
             return (stream.reader, opened.source)
         }
@@ -445,6 +455,9 @@ final class _Lane: @unchecked Sendable {
     /// The windowed stream the lane reads and its cuts, when the job has a window.
     var stream: _WindowedStream?
     var meter: WindowMeter?
+    /// The run's own window, and the filter of its nested sample when it samples less than the stream.
+    var window = RequestWindow()
+    var subsample: _NestedSample?
 
     init(_ run: PolicyRun) {
         self.run = run
@@ -459,7 +472,11 @@ final class _Lane: @unchecked Sendable {
     @inline(__always)
     func apply(_ batch: [Request]) {
         let start = monotonicNanoseconds()
-        if let meter, let run { meter.apply(batch, body, counters: run.counters) } else { body(batch) }
+        // The meter cuts at positions of the stream, so a nested sample is filtered after the cut.
+        if let meter, let run {
+            if let subsample { meter.apply(batch, { body(subsample.filter($0)) }, counters: run.counters) }
+            else { meter.apply(batch, body, counters: run.counters) }
+        } else if let subsample { body(subsample.filter(batch)) } else { body(batch) }
         nanoseconds &+= monotonicNanoseconds() &- start
     }
 }

@@ -5,6 +5,12 @@
 ///
 /// A sampled trace keeps about `ratio` of the objects, of their bytes and of the requests, with
 /// every reuse of a kept key, so a cache `ratio` times smaller sees about the same miss ratio.
+///
+/// The counts are scaled up to the whole trace: the misses (and missed bytes) of the sample
+/// divided by the ratio, over the trace's own requests (counted as it is read). This is SHARDS'
+/// adjustment (Waldspurger et al., FAST '15): a popular key that happens to be in or out of the
+/// sample moves the sample's request count a lot but its miss count little, so dividing by the
+/// expected sample size rather than the actual one removes most of that noise.
 /// The runs are independent lanes of one read of the sample (``Compare``), spread over the
 /// cores; each costs about `ratio` of a full run, so the curve costs one decode of the trace
 /// plus `capacities × ratio` simulations.
@@ -15,6 +21,10 @@ public enum MiniatureSimulation {
     /// The fewest distinct objects the default sample aims to keep: below it, sampling error
     /// dominates, so the default ratio is raised (to 1 — exact — on small traces).
     public static let minimumSampledObjects = 10_000
+
+    /// The fewest objects a miniature cache holds: a capacity whose scaled size would be smaller
+    /// is simulated on a larger (nested) sample instead, at `minimumScaledObjects / capacity`.
+    public static let minimumScaledObjects = 200
 
     /// The default ratio for a working set of `objects` objects: 1 %, or more so the sample
     /// keeps about ``minimumSampledObjects`` objects.
@@ -46,16 +56,55 @@ public enum MiniatureSimulation {
         let ratio = window.sampleRatio ?? 1
         var job = CompareJob(trace: trace, policies: [policy], capacities: capacities, ignoreSize: ignoreSize,
                              lruStackDistance: false, threads: threads)
+        // A miniature cache of a handful of objects says little about the full one: small
+        // capacities sample more, so each miniature keeps at least `minimumScaledObjects`
+        // objects (their bytes at the working set's mean size in byte mode).
+        if ignoreSize {
+            job.minimumScaledCapacity = minimumScaledObjects
+        } else if ratio < 1 {
+            if measured == nil {
+                progress?.begin(phase: "working set")
+                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+            }
+            if let measured, measured.objects > 0 {
+                let meanSize = Double(measured.bytes) / Double(measured.objects)
+                job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumScaledObjects) * meanSize))
+            }
+        }
         job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
                                                         reportInterval: window.reportInterval)
         var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = measured }
         if ratio < 1 {
-            for i in result.results.indices { result.results[i].method = .miniatureSimulation }
             let sampled = result.results.first?.requests ?? 0
-            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample (\(sampled) requests measured), each capacity scaled by the ratio; an estimate, not an exact count")
+            for i in result.results.indices {
+                result.results[i] = scaledUp(result.results[i], ratio: result.results[i].window?.window.sampleRatio ?? ratio)
+            }
+            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are the sample's divided by the ratio, an estimate, not an exact count")
         }
         return result
+    }
+}
+
+extension MiniatureSimulation {
+    /// A sampled run's counts as estimates for the whole trace: misses and missed bytes divided
+    /// by the ratio (at most every request), over the trace's requests; the sample's own counts
+    /// stay in `window.sampledRequests` and `window.sampledHits`.
+    static func scaledUp(_ result: ReplayResult, ratio: Double) -> ReplayResult {
+        guard let window = result.window else { return result }
+        var scaled = result
+        let sampled = result.counters
+        func estimate(_ count: Int, atMost limit: Int) -> Int { min(limit, Int((Double(count) / ratio).rounded())) }
+        scaled.counters.requests = window.traceRequests
+        scaled.counters.hits = window.traceRequests - estimate(sampled.requests - sampled.hits, atMost: window.traceRequests)
+        scaled.counters.byteRequests = window.traceByteRequests
+        scaled.counters.byteHits = window.traceByteRequests
+            - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests)
+        scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
+        scaled.window?.sampledRequests = sampled.requests
+        scaled.window?.sampledHits = sampled.hits
+        scaled.method = .miniatureSimulation
+        return scaled
     }
 }
 

@@ -7,12 +7,21 @@ public struct WindowReport: Sendable, Equatable {
     public var traceRows: Int
     /// Rows of the trace read during the warm-up (before sampling).
     public var warmupTraceRows: Int
+    /// `get` requests of the trace after the warm-up, before sampling (all of them without a sample).
+    public var traceRequests: Int
+    /// Their bytes.
+    public var traceByteRequests: Int
     /// `get` requests the cache served during the warm-up, not counted in the results.
     public var warmupRequests: Int
     /// The capacity the policy had: the reported capacity scaled by the sampling ratio.
     public var sampledCapacity: Int?
     /// The count limit the policy had, scaled likewise.
     public var sampledCountLimit: Int?
+    /// The sample's own `get` requests and hits, when the counts were scaled up from it
+    /// (``MiniatureSimulation``); otherwise the counts are the sample's.
+    public var sampledRequests: Int?
+    /// The sample's own hits, beside ``sampledRequests``.
+    public var sampledHits: Int?
     /// Miss ratios per interval, when `--report-interval` is given.
     public var intervals: [IntervalStatistics]
 
@@ -22,12 +31,16 @@ public struct WindowReport: Sendable, Equatable {
             ("traceRows", .int(traceRows)),
             ("warmup", window.warmup.map { .string($0.description) } ?? .null),
             ("warmupTraceRows", .int(warmupTraceRows)),
+            ("traceRequests", .int(traceRequests)), ("traceByteRequests", .int(traceByteRequests)),
             ("warmupRequests", .int(warmupRequests)),
             ("maxRequests", .integer(window.maxRequests)),
             ("sampleRatio", .number(window.sampleRatio)),
             ("sampledCapacity", .integer(sampledCapacity)),
             ("sampledCountLimit", .integer(sampledCountLimit)),
         ]
+        if let sampledRequests, let sampledHits {
+            fields += [("sampledRequests", .int(sampledRequests)), ("sampledHits", .int(sampledHits))]
+        }
         if let interval = window.reportInterval {
             let (unit, length): (String, Double) = switch interval {
             case .requests(let rows): ("requests", Double(rows))
@@ -98,6 +111,7 @@ struct _WindowedStream {
         let (measured, intervals, warmup) = meter?.finish(counters) ?? (counters, [], nil)
         let report = WindowReport(
             window: window, traceRows: schedule.traceRows, warmupTraceRows: window.warmup == nil ? 0 : schedule.warmedTraceRows,
+            traceRequests: schedule.traceRequests.count, traceByteRequests: schedule.traceRequests.bytes,
             warmupRequests: warmup?.requests ?? 0,
             sampledCapacity: window.sampleRatio == nil ? nil : capacity.map(window.scaled),
             sampledCountLimit: window.sampleRatio == nil ? nil : countLimit.map(window.scaled),

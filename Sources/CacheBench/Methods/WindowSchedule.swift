@@ -27,6 +27,8 @@ public final class WindowSchedule: Sendable {
         var firstIntervalStart: Double = 0
         var warmedRows = 0
         var traceRows = 0
+        var traceRequests = 0
+        var traceBytes = 0
     }
     private let state = Mutex(State())
 
@@ -37,10 +39,12 @@ public final class WindowSchedule: Sendable {
 
     func noteFirstInterval(start: Double) { state.withLock { $0.firstIntervalStart = start } }
 
-    func noteRows(trace: Int, warmed: Int) {
+    func noteRows(trace: Int, warmed: Int, requests: Int, bytes: Int) {
         state.withLock {
             $0.traceRows = trace
             $0.warmedRows = warmed
+            $0.traceRequests = requests
+            $0.traceBytes = bytes
         }
     }
 
@@ -63,4 +67,6 @@ public final class WindowSchedule: Sendable {
     public var warmedTraceRows: Int { state.withLock { $0.warmedRows } }
     /// Rows of the trace read in all.
     public var traceRows: Int { state.withLock { $0.traceRows } }
+    /// `get` requests of the trace after the warm-up, before sampling, and their bytes.
+    public var traceRequests: (count: Int, bytes: Int) { state.withLock { ($0.traceRequests, $0.traceBytes) } }
 }

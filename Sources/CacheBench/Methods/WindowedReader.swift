@@ -21,6 +21,10 @@ public struct WindowedReader: TraceReader {
     /// intervals are off or not started.
     private var intervalEnd = Double.infinity
     private var capped = false
+    /// `get` rows of size > 0 after the warm-up, and their bytes, before sampling: what the
+    /// sample stands for.
+    private var measuredRequests = 0
+    private var measuredBytes = 0
 
     public var name: String { base.name }
     public var providesNextAccess: Bool { base.providesNextAccess }
@@ -48,6 +52,10 @@ public struct WindowedReader: TraceReader {
                 if warming { endWarmupIfDue(row: traceRows, time: lastTime) }
                 if !warming { markIntervalsIfDue(row: traceRows, time: lastTime) }
                 traceRows += 1
+                if !warming && request.operation == .get && request.size > 0 {
+                    measuredRequests += 1
+                    measuredBytes &+= request.size
+                }
                 if let keepBelow, SpatialSample.hash(request.key) >= keepBelow { continue }
                 batch.append(request)
                 keptRows += 1
@@ -102,7 +110,8 @@ public struct WindowedReader: TraceReader {
     /// At the end of the stream: a warm-up that never ended covered the whole trace, which
     /// leaves nothing to measure.
     private mutating func finish() throws(TraceError) {
-        schedule.noteRows(trace: traceRows, warmed: warming ? traceRows : warmedRows)
+        schedule.noteRows(trace: traceRows, warmed: warming ? traceRows : warmedRows, requests: measuredRequests,
+                          bytes: measuredBytes)
         if warming, let warmup = window.warmup {
             let span = firstTime == nil ? "" : ", spanning \(TraceSpan.seconds(lastTime.rounded(.down)).description)"
             throw TraceError(.malformed, file: base.name,

@@ -43,19 +43,26 @@ struct MiniatureSimulationTests {
         }
     }
 
-    @Test("each point is the policy on the sample at the scaled capacity (a windowed replay)")
+    @Test("each point is the policy on the sample at the scaled capacity (a windowed replay), misses scaled up by the ratio")
     func pointsAreSampledReplays() throws {
         let path = try skewedTrace(seed: 2, rows: 20_000, keys: 8_000)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let window = RequestWindow(sampleRatio: 0.25)
-        let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(100), .size(1000)]),
-                                           points: nil, ignoreSize: true, policy: "clock", window: window)
+        // 1,000 and 4,000 objects at 25 % are miniatures of 250 and 1,000 objects; 400 objects
+        // would be 100, under the floor of 200, so that run samples 50 % (200 / 400).
+        let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(400), .size(1000), .size(4000)]),
+                                           points: nil, ignoreSize: true, policy: "clock", window: RequestWindow(sampleRatio: 0.25))
+        #expect(curve.results.map { $0.window?.window.sampleRatio } == [0.5, 0.25, 0.25])
         for result in curve.results {
+            let ratio = try #require(result.window?.window.sampleRatio)
+            let window = RequestWindow(sampleRatio: ratio)
             var job = ReplayJob(trace: TraceSpec(path: path), policy: "clock", capacity: result.capacity, ignoreSize: true)
             job.window = window
             let replayed = try Replay.run(job)
-            #expect(result.counters == replayed.counters && result.method == .miniatureSimulation)
-            #expect(result.window?.sampledCapacity == window.scaled(result.capacity ?? 0))
+            #expect(result.window?.sampledRequests == replayed.requests && result.window?.sampledHits == replayed.hits)
+            #expect(result.window?.sampledCapacity == window.scaled(result.capacity ?? 0) && result.method == .miniatureSimulation)
+            // The estimate: the sample's misses over the ratio, of the trace's 20,000 requests.
+            #expect(result.requests == 20_000)
+            #expect(result.misses == Int((Double(replayed.misses) / ratio).rounded()))
         }
         #expect(curve.notes.contains { $0.contains("miniature simulations on a 25 % spatial sample") })
     }

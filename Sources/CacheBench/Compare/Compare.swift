@@ -269,7 +269,7 @@ public enum Compare {
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
             progress?.finish()
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
         }
         /// Collects the results of a driven wave, releasing its runs.
         func collect(_ wave: [Int], _ waveLanes: [_Lane]) {

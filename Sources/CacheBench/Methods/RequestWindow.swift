@@ -46,6 +46,14 @@ public struct RequestWindow: Sendable, Equatable {
         return max(1, Int((Double(capacity) * ratio).rounded()))
     }
 
+    /// Why a run saw no rows: an empty trace, or a sample that kept none of its keys.
+    var emptyStreamReason: String {
+        if let ratio = sampleRatio, ratio < 1 {
+            return "no row of the trace is in the sample (--sample \(String(format6: ratio).trimmingZeros) kept none of its keys; the trace may be empty, or too small for this ratio)"
+        }
+        return "the trace has no rows (empty file, or a header alone)"
+    }
+
     /// Parses a sampling ratio: a number above 0 and at most 1 (`0.01`), or a percentage (`1%`).
     ///
     /// - Throws: ``UsageError`` for 0, a ratio above 1, or text that is not a number.

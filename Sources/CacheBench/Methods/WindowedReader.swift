@@ -26,7 +26,10 @@ public struct WindowedReader: TraceReader {
     private var measuredRequests = 0
     private var measuredBytes = 0
 
+    /// The underlying trace's name.
     public var name: String { base.name }
+    /// Whether the underlying trace gives next-access indices (kept through sampling: they
+    /// order the kept keys' next requests as in the whole trace).
     public var providesNextAccess: Bool { base.providesNextAccess }
 
     /// Wraps `base`; `schedule` receives the marks.
@@ -40,6 +43,9 @@ public struct WindowedReader: TraceReader {
         if !warming { startIntervals(row: 0, time: 0) }
     }
 
+    /// The next rows in the window, never an empty batch; `false` at the end of the trace or the cap.
+    ///
+    /// - Throws: the trace's errors, and at the end a ``TraceError`` when the warm-up covered the whole trace.
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
         while batch.isEmpty {

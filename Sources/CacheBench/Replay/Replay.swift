@@ -20,7 +20,8 @@ public enum ReplayMethod: String, Sendable {
     /// identical counts, but no per-pass trim durations.
     case stackDistance = "stack-distance"
     /// The policy was driven by a spatially sampled trace at a capacity scaled by the sampling
-    /// ratio (``MiniatureSimulation``): an estimate whose counts are the sample's.
+    /// ratio (``MiniatureSimulation``): an estimate, the sample's misses divided by the ratio
+    /// over the trace's requests.
     case miniatureSimulation = "miniature-simulation"
 }
 
@@ -239,7 +240,7 @@ public enum Replay {
     static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
         let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
         if rows == 0 {
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
         }
     }
 

@@ -40,6 +40,11 @@ enum CompareCommand {
       --disk-option KEY=VALUE A disk-tier parameter (repeatable).
       --tier-promote-cost C   The cost of memory copies: size (SDImageCache, default) or zero
                               (YYCache's facade).
+    \(WindowOptions.help)
+                              A window turns off LRU's one-pass profile (every run is simulated)
+                              and cannot be combined with --tier.
+      --plot-intervals FILE.svg
+                              Chart of the miss ratio per --report-interval, one line per run.
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       --plot FILE.svg         Chart of hit ratio against capacity, one line per policy.
@@ -73,8 +78,9 @@ enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
         valueOptions: Set(["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
-                           "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads", "--max-memory"])
-            .union(TierOptions.valueOptions),
+                           "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads", "--max-memory",
+                           "--plot-intervals"])
+            .union(TierOptions.valueOptions).union(WindowOptions.valueOptions),
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
 
@@ -95,12 +101,16 @@ enum CompareCommand {
                 return size
             }
             compare.noteHandler = { Output.error($0) }
+            compare.window = try WindowOptions.parse(arguments)
+            if arguments.value("--plot-intervals") != nil && compare.window.reportInterval == nil {
+                throw UsageError("--plot-intervals needs --report-interval")
+            }
             job = compare
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
-            try Output.requireFiles(arguments, ["--plot", "--plot-latency"])
+            try Output.requireFiles(arguments, ["--plot", "--plot-latency", "--plot-intervals"])
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]] + arguments.all("--baseline"),
-                                       outputs: ["--output", "--plot", "--plot-latency"])
+                                       outputs: ["--output", "--plot", "--plot-latency", "--plot-intervals"])
             if tolerance != nil && arguments.value("--baseline") == nil {
                 throw UsageError("--tolerance applies to --baseline, which is not given")
             }
@@ -119,7 +129,8 @@ enum CompareCommand {
         let result = try Compare.run(job, progress: progress)
         // Everything is rendered before anything is written, then committed together.
         try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]
-            + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) }))
+            + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
+            + (arguments.value("--plot-intervals").map { [(IntervalChart.render(result.results), $0)] } ?? []))
 
         if let gate {
             let outcome = gate.check(result, allowPartial: arguments.flags.contains("--allow-partial"))

@@ -3,18 +3,34 @@ import Foundation
 
 enum MRCCommand {
     static let help = """
-    USAGE: cachebench mrc TRACE [--points N | --capacities LIST] [options]
+    USAGE: cachebench mrc TRACE [--policy NAME] [--points N | --capacities LIST] [options]
 
-    Prints LRU's miss-ratio curve: hit and miss ratio at many capacities, from one exact
+    Prints a policy's miss-ratio curve: hit and miss ratio at many capacities.
+
+    LRU's curve (the default) comes from one exact
     stack-distance pass over the trace (Mattson's algorithm with a Fenwick tree over last-access
     times, O(N log M)). The counts equal 'replay --policy lru' at each capacity. A trace where a
     key changes size (byte mode) or a requested key is deleted cannot be profiled exactly; LRU is
     then simulated at each capacity on a second read (a note says so).
 
+    Any other policy's curve (--policy NAME), and LRU's with a window option, comes from
+    miniature simulations, as libCacheSim's MINISIM: the trace is sampled spatially (SHARDS:
+    keys whose hash is below RATIO·2^64, with all their requests) and the policy runs once per
+    capacity on the sample at the capacity times RATIO, the runs spread over the cores. The
+    sample is read once; each run costs about RATIO of a full one. --sample 1 simulates every
+    capacity on the whole trace (exact, for checking the estimate).
+
     ARGUMENTS:
       TRACE                   A trace file, or - for standard input (then --capacities is required).
 
     OPTIONS:
+      --policy NAME           A policy from 'cachebench policies' (default lru).
+      --sample RATIO          The sampling ratio of the miniature simulations (0.01 or 1%; 1 is
+                              exact). Default for a policy other than lru: 0.01, raised so the
+                              sample keeps about 10,000 objects (1 on traces with fewer).
+      --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
+                              each cache before counting starts.
+      --max-requests N        Read only the trace's first N rows.
       --points N              N log-spaced capacities from 1/1000 of the working set to all of
                               it (default 32).
       --capacities LIST       Explicit capacities, as in 'compare': 64MiB,1GiB; 1MiB...1GiB:12;
@@ -26,15 +42,18 @@ enum MRCCommand {
       --format F              table (default), json (as 'compare'), csv or markdown.
       --output FILE           Write the curve to FILE instead of stdout.
       --plot FILE.svg         Chart of the miss ratio against capacity.
+      --threads N             Concurrent runs (default: the number of cores).
       -h, --help              Show this help.
 
     EXAMPLE:
       cachebench mrc Traces/lirs-sprite.csv --ignore-size --points 24 --plot sprite-mrc.svg
+      cachebench mrc big.oracleGeneral.zst --policy s3fifo --sample 0.01 --points 16
     """
 
     static let spec = CommandSpec(
         name: "mrc",
-        valueOptions: ["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot"],
+        valueOptions: ["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
+                       "--policy", "--sample", "--warmup", "--max-requests", "--threads"],
         flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -43,6 +62,8 @@ enum MRCCommand {
         let format: ReportFormat
         let capacities: CapacityList?
         let points: Int?
+        let window: RequestWindow
+        let threads: Int
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
@@ -54,11 +75,15 @@ enum MRCCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
             capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in try CapacityList.parse(text) }
             points = try arguments.integer("--points")
+            window = try WindowOptions.parse(arguments)
+            threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
+            guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
         } catch { throw .usage(error) }
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
         let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                             ignoreSize: arguments.flags.contains("--ignore-size"),
-                                            threads: ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+                                            threads: threads, progress: progress,
+                                            policy: arguments.value("--policy") ?? "lru", window: window)
         // Rendered first, then the curve and its chart are committed together.
         var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
         if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

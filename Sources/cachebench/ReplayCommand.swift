@@ -20,7 +20,9 @@ enum ReplayCommand {
     OPTIONS:
       --policy NAME           A policy from 'cachebench policies' (required without --tier).
       --capacity SIZE         The cost limit: bytes (objects with --ignore-size), or with a suffix
-                              KB MB GB (powers of 1000) or KiB MiB GiB (powers of 1024).
+                              KB MB GB TB (powers of 1000), KiB MiB GiB TiB or libCacheSim's
+                              K M G T (powers of 1024: 64M is 64 MiB); or a fraction of the
+                              trace's working set, a decimal below 1 (0.1 is 10 %; needs a file).
                               Default: the library's own default where it ships one, otherwise
                               10% of the trace's working set (needs a file, not standard input).
       --count-limit N         An object-count limit, for policies that have one.
@@ -33,6 +35,9 @@ enum ReplayCommand {
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
     \(TierOptions.help)
+    \(WindowOptions.help)
+      --plot-intervals FILE.svg
+                              Chart of the miss ratio and byte miss ratio per --report-interval.
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       -h, --help              Show this help.
@@ -45,7 +50,8 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay",
         valueOptions: Set(["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format",
-                           "--output", "--threads", "--tier"]).union(TierOptions.valueOptions),
+                           "--output", "--threads", "--tier", "--plot-intervals"]).union(TierOptions.valueOptions)
+            .union(WindowOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -60,32 +66,44 @@ enum ReplayCommand {
             }
             var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
             replay.tier = tiered?.tier
+            replay.window = try WindowOptions.parse(arguments)
+            if arguments.value("--plot-intervals") != nil && replay.window.reportInterval == nil {
+                throw UsageError("--plot-intervals needs --report-interval")
+            }
+            try Output.requireFiles(arguments, ["--plot-intervals"])
             if let threads = try arguments.integer("--threads") {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
                 replay.threads = threads
             }
             job = replay
-            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot-intervals"])
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
         let slow = SlowByDesign.reason(job.policy).map { " [slow by design: \($0)]" } ?? ""
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)\(slow)") : nil
         let result = try Replay.run(job, progress: progress)
-        try Output.emit(ReplayReport.render(result, as: format), to: arguments.value("--output"))
+        var outputs: [(text: String, path: String?)] = [(ReplayReport.render(result, as: format), arguments.value("--output"))]
+        if let path = arguments.value("--plot-intervals") { outputs.append((IntervalChart.render([result]), path)) }
+        try Output.emit(outputs)
     }
 }
 
 /// The options `replay` and `compare` share: the trace, sizes and policy parameters.
 enum TraceOptions {
     static func job(_ arguments: Arguments, trace path: String, policy: String) throws(UsageError) -> ReplayJob {
-        let capacity = try arguments.value("--capacity").map { (text) throws(UsageError) in
-            try SizeFormat.parse(text, option: "--capacity")
-        }
-        if let capacity, capacity <= 0 { throw UsageError("--capacity \(arguments.value("--capacity") ?? ""): must be greater than 0") }
-        return ReplayJob(trace: try traceSpec(arguments, path: path), policy: policy, capacity: capacity,
-                         countLimit: try arguments.integer("--count-limit"),
-                         ignoreSize: arguments.flags.contains("--ignore-size"),
-                         options: try policyOptions(arguments.all("--option")))
+        // A decimal below 1 is a fraction of the working set (as compare's --capacities); a size otherwise.
+        let text = arguments.value("--capacity")
+        let fraction = try text.flatMap { (text) throws(UsageError) in try CapacityList.parseFraction(text, option: "--capacity") }
+        let capacity = try text.map { (text) throws(UsageError) -> Int? in
+            fraction == nil ? try SizeFormat.parse(text, option: "--capacity") : nil
+        } ?? nil
+        if let capacity, capacity <= 0 { throw UsageError("--capacity \(text ?? ""): must be greater than 0") }
+        var job = ReplayJob(trace: try traceSpec(arguments, path: path), policy: policy, capacity: capacity,
+                            countLimit: try arguments.integer("--count-limit"),
+                            ignoreSize: arguments.flags.contains("--ignore-size"),
+                            options: try policyOptions(arguments.all("--option")))
+        job.capacityFraction = fraction
+        return job
     }
 
     static func traceSpec(_ arguments: Arguments, path: String) throws(UsageError) -> TraceSpec {

@@ -81,7 +81,7 @@ public struct CapacityList: Sendable, Equatable {
     }
 
     /// `0.25` → 25/100; `nil` when `text` is not a bare decimal (so it is a size).
-    static func parseFraction(_ text: String, option: String) throws(UsageError) -> Item? {
+    public static func parseFraction(_ text: String, option: String) throws(UsageError) -> Item? {
         guard text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty), parts[1].count <= 15,

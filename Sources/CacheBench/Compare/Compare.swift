@@ -28,6 +28,13 @@ public struct CompareJob: Sendable {
     public var memoryBudget: Int?
     /// Receives remarks worth telling the user while the comparison runs (waves).
     public var noteHandler: (@Sendable (String) -> Void)?
+    /// Warm-up, cap, sampling and report intervals, applied to every run (``RequestWindow``);
+    /// sampled runs get their capacities scaled by the ratio.
+    public var window = RequestWindow()
+    /// With a sampling ratio: the smallest capacity a run may be scaled to. A run whose capacity
+    /// times the ratio falls below it samples more (a larger, nested sample) so its miniature
+    /// cache keeps this size (``MiniatureSimulation``).
+    public var minimumScaledCapacity: Int?
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -86,6 +93,9 @@ public enum Compare {
         let started = monotonicNanoseconds()
         var notes: [String] = []
         let policies = try resolvePolicies(job)
+        if !job.window.isWholeTrace && !job.tiers.isEmpty {
+            throw .usage(UsageError("--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"))
+        }
         var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
         for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair)) }
         // --option reaches the policies and the memory tiers that declare it; the disk tiers have --disk-option.
@@ -152,19 +162,27 @@ public enum Compare {
         // The stack-distance pass replaces lru's runs when it can be exact.
         let lruIndex = policies.firstIndex { $0.descriptor.name == "lru" }
         var profiledCapacities: [Int] = []
-        if job.lruStackDistance, let lruIndex, job.countLimit == nil {
+        // A window's cuts need per-run counters, which the one-pass profile does not keep.
+        if job.lruStackDistance, let lruIndex, job.countLimit == nil, job.window.isWholeTrace {
             profiledCapacities = plan.filter { $0.policy == lruIndex }.compactMap(\.capacity)
             if profiledCapacities.count < 2 { profiledCapacities = [] }
         }
 
         // One run per planned (policy, capacity), except the profiled ones, made wave by wave.
+        // Each run's window (its own sampling ratio), and the stream's: the largest sample any run needs.
+        let laneWindows = plan.map { job.window.forCapacity($0.capacity, minimumScaled: job.minimumScaledCapacity) }
+        let streamWindow = job.window.covering(laneWindows)
         func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
             let entry = plan[i]
             let policy = policies[entry.policy]
             let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
             do {
-                return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
-                                                options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
+                let lane = _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity.map(laneWindows[i].scaled),
+                                                                        countLimit: countLimit.map(laneWindows[i].scaled)),
+                                                    options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
+                lane.subsample = laneWindows[i].nestedFilter(within: streamWindow)
+                lane.window = laneWindows[i]
+                return lane
             } catch { throw error.asUsage }
         }
         /// A finished run's result; its lane (and the policy's memory) can then go.
@@ -173,11 +191,20 @@ public enum Compare {
             let policy = policies[entry.policy]
             guard let run = lane.run else { return nil }
             let trims = run.trims()
-            return ReplayResult(
+            let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
+            var counters = run.counters()
+            var window: WindowReport?
+            if let stream = lane.stream {
+                (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters, capacity: entry.capacity,
+                                                   countLimit: countLimit)
+            }
+            var result = ReplayResult(
                 policy: policy.descriptor.name, trace: job.trace.path, capacity: entry.capacity,
-                capacitySource: entry.source, countLimit: policy.descriptor.supportsCountLimit ? job.countLimit : nil,
-                ignoreSize: job.ignoreSize, counters: run.counters(), seconds: Double(lane.nanoseconds) / 1e9,
+                capacitySource: entry.source, countLimit: countLimit,
+                ignoreSize: job.ignoreSize, counters: counters, seconds: Double(lane.nanoseconds) / 1e9,
                 trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
+            result.window = window
+            return result
         }
         var resultOfPlan = [ReplayResult?](repeating: nil, count: plan.count)
         let simulated = plan.indices.filter { !(plan[$0].policy == lruIndex && !profiledCapacities.isEmpty) }
@@ -219,13 +246,21 @@ public enum Compare {
 
         // Offline policies need each request's next access; one annotated stream serves every run.
         let future = policies.first { $0.descriptor.needsFuture }
-        func open() throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
-            try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+        /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts.
+        func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
+            let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+            guard !job.window.isWholeTrace else { return opened }
+            let stream = _WindowedStream(opened.reader, window: streamWindow)
+            for lane in lanes {
+                lane.stream = stream
+                lane.meter = stream.meter(streamWindow)
+            }
+            return (stream.reader, opened.source)
         }
 
         progress?.begin(phase: "replay")
         let rows: Int
-        let opened = try open()
+        let opened = try open(lanes)
         do {
             rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads,
                              progress: progress)
@@ -234,7 +269,7 @@ public enum Compare {
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
             progress?.finish()
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
         }
         /// Collects the results of a driven wave, releasing its runs.
         func collect(_ wave: [Int], _ waveLanes: [_Lane]) {
@@ -244,7 +279,7 @@ public enum Compare {
         func runWave(_ wave: [Int]) throws(CacheBenchError) {
             var waveLanes: [_Lane] = []
             for i in wave { waveLanes.append(try makeLane(i)) }
-            let reopened = try open()
+            let reopened = try open(waveLanes)
             do { _ = try drive(waveLanes, reopened, threads: job.threads, progress: progress) }
             catch { throw .trace(error) }
             collect(wave, waveLanes)
@@ -417,6 +452,12 @@ final class _Lane: @unchecked Sendable {
     let run: PolicyRun?
     private let body: ([Request]) -> Void
     var nanoseconds: UInt64 = 0
+    /// The windowed stream the lane reads and its cuts, when the job has a window.
+    var stream: _WindowedStream?
+    var meter: WindowMeter?
+    /// The run's own window, and the filter of its nested sample when it samples less than the stream.
+    var window = RequestWindow()
+    var subsample: _NestedSample?
 
     init(_ run: PolicyRun) {
         self.run = run
@@ -431,7 +472,11 @@ final class _Lane: @unchecked Sendable {
     @inline(__always)
     func apply(_ batch: [Request]) {
         let start = monotonicNanoseconds()
-        body(batch)
+        // The meter cuts at positions of the stream, so a nested sample is filtered after the cut.
+        if let meter, let run {
+            if let subsample { meter.apply(batch, { body(subsample.filter($0)) }, counters: run.counters) }
+            else { meter.apply(batch, body, counters: run.counters) }
+        } else if let subsample { body(subsample.filter(batch)) } else { body(batch) }
         nanoseconds &+= monotonicNanoseconds() &- start
     }
 }

@@ -1,4 +1,5 @@
-/// LRU's miss-ratio curve (`cachebench mrc`).
+/// A policy's miss-ratio curve (`cachebench mrc`): LRU's exactly, any policy by miniature
+/// simulations (``MiniatureSimulation``).
 public enum MissRatioCurve {
     /// The default number of points when neither points nor capacities are given.
     public static let defaultPoints = 32
@@ -11,8 +12,11 @@ public enum MissRatioCurve {
     ///
     /// - Throws: ``CacheBenchError``: usage (2) for fewer than 2 points or a working set needed
     ///   from standard input; trace errors (65, 66).
+    /// With a `policy` other than `lru`, or a `window`, the curve comes from
+    /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace.
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
-                           threads: Int = 2, progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
+                           threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
+                           window: RequestWindow = RequestWindow()) throws(CacheBenchError) -> CompareResult {
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -33,6 +37,10 @@ public enum MissRatioCurve {
             } else {
                 list = CapacityList(CapacityList.logSpaced(Double(low), Double(total), count: count).map { .size(Int($0.rounded())) })
             }
+        }
+        if policy != "lru" || !window.isWholeTrace {
+            return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
+                                               ignoreSize: ignoreSize, window: window, threads: threads, progress: progress)
         }
         var result = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize,
                                                 threads: threads), progress: progress)

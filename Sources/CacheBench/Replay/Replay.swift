@@ -19,6 +19,10 @@ public enum ReplayMethod: String, Sendable {
     /// LRU counts from one stack-distance pass serving every capacity (``LRUStackProfiler``):
     /// identical counts, but no per-pass trim durations.
     case stackDistance = "stack-distance"
+    /// The policy was driven by a spatially sampled trace at a capacity scaled by the sampling
+    /// ratio (``MiniatureSimulation``): an estimate, the sample's misses divided by the ratio
+    /// over the trace's requests.
+    case miniatureSimulation = "miniature-simulation"
 }
 
 /// One replay to run: a trace, a policy and its configuration.
@@ -39,6 +43,11 @@ public struct ReplayJob: Sendable {
     public var threads: Int = 1
     /// A disk tier behind `policy`, which is then the memory tier (`--tier`).
     public var tier: TierJob?
+    /// Warm-up, cap, sampling and report intervals (``RequestWindow``); the whole trace by default.
+    public var window = RequestWindow()
+    /// A capacity given as this fraction of the working set (`--capacity 0.1`), used when
+    /// `capacity` is `nil`.
+    public var capacityFraction: CapacityList.Item?
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -78,6 +87,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var threads: Int = 1
     /// Simulation, or LRU's one-pass stack-distance profile.
     public var method: ReplayMethod = .simulation
+    /// Warm-up, cap, sample and intervals, when the run had a ``RequestWindow``.
+    public var window: WindowReport?
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -154,16 +165,25 @@ public enum Replay {
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
         do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
-        if let tier = job.tier { return try runTiered(job, tier) }
+        if let tier = job.tier {
+            try requireWholeTrace(job, beside: "--tier")
+            return try runTiered(job, tier)
+        }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
-        if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
+        if job.threads > 1 {
+            try requireWholeTrace(job, beside: "--threads")
+            return try runConcurrently(policy, job, capacity: capacity, source: source)
+        }
         let run: PolicyRun
+        let window = job.window
         do {
-            run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
+            run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asUsage }
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
-        var reader = opened.reader
+        let stream = _WindowedStream(opened.reader, window: window)
+        let meter = stream.meter(window)
+        var reader = stream.reader
         let bytes = opened.source
         let seconds: Double
         do {
@@ -172,7 +192,7 @@ public enum Replay {
             var rows = 0
             let start = monotonicNanoseconds()
             while try reader.nextBatch(&batch) {
-                run.apply(batch)
+                if let meter { meter.apply(batch, run.apply, counters: run.counters) } else { run.apply(batch) }
                 if let progress {
                     rows += batch.count
                     progress.update(bytes: bytes.bytesRead, total: bytes.length, items: rows)
@@ -182,12 +202,23 @@ public enum Replay {
             progress?.finish()
         } catch { throw .trace(error) }
         try requireRows(run.counters(), job)
+        let (counters, windowReport) = stream.finish(window, meter: meter, counters: run.counters(), capacity: capacity,
+                                                     countLimit: job.countLimit)
         let trims = run.trims()
-        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: run.counters(), seconds: seconds, trim: trims.all.summary,
-                            trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
-                            policyMetrics: run.extraMetrics())
+        var result = ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
+                                  capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                                  counters: counters, seconds: seconds, trim: trims.all.summary,
+                                  trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
+                                  policyMetrics: run.extraMetrics())
+        result.window = windowReport
+        return result
+    }
+
+    /// Warm-up, caps, sampling and intervals apply to one single-threaded cache.
+    private static func requireWholeTrace(_ job: ReplayJob, beside option: String) throws(CacheBenchError) {
+        guard job.window.isWholeTrace else {
+            throw .usage(UsageError("--warmup, --max-requests, --sample and --report-interval cannot be combined with \(option)"))
+        }
     }
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
@@ -209,7 +240,7 @@ public enum Replay {
     static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
         let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
         if rows == 0 {
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
         }
     }
 
@@ -241,6 +272,12 @@ public enum Replay {
     /// else 10 % of the working set.
     static func resolveCapacity(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> (Int?, CapacitySource) {
         if let capacity = job.capacity { return (capacity, .option) }
+        if let fraction = job.capacityFraction {
+            let workingSet: WorkingSet
+            do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+            return (CapacityList([fraction]).resolve(workingSet: workingSet.total(ignoreSize: job.ignoreSize)).first ?? 1,
+                    .workingSetFraction)
+        }
         if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
         // The contract: the working-set default applies only when neither limit is given; with a
         // count limit alone, the cost limit is the library's own default, which is none.

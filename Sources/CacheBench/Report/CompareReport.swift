@@ -31,13 +31,16 @@ public enum CompareReport {
             for row in rows { out += "| " + row.joined(separator: " | ") + " |\n" }
             return out
         case .table:
-            var out = "LRU miss-ratio curve: \(result.trace)\n"
+            var out = "\(result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU") miss-ratio curve: \(result.trace)\n"
             if let first = result.results.first {
                 out += "\(SizeFormat.grouped(first.requests)) requests"
                 out += first.ignoreSize ? ", every object counts as 1\n" : ", capacities in bytes\n"
             }
-            out += "method: " + (result.results.first?.method == .stackDistance
-                ? "one stack-distance pass (exact)\n" : "simulation per capacity\n")
+            switch result.results.first?.method {
+            case .stackDistance?: out += "method: one stack-distance pass (exact)\n"
+            case .miniatureSimulation?: out += "method: miniature simulation per capacity on a spatial sample (estimate)\n"
+            default: out += "method: simulation per capacity\n"
+            }
             out += "\n"
             let table = [["capacity", header[1], "hit ratio", "miss ratio", "byte hit ratio"]] + result.results.map { r in
                 [capacityLabel(r), r.capacity.map(String.init) ?? "", percent(r.hitRatio), percent(r.missRatio), percent(r.byteHitRatio)]

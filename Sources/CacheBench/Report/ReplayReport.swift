@@ -51,6 +51,7 @@ extension ReplayResult {
             ("policyMetrics", policyMetrics.json),
         ]
         if let tiers { fields.append(("tiers", tiers.json)) }
+        if let window { fields.append(("window", window.json)) }
         return .object(fields)
     }
 
@@ -126,6 +127,7 @@ public enum ReplayReport {
             ("capacity", (r.capacity.map { SizeFormat.describe($0, objects: r.ignoreSize) } ?? "unlimited") + " (\(r.capacitySource.rawValue))"),
         ]
         if let limit = r.countLimit { rows.append(("count limit", String(limit))) }
+        rows += r.window?.tableRows ?? []
         rows += [
             ("requests", "\(r.requests) (\(r.hits) hits, \(r.misses) misses)"),
             ("hit ratio", percent(r.hitRatio)),

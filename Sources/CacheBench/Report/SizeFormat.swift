@@ -13,9 +13,10 @@ public enum SizeFormat {
             "": 1, "b": 1,
             "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
             "kib": 1024, "mib": 1048576, "gib": 1073741824, "tib": 1099511627776,
+            "k": 1024, "m": 1048576, "g": 1073741824, "t": 1099511627776,
         ]
         guard let multiplier = multipliers[suffix] else {
-            throw UsageError("\(option) \(text): unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB or GiB)")
+            throw UsageError("\(option) \(text): unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)")
         }
         guard !digits.isEmpty, let number = Double(digits) else {
             throw UsageError("\(option) \(text): not a size (examples: 1048576, 64MiB, 1GB)")

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Reproduces results/minisim.md: the error and the speed-up of miss-ratio curves from miniature
+# simulations (`mrc --policy NAME --sample RATIO`, as libCacheSim's MINISIM) against exact
+# simulation of every capacity (`--sample 1`), on the bundled traces and a 10-million-request
+# Zipf trace generated here (in a temporary folder, removed afterwards).
+#
+#   Scripts/minisim.sh                # release build, every trace
+#   Scripts/minisim.sh --quick        # the bundled traces only (no 10M trace)
+#
+# Miss ratios are deterministic (the sample is a fixed hash of the key); times depend on the
+# machine and its load, so the speed-up is measured on one machine, run after run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build -c release --product cachebench
+B=${CACHEBENCH:-.build/release/cachebench}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+traces=()
+if [[ "${1:-}" != "--quick" ]]; then
+    "$B" generate zipf --seed 7 --requests 10000000 --alpha 1.0 --objects 1000000 --output "$work/zipf-10m.csv"
+    "$B" convert "$work/zipf-10m.csv" --output "$work/zipf-10m.oracleGeneral"
+    rm "$work/zipf-10m.csv"
+    traces+=("$work/zipf-10m.oracleGeneral")
+fi
+python3 Scripts/minisim.py "$B" "${traces[@]}" > results/minisim.md
+echo "wrote results/minisim.md" >&2

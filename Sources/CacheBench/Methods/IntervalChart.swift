@@ -1,0 +1,63 @@
+/// The miss ratio over time (`--plot-intervals`): one solid line per run for the miss ratio and
+/// a dashed one for the byte miss ratio, against each interval's start on a linear axis (rows or
+/// seconds of trace time), so drifts and phase changes of a workload show where they happen.
+public enum IntervalChart {
+    /// A standalone SVG document for the intervals of `results` (those without intervals are left out).
+    public static func render(_ results: [ReplayResult]) -> String {
+        let runs = results.compactMap { result -> (String, WindowReport)? in
+            guard let window = result.window, window.window.reportInterval != nil else { return nil }
+            let capacity = result.capacity.map { " @ " + SizeFormat.describe($0, objects: result.ignoreSize) } ?? ""
+            return (result.policy + capacity, window)
+        }
+        let unit: String
+        switch runs.first?.1.window.reportInterval {
+        case .seconds?: unit = "trace time (s)"
+        default: unit = "trace row"
+        }
+        let points = runs.flatMap { $0.1.intervals }
+        let xs = points.map(\.start)
+        let ys = points.flatMap { [$0.missRatio, $0.byteMissRatio].compactMap { $0 } }
+        var xLow = xs.min() ?? 0, xHigh = xs.max() ?? 1
+        if xHigh <= xLow { xHigh = xLow + 1 }
+        let (yLow, yHigh, yStep) = SVGLineChart.fittedRange(ys.min() ?? 0, ys.max() ?? 1)
+        if xLow > 0 && xLow < (xHigh - xLow) * 0.05 { xLow = 0 }
+
+        let width = 900.0, height = 520.0, left = 78.0, right = 220.0, top = 56.0, bottom = 62.0
+        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        func px(_ x: Double) -> Double { left + (x - xLow) / (xHigh - xLow) * plotWidth }
+        func py(_ y: Double) -> Double { top + plotHeight - (y - yLow) / max(yHigh - yLow, 1e-9) * plotHeight }
+        let n = SVGLineChart.n
+
+        var svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+        <rect width="100%" height="100%" fill="white"/>
+        <text x="\(n(left))" y="28" font-size="16" font-weight="bold">\(SVGLineChart.escape("Miss ratio per interval: " + (results.first.map { CompareCharts.traceName($0.trace) } ?? "")))</text>
+        <rect x="\(n(left))" y="\(n(top))" width="\(n(plotWidth))" height="\(n(plotHeight))" fill="none" stroke="#999"/>
+
+        """
+        var y = yLow
+        while y <= yHigh + 1e-9 {
+            svg += "<line x1=\"\(n(left))\" y1=\"\(n(py(y)))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(py(y)))\" stroke=\"#eee\"/>"
+            svg += "<text x=\"\(n(left - 6))\" y=\"\(n(py(y) + 4))\" text-anchor=\"end\">\(SVGLineChart.percentLabel(y, step: yStep))</text>\n"
+            y += yStep
+        }
+        for i in 0...5 {
+            let x = xLow + (xHigh - xLow) * Double(i) / 5
+            svg += "<text x=\"\(n(px(x)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\">\(SVGLineChart.trimmed(x, decimals: 0))</text>\n"
+        }
+        svg += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 16))\" text-anchor=\"middle\">interval start, \(unit)</text>\n"
+        svg += "<text transform=\"translate(20 \(n(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">miss ratio (dashed: byte miss ratio)</text>\n"
+        for (index, (name, window)) in runs.enumerated() {
+            let color = SVGLineChart.palette[index % SVGLineChart.palette.count]
+            for (byte, ratio) in [(false, \IntervalStatistics.missRatio), (true, \IntervalStatistics.byteMissRatio)] {
+                let line = window.intervals.compactMap { p in p[keyPath: ratio].map { "\(n(px(p.start))),\(n(py($0)))" } }
+                guard !line.isEmpty else { continue }
+                svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"\(byte ? " stroke-dasharray=\"5 4\"" : "") points=\"\(line.joined(separator: " "))\"/>\n"
+            }
+            let legendY = top + 16 + Double(index) * 18
+            svg += "<line x1=\"\(n(width - right + 16))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(width - right + 40))\" y2=\"\(n(legendY - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+            svg += "<text x=\"\(n(width - right + 46))\" y=\"\(n(legendY))\">\(SVGLineChart.escape(name))</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+}

@@ -1,0 +1,120 @@
+/// Miss-ratio curves for any policy from miniature simulations, as libCacheSim's MINISIM builds
+/// them (Waldspurger et al., "Cache Modeling and Optimization using Miniature Simulations",
+/// ATC '17): the trace is sampled spatially (SHARDS: a key is in or out by its hash), and the
+/// policy runs once per capacity on the sample, at the capacity scaled by the sampling ratio.
+///
+/// A sampled trace keeps about `ratio` of the objects, of their bytes and of the requests, with
+/// every reuse of a kept key, so a cache `ratio` times smaller sees about the same miss ratio.
+///
+/// The counts are scaled up to the whole trace: the misses (and missed bytes) of the sample
+/// divided by the ratio, over the trace's own requests (counted as it is read). This is SHARDS'
+/// adjustment (Waldspurger et al., FAST '15): a popular key that happens to be in or out of the
+/// sample moves the sample's request count a lot but its miss count little, so dividing by the
+/// expected sample size rather than the actual one removes most of that noise.
+/// The runs are independent lanes of one read of the sample (``Compare``), spread over the
+/// cores; each costs about `ratio` of a full run, so the curve costs one decode of the trace
+/// plus `capacities × ratio` simulations.
+public enum MiniatureSimulation {
+    /// The default sampling ratio: 1 %, the rate libCacheSim and the MINISIM paper use.
+    public static let defaultRatio = 0.01
+
+    /// The fewest distinct objects the default sample aims to keep: below it, sampling error
+    /// dominates, so the default ratio is raised (to 1 — exact — on small traces).
+    public static let minimumSampledObjects = 10_000
+
+    /// The fewest objects a miniature cache holds: a capacity whose scaled size would be smaller
+    /// is simulated on a larger (nested) sample instead, at `minimumScaledObjects / capacity`.
+    public static let minimumScaledObjects = 200
+
+    /// The default ratio for a working set of `objects` objects: 1 %, or more so the sample
+    /// keeps about ``minimumSampledObjects`` objects.
+    public static func defaultRatio(objects: Int) -> Double {
+        guard objects > 0 else { return 1 }
+        return min(1, max(defaultRatio, Double(minimumSampledObjects) / Double(objects)))
+    }
+
+    /// `policy` at every capacity of `capacities` (full-trace sizes), each run at the capacity
+    /// scaled by the window's ratio on the window's sample. Without a ratio in `window`, the
+    /// ratio is ``defaultRatio(objects:)`` of the working set (measured when `workingSet` is `nil`).
+    ///
+    /// The results carry the capacities asked (the curve's x axis) and method
+    /// ``ReplayMethod/miniatureSimulation`` when sampled; each run's `window` gives its scaled capacity.
+    ///
+    /// - Throws: ``CacheBenchError``: usage (2) for an unknown policy or bad limits; trace errors (65, 66).
+    public static func run(trace: TraceSpec, policy: String, capacities: CapacityList, workingSet: WorkingSet?,
+                           ignoreSize: Bool, window: RequestWindow, threads: Int,
+                           progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
+        var window = window
+        var measured = workingSet
+        if window.sampleRatio == nil {
+            if measured == nil {
+                progress?.begin(phase: "working set")
+                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+            }
+            window.sampleRatio = defaultRatio(objects: measured?.objects ?? 0)
+        }
+        let ratio = window.sampleRatio ?? 1
+        var job = CompareJob(trace: trace, policies: [policy], capacities: capacities, ignoreSize: ignoreSize,
+                             lruStackDistance: false, threads: threads)
+        // A miniature cache of a handful of objects says little about the full one: small
+        // capacities sample more, so each miniature keeps at least `minimumScaledObjects`
+        // objects (their bytes at the working set's mean size in byte mode).
+        if ignoreSize {
+            job.minimumScaledCapacity = minimumScaledObjects
+        } else if ratio < 1 {
+            if measured == nil {
+                progress?.begin(phase: "working set")
+                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+            }
+            if let measured, measured.objects > 0 {
+                let meanSize = Double(measured.bytes) / Double(measured.objects)
+                job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumScaledObjects) * meanSize))
+            }
+        }
+        job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
+                                                        reportInterval: window.reportInterval)
+        var result = try Compare.run(job, progress: progress)
+        if result.workingSet == nil { result.workingSet = measured }
+        if ratio < 1 {
+            let sampled = result.results.first?.requests ?? 0
+            for i in result.results.indices {
+                result.results[i] = scaledUp(result.results[i], ratio: result.results[i].window?.window.sampleRatio ?? ratio)
+            }
+            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are the sample's divided by the ratio, an estimate, not an exact count")
+        }
+        return result
+    }
+}
+
+extension MiniatureSimulation {
+    /// A sampled run's counts as estimates for the whole trace: misses and missed bytes divided
+    /// by the ratio (at most every request), over the trace's requests; the sample's own counts
+    /// stay in `window.sampledRequests` and `window.sampledHits`.
+    static func scaledUp(_ result: ReplayResult, ratio: Double) -> ReplayResult {
+        guard let window = result.window else { return result }
+        var scaled = result
+        let sampled = result.counters
+        func estimate(_ count: Int, atMost limit: Int) -> Int { min(limit, Int((Double(count) / ratio).rounded())) }
+        scaled.counters.requests = window.traceRequests
+        scaled.counters.hits = window.traceRequests - estimate(sampled.requests - sampled.hits, atMost: window.traceRequests)
+        scaled.counters.byteRequests = window.traceByteRequests
+        scaled.counters.byteHits = window.traceByteRequests
+            - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests)
+        scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
+        scaled.window?.sampledRequests = sampled.requests
+        scaled.window?.sampledHits = sampled.hits
+        scaled.method = .miniatureSimulation
+        return scaled
+    }
+}
+
+extension String {
+    /// `1.000000` → `1`, `0.500000` → `0.5`.
+    var trimmingZeros: String {
+        guard contains(".") else { return self }
+        var text = self
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

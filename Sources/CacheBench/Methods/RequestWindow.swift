@@ -1,0 +1,88 @@
+/// The part of a trace a run measures, as papers set it up: a warm-up whose requests fill the
+/// cache but are not counted, a cap on the rows read, spatial sampling (SHARDS), and miss
+/// ratios reported per interval.
+///
+/// Row counts (`--warmup 100000req`, `--max-requests`, `--report-interval 1000000req`) count
+/// the trace's rows as read, before sampling, so a sampled run warms up and stops on the same
+/// stretch of the trace as the full run. Durations count trace time from the first row.
+public struct RequestWindow: Sendable, Equatable {
+    /// Requests before this point fill the cache; statistics start after it.
+    public var warmup: TraceSpan?
+    /// Read at most this many rows of the trace (warm-up included).
+    public var maxRequests: Int?
+    /// Keep the keys whose hash falls below `ratio · 2^64` (SHARDS); capacities scale by it.
+    public var sampleRatio: Double?
+    /// Report the miss ratio and byte miss ratio of each interval of this length after warm-up.
+    public var reportInterval: TraceSpan?
+
+    /// Creates a window; `nil` everywhere is the whole trace.
+    public init(warmup: TraceSpan? = nil, maxRequests: Int? = nil, sampleRatio: Double? = nil,
+                reportInterval: TraceSpan? = nil) {
+        self.warmup = warmup
+        self.maxRequests = maxRequests
+        self.sampleRatio = sampleRatio
+        self.reportInterval = reportInterval
+    }
+
+    /// No warm-up, cap, sampling or intervals: the stream passes untouched.
+    public var isWholeTrace: Bool { self == RequestWindow() }
+
+    /// Whether statistics must be cut at points of the stream (warm-up end, interval ends).
+    public var needsMeter: Bool { warmup != nil || reportInterval != nil }
+
+    /// The sampling threshold, or `nil` when every key is kept.
+    var keepBelow: UInt64? {
+        guard let ratio = sampleRatio, ratio < 1 else { return nil }
+        let scaled = ratio * 0x1p64
+        return scaled >= 0x1p64 ? UInt64.max : UInt64(scaled)
+    }
+
+    /// `capacity` scaled by the sampling ratio, at least 1; `capacity` itself without sampling.
+    ///
+    /// A sampled trace keeps about `ratio` of the objects and of their bytes, so a cache of
+    /// `ratio · capacity` sees it as the full cache sees the full trace (SHARDS, MINISIM).
+    public func scaled(_ capacity: Int) -> Int {
+        guard let ratio = sampleRatio, ratio < 1 else { return capacity }
+        return max(1, Int((Double(capacity) * ratio).rounded()))
+    }
+
+    /// Why a run saw no rows: an empty trace, or a sample that kept none of its keys.
+    var emptyStreamReason: String {
+        if let ratio = sampleRatio, ratio < 1 {
+            return "no row of the trace is in the sample (--sample \(String(format6: ratio).trimmingZeros) kept none of its keys; the trace may be empty, or too small for this ratio)"
+        }
+        return "the trace has no rows (empty file, or a header alone)"
+    }
+
+    /// Parses a sampling ratio: a number above 0 and at most 1 (`0.01`), or a percentage (`1%`).
+    ///
+    /// - Throws: ``UsageError`` for 0, a ratio above 1, or text that is not a number.
+    public static func parseSampleRatio(_ text: String, option: String = "--sample") throws(UsageError) -> Double {
+        let trimmed = text.trimmingSpaces
+        let percent = trimmed.hasSuffix("%")
+        let digits = percent ? String(trimmed.dropLast()).trimmingSpaces : trimmed
+        guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-") }),
+              let number = Double(digits), number.isFinite else {
+            throw UsageError("\(option) \(text): expected a ratio such as 0.01 or 1%")
+        }
+        let ratio = percent ? number / 100 : number
+        guard ratio > 0 && ratio <= 1 else {
+            throw UsageError("\(option) \(text): the sampling ratio must be above 0 and at most 1 (0.01 keeps 1 % of the keys)")
+        }
+        return ratio
+    }
+}
+
+/// SHARDS' spatial filter: a key is kept when its hash falls below the threshold, so a key is
+/// either always or never in the sample and the sample keeps whole reuse patterns.
+enum SpatialSample {
+    /// SplitMix64's finalizer: a bijection of 64-bit keys that spreads sequential ids (1, 2, 3…)
+    /// evenly, so any threshold keeps its share of them.
+    @inlinable @inline(__always)
+    static func hash(_ key: UInt64) -> UInt64 {
+        var z = key &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

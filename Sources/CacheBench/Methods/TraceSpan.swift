@@ -1,0 +1,43 @@
+/// A stretch of a trace, as `--warmup` and `--report-interval` take it: a number of the trace's
+/// rows (`100000req`) or a duration of trace time (`30s`, `15m`, `2h`, `1d`).
+public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
+    /// The trace's rows, counted as they are read, before any sampling.
+    case requests(Int)
+    /// Seconds of trace time, from the first row's timestamp.
+    case seconds(Double)
+
+    /// Parses `N req` (also `requests`, `reqs`, `r`) or a duration with a unit `s`, `m`, `h` or `d`.
+    ///
+    /// - Throws: ``UsageError`` naming `option`: no unit, an unknown unit, zero or a negative span.
+    public static func parse(_ text: String, option: String) throws(UsageError) -> TraceSpan {
+        let trimmed = text.trimmingSpaces
+        let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let unit = trimmed.dropFirst(number.count).trimmingSpaces.lowercased()
+        let shape = "\(option) \(text): expected a row count such as 100000req or a duration such as 30s, 15m, 2h or 1d"
+        guard !number.isEmpty, let value = Double(number), value.isFinite else { throw UsageError(shape) }
+        switch unit {
+        case "req", "reqs", "request", "requests", "r":
+            guard let rows = Int(number), rows > 0 else { throw UsageError("\(option) \(text): must be a whole number of rows above 0") }
+            return .requests(rows)
+        case "s", "sec": return try duration(value, 1, text, option)
+        case "m", "min": return try duration(value, 60, text, option)
+        case "h": return try duration(value, 3600, text, option)
+        case "d": return try duration(value, 86400, text, option)
+        default: throw UsageError(shape)
+        }
+    }
+
+    private static func duration(_ value: Double, _ unit: Double, _ text: String, _ option: String) throws(UsageError) -> TraceSpan {
+        guard value > 0 else { throw UsageError("\(option) \(text): must be above 0") }
+        return .seconds(value * unit)
+    }
+
+    /// `100000 rows` or `3600 s`.
+    public var description: String {
+        switch self {
+        case .requests(let rows): "\(rows) rows"
+        case .seconds(let seconds):
+            seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : "\(String(format6: seconds)) s"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import CacheBench
+
+/// The options of ``RequestWindow`` that `replay`, `compare` and `mrc` share: warm-up, cap,
+/// sampling and report intervals.
+enum WindowOptions {
+    static let valueOptions: Set<String> = ["--warmup", "--max-requests", "--sample", "--report-interval"]
+
+    static let help = """
+      --warmup SPAN           Requests that fill the cache before counting starts: Nreq (the
+                              trace's first N rows, e.g. 100000req) or a duration of trace time
+                              (30s, 15m, 2h, 1d). The report says how many requests warmed. A
+                              warm-up as long as the trace or longer is an error (exit 65).
+      --max-requests N        Read only the trace's first N rows (warm-up included).
+      --sample RATIO          Spatial sampling as SHARDS does: keep the keys whose 64-bit hash is
+                              below RATIO·2^64 (0.01 or 1% keeps a hundredth of the keys, with all
+                              their requests) and scale the capacity by RATIO; the report gives
+                              both. RATIO is above 0 and at most 1. Row counts above count the
+                              trace's rows before sampling.
+      --report-interval SPAN  Miss ratio and byte miss ratio per interval after the warm-up, every
+                              Nreq rows or every duration (as --warmup), in the JSON report
+                              (window.intervals).
+    """
+
+    /// The window the arguments describe.
+    static func parse(_ arguments: Arguments) throws(UsageError) -> RequestWindow {
+        var window = RequestWindow()
+        window.warmup = try arguments.value("--warmup").map { (text) throws(UsageError) in try TraceSpan.parse(text, option: "--warmup") }
+        window.reportInterval = try arguments.value("--report-interval").map { (text) throws(UsageError) in
+            try TraceSpan.parse(text, option: "--report-interval")
+        }
+        if let cap = try arguments.integer("--max-requests") {
+            guard cap > 0 else { throw UsageError("--max-requests \(cap): must be greater than 0") }
+            window.maxRequests = cap
+        }
+        window.sampleRatio = try arguments.value("--sample").map { (text) throws(UsageError) in try RequestWindow.parseSampleRatio(text) }
+        if case .requests(let warm)? = window.warmup, let cap = window.maxRequests, warm >= cap {
+            throw UsageError("--warmup \(warm)req: as long as --max-requests \(cap) or longer, which leaves nothing to measure")
+        }
+        return window
+    }
+}

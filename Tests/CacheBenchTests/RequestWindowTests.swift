@@ -1,0 +1,242 @@
+@testable import CacheBench
+import EvictionPolicies
+import Foundation
+import TestSupport
+import Testing
+
+/// A trace of `get` rows of size 1 with increasing timestamps (steps of 0 to 3 s), skewed keys.
+private func windowTrace(seed: UInt64, rows: Int, keys: Int) -> [(time: Double, key: UInt64)] {
+    var random = SeededRandom(seed: seed)
+    var time = 0.0
+    return (0..<rows).map { _ in
+        time += Double(Int.random(in: 0...3, using: &random))
+        let key = min(UInt64.random(in: 0..<UInt64(keys), using: &random), UInt64.random(in: 0..<UInt64(keys), using: &random))
+        return (time, key)
+    }
+}
+
+private func csv(_ rows: [(time: Double, key: UInt64)]) throws -> String {
+    try temporaryFile("timestamp,key,size,op\n" + rows.map { "\(Int($0.time)),\($0.key),1,get\n" }.joined())
+}
+
+/// LRU by object count, as plainly as it can be written: a list, most recent last.
+private struct ReferenceLRU {
+    let capacity: Int
+    var order: [UInt64] = []
+    mutating func access(_ key: UInt64) -> Bool {
+        if let index = order.firstIndex(of: key) {
+            order.remove(at: index)
+            order.append(key)
+            return true
+        }
+        order.append(key)
+        if order.count > capacity { order.removeFirst() }
+        return false
+    }
+}
+
+/// The reference's counts: every row goes to the cache; a row counts when `measured(index, time)`
+/// and lands in the interval `interval(index, time)`.
+private func reference(_ rows: [(time: Double, key: UInt64)], capacity: Int, measured: (Int, Double) -> Bool,
+                       interval: (Int, Double) -> Double) -> (requests: Int, hits: Int, intervals: [(start: Double, requests: Int, hits: Int)]) {
+    var lru = ReferenceLRU(capacity: capacity)
+    var requests = 0, hits = 0
+    var intervals: [(start: Double, requests: Int, hits: Int)] = []
+    for (index, row) in rows.enumerated() {
+        let hit = lru.access(row.key)
+        guard measured(index, row.time) else { continue }
+        requests += 1
+        if hit { hits += 1 }
+        let start = interval(index, row.time)
+        if intervals.last?.start != start { intervals.append((start, 0, 0)) }
+        intervals[intervals.count - 1].requests += 1
+        if hit { intervals[intervals.count - 1].hits += 1 }
+    }
+    return (requests, hits, intervals)
+}
+
+private func replay(_ path: String, capacity: Int, window: RequestWindow, policy: String = "lru") throws -> ReplayResult {
+    var job = ReplayJob(trace: TraceSpec(path: path), policy: policy, capacity: capacity, ignoreSize: true)
+    job.window = window
+    return try Replay.run(job)
+}
+
+@Suite("Methods: warm-up, caps, sampling and report intervals")
+struct RequestWindowTests {
+    @Test("spans: rows with req, durations with s m h d; a bare number or zero is refused")
+    func spans() throws {
+        #expect(try TraceSpan.parse("100000req", option: "--warmup") == .requests(100_000))
+        #expect(try TraceSpan.parse("5 requests", option: "--warmup") == .requests(5))
+        #expect(try TraceSpan.parse("30s", option: "--warmup") == .seconds(30))
+        #expect(try TraceSpan.parse("15m", option: "--warmup") == .seconds(900))
+        #expect(try TraceSpan.parse("1.5h", option: "--warmup") == .seconds(5400))
+        #expect(try TraceSpan.parse("1d", option: "--warmup") == .seconds(86400))
+        for bad in ["10", "0req", "1.5req", "-5s", "0s", "5x", "", "req"] {
+            #expect(throws: UsageError.self, "\(bad)") { try TraceSpan.parse(bad, option: "--warmup") }
+        }
+    }
+
+    @Test("sampling ratios: above 0 and at most 1, as a decimal or a percentage")
+    func ratios() throws {
+        #expect(try RequestWindow.parseSampleRatio("0.01") == 0.01)
+        #expect(try RequestWindow.parseSampleRatio("1%") == 0.01)
+        #expect(try RequestWindow.parseSampleRatio("1") == 1)
+        for bad in ["0", "0%", "1.5", "101%", "-0.1", "abc", "nan", "inf", ""] {
+            #expect(throws: UsageError.self, "\(bad)") { try RequestWindow.parseSampleRatio(bad) }
+        }
+        #expect(RequestWindow(sampleRatio: 0.01).scaled(1_000_000) == 10_000)
+        #expect(RequestWindow(sampleRatio: 0.01).scaled(10) == 1)
+        #expect(RequestWindow().scaled(77) == 77)
+    }
+
+    @Test("libCacheSim's one-letter sizes are powers of 1024; KB stays 1000")
+    func sizes() throws {
+        #expect(try SizeFormat.parse("64M", option: "--capacity") == 64 << 20)
+        #expect(try SizeFormat.parse("1G", option: "--capacity") == 1 << 30)
+        #expect(try SizeFormat.parse("1g", option: "--capacity") == 1 << 30)
+        #expect(try SizeFormat.parse("512K", option: "--capacity") == 512 << 10)
+        #expect(try SizeFormat.parse("64MiB", option: "--capacity") == 64 << 20)
+        #expect(try SizeFormat.parse("64KB", option: "--capacity") == 64_000)
+        #expect(throws: UsageError.self) { try SizeFormat.parse("64Q", option: "--capacity") }
+    }
+
+    @Test("the sample keeps a key always or never, about ratio of the keys, and all of them at 1")
+    func sampleFilter() throws {
+        let keys = 100_000
+        let rows = (0..<keys * 2).map { Request(time: Double($0), key: UInt64($0 % keys), size: 1) }
+        for ratio in [0.01, 0.1, 0.5, 1.0] {
+            var reader = WindowedReader(ArrayTraceReader(rows), window: RequestWindow(sampleRatio: ratio))
+            var batch: [Request] = []
+            var counts: [UInt64: Int] = [:]
+            while try reader.nextBatch(&batch) { for request in batch { counts[request.key, default: 0] += 1 } }
+            #expect(counts.values.allSatisfy { $0 == 2 }, "ratio \(ratio): a key kept once was dropped once")
+            let expected = Double(keys) * ratio
+            // Binomial: within 5 standard deviations.
+            #expect(abs(Double(counts.count) - expected) <= 5 * (expected * (1 - ratio)).squareRoot() + 1, "ratio \(ratio): \(counts.count) keys")
+        }
+    }
+
+    @Test("--max-requests counts the trace's rows before sampling")
+    func cap() throws {
+        let rows = (0..<1000).map { Request(time: Double($0), key: UInt64($0), size: 1) }
+        var reader = WindowedReader(ArrayTraceReader(rows), window: RequestWindow(maxRequests: 300, sampleRatio: 0.5))
+        var batch: [Request] = []
+        var kept: [UInt64] = []
+        while try reader.nextBatch(&batch) { kept += batch.map(\.key) }
+        #expect(reader.schedule.traceRows == 300)
+        #expect(kept.allSatisfy { $0 < 300 } && !kept.isEmpty && kept.count < 300)
+    }
+
+    @Test("warm-up and intervals in rows equal a plain LRU that counts only after the warm-up", arguments: [1, 2, 3] as [UInt64])
+    func rowsAgainstReference(_ seed: UInt64) throws {
+        let rows = windowTrace(seed: seed, rows: 3000, keys: 400)
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let warm = 700, every = 450
+        let result = try replay(path, capacity: 50, window: RequestWindow(warmup: .requests(warm), reportInterval: .requests(every)))
+        let expected = reference(rows, capacity: 50, measured: { index, _ in index >= warm },
+                                 interval: { index, _ in Double(warm + (index - warm) / every * every) })
+        #expect(result.requests == expected.requests && result.hits == expected.hits)
+        let window = try #require(result.window)
+        #expect(window.warmupTraceRows == warm && window.warmupRequests == warm && window.traceRows == rows.count)
+        #expect(window.intervals.map(\.start) == expected.intervals.map(\.start))
+        #expect(window.intervals.map(\.counters.requests) == expected.intervals.map(\.requests))
+        #expect(window.intervals.map(\.counters.hits) == expected.intervals.map(\.hits))
+        #expect(window.intervals.reduce(0) { $0 + $1.counters.hits } == result.hits)
+    }
+
+    @Test("warm-up and intervals in trace time equal the reference, gaps skipped", arguments: [4, 5] as [UInt64])
+    func durationsAgainstReference(_ seed: UInt64) throws {
+        var rows = windowTrace(seed: seed, rows: 3000, keys: 400)
+        // A gap of many intervals, which must not produce empty intervals.
+        for i in 2000..<rows.count { rows[i].time += 5000 }
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let warm = 600.0, every = 250.0
+        let result = try replay(path, capacity: 80, window: RequestWindow(warmup: .seconds(warm), reportInterval: .seconds(every)))
+        // Trace time counts from the first row.
+        let first = rows[0].time
+        let expected = reference(rows, capacity: 80, measured: { _, time in time - first >= warm },
+                                 interval: { _, time in warm + ((time - first - warm) / every).rounded(.down) * every })
+        #expect(result.requests == expected.requests && result.hits == expected.hits)
+        let window = try #require(result.window)
+        #expect(window.intervals.map(\.start) == expected.intervals.map(\.start))
+        #expect(window.intervals.map(\.counters.hits) == expected.intervals.map(\.hits))
+        #expect(window.intervals.allSatisfy { $0.counters.requests > 0 })
+    }
+
+    @Test("a sampled replay is the reference LRU on the kept keys at the scaled capacity", arguments: [6, 7] as [UInt64])
+    func sampledAgainstReference(_ seed: UInt64) throws {
+        let rows = windowTrace(seed: seed, rows: 4000, keys: 2000)
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let window = RequestWindow(warmup: .requests(500), sampleRatio: 0.3)
+        let result = try replay(path, capacity: 200, window: window)
+        // Which keys the sample keeps, read through the window alone.
+        var reader = WindowedReader(try TraceSpec(path: path).open(), window: RequestWindow(sampleRatio: 0.3))
+        var batch: [Request] = []
+        var kept = Set<UInt64>()
+        while try reader.nextBatch(&batch) { for request in batch { kept.insert(request.key) } }
+        let sampled = rows.enumerated().filter { kept.contains($0.element.key) }
+        let expected = reference(sampled.map(\.element), capacity: 60, measured: { i, _ in sampled[i].offset >= 500 }, interval: { _, _ in 0 })
+        #expect(result.capacity == 200 && result.window?.sampledCapacity == 60)
+        #expect(result.requests == expected.requests && result.hits == expected.hits)
+    }
+
+    @Test("a warm-up as long as the trace is malformed input (exit 65), not a report of zeros")
+    func warmupTooLong() throws {
+        let rows = windowTrace(seed: 8, rows: 100, keys: 10)
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for warmup: TraceSpan in [.requests(100), .requests(1000), .seconds(10_000)] {
+            #expect {
+                _ = try replay(path, capacity: 5, window: RequestWindow(warmup: warmup))
+            } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
+        }
+        #expect(try replay(path, capacity: 5, window: RequestWindow(warmup: .requests(99))).requests == 1)
+    }
+
+    @Test("compare with a window gives each run what a windowed replay gives")
+    func compareMatchesReplay() throws {
+        let rows = windowTrace(seed: 9, rows: 5000, keys: 1500)
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let window = RequestWindow(warmup: .requests(800), maxRequests: 4500, sampleRatio: 0.5, reportInterval: .requests(1000))
+        var job = CompareJob(trace: TraceSpec(path: path), policies: ["lru", "fifo", "s3fifo", "arc"],
+                             capacities: CapacityList([.size(40), .size(300)]), ignoreSize: true, threads: 2)
+        job.window = window
+        let compared = try Compare.run(job)
+        #expect(compared.results.count == 8)
+        for result in compared.results {
+            let replayed = try replay(path, capacity: result.capacity ?? 0, window: window, policy: result.policy)
+            #expect(result.counters == replayed.counters, "\(result.policy) @ \(result.capacity ?? 0)")
+            #expect(result.window == replayed.window, "\(result.policy) @ \(result.capacity ?? 0)")
+        }
+    }
+
+    @Test("--capacity 0.1 in replay is a tenth of the working set, as compare's fractions")
+    func fractionalCapacity() throws {
+        var job = ReplayJob(trace: TraceSpec(path: Repository.trace("zipf.csv")), policy: "lru")
+        job.capacityFraction = .fraction(numerator: 1, denominator: 10)
+        let result = try Replay.run(job)
+        let workingSet = try WorkingSet.measure(job.trace, ignoreSize: false)
+        #expect(result.capacity == workingSet.bytes / 10 && result.capacitySource == .workingSetFraction)
+    }
+}
+
+/// Rows from memory, in batches of 1,000.
+struct ArrayTraceReader: TraceReader {
+    let rows: [Request]
+    var next = 0
+    init(_ rows: [Request]) { self.rows = rows }
+    var name: String { "memory" }
+    var providesNextAccess: Bool { false }
+    mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        guard next < rows.count else { return false }
+        let end = min(rows.count, next + 1000)
+        batch += rows[next..<end]
+        next = end
+        return true
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("warm-up, caps, sampling, intervals and MINISIM from the command line")
+struct WindowCommandTests {
+    static let trace = "Traces/zipf.csv"
+
+    @Test("replay --warmup --report-interval --sample: JSON says how many warmed and gives the intervals")
+    func replayJSON() throws {
+        let result = try CLI.run(["replay", Self.trace, "--policy", "lru", "--capacity", "0.1", "--warmup", "5000req",
+                                  "--max-requests", "40000", "--sample", "50%", "--report-interval", "10000req", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json)
+        #expect(json["capacitySource"] as? String == "working-set-fraction")
+        let window = try #require(json["window"] as? [String: Any])
+        #expect(window["traceRows"] as? Int == 40000 && window["warmupTraceRows"] as? Int == 5000)
+        #expect((window["warmupRequests"] as? Int ?? 0) > 0 && window["sampleRatio"] as? Double == 0.5)
+        #expect(window["sampledCapacity"] as? Int == ((json["capacity"] as? Int ?? 0) + 1) / 2
+                || window["sampledCapacity"] as? Int == (json["capacity"] as? Int ?? 0) / 2)
+        let points = try #require((window["intervals"] as? [String: Any])?["points"] as? [[String: Any]])
+        #expect(points.map { $0["start"] as? Double ?? -1 } == [5000, 15000, 25000, 35000])
+        #expect(points.reduce(0) { $0 + ($1["requests"] as? Int ?? 0) } == json["requests"] as? Int)
+    }
+
+    @Test("--plot-intervals writes an SVG that parses; it needs --report-interval")
+    func plotIntervals() throws {
+        let plot = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: plot) }
+        let result = try CLI.run(["compare", Self.trace, "--policies", "lru,fifo", "--capacities", "0.05,0.2",
+                                  "--report-interval", "2h", "--plot-intervals", plot])
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: plot))
+        #expect(XMLParser(data: data).parse())
+        #expect(String(decoding: data, as: UTF8.self).contains("<polyline"))
+        let refused = try CLI.run(["replay", Self.trace, "--policy", "lru", "--plot-intervals", plot + ".2.svg"])
+        #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: plot + ".2.svg"))
+    }
+
+    @Test("bad values: exit 2 for ratios 0 or above 1 and bad spans; exit 65 for a warm-up past the end, with no output")
+    func badValues() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        for arguments in [["replay", Self.trace, "--policy", "lru", "--sample", "0"],
+                          ["replay", Self.trace, "--policy", "lru", "--sample", "1.01"],
+                          ["compare", Self.trace, "--policies", "lru", "--sample", "-1"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0"],
+                          ["replay", Self.trace, "--policy", "lru", "--warmup", "100"],
+                          ["replay", Self.trace, "--policy", "lru", "--max-requests", "0"],
+                          ["replay", Self.trace, "--policy", "lru", "--warmup", "10req", "--max-requests", "10"],
+                          ["replay", Self.trace, "--policy", "lru", "--warmup", "10req", "--threads", "2"],
+                          ["compare", Self.trace, "--policies", "lru", "--sample", "0.5", "--tier", "memory=yy-lru,disk=yy-disk"]] {
+            let result = try CLI.run(arguments + ["--output", output])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
+        }
+        for warmup in ["50000req", "1000d"] {
+            let result = try CLI.run(["replay", Self.trace, "--policy", "lru", "--warmup", warmup, "--output", output])
+            #expect(result.status == 65, "\(warmup)")
+            #expect(result.stderr.contains("warm-up") && result.stderr.contains("Traces/zipf.csv"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("libCacheSim's size letters: 64M is 64 MiB")
+    func sizeLetters() throws {
+        let result = try CLI.run(["replay", Self.trace, "--policy", "lru", "--capacity", "64M", "--format", "json"])
+        #expect(result.json?["capacity"] as? Int == 64 << 20)
+    }
+
+    @Test("mrc --policy fifo --sample 1 equals compare; the default sample is an estimate marked as such")
+    func mrcPolicy() throws {
+        let exact = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--policy", "fifo", "--sample", "1", "--capacities", "100,700",
+                                 "--ignore-size", "--format", "json"])
+        let compare = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "fifo", "--capacities", "100,700",
+                                   "--ignore-size", "--format", "json"])
+        let misses = { (r: CLI.Result) in ((r.json?["results"] as? [[String: Any]]) ?? []).map { $0["misses"] as? Int ?? -1 } }
+        #expect(misses(exact) == misses(compare) && misses(exact).count == 2)
+        let sampled = try CLI.run(["mrc", Self.trace, "--policy", "s3fifo", "--sample", "0.2", "--points", "4"])
+        #expect(sampled.status == 0, "\(sampled.stderr)")
+        #expect(sampled.stdout.contains("s3fifo miss-ratio curve") && sampled.stdout.contains("miniature simulation"))
+        let unknown = try CLI.run(["mrc", Self.trace, "--policy", "nope"])
+        #expect(unknown.status == 2)
+    }
+}

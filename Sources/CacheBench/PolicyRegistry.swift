@@ -32,6 +32,7 @@ public enum PolicyRegistry {
         .of(Clock2QPlusCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(ARCv0Cache<UInt64, Void>.self),
+        .of(CARCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),
         .of(WTinyLFUCache<UInt64, Void>.self),

@@ -102,24 +102,22 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
         return false
     }
 
-    /// Re-inserting a resident key is a hit carrying the new value and cost.
+    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
+    /// removed (not an eviction) and the new one admitted.
     @inlinable
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         let cost = max(cost, 0)
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
+        let slot = store.find(key)
         if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            if store.aux(slot) == Self.t2Tag && store.cost(slot) != cost {
-                // T2 keeps an object's size on a hit: a new size is a new object.
-                remove(key, observer: &observer)
-                miss(key, hash: store.hash(key), ghostSlot: -1, cost: cost, value: value, observer: &observer)
+            if store.cost(slot) == cost {
+                hit(slot, cost: cost, value: value, observer: &observer)
                 return
             }
-            hit(slot, cost: cost, value: value, observer: &observer)
-            return
+            remove(key, observer: &observer)
         }
-        miss(key, hash: hash, ghostSlot: slot, cost: cost, value: value, observer: &observer)
+        let ghost = store.find(key)
+        miss(key, hash: store.hash(key), ghostSlot: ghost, cost: cost, value: value, observer: &observer)
     }
 
     /// Removes a resident object; a ghost key stays, as in `ARCv0_remove`.

@@ -36,6 +36,7 @@ public enum PolicyRegistry {
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),
         .of(WTinyLFUCache<UInt64, Void>.self),
+        .of(LibCacheSimWTinyLFUCache<UInt64, Void>.self),
         .of(BeladyCache<UInt64, Void>.self),
         // Models of app caches, which do what their library does.
         .of(CorelibsNSCache<UInt64, Void>.self),

@@ -45,7 +45,7 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
             name: "wtinylfu",
             reproduces: "W-TinyLFU (Einziger et al., ToS 2017) as libCacheSim 0.3.5 WTinyLFU.c (SLRU main 1:4, counting Bloom filter)",
             rule: "an LRU window of 1 % in front of a segmented LRU; the window's victim replaces main's victim when a counting Bloom filter says it is requested more",
-            family: .research,
+            family: .research, aliases: ["tinylfu"],
             parameters: [PolicyParameter("window-size", default: "0.01", "window share of the capacity, truncated, in [0, 1)")])
     }
 

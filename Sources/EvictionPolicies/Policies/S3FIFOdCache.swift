@@ -37,7 +37,7 @@ public struct S3FIFOdCache<Key: Hashable, Value>: EvictionPolicy {
             name: "s3fifod",
             reproduces: "S3-FIFO with a dynamic small queue (Yang et al., SOSP'23) as libCacheSim 0.3.5 S3FIFOd.c (main-cache=Clock2)",
             rule: "S3-FIFO whose small-queue share grows or shrinks by the hits on the keys each queue recently evicted",
-            family: .research, aliases: ["s3-fifod"],
+            family: .research,
             parameters: [
                 PolicyParameter("small-ratio", default: "0.1", "initial small FIFO share of the capacity, truncated",
                                 aliases: ["fifo-size-ratio", "small-size-ratio"]),

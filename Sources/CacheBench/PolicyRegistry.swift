@@ -57,6 +57,17 @@ public enum PolicyRegistry {
     /// The descriptors of every policy.
     public static var descriptors: [PolicyDescriptor] { all.map(\.descriptor) }
 
+    /// libCacheSim algorithms cachebench does not provide, and why: each trains a learned model
+    /// with a machine-learning library, which the project does not depend on.
+    public static let notProvided: [UnprovidedPolicy] = [
+        UnprovidedPolicy(name: "glcache", aliases: ["gl-cache"],
+                         reason: "GL-Cache (Yang et al., FAST'23) trains a group-level model with XGBoost"),
+        UnprovidedPolicy(name: "lrb", aliases: [],
+                         reason: "LRB (Song et al., NSDI'20) trains a gradient-boosted model with LightGBM"),
+        UnprovidedPolicy(name: "3lcache", aliases: [],
+                         reason: "3L-Cache trains its eviction model with LightGBM"),
+    ]
+
     /// The policy named `name`, case-insensitively: its own name or one of its
     /// ``PolicyDescriptor/aliases`` (libCacheSim's names, such as `LRU`, `twoq`, `s3-fifo`).
     ///
@@ -66,8 +77,21 @@ public enum PolicyRegistry {
         if let found = all.first(where: { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }) {
             return found
         }
+        if let missing = notProvided.first(where: { $0.name == wanted || $0.aliases.contains(wanted) }) {
+            throw UsageError("policy '\(name)' is not provided: \(missing.reason); see 'cachebench policies'")
+        }
         throw UsageError("unknown policy '\(name)' (known: \(descriptors.map(\.name).joined(separator: ", ")); see 'cachebench policies')")
     }
+}
+
+/// A libCacheSim algorithm cachebench names but does not provide, with why.
+public struct UnprovidedPolicy: Sendable {
+    /// libCacheSim's name, lowercased.
+    public let name: String
+    /// Its other libCacheSim names, lowercased.
+    public let aliases: [String]
+    /// Why it is not provided.
+    public let reason: String
 }
 
 /// A registered policy: its descriptor and a factory for replayers specialized to its type.

@@ -6,9 +6,9 @@
 // - B1 and B2 are LRU caches of the full capacity each: a key entering one beyond that pushes
 //   out its least recent keys.
 // - Case IV's trimming of B2 is a loop: B2 drops keys while |T1| + |B1| + |T2| + |B2| >= 2c.
-// - A hit in T1 is T1's removal and T2's `get` of the request: the object re-enters T2 with the
-//   request's size, T2 (an LRU of the full capacity) evicting its least recent objects, with no
-//   ghost, if that size no longer fits. A hit in T2 keeps the object's size.
+// - A hit in T1 is T1's removal and T2's `get`: the object re-enters T2's head. libCacheSim
+//   re-enters it at the request's size; here, by the project's research convention (a hit does
+//   not change an object's size), it keeps its own. The golden rows are equal either way.
 // - The ghost lists are searched before the size check, so a request larger than the cache
 //   still consumes its ghost key and moves p.
 // - "The request hit B2" in REPLACE's tie rule is a flag set by the last request that found its
@@ -19,7 +19,7 @@
 ///
 /// **Rule.** T1 holds objects seen once recently, T2 those seen at least twice, B1 and B2 the
 /// keys they evicted; p is T1's target size in cost units (a `Double`).
-/// - **Hit** in T1: moves to T2's head (with the request's cost); in T2: to T2's head.
+/// - **Hit** in T1: moves to T2's head; in T2: to T2's head. A hit keeps the object's cost.
 /// - **Ghost hit** in B1: p = min(p + max(|B2| / |B1|, 1), c); in B2: p = max(p − max(|B1| / |B2|, 1), 0);
 ///   the key leaves its ghost list; the cache REPLACEs until the object fits; it enters T2.
 /// - **Miss** (case IV), per eviction: if |T1| + |B1| + cost > c, B1's LRU key goes and REPLACE
@@ -95,7 +95,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
         let hash = store.hash(key)
         let slot = store.find(key, hash: hash)
         if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            hit(slot, cost: cost, value: store.value(slot), observer: &observer)
+            hit(slot, cost: store.cost(slot), value: store.value(slot), observer: &observer)
             return true
         }
         miss(key, hash: hash, ghostSlot: slot, cost: cost, value: value(), observer: &observer)
@@ -137,7 +137,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
     // MARK: The rule
 
     /// Case I. From T1 the object re-enters T2 with `cost` (T2's own LRU evicting, unrecorded,
-    /// if it no longer fits); in T2 it moves to the head.
+    /// if it no longer fits; only a re-insert changes the cost); in T2 it moves to the head.
     @inlinable
     mutating func hit(_ slot: Int32, cost: Int, value: Value?, observer: inout some EvictionObserver<Key, Value>) {
         lastFoundInB2 = false

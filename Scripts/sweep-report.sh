@@ -19,7 +19,7 @@ for seed in 1 2 3 4; do gen "scan-s$seed" scan --seed "$seed" --scan-length $((s
 for objects in 500 2000 8000; do gen "loop-n$objects" loop --objects "$objects"; done
 for seed in 1 2 3 4 5; do gen "mix-s$seed" mix --seed "$seed" --alpha 0.$((seed + 5)); done
 for seed in 1 2 3 4; do gen "image-feed-s$seed" image-feed --seed "$seed"; done
-policies=fifo,lru,clock,sieve,s3fifo,arc,2q,lirs,tinylfu,belady
+policies=fifo,lru,clock,sieve,s3fifo,arc,2q,lirs,caffeine-wtinylfu,belady
 start=$(date +%s.%N)
 "$cachebench" sweep --traces 'Traces/*.csv' --traces "$work/generated/*.csv" --policies "$policies" \
     --ignore-size --output "$work/study"

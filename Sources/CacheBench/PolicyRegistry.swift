@@ -20,6 +20,7 @@ public enum PolicyRegistry {
         .of(LFUCache<UInt64, Void>.self),
         .of(S3FIFOCache<UInt64, Void>.self),
         .of(S3FIFOv0Cache<UInt64, Void>.self),
+        .of(S3FIFOdCache<UInt64, Void>.self),
         .of(SLRUCache<UInt64, Void>.self),
         .of(SLRUv0Cache<UInt64, Void>.self),
         .of(SizeCache<UInt64, Void>.self),
@@ -30,9 +31,12 @@ public enum PolicyRegistry {
         .of(MQCache<UInt64, Void>.self),
         .of(Clock2QPlusCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
+        .of(ARCv0Cache<UInt64, Void>.self),
+        .of(CARCache<UInt64, Void>.self),
         .of(TwoQCache<UInt64, Void>.self),
         .of(LIRSCache<UInt64, Void>.self),
         .of(WTinyLFUCache<UInt64, Void>.self),
+        .of(LibCacheSimWTinyLFUCache<UInt64, Void>.self),
         .of(BeladyCache<UInt64, Void>.self),
         // Models of app caches, which do what their library does.
         .of(CorelibsNSCache<UInt64, Void>.self),
@@ -53,6 +57,17 @@ public enum PolicyRegistry {
     /// The descriptors of every policy.
     public static var descriptors: [PolicyDescriptor] { all.map(\.descriptor) }
 
+    /// libCacheSim algorithms cachebench does not provide, and why: each trains a learned model
+    /// with a machine-learning library, which the project does not depend on.
+    public static let notProvided: [UnprovidedPolicy] = [
+        UnprovidedPolicy(name: "glcache", aliases: ["gl-cache"],
+                         reason: "GL-Cache (Yang et al., FAST'23) trains a group-level model with XGBoost"),
+        UnprovidedPolicy(name: "lrb", aliases: [],
+                         reason: "LRB (Song et al., NSDI'20) trains a gradient-boosted model with LightGBM"),
+        UnprovidedPolicy(name: "3lcache", aliases: [],
+                         reason: "3L-Cache trains its eviction model with LightGBM"),
+    ]
+
     /// The policy named `name`, case-insensitively: its own name or one of its
     /// ``PolicyDescriptor/aliases`` (libCacheSim's names, such as `LRU`, `twoq`, `s3-fifo`).
     ///
@@ -62,8 +77,21 @@ public enum PolicyRegistry {
         if let found = all.first(where: { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }) {
             return found
         }
+        if let missing = notProvided.first(where: { $0.name == wanted || $0.aliases.contains(wanted) }) {
+            throw UsageError("policy '\(name)' is not provided: \(missing.reason); see 'cachebench policies'")
+        }
         throw UsageError("unknown policy '\(name)' (known: \(descriptors.map(\.name).joined(separator: ", ")); see 'cachebench policies')")
     }
+}
+
+/// A libCacheSim algorithm cachebench names but does not provide, with why.
+public struct UnprovidedPolicy: Sendable {
+    /// libCacheSim's name, lowercased.
+    public let name: String
+    /// Its other libCacheSim names, lowercased.
+    public let aliases: [String]
+    /// Why it is not provided.
+    public let reason: String
 }
 
 /// A registered policy: its descriptor and a factory for replayers specialized to its type.

@@ -6,7 +6,8 @@ enum PoliciesCommand {
     USAGE: cachebench policies [--format table|json|csv|markdown]
 
     Lists every policy: its name, what it reproduces (library and version, or paper), its rule,
-    and the parameters --option accepts with their defaults.
+    and the parameters --option accepts with their defaults. The table and the Markdown end with
+    the libCacheSim algorithms that are not provided (GLCache, LRB, 3LCache) and why.
     """
 
     static let spec = CommandSpec(name: "policies", valueOptions: ["--format", "--output"], positionals: 0...0)
@@ -18,6 +19,6 @@ enum PoliciesCommand {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        try Output.emit(PolicyCatalog.render(PolicyRegistry.descriptors, as: format), to: arguments.value("--output"))
+        try Output.emit(PolicyCatalog.render(PolicyRegistry.descriptors, as: format, notProvided: PolicyRegistry.notProvided), to: arguments.value("--output"))
     }
 }

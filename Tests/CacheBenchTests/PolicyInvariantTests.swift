@@ -55,6 +55,10 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(QDLPCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(MQCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(Clock2QPlusCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(S3FIFOdCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(ARCv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(CARCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(LibCacheSimWTinyLFUCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ARCCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(TwoQCache<UInt64, Void>.self, limits: .afterEveryCall),
         // libCacheSim's LIRS (which the golden counts require) serves a hit on a HIR block pushed out

@@ -4,8 +4,10 @@ import EvictionPolicies
 
 /// Renders the list of policies (`cachebench policies`).
 public enum PolicyCatalog {
-    /// The descriptors as a table, JSON array, CSV or Markdown.
-    public static func render(_ descriptors: [PolicyDescriptor], as format: ReportFormat) -> String {
+    /// The descriptors as a table, JSON array, CSV or Markdown; the table and the Markdown end
+    /// with the algorithms in `notProvided` and why (JSON and CSV keep one shape per row).
+    public static func render(_ descriptors: [PolicyDescriptor], as format: ReportFormat,
+                              notProvided: [UnprovidedPolicy] = []) -> String {
         switch format {
         case .json:
             return JSONValue.array(descriptors.map(json)).serialized(pretty: true) + "\n"
@@ -23,6 +25,10 @@ public enum PolicyCatalog {
             for d in descriptors {
                 let aliases = d.aliases.map { "`\($0)`" }.joined(separator: ", ")
                 out += "| `\(d.name)` | \(aliases) | \(d.family.rawValue)\(d.isApproximation ? " (approximation)" : "") | \(d.isDeterministic ? "yes" : "no (seeded)") | \(d.reproduces) | \(d.rule) | \(parameters(d)) |\n"
+            }
+            if !notProvided.isEmpty {
+                out += "\nNot provided:\n\n"
+                for p in notProvided { out += "- `\(p.name)`: \(p.reason).\n" }
             }
             return out
         case .table:
@@ -43,6 +49,9 @@ public enum PolicyCatalog {
                     let aka = p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))"
                     out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\(aka)\n"
                 }
+            }
+            for p in notProvided {
+                out += p.name.padding(toLength: width, withPad: " ", startingAt: 0) + "NOT PROVIDED: \(p.reason)\n"
             }
             return out
         }

@@ -3,8 +3,9 @@
 // simulator/.../policy/sketch/WindowTinyLfuPolicy.java with admission/TinyLfu.java and
 // admission/countmin4/{CountMin4,PeriodicResetCountMin4}.java, defaults from reference.conf).
 // libCacheSim's WTinyLFU.c is a different, simplified port (a counting Bloom filter, no window
-// LRU hits in the sketch) and is not what this file follows; nothing in the golden table checks
-// this policy.
+// LRU hits in the sketch): that one is `wtinylfu` (alias `tinylfu`, libCacheSim's names), in
+// LibCacheSimWTinyLFUCache.swift; this one is `caffeine-wtinylfu`. Nothing in the golden table
+// checks this policy.
 //
 // Rule. A window LRU (capacity - floor(0.99 × capacity), so 1 %, at least 1) in front of a
 // segmented main LRU: probation and protected (floor(80 % of main)). Every access (hit or miss)
@@ -44,7 +45,7 @@
 public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
-            name: "tinylfu",
+            name: "caffeine-wtinylfu",
             reproduces: "W-TinyLFU (Einziger, Friedman & Manes, TOS'17) as Caffeine's simulator WindowTinyLfuPolicy @ ccef9554 (periodic-reset CountMin4, jitter with seed 1033096058)",
             rule: "a 1 % LRU window feeds a segmented LRU main; a window evictee enters main only if a count-min sketch says it is more frequent than main's victim",
             family: .research,
@@ -87,7 +88,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: "tinylfu")
+            throw PolicyConfigurationError.missingLimit(.capacity, policy: Self.descriptor.name)
         }
         let windowRatio = try options.double("window-ratio", default: 0.01, in: 0...1)
         let protectedRatio = try options.double("protected-ratio", default: 0.8, in: 0...1)

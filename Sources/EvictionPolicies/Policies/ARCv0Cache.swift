@@ -1,0 +1,265 @@
+// ARCv0: Megiddo & Modha, "ARC: A Self-Tuning, Low Overhead Replacement Cache", FAST'03, as
+// libCacheSim 0.3.5's ARCv0.c (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/ARCv0.c),
+// its first ARC, built from four LRU caches. Exact on every golden row.
+//
+// It differs from `arc` (libCacheSim's ARC.c, ARCCache) where the four lists are caches of their own:
+// - B1 and B2 are LRU caches of the full capacity each: a key entering one beyond that pushes
+//   out its least recent keys.
+// - Case IV's trimming of B2 is a loop: B2 drops keys while |T1| + |B1| + |T2| + |B2| >= 2c.
+// - A hit in T1 is T1's removal and T2's `get`: the object re-enters T2's head. libCacheSim
+//   re-enters it at the request's size; here, by the project's research convention (a hit does
+//   not change an object's size), it keeps its own. The golden rows are equal either way.
+// - The ghost lists are searched before the size check, so a request larger than the cache
+//   still consumes its ghost key and moves p.
+// - "The request hit B2" in REPLACE's tie rule is a flag set by the last request that found its
+//   key anywhere and cleared when a ghost hit is admitted, so a B2 hit whose object was too
+//   large to admit leaves it set for the following misses.
+
+/// ARC built as libCacheSim's ARCv0.c: four LRU caches, T1, T2, B1 and B2, and the target p.
+///
+/// **Rule.** T1 holds objects seen once recently, T2 those seen at least twice, B1 and B2 the
+/// keys they evicted; p is T1's target size in cost units (a `Double`).
+/// - **Hit** in T1: moves to T2's head; in T2: to T2's head. A hit keeps the object's cost.
+/// - **Ghost hit** in B1: p = min(p + max(|B2| / |B1|, 1), c); in B2: p = max(p − max(|B1| / |B2|, 1), 0);
+///   the key leaves its ghost list; the cache REPLACEs until the object fits; it enters T2.
+/// - **Miss** (case IV), per eviction: if |T1| + |B1| + cost > c, B1's LRU key goes and REPLACE
+///   runs, or with B1 empty T1's LRU object leaves outright; otherwise B2 drops keys while
+///   |T1| + |B1| + |T2| + |B2| ≥ 2c, then REPLACE. The object enters T1's head.
+/// - **REPLACE**: T1's LRU object goes to B1's head when |T1| > 0 and (|T1| > p, or |T1| = p and
+///   the last found key was in B2), or when T2 is empty; otherwise T2's LRU goes to B2's head.
+///
+/// - Complexity: lookup and remove are O(1) expected; each eviction is O(1) amortised.
+public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "arcv0",
+            reproduces: "ARC (Megiddo & Modha, FAST'03) as libCacheSim 0.3.5 ARCv0.c (four LRU caches, bounded ghosts)",
+            rule: "ARC whose T1, T2, B1 and B2 are LRU caches of the full capacity each; B2 is trimmed in a loop",
+            family: .research)
+    }
+
+    @usableFromInline static var t1Tag: UInt32 { 0 }
+    @usableFromInline static var t2Tag: UInt32 { 1 }
+    @usableFromInline static var b1Tag: UInt32 { 2 }
+    @usableFromInline static var b2Tag: UInt32 { 3 }
+
+    // aux = the list the slot is in.
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var t1 = SlotList()
+    @usableFromInline var t2 = SlotList()
+    @usableFromInline var b1 = SlotList()
+    @usableFromInline var b2 = SlotList()
+    @usableFromInline let capacity: Int
+    /// The target size of T1, in cost units.
+    @usableFromInline var p: Double = 0
+    /// Whether the last request that found its key anywhere found it in B2 (libCacheSim's
+    /// `curr_obj_in_L2_ghost`), read by REPLACE's tie rule.
+    @usableFromInline var lastFoundInB2 = false
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
+        self.capacity = capacity
+    }
+
+    @inlinable public var count: Int { t1.count + t2.count }
+    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    /// The current target size of T1 (ARC's p).
+    @inlinable public var target: Double { p }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && store.aux(slot) <= Self.t2Tag
+    }
+
+    /// A lookup of a resident key is a request for it at its cost; of any other key, nothing.
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0, store.aux(slot) <= Self.t2Tag else { return nil }
+        let value = store.value(slot)
+        hit(slot, cost: store.cost(slot), value: value, observer: &observer)
+        return value
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let cost = max(cost, 0)
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
+        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
+            hit(slot, cost: store.cost(slot), value: store.value(slot), observer: &observer)
+            return true
+        }
+        miss(key, hash: hash, ghostSlot: slot, cost: cost, value: value(), observer: &observer)
+        return false
+    }
+
+    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
+    /// removed (not an eviction) and the new one admitted.
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        let slot = store.find(key)
+        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
+            if store.cost(slot) == cost {
+                hit(slot, cost: cost, value: value, observer: &observer)
+                return
+            }
+            remove(key, observer: &observer)
+        }
+        let ghost = store.find(key)
+        miss(key, hash: store.hash(key), ghostSlot: ghost, cost: cost, value: value, observer: &observer)
+    }
+
+    /// Removes a resident object; a ghost key stays, as in `ARCv0_remove`.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        switch store.aux(slot) {
+        case Self.t1Tag: store.unlink(slot, &t1)
+        case Self.t2Tag: store.unlink(slot, &t2)
+        default: return nil
+        }
+        return store.release(slot)
+    }
+
+    // MARK: The rule
+
+    /// Case I. From T1 the object re-enters T2 with `cost` (T2's own LRU evicting, unrecorded,
+    /// if it no longer fits; only a re-insert changes the cost); in T2 it moves to the head.
+    @inlinable
+    mutating func hit(_ slot: Int32, cost: Int, value: Value?, observer: inout some EvictionObserver<Key, Value>) {
+        lastFoundInB2 = false
+        store.setValue(slot, value)
+        guard store.aux(slot) == Self.t1Tag else {
+            store.moveToHead(slot, &t2)
+            return
+        }
+        store.unlink(slot, &t1)
+        guard cost <= capacity else {
+            store.release(slot)
+            return
+        }
+        store.setCost(slot, cost)
+        var pass = TrimPass(.caller)
+        while t2.cost + cost > capacity && !t2.isEmpty {
+            pass.willRemove(&observer)
+            store.evict(t2.tail, from: &t2, observer: &observer)
+        }
+        pass.end(&observer)
+        store.setAux(slot, Self.t2Tag)
+        store.pushHead(slot, &t2)
+    }
+
+    /// Cases II–IV. `ghostSlot` is the key's ghost slot, or -1 when the key is unknown.
+    @inlinable
+    mutating func miss(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: Value,
+                       observer: inout some EvictionObserver<Key, Value>) {
+        let ghostHit = ghostSlot >= 0
+        if ghostHit {
+            if store.aux(ghostSlot) == Self.b1Tag {
+                lastFoundInB2 = false
+                let raised = p + Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
+                p = raised < Double(capacity) ? raised : Double(capacity)
+                store.unlink(ghostSlot, &b1)
+            } else {
+                lastFoundInB2 = true
+                let lowered = p - Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
+                p = lowered > 0 ? lowered : 0
+                store.unlink(ghostSlot, &b2)
+            }
+            store.release(ghostSlot)
+        }
+        guard cost <= capacity else { return }
+        var pass = TrimPass(.caller)
+        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+            if ghostHit { replace(&pass, observer: &observer) } else { evictOnFullMiss(cost: cost, &pass, observer: &observer) }
+        }
+        let slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
+        if ghostHit {
+            lastFoundInB2 = false
+            store.setAux(slot, Self.t2Tag)
+            store.pushHead(slot, &t2)
+        } else {
+            store.setAux(slot, Self.t1Tag)
+            store.pushHead(slot, &t1)
+        }
+        pass.end(&observer)
+    }
+
+    /// C's `MAX(x, 1)`, which keeps 1 when `x` is NaN (a ghost list of zero-cost keys).
+    @inlinable @inline(__always)
+    static func atLeastOne(_ x: Double) -> Double { x > 1 ? x : 1 }
+
+    /// Case IV, one eviction (`_ARCv0_evict_miss_on_all_queues`).
+    @inlinable
+    mutating func evictOnFullMiss(cost: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        if t1.cost + b1.cost + cost > capacity {
+            if b1.cost > 0 {
+                dropOldest(Self.b1Tag)
+                replace(&pass, observer: &observer)
+            } else if !t1.isEmpty {
+                pass.willRemove(&observer)
+                store.evict(t1.tail, from: &t1, observer: &observer)
+            } else {
+                replace(&pass, observer: &observer)
+            }
+            return
+        }
+        // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
+        let resident = t1.cost + b1.cost + t2.cost
+        while resident + b2.cost - capacity >= capacity && !b2.isEmpty { dropOldest(Self.b2Tag) }
+        replace(&pass, observer: &observer)
+    }
+
+    /// REPLACE: T1's LRU object to B1, or T2's LRU to B2.
+    @inlinable
+    mutating func replace(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        let sizeT1 = Double(t1.cost)
+        let fromT1 = (t1.cost > 0 && (sizeT1 > p || (sizeT1 == p && lastFoundInB2))) || t2.cost == 0
+        if (fromT1 && !t1.isEmpty) || t2.isEmpty {
+            demote(t1.tail, from: Self.t1Tag, to: Self.b1Tag, &pass, observer: &observer)
+        } else {
+            demote(t2.tail, from: Self.t2Tag, to: Self.b2Tag, &pass, observer: &observer)
+        }
+    }
+
+    /// Evicts `slot`'s object and keeps its key at the head of its ghost list, whose own LRU
+    /// first drops keys while the key would not fit in the capacity.
+    @inlinable
+    mutating func demote(_ slot: Int32, from resident: UInt32, to ghost: UInt32, _ pass: inout TrimPass,
+                         observer: inout some EvictionObserver<Key, Value>) {
+        if resident == Self.t1Tag { store.unlink(slot, &t1) } else { store.unlink(slot, &t2) }
+        let cost = store.cost(slot)
+        pass.willRemove(&observer)
+        if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: cost) }
+        store.setValue(slot, nil)
+        store.setAux(slot, ghost)
+        if ghost == Self.b1Tag {
+            while b1.cost + cost > capacity && !b1.isEmpty { dropOldest(Self.b1Tag) }
+            store.pushHead(slot, &b1)
+        } else {
+            while b2.cost + cost > capacity && !b2.isEmpty { dropOldest(Self.b2Tag) }
+            store.pushHead(slot, &b2)
+        }
+    }
+
+    /// Forgets the least recent key of ghost list `ghost` (not an eviction: it holds no object).
+    @inlinable
+    mutating func dropOldest(_ ghost: UInt32) {
+        let oldest = ghost == Self.b1Tag ? b1.tail : b2.tail
+        if ghost == Self.b1Tag { store.unlink(oldest, &b1) } else { store.unlink(oldest, &b2) }
+        store.release(oldest)
+    }
+}

@@ -1,0 +1,218 @@
+// CAR: Bansal & Modha, "CAR: Clock with Adaptive Replacement", FAST'04, as libCacheSim 0.3.5's
+// CAR.c (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/CAR.c), default `p=0`. Exact
+// on every golden row.
+//
+// Where libCacheSim departs from the paper, this follows libCacheSim:
+// - The paper's "|T1| + |B1| = c" and "|T1| + |T2| + |B1| + |B2| = 2c" are tests on cost units,
+//   and p's step is the integer quotient max(1, ⌊|B2| / |B1|⌋) (max(1, ⌊|B1| / |B2|⌋) on a B2 hit).
+// - The B2 trimming is unreachable (its test, |T1| + |B1| > c, sits in the `else` of
+//   |T1| + |B1| >= c), so B2 is never trimmed.
+// - The "request was in a ghost list" flags are cleared only when an object is inserted, so a
+//   ghost hit whose object is too large to admit sends the next admitted miss to T2.
+// Where libCacheSim would dereference an empty list (REPLACE with the list it picks empty, or
+// B1 empty when trimming it) this takes the other list or skips the step.
+
+/// CAR: two CLOCKs, T1 (seen once recently) and T2 (seen at least twice), with ghost lists B1
+/// and B2 of the keys they evicted steering the target size p of T1.
+///
+/// **Rule** (libCacheSim 0.3.5 `CAR.c`).
+/// - **Hit**: sets the object's reference bit; nothing moves.
+/// - **Ghost hit** in B1: p = min(p + max(1, ⌊|B2| / |B1|⌋), c); in B2: p = max(p − max(1, ⌊|B1| / |B2|⌋), 0).
+///   The key leaves its ghost list and the object will enter T2.
+/// - **Miss**: while the object does not fit, REPLACE, then if |T1| + |B1| ≥ c drop B1's oldest key.
+///   The object enters behind T1's hand (or T2's, after a ghost hit) with its bit clear.
+/// - **REPLACE**: if |T1| ≥ max(1, p), T1's hand: bit clear → the object leaves and its key enters
+///   B1; bit set → cleared and the object moves behind T2's hand. Otherwise T2's hand: bit clear →
+///   leaves for B2; set → cleared and moved behind the hand. Repeats until one object leaves.
+///
+/// - Complexity: lookups O(1) expected; REPLACE is amortised O(1) (each bit it clears was set by a hit).
+public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "car", reproduces: "CAR (Bansal & Modha, FAST'04) as libCacheSim 0.3.5 CAR.c",
+            rule: "two CLOCKs for objects seen once and seen twice; ghost lists of their evicted keys steer the target size of the first, as ARC",
+            family: .research)
+    }
+
+    @usableFromInline static var t1Tag: UInt32 { 0 }
+    @usableFromInline static var t2Tag: UInt32 { 1 }
+    @usableFromInline static var b1Tag: UInt32 { 2 }
+    @usableFromInline static var b2Tag: UInt32 { 3 }
+    @usableFromInline static var referenceBit: UInt32 { 4 }
+
+    // aux = the list in bits 0–1, the reference bit in bit 2. In T1 and T2 the tail is the hand
+    // (the oldest) and the head the newest; in B1 and B2 the head is the newest key.
+    @usableFromInline var store = SlotArena<Key, Value>()
+    @usableFromInline var t1 = SlotList()
+    @usableFromInline var t2 = SlotList()
+    @usableFromInline var b1 = SlotList()
+    @usableFromInline var b2 = SlotList()
+    @usableFromInline let capacity: Int
+    /// The target size of T1, in cost units.
+    @usableFromInline var p: Double = 0
+    /// libCacheSim's `curr_obj_in_L1_ghost` / `curr_obj_in_L2_ghost`: set by a ghost hit, cleared by the next insert.
+    @usableFromInline var wasInB1 = false
+    @usableFromInline var wasInB2 = false
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        try options.validate(against: Self.descriptor)
+        try limits.validate(for: Self.descriptor)
+        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
+        self.capacity = capacity
+    }
+
+    @inlinable public var count: Int { t1.count + t2.count }
+    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    /// The current target size of T1 (CAR's p).
+    @inlinable public var target: Double { p }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag
+    }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0, store.aux(slot) & 3 <= Self.t2Tag else { return nil }
+        store.setAux(slot, store.aux(slot) | Self.referenceBit)
+        return store.value(slot)
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
+        if slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag {
+            store.setAux(slot, store.aux(slot) | Self.referenceBit)
+            return true
+        }
+        miss(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: value(), observer: &observer)
+        return false
+    }
+
+    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
+    /// removed (not an eviction) and the new one admitted.
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let cost = max(cost, 0)
+        let slot = store.find(key)
+        if slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag {
+            if store.cost(slot) == cost {
+                store.setValue(slot, value)
+                store.setAux(slot, store.aux(slot) | Self.referenceBit)
+                return
+            }
+            remove(key, observer: &observer)
+        }
+        let ghost = store.find(key)
+        miss(key, hash: store.hash(key), ghostSlot: ghost, cost: cost, value: value, observer: &observer)
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        unlink(slot)
+        return store.release(slot)
+    }
+
+    @inlinable
+    mutating func unlink(_ slot: Int32) {
+        switch store.aux(slot) & 3 {
+        case Self.t1Tag: store.unlink(slot, &t1)
+        case Self.t2Tag: store.unlink(slot, &t2)
+        case Self.b1Tag: store.unlink(slot, &b1)
+        default: store.unlink(slot, &b2)
+        }
+    }
+
+    // MARK: The rule
+
+    /// A ghost hit adapts p and forgets the key; then, if the object fits the capacity, REPLACE
+    /// and B1's trimming make room and it enters T2 (after any ghost hit not yet consumed) or T1.
+    @inlinable
+    mutating func miss(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: Value,
+                       observer: inout some EvictionObserver<Key, Value>) {
+        if ghostSlot >= 0 {
+            if store.aux(ghostSlot) & 3 == Self.b1Tag {
+                wasInB1 = true
+                let raised = p + Double(Self.step(b2.cost, b1.cost))
+                p = raised < Double(capacity) ? raised : Double(capacity)
+            } else {
+                wasInB2 = true
+                let lowered = p - Double(Self.step(b1.cost, b2.cost))
+                p = lowered > 0 ? lowered : 0
+            }
+            unlink(ghostSlot)
+            store.release(ghostSlot)
+        }
+        guard cost <= capacity else { return }
+        var pass = TrimPass(.caller)
+        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+            replace(&pass, observer: &observer)
+            if !(wasInB1 && wasInB2) && t1.cost + b1.cost >= capacity && !b1.isEmpty {
+                let oldest = b1.tail
+                store.unlink(oldest, &b1)
+                store.release(oldest)
+            }
+        }
+        let slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
+        if wasInB1 || wasInB2 {
+            wasInB1 = false
+            wasInB2 = false
+            store.setAux(slot, Self.t2Tag)
+            store.pushHead(slot, &t2)
+        } else {
+            store.setAux(slot, Self.t1Tag)
+            store.pushHead(slot, &t1)
+        }
+        pass.end(&observer)
+    }
+
+    /// libCacheSim's `MAX(1, numerator / denominator)` on integers; 1 when the denominator is 0
+    /// (ghost keys of zero cost), where C would trap.
+    @inlinable @inline(__always)
+    static func step(_ numerator: Int, _ denominator: Int) -> Int {
+        denominator > 0 ? max(1, numerator / denominator) : 1
+    }
+
+    /// REPLACE: turns T1's or T2's hand until an object with a clear bit leaves for its ghost list.
+    @inlinable
+    mutating func replace(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        while true {
+            let fromT1 = (Double(t1.cost) >= max(1, p) && !t1.isEmpty) || t2.isEmpty
+            let hand = fromT1 ? t1.tail : t2.tail
+            let aux = store.aux(hand)
+            if aux & Self.referenceBit == 0 {
+                if fromT1 { store.unlink(hand, &t1) } else { store.unlink(hand, &t2) }
+                pass.willRemove(&observer)
+                if let value = store.value(hand) { observer.didEvict(store.key(hand), value: value, cost: store.cost(hand)) }
+                store.setValue(hand, nil)
+                if fromT1 {
+                    store.setAux(hand, Self.b1Tag)
+                    store.pushHead(hand, &b1)
+                } else {
+                    store.setAux(hand, Self.b2Tag)
+                    store.pushHead(hand, &b2)
+                }
+                return
+            }
+            store.setAux(hand, Self.t2Tag)
+            if fromT1 {
+                store.unlink(hand, &t1)
+                store.pushHead(hand, &t2)
+            } else {
+                store.moveToHead(hand, &t2)
+            }
+        }
+    }
+}

@@ -100,6 +100,7 @@ extension SlotArena {
         let slot = find(key)
         guard slot >= 0 else { return nil }
         unlink(slot, &list)
+        defer { shrinkIfSparse() }
         return release(slot)
     }
 
@@ -112,6 +113,7 @@ extension SlotArena {
         observer.trimWillBegin(kind)
         while !list.isEmpty { evict(newestFirst ? list.head : list.tail, from: &list, observer: &observer) }
         observer.trimDidEnd(kind)
+        shrinkIfSparse()
     }
 
     /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted. O(1) expected.

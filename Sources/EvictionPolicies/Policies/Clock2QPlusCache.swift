@@ -105,11 +105,9 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        if slot >= 0 { store.unlinkGhost(slot, from: &ghost) }
-        guard cost <= shares.capacity, cost <= shares.small else {
-            if slot >= 0 { store.release(slot) }
-            return
-        }
+        let fits = cost <= shares.capacity && cost <= shares.small
+        store.consumeGhost(slot, from: &ghost, keeping: fits)
+        guard fits else { return }
         var pass = TrimPass(.caller)
         while count > 0 && totalCost > shares.capacity - cost { evictionStep(&pass, observer: &observer) }
         pass.end(&observer)

@@ -2,8 +2,8 @@
 /// segment evicts): the flow hands the rule the request's observer, so those evictions are
 /// reported as a trim pass like any other.
 ///
-/// A conforming policy writes ``hit(_:observer:)`` instead of ``SlotPolicy/didHit(_:)``; the
-/// flow's `access`, `lookup` and `replace` call it through ``SlotPolicy/didHit(_:observer:)``.
+/// A conforming policy writes ``hit(_:observer:)`` instead of ``ArenaPolicy/didHit(_:)``; the
+/// flow's `access`, `lookup` and `replace` call it through ``ArenaPolicy/didHit(_:observer:)``.
 public protocol HitEvictingPolicy: SlotPolicy {
     /// The hit rule: `slot` was requested and is resident; any entry it evicts goes to `observer`.
     mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>)

@@ -3,23 +3,23 @@
 /// libCacheSim's `cache_get_base`.
 ///
 /// The flow (see <doc:WritingAPolicy>):
-/// - **Hit** (the key is resident): ``didHit(_:)``.
+/// - **Hit** (the key is resident): ``ArenaPolicy/didHit(_:)``.
 /// - **Miss**: ``insertNew(_:forKey:hash:cost:observer:)``: an object larger than the capacity
 ///   is never inserted; ``admits(_:cost:)`` may refuse it; ``makeRoom(forCost:count:observer:)``
 ///   evicts ``victim()`` until the object fits in cost and count, as one trim pass; then the
 ///   object takes a slot and ``didInsert(_:)`` places it.
-/// - **Insert of a resident key** (``replace(_:with:cost:observer:)``): the cost is replaced
+/// - **Insert of a resident key** (``ArenaPolicy/replace(_:with:cost:observer:)``): the cost is replaced
 ///   and the update counts as a hit; a cost larger than the capacity drops the entry.
-/// - **Remove**: ``unlink(_:)``, then the slot is released.
+/// - **Remove**: ``ArenaPolicy/unlink(_:)``, then the slot is released.
 ///
 /// Costs below 0 count as 0. Every request hashes its key once and probes the index once.
 ///
-/// A policy implements the five rule requirements (``didHit(_:)``, ``didInsert(_:)``,
-/// ``victim()``, ``unlink(_:)``, ``setCost(_:_:)``) plus ``EvictionPolicy/count`` and
+/// A policy implements the five rule requirements (``ArenaPolicy/didHit(_:)``, ``didInsert(_:)``,
+/// ``victim()``, ``ArenaPolicy/unlink(_:)``, ``setCost(_:_:)``) plus ``EvictionPolicy/count`` and
 /// ``EvictionPolicy/totalCost``. A model of a library that deviates overrides only the step
 /// it changes: ``makeRoom(forCost:count:observer:)`` (a purge to a preferred size),
 /// ``insertNew(_:forKey:hash:cost:observer:)`` (an insert before eviction, a sorted insert) or
-/// ``replace(_:with:cost:observer:)``.
+/// ``ArenaPolicy/replace(_:with:cost:observer:)``.
 ///
 /// A policy should also implement ``EvictionPolicy/prefetch(_:_:)`` as
 /// `store.prefetch(key, stage)`: written in the policy, it reads its own stored `store` in place,

@@ -55,6 +55,15 @@ extension SlotArena {
         unlink(slot, &ghosts)
     }
 
+    /// A miss consumes the key's ghost, `slot` (-1 for none): it leaves `ghosts`, kept in no
+    /// list to be revived when `keeping`, released otherwise (the object is refused). O(1) expected.
+    @inlinable
+    public mutating func consumeGhost(_ slot: Int32, from ghosts: inout SlotList, keeping: Bool) {
+        guard slot >= 0 else { return }
+        unlink(slot, &ghosts)
+        if !keeping { release(slot) }
+    }
+
     /// Makes `slot`, a ghost in no list, resident again with `value` and `cost`; the caller
     /// places it in a list. Reusing the ghost's slot saves an index removal and insertion. O(1).
     @inlinable

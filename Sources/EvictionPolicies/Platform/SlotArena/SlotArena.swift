@@ -127,7 +127,9 @@ public struct SlotArena<Key: Hashable, Value> {
             values[i] = nil
             return value
         }
-        if liveCount == 0 && slots.count > 64 { self = SlotArena() }
+        // Not below 16 slots, where a cache that keeps emptying (one large object at a time)
+        // would allocate on every insert; a shrunken arena may be below 64 by now.
+        if liveCount == 0 && slots.count > 16 { self = SlotArena() }
         return value
     }
 

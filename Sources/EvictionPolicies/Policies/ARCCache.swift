@@ -23,7 +23,7 @@
 /// ARC, the adaptive replacement cache (Megiddo & Modha, FAST'03; libCacheSim ARC.c at aa0fc40).
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
-public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
+public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "arc",
@@ -38,7 +38,7 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var b2Tag: UInt32 { 3 }
 
     // aux = the list the slot is in.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var t1 = SlotList()
     @usableFromInline var t2 = SlotList()
     @usableFromInline var b1 = SlotList()
@@ -65,121 +65,62 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
     /// The current target size of T1 (ARC's p), for tests and reports.
     @inlinable public var target: Double { p }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) <= Self.t2Tag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) <= Self.t2Tag }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) <= Self.t2Tag else { return nil }
-        recordHit(slot)
-        return store.values[Int(slot)]
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            recordHit(slot)
-            return true
-        }
-        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
-        return false
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        var slot = store.find(key)
-        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            if store.cost(slot) == cost {
-                store.values[Int(slot)] = value
-                recordHit(slot)
-                return
-            }
-            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
-            remove(key, observer: &observer)
-            slot = -1
-        }
-        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) {
         case Self.t1Tag: store.unlink(slot, &t1)
         case Self.t2Tag: store.unlink(slot, &t2)
         case Self.b1Tag: store.unlink(slot, &b1)
         default: store.unlink(slot, &b2)
         }
-        return store.release(slot)
     }
 
-    // MARK: Hits and admission
+    // MARK: The rule
 
     /// Case I: a hit moves the object to T2's head.
     @inlinable @inline(__always)
-    mutating func recordHit(_ slot: Int32) {
+    public mutating func didHit(_ slot: Int32) {
         if store.aux(slot) == Self.t1Tag {
             store.unlink(slot, &t1)
-            store.setAux(slot, Self.t2Tag)
-            store.pushHead(slot, &t2)
+            store.pushHead(slot, &t2, tag: Self.t2Tag)
         } else {
             store.moveToHead(slot, &t2)
         }
     }
 
     /// Cases II–IV.
-    ///
-    /// - Parameter slot: the key's ghost slot, or -1 when the key is unknown.
     @inlinable
-    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
-                        observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
-        let ghostHit = slot >= 0
-        var hitB2 = false
-        if ghostHit {
-            if store.aux(slot) == Self.b1Tag {
-                let delta = Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
-                let raised = p + delta
-                p = raised < Double(capacity) ? raised : Double(capacity)
-                store.unlink(slot, &b1)
-            } else {
-                let delta = Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
-                let lowered = p - delta
-                p = lowered > 0 ? lowered : 0
-                store.unlink(slot, &b2)
-                hitB2 = true
-            }
+        let hitB2 = slot >= 0 && store.aux(slot) == Self.b2Tag
+        if slot >= 0 && !hitB2 {
+            let raised = p + Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
+            p = raised < Double(capacity) ? raised : Double(capacity)
+            store.unlinkGhost(slot, from: &b1)
+        } else if hitB2 {
+            let lowered = p - Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
+            p = lowered > 0 ? lowered : 0
+            store.unlinkGhost(slot, from: &b2)
         }
-        var passOpen = false
+        var pass = TrimPass(.caller)
         while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
-            if ghostHit {
-                replace(hitB2: hitB2, passOpen: &passOpen, observer: &observer)
+            if slot >= 0 {
+                replaceStep(hitB2: hitB2, &pass, observer: &observer)
             } else {
-                evictOnFullMiss(cost: cost, passOpen: &passOpen, observer: &observer)
+                evictOnFullMiss(cost: cost, &pass, observer: &observer)
             }
         }
-        if ghostHit {
-            // The ghost's slot is reused for the object: same key, new cost and value.
-            store.slots[Int(slot)].cost = cost
-            store.values[Int(slot)] = value()
-            store.setAux(slot, Self.t2Tag)
-            store.pushHead(slot, &t2)
+        if slot >= 0 {
+            store.revive(slot, value: value(), cost: cost)
+            store.pushHead(slot, &t2, tag: Self.t2Tag)
         } else {
-            let new = store.allocate(key: key, value: value(), cost: cost)
-            store.setAux(new, Self.t1Tag)
-            store.pushHead(new, &t1)
+            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &t1, tag: Self.t1Tag)
         }
-        if passOpen { observer.trimDidEnd(.caller) }
+        pass.end(&observer)
     }
 
     /// C's `MAX(x, 1)`, which keeps 1 when `x` is NaN (a ghost list of zero-cost keys).
@@ -190,76 +131,44 @@ public struct ARCCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// Case IV's ghost trimming, then REPLACE (libCacheSim `_ARC_evict_miss_on_all_queues`).
     @inlinable
-    mutating func evictOnFullMiss(cost: Int, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func evictOnFullMiss(cost: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         if t1.cost + b1.cost + cost > capacity {
             if b1.cost > 0 && b1.tail >= 0 {
-                // Forgetting a ghost key is not an eviction: it holds no object.
-                let oldest = b1.tail
-                store.unlink(oldest, &b1)
-                store.release(oldest)
+                store.forgetGhost(b1.tail, from: &b1)
                 store.prefetchEviction(of: b1.tail)
-                replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+                replaceStep(hitB2: false, &pass, observer: &observer)
             } else if t1.tail >= 0 {
-                if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+                pass.willRemove(&observer)
                 store.evict(t1.tail, from: &t1, observer: &observer)
             } else {
-                replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+                replaceStep(hitB2: false, &pass, observer: &observer)
             }
         } else {
             // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
             if t1.cost + b1.cost + t2.cost + b2.cost - capacity >= capacity && b2.cost > 0 && b2.tail >= 0 {
-                let oldest = b2.tail
-                store.unlink(oldest, &b2)
-                store.release(oldest)
+                store.forgetGhost(b2.tail, from: &b2)
                 store.prefetchEviction(of: b2.tail)
             }
-            replace(hitB2: false, passOpen: &passOpen, observer: &observer)
+            replaceStep(hitB2: false, &pass, observer: &observer)
         }
     }
 
-    /// REPLACE: T1's LRU to B1, or T2's LRU to B2.
+    /// REPLACE: T1's LRU object leaves and its key enters B1, or T2's LRU goes to B2.
     @inlinable
-    mutating func replace(hitB2: Bool, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func replaceStep(hitB2: Bool, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         let sizeT1 = Double(t1.cost)
         let fromT1 = (t1.cost > 0 && (sizeT1 > p || (sizeT1 == p && hitB2))) || t2.cost == 0
         if (fromT1 && t1.tail >= 0) || t2.tail < 0 {
-            demoteFromT1(passOpen: &passOpen, observer: &observer)
+            let slot = t1.tail
+            guard slot >= 0 else { return }
+            store.unlink(slot, &t1)
+            store.prefetchEviction(of: t1.tail)
+            store.demote(slot, to: &b1, limit: .max, tag: Self.b1Tag, pass: &pass, observer: &observer)
         } else {
-            demoteFromT2(passOpen: &passOpen, observer: &observer)
+            let slot = t2.tail
+            store.unlink(slot, &t2)
+            store.prefetchEviction(of: t2.tail)
+            store.demote(slot, to: &b2, limit: .max, tag: Self.b2Tag, pass: &pass, observer: &observer)
         }
-    }
-
-    /// Evicts T1's LRU object and keeps its key at B1's head.
-    @inlinable
-    mutating func demoteFromT1(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
-        let slot = t1.tail
-        guard slot >= 0 else { return }
-        store.unlink(slot, &t1)
-        store.prefetchEviction(of: t1.tail)
-        report(slot, passOpen: &passOpen, observer: &observer)
-        store.setAux(slot, Self.b1Tag)
-        store.pushHead(slot, &b1)
-    }
-
-    /// Evicts T2's LRU object and keeps its key at B2's head.
-    @inlinable
-    mutating func demoteFromT2(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
-        let slot = t2.tail
-        guard slot >= 0 else { return }
-        store.unlink(slot, &t2)
-        store.prefetchEviction(of: t2.tail)
-        report(slot, passOpen: &passOpen, observer: &observer)
-        store.setAux(slot, Self.b2Tag)
-        store.pushHead(slot, &b2)
-    }
-
-    /// Reports an unlinked slot's object as evicted and drops the object, keeping the key.
-    @inlinable
-    mutating func report(_ slot: Int32, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
-        if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
-        if let value = store.values[Int(slot)] {
-            observer.didEvict(store.key(slot), value: value, cost: store.cost(slot))
-        }
-        store.values[Int(slot)] = nil
     }
 }

@@ -20,7 +20,7 @@
 ///   tail with a count ≥ 1 goes back to main's head with count 0; the first at 0 leaves.
 ///
 /// - Complexity: lookups O(1) expected; an eviction step is amortised O(1).
-public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
+public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "clock2qplus", reproduces: "CLOCK-2Q+ as libCacheSim 0.3.5 Clock2QPlus.c",
@@ -40,17 +40,13 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var smallTag: UInt32 { 0 }
     @usableFromInline static var mainTag: UInt32 { 1 }
     @usableFromInline static var ghostTag: UInt32 { 2 }
-    /// Main's CLOCK counter ceiling (libCacheSim `Clock` with `n-bit-counter=2`).
+
     // aux = queue tag in bits 0–1, then the object's count.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var small = SlotList()
     @usableFromInline var main = SlotList()
     @usableFromInline var ghost = SlotList()
-    @usableFromInline let capacity: Int
-    @usableFromInline let smallCapacity: Int
-    @usableFromInline let mainCapacity: Int
-    @usableFromInline let ghostCapacity: Int
-    @usableFromInline let threshold: UInt32
+    @usableFromInline let shares: _SmallMainGhostShares
     @usableFromInline let correlationWindow: Double
     /// Admissions to small so far; each small entry remembers its number in `admittedAt`.
     @usableFromInline var admissions: Int64 = 0
@@ -59,18 +55,9 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var hasEvicted = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
-        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
-        let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
-        threshold = UInt32(try options.integer("move-to-main-threshold", default: 1, in: 0...1_000_000))
+        shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
         let windowRatio = try options.double("correlation-window-ratio", default: 0.5, in: 0...1_000)
-        self.capacity = capacity
-        smallCapacity = _proportion(of: capacity, smallRatio)
-        correlationWindow = Double(smallCapacity) * windowRatio
-        mainCapacity = capacity - smallCapacity
-        ghostCapacity = _proportion(of: capacity, ghostRatio)
+        correlationWindow = Double(shares.small) * windowRatio
     }
 
     @inlinable public var count: Int { small.count + main.count }
@@ -79,69 +66,34 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) & 3 != Self.ghostTag else { return nil }
-        recordHit(slot)
-        return store.value(slot)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
-            recordHit(slot)
-            return true
-        }
-        admit(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: value, observer: &observer)
-        return false
-    }
-
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        guard slot >= 0 && store.aux(slot) & 3 != Self.ghostTag else {
-            admit(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: { value }, observer: &observer)
-            return
-        }
-        let cost = max(cost, 0)
-        store.setValue(slot, value)
-        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
-        recordHit(slot)
-        var pass = TrimPass(.caller)
-        while totalCost > capacity { evictionStep(&pass, observer: &observer) }
-        pass.end(&observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) & 3 {
         case Self.smallTag: store.unlink(slot, &small)
         case Self.mainTag: store.unlink(slot, &main)
         default: store.unlink(slot, &ghost)
         }
-        return store.release(slot)
+    }
+
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
+    @inlinable
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        store.setValue(slot, value)
+        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
+        didHit(slot)
+        var pass = TrimPass(.caller)
+        while totalCost > shares.capacity { evictionStep(&pass, observer: &observer) }
+        pass.end(&observer)
     }
 
     // MARK: The rule
 
     @inlinable @inline(__always)
-    mutating func recordHit(_ slot: Int32) {
+    public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
         if aux & 3 == Self.smallTag && Double(admissions - admittedAt[slot]) < correlationWindow { return }
         store.setAux(slot, aux &+ 4)
@@ -151,25 +103,27 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
     /// until the object fits, then insert into main (ghost hit, or small full before any
     /// eviction) or small.
     @inlinable
-    mutating func admit(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: () -> Value,
-                        observer: inout some EvictionObserver<Key, Value>) {
-        if ghostSlot >= 0 {
-            store.unlink(ghostSlot, &ghost)
-            store.release(ghostSlot)
-        }
-        guard cost <= capacity, cost <= smallCapacity else { return }
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
+        let fits = cost <= shares.capacity && cost <= shares.small
+        store.consumeGhost(slot, from: &ghost, keeping: fits)
+        guard fits else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > capacity - cost { evictionStep(&pass, observer: &observer) }
+        while count > 0 && totalCost > shares.capacity - cost { evictionStep(&pass, observer: &observer) }
         pass.end(&observer)
-        if ghostSlot < 0 && cost >= smallCapacity { return }
-        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-        if ghostSlot >= 0 || (!hasEvicted && small.cost >= smallCapacity) {
-            enterMain(slot)
+        if slot >= 0 {
+            store.revive(slot, value: value(), cost: cost)
+            store.pushHead(slot, &main, tag: Self.mainTag)
+            return
+        }
+        guard cost < shares.small else { return }
+        let new = store.allocate(key: key, hash: hash, value: value(), cost: cost)
+        if !hasEvicted && small.cost >= shares.small {
+            store.pushHead(new, &main, tag: Self.mainTag)
         } else {
             admissions += 1
-            admittedAt[slot] = admissions
-            store.setAux(slot, Self.smallTag)
-            store.pushHead(slot, &small)
+            admittedAt[new] = admissions
+            store.pushHead(new, &small, tag: Self.smallTag)
         }
     }
 
@@ -177,56 +131,27 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
-        if main.cost > mainCapacity || small.isEmpty {
+        if main.cost > shares.main || small.isEmpty {
             evictFromMain(&pass, observer: &observer)
             return
         }
         while !small.isEmpty {
             let slot = small.tail
             store.unlink(slot, &small)
-            if store.aux(slot) >> 2 >= threshold {
-                enterMain(slot)
+            if store.aux(slot) >> 2 >= shares.threshold {
+                store.pushHead(slot, &main, tag: Self.mainTag)
                 continue
             }
-            let cost = store.cost(slot)
-            pass.willRemove(&observer)
-            report(slot, &observer)
-            guard ghostCapacity > 0 && cost <= ghostCapacity else {
-                store.release(slot)
-                return
-            }
-            while !ghost.isEmpty && ghost.cost + cost > ghostCapacity {
-                let oldest = ghost.tail
-                store.unlink(oldest, &ghost)
-                store.release(oldest)
-            }
-            store.setValue(slot, nil)
-            store.setAux(slot, Self.ghostTag)
-            store.pushHead(slot, &ghost)
+            store.demote(slot, to: &ghost, limit: shares.ghost, tag: Self.ghostTag, pass: &pass, observer: &observer)
             return
         }
-    }
-
-    @inlinable
-    mutating func enterMain(_ slot: Int32) {
-        store.setAux(slot, Self.mainTag)
-        store.pushHead(slot, &main)
     }
 
     /// Main's tail with a count ≥ 1 goes back to the head with count 0; the first at 0 leaves.
     @inlinable
     mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        while store.aux(main.tail) >> 2 >= 1 {
-            let slot = main.tail
-            store.setAux(slot, Self.mainTag)
-            store.moveToHead(slot, &main)
-        }
+        let slot = store.clockVictim(in: &main) { aux in aux >> 2 >= 1 ? Self.mainTag : nil }
         pass.willRemove(&observer)
-        store.evict(main.tail, from: &main, observer: &observer)
-    }
-
-    @inlinable
-    func report(_ slot: Int32, _ observer: inout some EvictionObserver<Key, Value>) {
-        if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: store.cost(slot)) }
+        store.evict(slot, from: &main, observer: &observer)
     }
 }

@@ -18,7 +18,7 @@
 ///   the cache and its key enters the ghost, which drops its oldest keys to stay within its share.
 ///
 /// - Complexity: lookups O(1) expected; an eviction step is amortised O(1).
-public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
+public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "qdlp", reproduces: "QD-LP (Yang et al., HotOS'23) as libCacheSim 0.3.5 QDLP.c (main-cache=Clock2)",
@@ -39,27 +39,14 @@ public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var maximumCounter: UInt32 { 3 }
 
     // aux = queue tag in bits 0–1, then small's request count or main's CLOCK counter.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var small = SlotList()
     @usableFromInline var main = SlotList()
     @usableFromInline var ghost = SlotList()
-    @usableFromInline let capacity: Int
-    @usableFromInline let smallCapacity: Int
-    @usableFromInline let mainCapacity: Int
-    @usableFromInline let ghostCapacity: Int
-    @usableFromInline let threshold: UInt32
+    @usableFromInline let shares: _SmallMainGhostShares
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
-        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
-        let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
-        threshold = UInt32(try options.integer("move-to-main-threshold", default: 1, in: 0...1_000_000))
-        self.capacity = capacity
-        smallCapacity = _proportion(of: capacity, smallRatio)
-        mainCapacity = capacity - smallCapacity
-        ghostCapacity = _proportion(of: capacity, ghostRatio)
+        shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
     }
 
     @inlinable public var count: Int { small.count + main.count }
@@ -68,69 +55,34 @@ public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) & 3 != Self.ghostTag else { return nil }
-        recordHit(slot)
-        return store.value(slot)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
-            recordHit(slot)
-            return true
-        }
-        admit(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: value, observer: &observer)
-        return false
-    }
-
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        guard slot >= 0 && store.aux(slot) & 3 != Self.ghostTag else {
-            admit(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: { value }, observer: &observer)
-            return
-        }
-        let cost = max(cost, 0)
-        store.setValue(slot, value)
-        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
-        recordHit(slot)
-        var pass = TrimPass(.caller)
-        while totalCost > capacity { evictionStep(&pass, observer: &observer) }
-        pass.end(&observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) & 3 {
         case Self.smallTag: store.unlink(slot, &small)
         case Self.mainTag: store.unlink(slot, &main)
         default: store.unlink(slot, &ghost)
         }
-        return store.release(slot)
+    }
+
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
+    @inlinable
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        store.setValue(slot, value)
+        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
+        didHit(slot)
+        var pass = TrimPass(.caller)
+        while totalCost > shares.capacity { evictionStep(&pass, observer: &observer) }
+        pass.end(&observer)
     }
 
     // MARK: The rule
 
     @inlinable @inline(__always)
-    mutating func recordHit(_ slot: Int32) {
+    public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
         if aux & 3 == Self.smallTag || aux >> 2 < Self.maximumCounter { store.setAux(slot, aux &+ 4) }
     }
@@ -138,23 +90,22 @@ public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
     /// The miss: consume a ghost entry, refuse what `QDLP_can_insert` refuses, run eviction steps
     /// until the object fits, then insert into main (ghost hit) or small.
     @inlinable
-    mutating func admit(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: () -> Value,
-                        observer: inout some EvictionObserver<Key, Value>) {
-        if ghostSlot >= 0 {
-            store.unlink(ghostSlot, &ghost)
-            store.release(ghostSlot)
-        }
-        guard cost <= capacity, cost <= smallCapacity else { return }
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
+        let fits = cost <= shares.capacity && cost <= shares.small
+        store.consumeGhost(slot, from: &ghost, keeping: fits)
+        guard fits else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > capacity - cost { evictionStep(&pass, observer: &observer) }
-        if ghostSlot >= 0 {
+        while count > 0 && totalCost > shares.capacity - cost { evictionStep(&pass, observer: &observer) }
+        if slot >= 0 {
             if makeRoomInMain(for: cost, &pass, observer: &observer) {
-                enterMain(store.allocate(key: key, hash: hash, value: value(), cost: cost))
+                store.revive(slot, value: value(), cost: cost)
+                store.pushHead(slot, &main, tag: Self.mainTag)
+            } else {
+                store.release(slot)
             }
-        } else if cost < smallCapacity {
-            let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-            store.setAux(slot, Self.smallTag)
-            store.pushHead(slot, &small)
+        } else if cost < shares.small {
+            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &small, tag: Self.smallTag)
         }
         pass.end(&observer)
     }
@@ -167,28 +118,18 @@ public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
             return
         }
         let slot = small.tail
-        let cost = store.cost(slot)
-        if store.aux(slot) >> 2 >= threshold {
-            let fits = makeRoomInMain(for: cost, &pass, observer: &observer)
+        guard store.aux(slot) >> 2 >= shares.threshold else {
             store.unlink(slot, &small)
-            if fits { enterMain(slot) } else { pass.willRemove(&observer); report(slot, &observer); store.release(slot) }
+            store.demote(slot, to: &ghost, limit: shares.ghost, tag: Self.ghostTag, pass: &pass, observer: &observer)
             return
         }
-        store.unlink(slot, &small)
-        pass.willRemove(&observer)
-        report(slot, &observer)
-        guard ghostCapacity > 0 && cost <= ghostCapacity else {
-            store.release(slot)
-            return
+        if makeRoomInMain(for: store.cost(slot), &pass, observer: &observer) {
+            store.unlink(slot, &small)
+            store.pushHead(slot, &main, tag: Self.mainTag)
+        } else {
+            pass.willRemove(&observer)
+            store.evict(slot, from: &small, observer: &observer)
         }
-        while !ghost.isEmpty && ghost.cost + cost > ghostCapacity {
-            let oldest = ghost.tail
-            store.unlink(oldest, &ghost)
-            store.release(oldest)
-        }
-        store.setValue(slot, nil)
-        store.setAux(slot, Self.ghostTag)
-        store.pushHead(slot, &ghost)
     }
 
     /// Main's `get` of a new object: refused when larger than main's share; otherwise main's
@@ -196,34 +137,17 @@ public struct QDLPCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     mutating func makeRoomInMain(for cost: Int, _ pass: inout TrimPass,
                                  observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        guard cost <= mainCapacity else { return false }
-        while !main.isEmpty && main.cost + cost > mainCapacity { evictFromMain(&pass, observer: &observer) }
+        guard cost <= shares.main else { return false }
+        while !main.isEmpty && main.cost + cost > shares.main { evictFromMain(&pass, observer: &observer) }
         return true
-    }
-
-    @inlinable
-    mutating func enterMain(_ slot: Int32) {
-        store.setAux(slot, Self.mainTag)
-        store.pushHead(slot, &main)
     }
 
     /// `Clock_evict` with 2-bit counters: a counter ≥ 1 is decremented and its object goes back
     /// to the head; the first at 0 leaves.
     @inlinable
     mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        while true {
-            let slot = main.tail
-            let counter = store.aux(slot) >> 2
-            guard counter >= 1 else { break }
-            store.setAux(slot, Self.mainTag | (counter - 1) << 2)
-            store.moveToHead(slot, &main)
-        }
+        let slot = store.clockVictim(in: &main) { aux in aux >> 2 >= 1 ? Self.mainTag | ((aux >> 2) - 1) << 2 : nil }
         pass.willRemove(&observer)
-        store.evict(main.tail, from: &main, observer: &observer)
-    }
-
-    @inlinable
-    func report(_ slot: Int32, _ observer: inout some EvictionObserver<Key, Value>) {
-        if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: store.cost(slot)) }
+        store.evict(slot, from: &main, observer: &observer)
     }
 }

@@ -85,7 +85,7 @@ public typealias S3FIFOv0Cache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Va
 /// FIFO of recently demoted keys; `Version` picks the warm-up default.
 ///
 /// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
-public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: EvictionPolicy {
+public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor { Version.descriptor }
 
     @usableFromInline static var smallTag: UInt32 { 0 }
@@ -93,7 +93,7 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: E
     @usableFromInline static var ghostTag: UInt32 { 2 }
 
     // aux = queue tag in bits 0–1, frequency above.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var small = SlotList()
     @usableFromInline var main = SlotList()
     @usableFromInline var ghost = SlotList()
@@ -108,21 +108,11 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: E
     @usableFromInline var hasEvicted = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: Self.descriptor.name)
-        }
-        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
-        let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
-        let threshold = try options.integer("move-to-main-threshold", default: 2, in: 0...1_000_000)
+        let shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 2)
+        (capacity, smallCapacity, mainCapacity, ghostCapacity) = (shares.capacity, shares.small, shares.main, shares.ghost)
+        threshold = shares.threshold
+        maximumFrequency = max(3, threshold)
         warmUp = try options.bool("warm-up", default: Version.warmsUp)
-        self.capacity = capacity
-        smallCapacity = _proportion(of: capacity, smallRatio)
-        mainCapacity = capacity - smallCapacity
-        ghostCapacity = _proportion(of: capacity, ghostRatio)
-        self.threshold = UInt32(threshold)
-        maximumFrequency = max(3, UInt32(threshold))
     }
 
     @inlinable public var count: Int { small.count + main.count }
@@ -131,149 +121,80 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: E
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) & 3 != Self.ghostTag else { return nil }
-        recordHit(slot)
-        return store.values[Int(slot)]
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
-            recordHit(slot)
-            return true
-        }
-        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
-        return false
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        var slot = store.find(key)
-        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
-            if store.cost(slot) == cost {
-                store.values[Int(slot)] = value
-                recordHit(slot)
-                return
-            }
-            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
-            remove(key, observer: &observer)
-            slot = -1
-        }
-        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) & 3 {
         case Self.smallTag: store.unlink(slot, &small)
         case Self.mainTag: store.unlink(slot, &main)
         default: store.unlink(slot, &ghost)
         }
-        return store.release(slot)
     }
 
-    // MARK: Hits and admission
+    // MARK: The rule
 
     @inlinable @inline(__always)
-    mutating func recordHit(_ slot: Int32) {
+    public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
-        let frequency = aux >> 2
-        if frequency < maximumFrequency { store.setAux(slot, aux &+ 4) }
+        if aux >> 2 < maximumFrequency { store.setAux(slot, aux &+ 4) }
     }
 
     /// libCacheSim's miss path: consume a ghost entry, refuse what S3FIFO_can_insert refuses,
     /// evict until the object fits, then insert into main (ghost hit) or small.
-    ///
-    /// - Parameter slot: the key's ghost slot, or -1 when the key is unknown.
     @inlinable
-    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
-                        observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
-        let ghostHit = slot >= 0
-        if ghostHit { store.unlink(slot, &ghost) }
+        if slot >= 0 { store.unlinkGhost(slot, from: &ghost) }
         guard cost <= smallCapacity else {
-            if ghostHit { store.release(slot) }
+            if slot >= 0 { store.release(slot) }
             return
         }
-        var passOpen = false
+        var pass = TrimPass(.caller)
         while small.cost + main.cost + cost > capacity && !(small.isEmpty && main.isEmpty) {
-            evictOne(passOpen: &passOpen, observer: &observer)
+            evictOne(&pass, observer: &observer)
         }
-        if ghostHit {
-            // The ghost's slot is reused for the object: same key, new cost and value.
-            store.slots[Int(slot)].cost = cost
-            store.values[Int(slot)] = value()
-            store.setAux(slot, Self.mainTag)
-            store.pushHead(slot, &main)
+        if slot >= 0 {
+            store.revive(slot, value: value(), cost: cost)
+            store.pushHead(slot, &main, tag: Self.mainTag)
         } else if cost < smallCapacity {
-            let new = store.allocate(key: key, value: value(), cost: cost)
+            let new = store.allocate(key: key, hash: hash, value: value(), cost: cost)
             if warmUp && !hasEvicted && small.cost >= smallCapacity {
-                store.setAux(new, Self.mainTag)
-                store.pushHead(new, &main)
+                store.pushHead(new, &main, tag: Self.mainTag)
             } else {
-                store.setAux(new, Self.smallTag)
-                store.pushHead(new, &small)
+                store.pushHead(new, &small, tag: Self.smallTag)
             }
         }
-        if passOpen { observer.trimDidEnd(.caller) }
+        pass.end(&observer)
     }
 
     // MARK: Eviction
 
     /// One call of libCacheSim's `S3FIFO_evict`.
     @inlinable
-    mutating func evictOne(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func evictOne(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
         if main.cost > mainCapacity || small.cost == 0 {
-            evictFromMain(passOpen: &passOpen, observer: &observer)
+            evictFromMain(&pass, observer: &observer)
         } else {
-            evictFromSmall(passOpen: &passOpen, observer: &observer)
+            evictFromSmall(&pass, observer: &observer)
         }
     }
 
     /// Scans small's tail: frequent objects move to main, the first infrequent one is demoted
     /// to the ghost queue, which ends the step.
     @inlinable
-    mutating func evictFromSmall(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func evictFromSmall(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         while small.cost > 0 && small.tail >= 0 {
             let slot = small.tail
             store.unlink(slot, &small)
             if store.aux(slot) >> 2 >= threshold {
-                store.setAux(slot, Self.mainTag)
-                store.pushHead(slot, &main)
+                store.pushHead(slot, &main, tag: Self.mainTag)
                 continue
             }
-            let cost = store.cost(slot)
-            if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
-            if let value = store.values[Int(slot)] { observer.didEvict(store.key(slot), value: value, cost: cost) }
-            if ghostCapacity > 0 && cost <= ghostCapacity {
-                store.values[Int(slot)] = nil
-                store.setAux(slot, Self.ghostTag)
-                store.pushHead(slot, &ghost)
-                while ghost.cost > ghostCapacity {
-                    let oldest = ghost.tail
-                    store.unlink(oldest, &ghost)
-                    store.release(oldest)
-                }
-            } else {
-                store.release(slot)
-            }
+            store.demote(slot, to: &ghost, limit: ghostCapacity, tag: Self.ghostTag, pass: &pass, observer: &observer)
             return
         }
     }
@@ -281,18 +202,12 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: E
     /// Scans main's tail as a 2-bit CLOCK: objects with freq >= 1 go back to the head with
     /// min(freq, 3) - 1; the first with freq 0 leaves, which ends the step.
     @inlinable
-    mutating func evictFromMain(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
-        while main.cost > 0 && main.tail >= 0 {
-            let slot = main.tail
-            let frequency = store.aux(slot) >> 2
-            if frequency >= 1 {
-                store.moveToHead(slot, &main)
-                store.setAux(slot, Self.mainTag | (min(frequency, 3) - 1) << 2)
-                continue
-            }
-            if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
-            store.evict(slot, from: &main, observer: &observer)
-            return
+    mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        guard main.cost > 0 else { return }
+        let slot = store.clockVictim(in: &main) { aux in
+            aux >> 2 >= 1 ? Self.mainTag | (min(aux >> 2, 3) - 1) << 2 : nil
         }
+        pass.willRemove(&observer)
+        store.evict(slot, from: &main, observer: &observer)
     }
 }

@@ -22,7 +22,7 @@
 /// 2Q with a FIFO A1in, a ghost A1out and an LRU Am (Johnson & Shasha, VLDB'94; libCacheSim TwoQ.c at aa0fc40).
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
-public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
+public struct TwoQCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "2q",
@@ -42,7 +42,7 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var outTag: UInt32 { 2 }
 
     // aux = the queue the slot is in.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var a1in = SlotList()
     @usableFromInline var am = SlotList()
     @usableFromInline var a1out = SlotList()
@@ -71,116 +71,60 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) != Self.outTag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) != Self.outTag }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) != Self.outTag else { return nil }
-        recordHit(slot)
-        return store.values[Int(slot)]
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) != Self.outTag {
-            recordHit(slot)
-            return true
-        }
-        admit(key, slot: slot, cost: max(cost, 0), value: value, observer: &observer)
-        return false
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        var slot = store.find(key)
-        if slot >= 0 && store.aux(slot) != Self.outTag {
-            if store.cost(slot) == cost {
-                store.values[Int(slot)] = value
-                recordHit(slot)
-                return
-            }
-            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
-            remove(key, observer: &observer)
-            slot = -1
-        }
-        admit(key, slot: slot, cost: cost, value: { value }, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) {
         case Self.inTag: store.unlink(slot, &a1in)
         case Self.mainTag: store.unlink(slot, &am)
         default: store.unlink(slot, &a1out)
         }
-        return store.release(slot)
     }
 
-    // MARK: Hits and admission
+    // MARK: The rule
 
     @inlinable @inline(__always)
-    mutating func recordHit(_ slot: Int32) {
+    public mutating func didHit(_ slot: Int32) {
         if store.aux(slot) == Self.mainTag { store.moveToHead(slot, &am) }
     }
 
     /// libCacheSim's miss path.
-    ///
-    /// - Parameter slot: the key's A1out slot, or -1 when the key is unknown.
     @inlinable
-    mutating func admit(_ key: Key, slot: Int32, cost: Int, value: () -> Value,
-                        observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
-        let ghostHit = slot >= 0
-        if ghostHit { store.unlink(slot, &a1out) }
+        if slot >= 0 { store.unlinkGhost(slot, from: &a1out) }
         guard cost <= inCapacity else {
-            if ghostHit { store.release(slot) }
+            if slot >= 0 { store.release(slot) }
             return
         }
-        var passOpen = false
+        var pass = TrimPass(.caller)
         while a1in.cost + am.cost + cost > capacity && !(a1in.isEmpty && am.isEmpty) {
-            evictOne(passOpen: &passOpen, observer: &observer)
+            evictOne(&pass, observer: &observer)
         }
-        if ghostHit {
+        if slot < 0 {
+            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &a1in, tag: Self.inTag)
+        } else if cost <= mainCapacity {
             // Am's own get: it keeps within its capacity by evicting its LRU objects.
-            if cost <= mainCapacity {
-                while am.cost + cost > mainCapacity && am.tail >= 0 {
-                    if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
-                    store.evict(am.tail, from: &am, observer: &observer)
-                }
-                // The ghost's slot is reused for the object: same key, new cost and value.
-                store.slots[Int(slot)].cost = cost
-                store.values[Int(slot)] = value()
-                store.setAux(slot, Self.mainTag)
-                store.pushHead(slot, &am)
-            } else {
-                store.release(slot)
+            while am.cost + cost > mainCapacity && am.tail >= 0 {
+                pass.willRemove(&observer)
+                store.evict(am.tail, from: &am, observer: &observer)
             }
+            store.revive(slot, value: value(), cost: cost)
+            store.pushHead(slot, &am, tag: Self.mainTag)
         } else {
-            let new = store.allocate(key: key, value: value(), cost: cost)
-            store.setAux(new, Self.inTag)
-            store.pushHead(new, &a1in)
+            store.release(slot)
         }
-        if passOpen { observer.trimDidEnd(.caller) }
+        pass.end(&observer)
     }
 
-    // MARK: Eviction
-
-    /// One call of libCacheSim's `TwoQ_evict`.
+    /// One call of libCacheSim's `TwoQ_evict`: A1in's oldest object when A1in is over its
+    /// share (its key enters A1out), else Am's LRU object.
     @inlinable
-    mutating func evictOne(passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
-        if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
+    mutating func evictOne(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        pass.willRemove(&observer)
         guard a1in.cost > inCapacity || am.isEmpty else {
             store.evict(am.tail, from: &am, observer: &observer)
             return
@@ -188,19 +132,6 @@ public struct TwoQCache<Key: Hashable, Value>: EvictionPolicy {
         let slot = a1in.tail
         guard slot >= 0 else { return }
         store.unlink(slot, &a1in)
-        let cost = store.cost(slot)
-        if let value = store.values[Int(slot)] { observer.didEvict(store.key(slot), value: value, cost: cost) }
-        guard cost <= outCapacity else {
-            store.release(slot)
-            return
-        }
-        store.values[Int(slot)] = nil
-        store.setAux(slot, Self.outTag)
-        store.pushHead(slot, &a1out)
-        while a1out.cost > outCapacity {
-            let oldest = a1out.tail
-            store.unlink(oldest, &a1out)
-            store.release(oldest)
-        }
+        store.demote(slot, to: &a1out, limit: outCapacity, tag: Self.outTag, pass: &pass, observer: &observer)
     }
 }

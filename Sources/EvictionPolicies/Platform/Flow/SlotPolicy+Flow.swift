@@ -1,50 +1,13 @@
-// The cache-aside flow, once for every SlotPolicy. Each request hashes its key once and probes the
-// index once; the rule's hooks are called on the concrete policy, so nothing here is dynamic.
+// The cache-aside flow, once for every SlotPolicy: ArenaPolicy's surface calls these steps.
+// Each request hashes its key once and probes the index once; the rule's hooks are called on the
+// concrete policy, so nothing here is dynamic.
 
 extension SlotPolicy {
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        didHit(slot)
-        return store.value(slot)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            didHit(slot)
-            return true
-        }
-        insertNew(value(), forKey: key, hash: hash, cost: max(cost, 0), observer: &observer)
-        return false
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            replace(slot, with: value, cost: max(cost, 0), observer: &observer)
-        } else {
-            insertNew(value, forKey: key, hash: hash, cost: max(cost, 0), observer: &observer)
-        }
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        unlink(slot)
-        return store.release(slot)
+    /// A slot policy keeps no ghosts: a miss is always a new object.
+    @inlinable @inline(__always)
+    public mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
+        insertNew(value(), forKey: key, hash: hash, cost: cost, observer: &observer)
     }
 
     @inlinable
@@ -69,7 +32,7 @@ extension SlotPolicy {
         }
         store.setValue(slot, value)
         setCost(slot, cost)
-        didHit(slot)
+        didHit(slot, observer: &observer)
         makeRoom(forCost: 0, count: 0, observer: &observer)
     }
 
@@ -82,6 +45,7 @@ extension SlotPolicy {
             evict(victim(), observer: &observer)
         }
         pass.end(&observer)
+        store.shrinkIfSparse()
     }
 
     /// Evicts `slot`: unlinks it, releases it and reports it to `observer`. The caller brackets

@@ -1,24 +1,25 @@
 /// A policy built on a ``SlotArena`` that supplies only its rule; the cache-aside flow around
-/// the rule is written once, in this protocol's extension, as libCacheSim's `cache_get_base`.
+/// the rule is written once, in ``ArenaPolicy``'s surface and this protocol's extension, as
+/// libCacheSim's `cache_get_base`.
 ///
 /// The flow (see <doc:WritingAPolicy>):
-/// - **Hit** (the key is resident): ``didHit(_:)``.
+/// - **Hit** (the key is resident): ``ArenaPolicy/didHit(_:)``.
 /// - **Miss**: ``insertNew(_:forKey:hash:cost:observer:)``: an object larger than the capacity
 ///   is never inserted; ``admits(_:cost:)`` may refuse it; ``makeRoom(forCost:count:observer:)``
 ///   evicts ``victim()`` until the object fits in cost and count, as one trim pass; then the
 ///   object takes a slot and ``didInsert(_:)`` places it.
-/// - **Insert of a resident key** (``replace(_:with:cost:observer:)``): the cost is replaced
+/// - **Insert of a resident key** (``ArenaPolicy/replace(_:with:cost:observer:)``): the cost is replaced
 ///   and the update counts as a hit; a cost larger than the capacity drops the entry.
-/// - **Remove**: ``unlink(_:)``, then the slot is released.
+/// - **Remove**: ``ArenaPolicy/unlink(_:)``, then the slot is released.
 ///
 /// Costs below 0 count as 0. Every request hashes its key once and probes the index once.
 ///
-/// A policy implements the five rule requirements (``didHit(_:)``, ``didInsert(_:)``,
-/// ``victim()``, ``unlink(_:)``, ``setCost(_:_:)``) plus ``EvictionPolicy/count`` and
+/// A policy implements the five rule requirements (``ArenaPolicy/didHit(_:)``, ``didInsert(_:)``,
+/// ``victim()``, ``ArenaPolicy/unlink(_:)``, ``setCost(_:_:)``) plus ``EvictionPolicy/count`` and
 /// ``EvictionPolicy/totalCost``. A model of a library that deviates overrides only the step
 /// it changes: ``makeRoom(forCost:count:observer:)`` (a purge to a preferred size),
 /// ``insertNew(_:forKey:hash:cost:observer:)`` (an insert before eviction, a sorted insert) or
-/// ``replace(_:with:cost:observer:)``.
+/// ``ArenaPolicy/replace(_:with:cost:observer:)``.
 ///
 /// A policy should also implement ``EvictionPolicy/prefetch(_:_:)`` as
 /// `store.prefetch(key, stage)`: written in the policy, it reads its own stored `store` in place,
@@ -27,23 +28,17 @@
 ///
 /// The flow's methods are `@inlinable` and generic over the observer, so a policy in another
 /// package is specialized into the caller's loop like the ones in this module.
-public protocol SlotPolicy: EvictionPolicy {
-    /// The storage of the entries. The flow reads and writes it; the rule threads its lists through it.
-    var store: SlotArena<Key, Value> { get set }
+public protocol SlotPolicy: ArenaPolicy {
     /// The cost limit, `Int.max` for none.
     var capacity: Int { get }
     /// The count limit, `Int.max` for none.
     var countLimit: Int { get }
 
-    /// The hit rule: `slot` was requested and is resident.
-    mutating func didHit(_ slot: Int32)
     /// The insert rule: `slot` has just been allocated for a new entry; place it.
     mutating func didInsert(_ slot: Int32)
     /// The eviction rule: the slot to evict next. Called only while the cache is not empty; it
     /// may reorder entries (a CLOCK hand) before it answers.
     mutating func victim() -> Int32
-    /// Takes `slot` out of the policy's structures, before it is evicted or removed.
-    mutating func unlink(_ slot: Int32)
     /// Changes the cost of resident `slot` to `cost`, keeping the policy's totals right.
     mutating func setCost(_ slot: Int32, _ cost: Int)
 
@@ -54,6 +49,4 @@ public protocol SlotPolicy: EvictionPolicy {
     /// The miss step: inserts `key`, not resident, whose hash is `hash`, with `cost` (≥ 0).
     mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                             observer: inout some EvictionObserver<Key, Value>)
-    /// The update step: `slot` is resident and gets `value` and `cost` (≥ 0).
-    mutating func replace(_ slot: Int32, with value: Value, cost: Int, observer: inout some EvictionObserver<Key, Value>)
 }

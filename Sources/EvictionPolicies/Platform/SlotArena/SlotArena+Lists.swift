@@ -15,6 +15,14 @@ extension SlotArena {
         slots.withUnsafeMutableBufferPointer { Self._pushHead($0, slot, &list) }
     }
 
+    /// Puts `slot` at the head of `list` and sets its aux to `tag` (the queue it is in, for a
+    /// policy with several queues). O(1).
+    @inlinable
+    public mutating func pushHead(_ slot: Int32, _ list: inout SlotList, tag: UInt32) {
+        setAux(slot, tag)
+        pushHead(slot, &list)
+    }
+
     /// Puts `slot` at the tail (oldest end) of `list`.
     @inlinable
     public mutating func pushTail(_ slot: Int32, _ list: inout SlotList) {
@@ -92,6 +100,7 @@ extension SlotArena {
         let slot = find(key)
         guard slot >= 0 else { return nil }
         unlink(slot, &list)
+        defer { shrinkIfSparse() }
         return release(slot)
     }
 
@@ -104,6 +113,7 @@ extension SlotArena {
         observer.trimWillBegin(kind)
         while !list.isEmpty { evict(newestFirst ? list.head : list.tail, from: &list, observer: &observer) }
         observer.trimDidEnd(kind)
+        shrinkIfSparse()
     }
 
     /// Unlinks `slot` from `list`, frees it and reports it to `observer` as evicted. O(1) expected.
@@ -149,6 +159,22 @@ extension SlotArena {
                 slot = newer >= 0 ? newer : list.tail
             }
             return slot
+        }
+    }
+
+    /// The CLOCK sweep of a multi-queue policy's main queue: while `renewing` gives the tail's
+    /// aux a new value (a counter ≥ 1 decremented, a reference bit cleared), the tail takes it
+    /// and goes back to the head; the first tail `renewing` answers `nil` for is returned, still
+    /// in `list`. `list` must not be empty and must eventually hold such a slot.
+    ///
+    /// - Complexity: O(1) per slot moved.
+    @inlinable
+    public mutating func clockVictim(in list: inout SlotList, renewing: (UInt32) -> UInt32?) -> Int32 {
+        while true {
+            let slot = list.tail
+            guard let renewed = renewing(aux(slot)) else { return slot }
+            setAux(slot, renewed)
+            moveToHead(slot, &list)
         }
     }
 

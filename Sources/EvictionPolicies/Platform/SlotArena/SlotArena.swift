@@ -9,7 +9,8 @@ import _CSupport
 /// allocate one with a `nil` value).
 ///
 /// Removing an entry (``release(_:)``) drops its value and its key at once. When the arena holds
-/// nothing at all, its storage is given back, so a cache emptied by a memory warning shrinks.
+/// nothing at all, its storage is given back, so a cache emptied by a memory warning shrinks;
+/// after a large partial purge, ``shrinkIfSparse()`` gives back what it can.
 ///
 /// - Complexity: ``find(_:hash:)``, ``allocate(key:hash:value:cost:)`` and ``release(_:)`` are
 ///   O(1) expected; every accessor and list operation is O(1). Nothing allocates except when
@@ -27,6 +28,10 @@ public struct SlotArena<Key: Hashable, Value> {
     /// ever stored (one retained key, never one per removal). Unused for trivial keys.
     @usableFromInline var placeholderKey: Key?
     @usableFromInline var index = SlotIndex()
+    /// ``shrinkIfSparse()`` looks again only once the slots in use fall below this: after a
+    /// look, the next waits for half as many, or for the arena to be half full again, so its
+    /// O(n) scans cost O(1) amortised per release.
+    @usableFromInline var nextShrinkCheck = Int.max
 
     /// An empty arena.
     @inlinable public init() {}
@@ -92,6 +97,7 @@ public struct SlotArena<Key: Hashable, Value> {
             values.append(value)
         }
         liveCount += 1
+        if liveCount > slots.count >> 1 { nextShrinkCheck = .max }
         index.insert(hash: hash, slot: slot)
         return slot
     }
@@ -121,8 +127,50 @@ public struct SlotArena<Key: Hashable, Value> {
             values[i] = nil
             return value
         }
-        if liveCount == 0 && slots.count > 64 { self = SlotArena() }
+        // Not below 16 slots, where a cache that keeps emptying (one large object at a time)
+        // would allocate on every insert; a shrunken arena may be below 64 by now.
+        if liveCount == 0 && slots.count > 16 { self = SlotArena() }
         return value
+    }
+
+    /// Gives storage back after a large purge: when fewer than a quarter of the slots are in
+    /// use, the free slots above the highest one in use are cut off (their memory returned) and
+    /// the index is rebuilt to fit. Slots in use keep their numbers, so a policy's lists, heaps
+    /// and side tables stay valid; freed slots below are reused lowest first. Call it where no
+    /// freed slot number is held, e.g. at the end of a trim or a removal.
+    ///
+    /// - Complexity: O(1) unless the arena is sparse; then O(n) in the slot count, amortised
+    ///   O(1) over the releases that made it sparse.
+    @inlinable @inline(__always)
+    public mutating func shrinkIfSparse() {
+        if slots.count > 64 && liveCount < slots.count / 4 && liveCount < nextShrinkCheck { _shrink() }
+    }
+
+    @inlinable @inline(never)
+    mutating func _shrink() {
+        nextShrinkCheck = liveCount / 2
+        var isFree = [Bool](repeating: false, count: slots.count)
+        var free = freeHead
+        while free >= 0 {
+            isFree[Int(free)] = true
+            free = slots[Int(free)].next
+        }
+        var length = slots.count
+        while length > 0 && isFree[length - 1] { length -= 1 }
+        if length < slots.count {
+            slots = ContiguousArray(slots[..<length])
+            values = ContiguousArray(values[..<length])
+        }
+        // Rechain the free slots that remain, lowest first.
+        var head: Int32 = -1
+        slots.withUnsafeMutableBufferPointer { slots in
+            for i in stride(from: length - 1, through: 0, by: -1) where isFree[i] {
+                slots[i].next = head
+                head = Int32(truncatingIfNeeded: i)
+            }
+        }
+        freeHead = head
+        index.shrinkToFit()
     }
 
     /// The number of slots ever allocated and not given back (resident, ghost and free): the

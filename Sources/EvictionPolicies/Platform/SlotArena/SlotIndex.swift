@@ -113,10 +113,25 @@ public struct SlotIndex: Sendable {
         if removed { count -= 1 }
     }
 
+    /// Rebuilds the table at the smallest size (at least 16) that holds its entries at most a
+    /// quarter full, if that is smaller than it is now, giving memory back after a purge.
+    /// O(n) in the old size.
     @inlinable
-    mutating func grow() {
+    public mutating func shrinkToFit() {
+        var size = 16
+        while size < count * 4 { size <<= 1 }
+        guard size < buckets.count else { return }
+        rebuild(size: size)
+    }
+
+    @inlinable
+    mutating func grow() { rebuild(size: buckets.count * 2) }
+
+    /// Refiles every entry in a table of `size` buckets (a power of two). Entries keep the low
+    /// 32 bits of their hash, which are all a home position needs below 2^32 buckets.
+    @inlinable
+    mutating func rebuild(size: Int) {
         let old = buckets
-        let size = old.count * 2
         buckets = ContiguousArray(repeating: 0, count: size)
         mask = size - 1
         for entry in old where entry != 0 {

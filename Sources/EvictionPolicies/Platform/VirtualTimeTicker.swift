@@ -1,33 +1,48 @@
-/// A periodic timer in trace time: ticks at `start + k × period` for k = 1, 2, …, where `start`
-/// is the time of the cache's first `advance(to:)` (its init).
+/// A periodic timer in trace time (virtual time: the timestamps of the requests, not the wall
+/// clock): it ticks at `start + k × period` for k = 1, 2, …, where `start` is the time the
+/// policy starts it (a model's init, usually its first `advance(to:)`).
 ///
-/// A policy fires each due tick in order at its own time. After a tick, ``skip(until:evicts:)``
-/// moves past the ticks that provably do nothing, so that one advance over any idle time costs
-/// O(1) (a bounded search) rather than one step per tick.
+/// A policy fires each due tick in order at its own time, then calls ``skip(until:evicts:)`` to
+/// move past the ticks that provably do nothing, so that one advance over any idle time costs
+/// O(1) (a bounded search) rather than one step per tick:
+///
+/// ```swift
+/// guard ticker.start != nil else { ticker.start = time; return }
+/// while let tick = ticker.due(by: time) {
+///     trim(at: tick)
+///     ticker.skip(until: time) { tick in oldestEntry < tick - ageLimit }
+/// }
+/// ```
 ///
 /// Tick indices are `Double`s and tick times are computed the one way ``time(ofTick:)`` does, so
 /// nothing overflows or traps at any finite timestamp (10^22 s, nanosecond epochs with a 0.1 s
 /// period): where the doubles cannot tell two ticks apart, they are one tick.
-@usableFromInline
-internal struct _Ticker {
-    @usableFromInline let period: Double
-    /// The time of the first advance, or `nil` before it: the timer has not started.
-    @usableFromInline var start: Double?
-    /// The index k of the next tick.
-    @usableFromInline var next: Double = 1
+///
+/// - Complexity: ``due(by:)`` and ``time(ofTick:)`` are O(1); ``skip(until:evicts:)`` and
+///   ``firstTick(after:)`` call their predicate O(1) times when the next useful tick is the one
+///   estimated, and at most about 2,000 times for any magnitudes.
+@frozen
+public struct VirtualTimeTicker: Sendable, Equatable {
+    /// The time between ticks, in trace seconds (> 0).
+    public let period: Double
+    /// The time the timer started, or `nil` before it has: no tick is ever due then.
+    public var start: Double?
+    /// The index k of the next tick: ``due(by:)`` asks about it, ``skip(until:evicts:)`` moves it.
+    public var next: Double = 1
 
+    /// A timer that ticks every `period` (> 0) once started.
     @inlinable
-    init(period: Double) {
+    public init(period: Double) {
         self.period = period
     }
 
     /// The time of tick `k`. The timer must have started.
     @inlinable
-    func time(ofTick k: Double) -> Double { (start ?? 0) + k * period }
+    public func time(ofTick k: Double) -> Double { (start ?? 0) + k * period }
 
     /// The time of the next tick when it is due at or before `time`, otherwise `nil`.
     @inlinable
-    func due(by time: Double) -> Double? {
+    public func due(by time: Double) -> Double? {
         guard start != nil else { return nil }
         let tick = self.time(ofTick: next)
         return tick <= time ? tick : nil
@@ -40,7 +55,7 @@ internal struct _Ticker {
     /// ticks, the only thing that changes is time, and an entry that is old enough to go at one
     /// tick is old enough at every later one.
     @inlinable
-    mutating func skip(until time: Double, evicts: (Double) -> Bool) {
+    public mutating func skip(until time: Double, evicts: (Double) -> Bool) {
         let start = self.start ?? 0, period = self.period
         let following = Self.successor(of: next)
         next = Self.smallestIndex(atLeast: following, estimate: following) { k in
@@ -51,7 +66,7 @@ internal struct _Ticker {
 
     /// The index of the first tick strictly after `time`.
     @inlinable
-    func firstTick(after time: Double) -> Double {
+    public func firstTick(after time: Double) -> Double {
         guard let start else { return 1 }
         let period = self.period
         return Self.smallestIndex(atLeast: 1, estimate: ((time - start) / period).rounded(.down) + 1) { k in
@@ -107,3 +122,6 @@ internal struct _Ticker {
         }
     }
 }
+
+/// The name the app models knew the ticker by.
+@usableFromInline typealias _Ticker = VirtualTimeTicker

@@ -1,0 +1,93 @@
+/// A policy whose entries, and any ghosts, live in a ``SlotArena``: the cache surface
+/// (`contains`, `lookup`, `access`, `insert`, `remove`) is written once here, over the steps a
+/// ``SlotPolicy`` or a ``GhostListPolicy`` supplies.
+///
+/// - **Hit** (the key's slot is resident): ``didHit(_:observer:)``.
+/// - **Miss** (no slot, or a ghost): ``miss(_:hash:ghost:cost:value:observer:)``.
+/// - **Insert of a resident key**: ``replace(_:with:cost:observer:)``.
+/// - **Remove** (resident or ghost): ``unlink(_:)``, then the slot is released, and the arena
+///   gives storage back if it became sparse.
+///
+/// Costs below 0 count as 0. Every request hashes its key once and probes the index once.
+///
+/// - Complexity: the surface adds O(1) expected to the policy's own steps.
+public protocol ArenaPolicy: EvictionPolicy {
+    /// The storage of the entries (and ghosts).
+    var store: SlotArena<Key, Value> { get set }
+    /// Whether `slot`, found in the index, holds a resident entry rather than a ghost. The
+    /// default, for a policy that keeps no ghosts, is `true`.
+    func isResident(_ slot: Int32) -> Bool
+    /// The hit rule: resident `slot` was requested.
+    mutating func didHit(_ slot: Int32)
+    /// The hit rule as the surface calls it, with the request's observer for a rule that may
+    /// evict on a hit (``HitEvictingPolicy``). The default calls ``didHit(_:)``.
+    mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>)
+    /// The miss step for `key`, whose hash is `hash`, with `cost` (≥ 0): `ghost` is the key's
+    /// ghost slot, still in its ghost list, or -1. `value` is called only if the object is stored.
+    mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
+                       observer: inout some EvictionObserver<Key, Value>)
+    /// Takes `slot`, resident or ghost, out of the policy's structures, before it is evicted or removed.
+    mutating func unlink(_ slot: Int32)
+    /// The update step: resident `slot` gets `value` and `cost` (≥ 0).
+    mutating func replace(_ slot: Int32, with value: Value, cost: Int, observer: inout some EvictionObserver<Key, Value>)
+}
+
+extension ArenaPolicy {
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { true }
+
+    @inlinable @inline(__always)
+    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        didHit(slot)
+    }
+
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        let slot = store.find(key)
+        return slot >= 0 && isResident(slot)
+    }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        // The value is read before the hit rule runs: a rule that evicts on a hit may evict it.
+        guard slot >= 0, isResident(slot), let value = store.value(slot) else { return nil }
+        didHit(slot, observer: &observer)
+        return value
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
+        if slot >= 0 && isResident(slot) {
+            didHit(slot, observer: &observer)
+            return true
+        }
+        miss(key, hash: hash, ghost: slot, cost: max(cost, 0), value: value, observer: &observer)
+        return false
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        let hash = store.hash(key)
+        let slot = store.find(key, hash: hash)
+        if slot >= 0 && isResident(slot) {
+            replace(slot, with: value, cost: max(cost, 0), observer: &observer)
+        } else {
+            miss(key, hash: hash, ghost: slot, cost: max(cost, 0), value: { value }, observer: &observer)
+        }
+    }
+
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        unlink(slot)
+        defer { store.shrinkIfSparse() }
+        return store.release(slot)
+    }
+}

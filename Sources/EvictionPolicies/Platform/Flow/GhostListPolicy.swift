@@ -1,0 +1,34 @@
+/// A policy made of several queues over one ``SlotArena``, some holding resident entries and
+/// some holding ghosts (keys whose objects left; see ``SlotArena/demote(_:to:limit:tag:pass:observer:)``):
+/// 2Q, ARC, S3-FIFO, QD-LP, CLOCK-2Q+. The cache surface is ``ArenaPolicy``'s; the policy
+/// supplies its rule:
+///
+/// - ``ArenaPolicy/isResident(_:)``: whether a slot found in the index is resident or a ghost.
+/// - ``ArenaPolicy/didHit(_:)``: the hit rule.
+/// - ``ArenaPolicy/miss(_:hash:ghost:cost:value:observer:)``: the whole miss, with the key's
+///   ghost slot (still in its ghost list) or -1: what it refuses, what it evicts or demotes,
+///   where the object goes.
+/// - ``ArenaPolicy/unlink(_:)``: take a resident or a ghost out of its queue.
+/// - ``ArenaPolicy/replace(_:with:cost:observer:)``, optionally: by default the same cost keeps
+///   the entry and counts as a hit, and a new cost is a new object: the old one goes (not an
+///   eviction) and the new one misses.
+///
+/// A policy should implement ``EvictionPolicy/prefetch(_:_:)`` as `store.prefetch(key, stage)`
+/// (see ``SlotPolicy`` for why).
+public protocol GhostListPolicy: ArenaPolicy {}
+
+extension GhostListPolicy {
+    @inlinable
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        guard store.cost(slot) != cost else {
+            store.setValue(slot, value)
+            didHit(slot)
+            return
+        }
+        let key = store.key(slot)
+        unlink(slot)
+        store.release(slot)
+        miss(key, hash: store.hash(key), ghost: -1, cost: cost, value: { value }, observer: &observer)
+    }
+}

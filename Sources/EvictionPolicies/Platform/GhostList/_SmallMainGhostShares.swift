@@ -1,0 +1,27 @@
+/// The sizes of the S3-FIFO family (S3-FIFO, QD-LP, CLOCK-2Q+), validated once from the
+/// options they share: a small FIFO of ⌊small-ratio × capacity⌋, a main queue of the rest and a
+/// ghost FIFO of ⌊ghost-ratio × capacity⌋, in the same cost units, truncated as libCacheSim does.
+@usableFromInline
+internal struct _SmallMainGhostShares {
+    @usableFromInline let capacity: Int
+    @usableFromInline let small: Int
+    @usableFromInline let main: Int
+    @usableFromInline let ghost: Int
+    /// Requests in the small FIFO needed to move to main (`move-to-main-threshold`).
+    @usableFromInline let threshold: UInt32
+
+    /// Validates `options` and `limits` for `descriptor`, which must require a capacity.
+    init(_ limits: CacheLimits, _ options: PolicyOptions, for descriptor: PolicyDescriptor, threshold defaultThreshold: Int)
+        throws(PolicyConfigurationError) {
+        try options.validate(against: descriptor)
+        try limits.validate(for: descriptor)
+        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: descriptor.name) }
+        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
+        let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
+        threshold = UInt32(try options.integer("move-to-main-threshold", default: defaultThreshold, in: 0...1_000_000))
+        self.capacity = capacity
+        small = _proportion(of: capacity, smallRatio)
+        main = capacity - small
+        ghost = _proportion(of: capacity, ghostRatio)
+    }
+}

@@ -35,7 +35,7 @@
 /// per-object expiry (300 s), expired objects refused on get and removed by a 120 s sweep.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sweep is O(n).
-public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
+public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _TimerDriven {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "kingfisher",
@@ -58,7 +58,8 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var expiry: ContiguousArray<Double> = []
     /// `config.expiration` in seconds (+infinity: `.never`).
     public let expiration: Double
-    @usableFromInline var sweepTimer: _Ticker
+    /// The sweep timer, `cleanInterval` apart.
+    @usableFromInline var timer: _Ticker
     @usableFromInline var now: Double = 0
     /// The earliest expiry among the objects the last sweep kept.
     @usableFromInline var earliestKept: Double = .infinity
@@ -69,7 +70,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
         try limits.validate(for: Self.descriptor)
         expiration = options.string("expiration", default: "300") == "never" ? .infinity
             : try options.double("expiration", default: 300)
-        sweepTimer = _Ticker(period: try options.double("clean-interval", default: 120, in: 0.001...1e12))
+        timer = _Ticker(period: try options.double("clean-interval", default: 120, in: 0.001...1e12))
         let keep = try options.bool("keep-when-entering-background", default: false)
         var nscacheOptions = ["remove-all-on-background": String(!keep)]
         if let value = options.values["keep-position-on-reset"] { nscacheOptions["keep-position-on-reset"] = value }
@@ -127,61 +128,35 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         switch event {
-        case .memoryWarning:
-            guard !nscache.queue.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !nscache.queue.isEmpty {
-                nscache.store.evict(nscache.queue.tail, from: &nscache.queue, observer: &observer)
-            }
-            observer.trimDidEnd(.caller)
-        case .background:
-            nscache.handle(.background, observer: &observer)
-        case .terminate:
-            break
+        case .memoryWarning: nscache.removeAll(as: .caller, observer: &observer)
+        case .background: nscache.handle(.background, observer: &observer)
+        case .terminate: break
         }
     }
 
     /// Moves trace time forward, running each due sweep at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        guard sweepTimer.start != nil else {
-            sweepTimer.start = time
-            now = time
-            return
-        }
-        guard time > now else { return }
-        while let tick = sweepTimer.due(by: time) {
-            now = tick
-            removeExpired(observer: &observer)
-            let earliest = earliestKept
-            sweepTimer.skip(until: time) { earliest <= $0 }
-        }
-        now = time
+        advanceTimer(to: time, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] { [PolicyMetric("expiredMisses", expiredMisses)] }
 
     /// `removeExpired()`: one deferred pass over every object, oldest insertion first.
     @inlinable
-    mutating func removeExpired(observer: inout some EvictionObserver<Key, Value>) {
+    mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
         var earliest = Double.infinity
-        var started = false
-        var slot = nscache.queue.tail
-        while slot >= 0 {
-            let newer = nscache.store.prev(slot)
+        let expiry = self.expiry, now = self.now
+        nscache.store.evictOldestFirst(from: &nscache.queue, as: .deferred, observer: &observer) { slot in
             let expires = expiry[Int(slot)]
-            if expires <= now {
-                if !started {
-                    observer.trimWillBegin(.deferred)
-                    started = true
-                }
-                nscache.store.evict(slot, from: &nscache.queue, observer: &observer)
-            } else {
-                earliest = min(earliest, expires)
-            }
-            slot = newer
+            if expires <= now { return true }
+            earliest = min(earliest, expires)
+            return false
         }
-        if started { observer.trimDidEnd(.deferred) }
         earliestKept = earliest
     }
+
+    /// A sweep removes something once the earliest expiry the last sweep kept has come.
+    @inlinable
+    func timerWouldEvict(at time: Double) -> Bool { earliestKept <= time }
 }

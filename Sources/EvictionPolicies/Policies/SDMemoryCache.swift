@@ -142,17 +142,9 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         switch event {
-        case .memoryWarning:
-            guard !nscache.queue.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !nscache.queue.isEmpty {
-                nscache.store.evict(nscache.queue.tail, from: &nscache.queue, observer: &observer)
-            }
-            observer.trimDidEnd(.caller)
-        case .background:
-            nscache.handle(.background, observer: &observer)
-        case .terminate:
-            break
+        case .memoryWarning: nscache.removeAll(as: .caller, observer: &observer)
+        case .background: nscache.handle(.background, observer: &observer)
+        case .terminate: break
         }
     }
 

@@ -55,7 +55,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     /// `storage`: the NSCache.
     @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
     /// Each NSCache slot's `estimatedExpiration`, in trace time.
-    @usableFromInline var expiry: ContiguousArray<Double> = []
+    @usableFromInline var expiry = SideTable<Double>(filling: 0)
     /// `config.expiration` in seconds (+infinity: `.never`).
     public let expiration: Double
     /// The sweep timer, `cleanInterval` apart.
@@ -89,7 +89,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     @inlinable
     public func isCached(_ key: Key) -> Bool {
         let slot = nscache.store.find(key)
-        return slot >= 0 && now < expiry[Int(slot)]
+        return slot >= 0 && now < expiry[slot]
     }
 
     /// `value(forKey:extendingExpiration: .cacheTime)`.
@@ -97,11 +97,11 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         let slot = nscache.store.find(key)
         guard slot >= 0 else { return nil }
-        guard now < expiry[Int(slot)] else {
+        guard now < expiry[slot] else {
             expiredMisses += 1
             return nil
         }
-        expiry[Int(slot)] = now + expiration
+        expiry[slot] = now + expiration
         return nscache.store.values[Int(slot)]
     }
 
@@ -113,8 +113,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
         nscache.insert(value, forKey: key, cost: cost, observer: &observer)
         let slot = nscache.store.find(key)                     // gone if NSCache dropped it at once
         guard slot >= 0 else { return }
-        while expiry.count <= Int(slot) { expiry.append(0) }
-        expiry[Int(slot)] = now + expiration
+        expiry[slot] = now + expiration
     }
 
     /// `remove(forKey:)`: not an eviction.
@@ -147,12 +146,14 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
         var earliest = Double.infinity
         let expiry = self.expiry, now = self.now
-        nscache.store.evictOldestFirst(from: &nscache.queue, as: .deferred, observer: &observer) { slot in
-            let expires = expiry[Int(slot)]
+        var pass = TrimPass(.deferred)
+        nscache.store.evictOldestFirst(from: &nscache.queue, pass: &pass, observer: &observer) { slot in
+            let expires = expiry[slot]
             if expires <= now { return true }
             earliest = min(earliest, expires)
             return false
         }
+        pass.end(&observer)
         earliestKept = earliest
     }
 

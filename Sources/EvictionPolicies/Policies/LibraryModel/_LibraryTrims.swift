@@ -48,12 +48,11 @@ extension _TimerDriven {
 
 extension SlotArena {
     /// Evicts every entry of `list` for which `expired` holds, walking from the tail (the oldest)
-    /// to the head, as one pass of `kind` (none when nothing goes). O(n).
+    /// to the head, within `pass`. O(n).
     @inlinable
-    mutating func evictOldestFirst(from list: inout SlotList, as kind: TrimKind,
+    mutating func evictOldestFirst(from list: inout SlotList, pass: inout TrimPass,
                                    observer: inout some EvictionObserver<Key, Value>,
                                    where expired: (Int32) -> Bool) {
-        var pass = TrimPass(kind)
         var slot = list.tail
         while slot >= 0 {
             let newer = prev(slot)
@@ -63,7 +62,21 @@ extension SlotArena {
             }
             slot = newer
         }
-        pass.end(&observer)
+    }
+
+    /// The entry of `list` with the lowest `rank` (the first of equals from the head), or -1 for
+    /// an empty list: what a ranked purge would remove first. O(n).
+    @inlinable
+    func lowestRanked(in list: SlotList, by rank: (Int32) -> (UInt64, UInt64)) -> Int32 {
+        var best: Int32 = -1
+        var bestRank = (UInt64.max, UInt64.max)
+        var slot = list.head
+        while slot >= 0 {
+            let r = rank(slot)
+            if best < 0 || r < bestRank { (best, bestRank) = (slot, r) }
+            slot = next(slot)
+        }
+        return best
     }
 }
 

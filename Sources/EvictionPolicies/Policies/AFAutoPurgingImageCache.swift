@@ -59,8 +59,7 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
     /// list only lets a purge enumerate the entries, as `cachedImages.allValues` does.
     @usableFromInline var entries = SlotList()
     /// lastAccessDate per slot, as a logical clock.
-    @usableFromInline var stamps = SideTable<UInt64>(filling: 0)
-    @usableFromInline var clock: UInt64 = 0
+    @usableFromInline var lastAccess = _StampClock()
     /// The purge block queued by the last add, which runs at the start of the next operation.
     @usableFromInline var purgePending = false
     /// Reused by every purge, so that only the sort itself may allocate.
@@ -91,8 +90,6 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
 
     /// ``memoryCapacity``.
     @inlinable public var capacity: Int { Int(clamping: memoryCapacity) }
-    /// No count limit.
-    @inlinable public var countLimit: Int { .max }
     @inlinable public var count: Int { entries.count }
     /// `currentMemoryUsage`. Between an add and the next operation it may exceed the capacity,
     /// as it does in AF until the queued purge block runs.
@@ -102,10 +99,7 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// `imageWithIdentifier:` stamps the entry.
-    @inlinable public mutating func didHit(_ slot: Int32) {
-        clock &+= 1
-        stamps[slot] = clock
-    }
+    @inlinable public mutating func didHit(_ slot: Int32) { lastAccess.stamp(slot) }
     /// `addImage:withIdentifier:`: a new entry with a fresh date (a re-add is a hit: a fresh date).
     @inlinable public mutating func didInsert(_ slot: Int32) {
         store.pushHead(slot, &entries)
@@ -113,8 +107,8 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
     }
     /// The oldest access, which a purge removes first. O(n): AF keeps no order.
     @inlinable public mutating func victim() -> Int32 {
-        let stamps = self.stamps
-        return store.lowestRanked(in: entries) { (stamps[$0], 0) }
+        let lastAccess = self.lastAccess
+        return store.lowestRanked(in: entries) { (lastAccess[$0], 0) }
     }
     @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &entries) }
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &entries) }
@@ -149,8 +143,8 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
         // AF purges `usage − preferred` bytes in UInt64: a preferred size above the usage wraps
         // around, and every entry goes (AF only).
         let target = preferredMemoryUsageAfterPurge > usage ? -1 : Int(preferredMemoryUsageAfterPurge)
-        let stamps = self.stamps
-        ranked.sort(entries, in: store) { (stamps[$0], 0) }
+        let lastAccess = self.lastAccess
+        ranked.sort(entries, in: store) { (lastAccess[$0], 0) }
         ranked.evict(from: &entries, in: &store, downTo: target, observer: &observer)
         observer.trimDidEnd(.deferred)
     }

@@ -55,10 +55,7 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
     @usableFromInline let removeAllOnBackground: Bool
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        capacity = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         keepPositionOnReset = try options.bool("keep-position-on-reset", default: true)
         memoryWarningFraction = try options.double("memory-warning-fraction", default: 1, in: 0...1)
         removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
@@ -95,10 +92,15 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
         evictVictims(toCost: .max, toCount: queue.count - min(victims, queue.count), as: .deferred, observer: &observer)
     }
 
-    /// Removes every entry, oldest first, as one pass of `kind` (the libraries built on NSCache
-    /// call `removeAllObjects` on a memory warning).
+    /// The events as a library built on this NSCache handles them (SDWebImage, Kingfisher): a
+    /// memory warning is its handler's `removeAllObjects`, a caller pass, oldest first; entering
+    /// the background is the NSCache's own purge; termination does nothing.
     @inlinable
-    public mutating func removeAll(as kind: TrimKind, observer: inout some EvictionObserver<Key, Value>) {
-        store.evictAll(from: &queue, as: kind, observer: &observer)
+    public mutating func handleAsLibraryStore(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        switch event {
+        case .memoryWarning: store.evictAll(from: &queue, as: .caller, observer: &observer)
+        case .background: handle(.background, observer: &observer)
+        case .terminate: break
+        }
     }
 }

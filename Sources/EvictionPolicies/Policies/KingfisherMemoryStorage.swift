@@ -126,11 +126,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     /// Memory warning: `clearMemoryCache()`. Background: Darwin's purge. Terminate: disk only.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning: nscache.removeAll(as: .caller, observer: &observer)
-        case .background: nscache.handle(.background, observer: &observer)
-        case .terminate: break
-        }
+        nscache.handleAsLibraryStore(event, observer: &observer)
     }
 
     /// Moves trace time forward, running each due sweep at its own time.

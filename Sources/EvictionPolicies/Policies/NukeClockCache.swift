@@ -48,11 +48,7 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
             reproduces: "Nuke 13.0.5 and later ImageCache / Cache, CLOCK",
             rule: "CLOCK second chance: get sets a reference bit, the sweep spares referenced entries once; a set costing at least 10 % of the cost limit is ignored; sync trim on set; lazy TTL; memory warning removes all; background sweeps to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
-            parameters: [
-                PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
-                PolicyParameter("entry-cost-limit", default: "0.1",
-                                "fraction of the cost limit an entry must stay below to be stored (0 to 1)"),
-            ])
+            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1)"))
     }
 
     public var store = SlotArena<Key, Value>()
@@ -64,15 +60,9 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
     public var rules: _NukeEntryRules
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        let costLimit = limits.capacity ?? .max
-        capacity = costLimit
-        countLimit = limits.countLimit ?? .max
         // `recomputeEntryMaxCost()`: from 13.0.5 the cap always applies.
-        rules = try _NukeEntryRules(options: options) { fraction in
-            let product = fraction * Double(costLimit)
-            return product >= Double(Int.max) ? .max : Int(product)
+        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+            costLimit, fraction in fraction * Double(costLimit) >= Double(Int.max) ? .max : Int(fraction * Double(costLimit))
         }
     }
 

@@ -42,11 +42,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
             reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache",
             rule: "LRU; a set costing at least 10 % of the cost limit is ignored (old value kept); sync trim to the limits on set; lazy TTL; memory warning removes all; background trims to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
-            parameters: [
-                PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
-                PolicyParameter("entry-cost-limit", default: "0.1",
-                                "fraction of the cost limit an entry must stay below to be stored (0 to 1; skipped above 2^31-1 bytes)"),
-            ])
+            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1; skipped above 2^31-1 bytes)"))
     }
 
     public var store = SlotArena<Key, Value>()
@@ -57,14 +53,9 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
     public var rules: _NukeEntryRules
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        let costLimit = limits.capacity ?? .max
-        capacity = costLimit
-        countLimit = limits.countLimit ?? .max
         // 12.x–13.0.4: `costLimit > 2_147_483_647 || cost < Int(sanitized * Double(costLimit))`.
-        rules = try _NukeEntryRules(options: options) { fraction in
-            costLimit > 2_147_483_647 ? .max : Int(fraction * Double(costLimit))
+        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+            costLimit, fraction in costLimit > 2_147_483_647 ? .max : Int(fraction * Double(costLimit))
         }
     }
 

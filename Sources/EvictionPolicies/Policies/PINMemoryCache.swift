@@ -78,10 +78,9 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
     /// list only lets a trim enumerate them.
     @usableFromInline var entries = SlotList()
     /// Per slot: the access stamp (logical accessDate), the access count and the created date.
-    @usableFromInline var accessStamps = SideTable<UInt64>(filling: 0)
+    @usableFromInline var accessStamps = _StampClock()
     @usableFromInline var accessCounts = SideTable<UInt64>(filling: 0)
     @usableFromInline var createdDates = SideTable<Double>(filling: 0)
-    @usableFromInline var clock: UInt64 = 0
     @usableFromInline var ranked = _RankedSlots()
     /// `costLimit` (0: off).
     public let costLimit: Int
@@ -123,8 +122,6 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
 
     /// ``costLimit``, `Int.max` when off.
     @inlinable public var capacity: Int { costLimit > 0 ? costLimit : .max }
-    /// No count limit.
-    @inlinable public var countLimit: Int { .max }
     @inlinable public var count: Int { entries.count }
     @inlinable public var totalCost: Int { entries.cost }
 
@@ -133,8 +130,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
 
     /// `objectForKey:` on a hit: accessDate = now, accessCount += 1.
     @inlinable public mutating func didHit(_ slot: Int32) {
-        clock &+= 1
-        accessStamps[slot] = clock
+        accessStamps.stamp(slot)
         if accessCounts[slot] < UInt64(Int.max) { accessCounts[slot] += 1 }
     }
     /// `setObject:forKey:withCost:` of a new key: a first use, created now.

@@ -70,8 +70,7 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
     /// Per slot: the chosen date, and the order in which it was set. Dates never go back, so
     /// the order sorts files as their dates do, and breaks the ties (SD's are unspecified).
     @usableFromInline var dates = SideTable<Double>(filling: 0)
-    @usableFromInline var stamps = SideTable<UInt64>(filling: 0)
-    @usableFromInline var clock: UInt64 = 0
+    @usableFromInline var stamps = _StampClock()
     @usableFromInline var ranked = _RankedSlots()
     /// `maxDiskSize` (0: unlimited).
     public let maxDiskSize: Int
@@ -98,8 +97,6 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
 
     /// ``maxDiskSize``, `Int.max` when unlimited.
     @inlinable public var capacity: Int { maxDiskSize > 0 ? maxDiskSize : .max }
-    /// No count limit.
-    @inlinable public var countLimit: Int { .max }
     @inlinable public var count: Int { files.count }
     /// The allocated size of every file.
     @inlinable public var totalCost: Int { files.cost }
@@ -172,8 +169,7 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
 
     @inlinable @inline(__always)
     mutating func stampDate(_ slot: Int32) {
-        clock &+= 1
         dates[slot] = now
-        stamps[slot] = clock
+        stamps.stamp(slot)
     }
 }

@@ -141,11 +141,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// Memory warning: `[super removeAllObjects]`, the weak map untouched. Background: Darwin's purge.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning: nscache.removeAll(as: .caller, observer: &observer)
-        case .background: nscache.handle(.background, observer: &observer)
-        case .terminate: break
-        }
+        nscache.handleAsLibraryStore(event, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] { [PolicyMetric("weakCacheHits", weakCacheHits)] }

@@ -103,10 +103,7 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
     @usableFromInline var fileWrites = 0
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (costLimit, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         ageLimit = options.string("age-limit", default: "none") == "none" ? .infinity
             : try options.double("age-limit", default: .infinity, in: 0...1e15)
         timer = _Ticker(period: try options.double("auto-trim-interval", default: 60, in: 0.001...1e12))

@@ -78,10 +78,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {
     @usableFromInline var nextTickTime = Double.infinity
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (costLimit, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         autoTrimInterval = try options.double("auto-trim-interval", default: 5, in: 0.001...1e12)
         let age = options.string("age-limit", default: "none")
         ageLimit = age == "none" ? .infinity : try options.double("age-limit", default: .infinity, in: 0...1e15)

@@ -21,6 +21,22 @@ public struct _NukeEntryRules: Sendable {
             : try options.double("ttl", default: .infinity, in: 0...1e15)
         self.entryMaxCost = entryMaxCost(try options.double("entry-cost-limit", default: 0.1, in: 0...1))
     }
+
+    /// Validates `options` and `limits` against `descriptor`: the limits (`Int.max` for none) and
+    /// the entry rules, whose cap `entryMaxCost(costLimit, fraction)` computes.
+    static func configure(_ descriptor: PolicyDescriptor, limits: CacheLimits, options: PolicyOptions,
+                          entryMaxCost: (Int, Double) -> Int)
+        throws(PolicyConfigurationError) -> (capacity: Int, countLimit: Int, rules: _NukeEntryRules) {
+        let (capacity, countLimit) = try limits.validated(for: descriptor, options: options)
+        return (capacity, countLimit, try _NukeEntryRules(options: options) { entryMaxCost(capacity, $0) })
+    }
+
+    /// The options both caches take; `entryCostLimitNote` ends the cap's description.
+    static func parameters(entryCostLimitNote: String) -> [PolicyParameter] {
+        [PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
+         PolicyParameter("entry-cost-limit", default: "0.1",
+                         "fraction of the cost limit an entry must stay below to be stored" + entryCostLimitNote)]
+    }
 }
 
 /// One of Nuke's memory caches: ``_NukeEntryRules`` around an eviction rule that a set trims to

@@ -37,6 +37,9 @@ public protocol LibraryModelPolicy: SlotPolicy {
 }
 
 extension LibraryModelPolicy {
+    /// No count limit, unless the model has one.
+    @inlinable public var countLimit: Int { .max }
+
     @inlinable @inline(__always)
     public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {}
 

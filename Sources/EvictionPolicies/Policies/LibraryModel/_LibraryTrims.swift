@@ -80,6 +80,27 @@ extension SlotArena {
     }
 }
 
+/// A logical clock that stamps slots with unique, increasing numbers: the order of last access
+/// (or write) that the libraries keep as dates, without the ties dates would have.
+@usableFromInline
+struct _StampClock {
+    @usableFromInline var stamps = SideTable<UInt64>(filling: 0)
+    @usableFromInline var latest: UInt64 = 0
+
+    @inlinable init() {}
+
+    /// Stamps `slot` now. O(1) amortised.
+    @inlinable @inline(__always)
+    mutating func stamp(_ slot: Int32) {
+        latest &+= 1
+        stamps[slot] = latest
+    }
+
+    /// The stamp of `slot`. O(1).
+    @inlinable @inline(__always)
+    subscript(slot: Int32) -> UInt64 { stamps[slot] }
+}
+
 /// The entries of a list sorted by a rank, for the libraries that copy and sort every entry
 /// before they purge (AFNetworking, PINCache, SDWebImage's disk cache). The buffer is reused from
 /// one purge to the next, so only the sort itself may allocate.

@@ -34,6 +34,14 @@
 /// Kingfisher 8.11.0's `MemoryStorage.Backend`: the Darwin NSCache approximation with a sliding
 /// per-object expiry (300 s), expired objects refused on get and removed by a 120 s sweep.
 ///
+/// **Rule.** An NSCache (``DarwinNSCacheApproximation``: oldest insertion first under the
+/// limits) of objects with an expiry. A store with an expiration of 0 or less stores nothing;
+/// otherwise the object expires `expiration` seconds later. A get of an object whose expiry has
+/// come is a miss but leaves it stored; a hit slides its expiry to now + `expiration`. A sweep
+/// every `clean-interval` seconds from the init removes every expired object, oldest insertion
+/// first (a deferred pass). A memory warning removes everything (a caller pass); entering the
+/// background is the NSCache's purge unless `keep-when-entering-background`.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sweep is O(n).
 public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _TimerDriven {
     public static var descriptor: PolicyDescriptor {

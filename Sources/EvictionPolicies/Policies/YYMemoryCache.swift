@@ -32,6 +32,15 @@
 /// YYCache 1.0.4's `YYMemoryCache`: LRU with a synchronous one-entry count trim, an
 /// asynchronous cost trim, and a 5-second timer that trims cost, count and age.
 ///
+/// **Rule.** Strict LRU: a get stamps the entry with the current time and moves it to the head
+/// (stale entries are still returned); a set stores or updates at the head. After a set over the
+/// count limit exactly one tail entry goes at once (a caller pass); over the cost limit a trim is
+/// queued that removes tail entries until within the limit when it runs, at the start of the next
+/// call (`drain-delay` calls later). Every `auto-trim-interval` seconds from the cache's init a
+/// timer pass trims to the cost limit, the count limit, then removes tail entries idle longer
+/// than the age limit (deferred passes). A limit of 0 empties the cache. A memory warning and
+/// entering the background remove everything.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1); a timer
 ///   tick that evicts nothing is O(1).
 public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {

@@ -8,9 +8,9 @@
 /// trims, rather than making room first.
 ///
 /// The flow, on top of ``SlotPolicy``'s rule hooks:
-/// - Every call (``lookup(_:observer:)``, ``insert(_:forKey:cost:observer:)``,
-///   ``remove(_:observer:)``) first runs ``willOperate(observer:)``: work an earlier call queued.
-///   A cache-aside ``access(_:cost:orInsert:observer:)`` that misses is a get and a set, two calls.
+/// - Every call (``EvictionPolicy/lookup(_:observer:)``, ``EvictionPolicy/insert(_:forKey:cost:observer:)``,
+///   ``EvictionPolicy/remove(_:observer:)``) first runs ``willOperate(observer:)``: work an earlier call queued.
+///   A cache-aside ``EvictionPolicy/access(_:cost:orInsert:observer:)`` that misses is a get and a set, two calls.
 /// - **Get**: a resident entry is a hit unless ``refusesHit(_:observer:)`` (a TTL) says otherwise;
 ///   a hit runs ``SlotPolicy/didHit(_:)``.
 /// - **Set**: the cost is clamped at 0 and charged as ``chargedCost(_:)``; ``SlotPolicy/admits(_:cost:)``

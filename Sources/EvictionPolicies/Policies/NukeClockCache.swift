@@ -75,12 +75,12 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
     @inlinable public mutating func didHit(_ slot: Int32) { store.setAux(slot, 1) }
     @inlinable public mutating func didInsert(_ slot: Int32) {
         store.pushHead(slot, &clock)
-        startTTL(slot)
+        rules.startTTL(slot)
     }
     /// The node is reused in place; an update counts as a use.
     @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
         store.setAux(slot, 1)
-        startTTL(slot)
+        rules.startTTL(slot)
     }
 
     /// The sweep's next victim: referenced entries at the old end lose their bit and move to the

@@ -68,12 +68,12 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
     @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &lru) }
     @inlinable public mutating func didInsert(_ slot: Int32) {
         store.pushHead(slot, &lru)
-        startTTL(slot)
+        rules.startTTL(slot)
     }
     /// The old node is removed and a new one appended at the MRU end.
     @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
         store.moveToHead(slot, &lru)
-        startTTL(slot)
+        rules.startTTL(slot)
     }
     @inlinable public mutating func victim() -> Int32 { lru.tail }
     @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &lru) }

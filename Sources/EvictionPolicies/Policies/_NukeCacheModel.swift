@@ -31,6 +31,11 @@ public struct _NukeEntryRules: Sendable {
         return (capacity, countLimit, try _NukeEntryRules(options: options) { entryMaxCost(capacity, $0) })
     }
 
+    /// A set starts the entry's TTL. Called on the model's own stored `rules`: written through
+    /// the protocol's `rules` accessor, the table would be copied whole on every set.
+    @inlinable
+    mutating func startTTL(_ slot: Int32) { expiry[slot] = now + ttl }
+
     /// The options both caches take; `entryCostLimitNote` ends the cap's description.
     static func parameters(entryCostLimitNote: String) -> [PolicyParameter] {
         [PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
@@ -69,10 +74,6 @@ extension _NukeCacheModel {
         pass.end(&observer)
         return true
     }
-
-    /// A set starts the entry's TTL.
-    @inlinable
-    mutating func startTTL(_ slot: Int32) { rules.expiry[slot] = rules.now + rules.ttl }
 
     /// Memory pressure removes everything; entering the background trims to 10 % of the cost
     /// limit, then of the count limit (`Int(Double(limit) * 0.1)`).

@@ -87,8 +87,8 @@ public protocol EvictionPolicy<Key, Value> {
 
     /// Cache-aside access: a hit if `key` is resident, otherwise `value` is inserted with `cost`.
     ///
-    /// The default implementation is ``lookup(_:observer:)`` followed, on a miss, by
-    /// ``insert(_:forKey:cost:observer:)``. Policies may implement it with one index probe.
+    /// The default implementation is ``EvictionPolicy/lookup(_:observer:)`` followed, on a miss, by
+    /// ``EvictionPolicy/insert(_:forKey:cost:observer:)``. Policies may implement it with one index probe.
     ///
     /// - Returns: `true` on a hit.
     mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,

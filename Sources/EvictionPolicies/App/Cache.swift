@@ -153,6 +153,8 @@ public final class Cache<Key: Hashable, Value> {
     /// says must go.
     ///
     /// - Parameters:
+    ///   - value: the value to store.
+    ///   - key: the key to store it under.
     ///   - cost: what the entry counts against ``costLimit`` (bytes, typically); negative is 0.
     ///   - timeToLive: seconds until the entry expires (`.infinity`: never); `nil` uses the
     ///     cache's ``timeToLive``.

@@ -26,6 +26,8 @@ public final class MemoryAndDiskCache<Value>: @unchecked Sendable {
     /// Composes the two tiers.
     ///
     /// - Parameters:
+    ///   - memory: the memory tier, asked first.
+    ///   - disk: the disk tier, asked on a memory miss; a disk hit is copied into memory.
     ///   - encode: the bytes the disk stores for a value.
     ///   - decode: the value for bytes the disk returns; its error is thrown by the lookup.
     ///   - memoryCost: the memory copy's cost, given the value and its encoded size; the encoded

@@ -60,20 +60,20 @@ public final class RecordingDiskCache: @unchecked Sendable {
         self.recorder = recorder
     }
 
-    /// ``DiskCache/data(forKey:)``, recorded as a `get`.
+    /// ``DiskCache/data(forKey:)-8mj31``, recorded as a `get`.
     public func data(forKey key: String) throws -> Data? {
         let data = try base.data(forKey: key)
         recorder.recordGet(key, hit: data != nil, size: data?.count)
         return data
     }
 
-    /// ``DiskCache/setData(_:forKey:)``, recorded as a `set` (or as the `get` that missed before it).
+    /// ``DiskCache/setData(_:forKey:)-5qky8``, recorded as a `set` (or as the `get` that missed before it).
     public func setData(_ data: Data, forKey key: String) throws {
         try base.setData(data, forKey: key)
         recorder.recordSet(key, size: data.count)
     }
 
-    /// ``DiskCache/removeData(forKey:)``, recorded as a `delete`.
+    /// ``DiskCache/removeData(forKey:)-97s67``, recorded as a `delete`.
     public func removeData(forKey key: String) throws {
         recorder.recordDelete(key)
         try base.removeData(forKey: key)
@@ -97,7 +97,7 @@ public final class RecordingMemoryAndDiskCache<Value>: @unchecked Sendable {
         self.size = size
     }
 
-    /// ``MemoryAndDiskCache/value(forKey:)``, recorded as a `get`.
+    /// ``MemoryAndDiskCache/value(forKey:)-3iaal``, recorded as a `get`.
     public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
         let found = try base.value(forKey: key)
         recorder.recordGet(key, hit: found != nil, size: found.map { size($0.value) })

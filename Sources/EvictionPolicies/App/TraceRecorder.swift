@@ -41,8 +41,9 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Starts a trace that ``finish()`` writes to `url`.
     ///
     /// - Parameters:
+    ///   - url: the file the trace is written to, atomically, by ``finish()``.
     ///   - clock: the time of each row; the trace starts at 0.
-    ///   - hashingKeys: write each key as a keyed 64-bit hash instead of its text; the key
+    ///   - salt: (`hashingKeys:`) write each key as a keyed 64-bit hash instead of its text; the key
     ///     (any value) is the salt, so two traces recorded with the same salt name keys alike.
     public init(url: URL, clock: CacheClock = .system, hashingKeys salt: UInt64? = nil) throws {
         destination = url

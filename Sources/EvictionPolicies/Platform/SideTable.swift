@@ -24,7 +24,9 @@ public struct SideTable<Element> {
         set {
             let i = Int(slot)
             if i >= storage.count {
-                storage.reserveCapacity(Swift.max(i + 1, storage.count * 2))
+                // Grow geometrically from the capacity: reserving from the count asks for a
+                // little more than the capacity on every new slot, and reallocates each time.
+                if i >= storage.capacity { storage.reserveCapacity(Swift.max(i + 1, storage.capacity * 2)) }
                 storage.append(contentsOf: repeatElement(fill, count: i + 1 - storage.count))
             }
             storage[i] = newValue

@@ -28,9 +28,17 @@
 /// AFNetworking 4.0.1's `AFAutoPurgingImageCache`: when usage exceeds the capacity, sort every
 /// entry by last access and remove the oldest until usage is down to the preferred size.
 ///
+/// **Rule.** Every entry carries a last-access date, set when it is added and on every hit;
+/// re-adding an identifier replaces the entry with a fresh date. Each add queues a purge that runs
+/// before the next call: if usage is above `memoryCapacity`, every entry is sorted by last access,
+/// oldest first, and removed in that order until usage is at most
+/// `preferredMemoryUsageAfterPurge` (one deferred pass; an entry larger than the preferred size
+/// flushes the whole cache, itself included; a preferred size above the usage wraps around in
+/// UInt64 and empties the cache). A memory warning removes everything; the background does nothing.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; a purge is O(n log n) for the
 ///   full sort of the n resident entries.
-public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
+public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy {
     /// The library's default memory capacity: 100 MiB.
     public static var libraryCapacity: Int { 100 * 1024 * 1024 }
 
@@ -46,28 +54,16 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    /// One entry's last-access stamp, gathered into the scratch buffer a purge sorts.
-    @usableFromInline
-    struct _Stamped {
-        @usableFromInline var stamp: UInt64
-        @usableFromInline var slot: Int32
-        @inlinable init(stamp: UInt64, slot: Int32) {
-            self.stamp = stamp
-            self.slot = slot
-        }
-    }
-
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Every resident entry, in no meaningful order: AF keeps a dictionary, not a list. The
     /// list only lets a purge enumerate the entries, as `cachedImages.allValues` does.
     @usableFromInline var entries = SlotList()
     /// lastAccessDate per slot, as a logical clock.
-    @usableFromInline var stamps: ContiguousArray<UInt64> = []
-    @usableFromInline var clock: UInt64 = 0
+    @usableFromInline var lastAccess = _StampClock()
     /// The purge block queued by the last add, which runs at the start of the next operation.
     @usableFromInline var purgePending = false
     /// Reused by every purge, so that only the sort itself may allocate.
-    @usableFromInline var scratch: ContiguousArray<_Stamped> = []
+    @usableFromInline var ranked = _RankedSlots()
     /// `memoryCapacity`, in cost units (bytes in replay).
     public let memoryCapacity: UInt64
     /// `preferredMemoryUsageAfterPurge`.
@@ -92,6 +88,8 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline
     static func sixtyPercent(of capacity: Int) -> Int { capacity / 100 * 60 + capacity % 100 * 60 / 100 }
 
+    /// ``memoryCapacity``.
+    @inlinable public var capacity: Int { Int(clamping: memoryCapacity) }
     @inlinable public var count: Int { entries.count }
     /// `currentMemoryUsage`. Between an add and the next operation it may exceed the capacity,
     /// as it does in AF until the queued purge block runs.
@@ -100,85 +98,40 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+    /// `imageWithIdentifier:` stamps the entry.
+    @inlinable public mutating func didHit(_ slot: Int32) { lastAccess.stamp(slot) }
+    /// `addImage:withIdentifier:`: a new entry with a fresh date (a re-add is a hit: a fresh date).
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &entries)
+        didHit(slot)
+    }
+    /// The oldest access, which a purge removes first. O(n): AF keeps no order.
+    @inlinable public mutating func victim() -> Int32 {
+        let lastAccess = self.lastAccess
+        return store.lowestRanked(in: entries) { (lastAccess[$0], 0) }
+    }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &entries) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &entries) }
 
-    /// `imageWithIdentifier:`: runs after the queued barriers, then stamps the entry.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        runQueuedPurge(observer: &observer)
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        touch(slot)
-        return store.values[Int(slot)]
+    /// Each add queues the purge block behind it.
+    @inlinable public mutating func trimAfterSet(observer: inout some EvictionObserver<Key, Value>) {
+        purgePending = true
     }
 
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        runQueuedPurge(observer: &observer)
-        let slot = store.find(key)
-        if slot >= 0 {
-            touch(slot)
-            return true
-        }
-        add(value(), forKey: key, cost: cost)
-        return false
-    }
-
-    /// `addImage:withIdentifier:`: the insert block, then the purge block queued behind it.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        runQueuedPurge(observer: &observer)
-        add(value, forKey: key, cost: cost)
-    }
-
-    /// `removeImageWithIdentifier:`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        runQueuedPurge(observer: &observer)
-        return store.remove(key, from: &entries)
+    /// Every call runs after the queued barrier blocks.
+    @inlinable @inline(__always)
+    public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {
+        guard purgePending else { return }
+        purgePending = false
+        purge(observer: &observer)
     }
 
     /// A memory warning calls `removeAllImages` (a synchronous barrier); background does nothing.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        runQueuedPurge(observer: &observer)
+        willOperate(observer: &observer)
         guard event == .memoryWarning else { return }
         store.evictAll(from: &entries, as: .caller, newestFirst: true, observer: &observer)
-    }
-
-    /// The insert block: a new entry with a fresh date replaces any previous one.
-    @inlinable
-    mutating func add(_ value: Value, forKey key: Key, cost: Int) {
-        let cost = max(cost, 0)
-        let hash = store.hash(key)
-        var slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &entries)
-        } else {
-            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
-            store.pushHead(slot, &entries)
-            while stamps.count <= Int(slot) { stamps.append(0) }
-        }
-        touch(slot)
-        purgePending = true
-    }
-
-    @inlinable @inline(__always)
-    mutating func touch(_ slot: Int32) {
-        clock &+= 1
-        stamps[Int(slot)] = clock
-    }
-
-    @inlinable @inline(__always)
-    mutating func runQueuedPurge(observer: inout some EvictionObserver<Key, Value>) {
-        guard purgePending else { return }
-        purgePending = false
-        purge(observer: &observer)
     }
 
     /// The purge block, reported as one deferred pass that includes the copy and the sort.
@@ -187,24 +140,12 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
         let usage = UInt64(entries.cost)
         guard usage > memoryCapacity else { return }
         observer.trimWillBegin(.deferred)
-        // AF computes this in UInt64: a preferred size above the usage wraps around (AF only).
-        let bytesToPurge = usage &- preferredMemoryUsageAfterPurge
-        scratch.removeAll(keepingCapacity: true)
-        var slot = entries.head
-        while slot >= 0 {
-            scratch.append(_Stamped(stamp: stamps[Int(slot)], slot: slot))
-            slot = store.next(slot)
-        }
-        scratch.sort { $0.stamp < $1.stamp }
-        var bytesPurged: UInt64 = 0
-        var i = 0
-        while i < scratch.count {
-            let victim = scratch[i].slot
-            bytesPurged &+= UInt64(store.cost(victim))
-            store.evict(victim, from: &entries, observer: &observer)
-            if bytesPurged >= bytesToPurge { break }
-            i += 1
-        }
+        // AF purges `usage − preferred` bytes in UInt64: a preferred size above the usage wraps
+        // around, and every entry goes (AF only).
+        let target = preferredMemoryUsageAfterPurge > usage ? -1 : Int(preferredMemoryUsageAfterPurge)
+        let lastAccess = self.lastAccess
+        ranked.sort(entries, in: store) { (lastAccess[$0], 0) }
+        ranked.evict(from: &entries, in: &store, downTo: target, observer: &observer)
         observer.trimDidEnd(.deferred)
     }
 }

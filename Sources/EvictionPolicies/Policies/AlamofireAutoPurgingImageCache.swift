@@ -15,6 +15,12 @@
 /// AlamofireImage 4.4's `AutoPurgingImageCache`: AF's sort-and-purge with decimal defaults and
 /// the preferred size checked against the capacity.
 ///
+/// **Rule.** ``AFAutoPurgingImageCache``'s: each add queues a purge that, when usage is above
+/// `memoryCapacity` (100 000 000 by default), sorts every entry by last access and removes the
+/// oldest until usage is at most `preferredMemoryUsageAfterPurge` (60 000 000 by default); a
+/// memory warning removes everything. A preferred size above the capacity is a configuration
+/// error, as AlamofireImage's precondition makes it.
+///
 /// - Complexity: as ``AFAutoPurgingImageCache``: O(1) per operation, O(n log n) per purge.
 public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
     /// The library's default memory capacity: 100 000 000 bytes.

@@ -17,12 +17,19 @@
 // nothing until the next set, as in corelibs. Insertion is O(n), a linear walk for the sorted
 // position, exactly like the original.
 
-/// NSCache as swift-corelibs-foundation implements it: cheapest entry first, newest first
-/// among equal costs, purged only on set.
+/// NSCache as swift-corelibs-foundation implements it (@ 761b621): cheapest entry first, newest
+/// first among equal costs, purged only on set.
+///
+/// **Rule.** One list sorted by ascending cost. A new entry, or one whose cost changed, goes
+/// before the first entry whose cost is at least its own (so among equal costs the newest goes
+/// first); re-setting a key with an unchanged cost keeps its place. After every set the cheapest
+/// entry is evicted while the total cost is above ``totalCostLimit``, then while the count is
+/// above ``countLimit`` (0: no limit); a new entry that is the cheapest evicts itself. Reads never
+/// reorder; events change nothing; changing a limit purges nothing until the next set.
 ///
 /// - Complexity: lookup and remove are O(1) expected; insert is O(n) for the sorted position
 ///   (O(1) when the new cost is at most the cheapest resident cost); each eviction is O(1).
-public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
+public struct CorelibsNSCache<Key: Hashable, Value>: LibraryModelPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nscache",
@@ -31,77 +38,51 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction)
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Sorted by ascending cost; the head is corelibs' `_head`, the first to go.
     @usableFromInline var byCost = SlotList()
     /// The cost limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.
     public var totalCostLimit: Int
-    /// The count limit, 0 for none. Changing it purges nothing until the next set, as in corelibs.
-    public var countLimit: Int
+    @usableFromInline var countLimitSetting: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         totalCostLimit = limits.capacity ?? 0
-        countLimit = limits.countLimit ?? 0
+        countLimitSetting = limits.countLimit ?? 0
     }
 
+    /// The count limit; set 0 for none (read back as `Int.max`). Changing it purges nothing
+    /// until the next set, as in corelibs.
+    public var countLimit: Int {
+        get { countLimitSetting > 0 ? countLimitSetting : .max }
+        set { countLimitSetting = newValue }
+    }
+
+    /// ``totalCostLimit``, `Int.max` for none.
+    @inlinable public var capacity: Int { totalCostLimit > 0 ? totalCostLimit : .max }
     @inlinable public var count: Int { byCost.count }
     @inlinable public var totalCost: Int { byCost.cost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+    @inlinable public mutating func didHit(_ slot: Int32) {}
+    @inlinable public mutating func victim() -> Int32 { byCost.head }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &byCost) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &byCost) }
 
-    /// `object(forKey:)`: a dictionary lookup that records nothing.
+    /// A changed cost takes the entry out and sorts it in again.
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        return slot >= 0 ? store.values[Int(slot)] : nil
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        if store.find(key, hash: hash) >= 0 { return true }
-        insertSorted(store.allocate(key: key, hash: hash, value: value(), cost: max(cost, 0)))
-        purge(observer: &observer)
-        return false
-    }
-
-    /// `setObject(_:forKey:cost:)`.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            if store.cost(slot) != cost {
-                store.unlink(slot, &byCost)
-                store.slots[Int(slot)].cost = cost
-                insertSorted(slot)
-            }
-        } else {
-            insertSorted(store.allocate(key: key, hash: hash, value: value, cost: cost))
-        }
-        purge(observer: &observer)
-    }
-
-    /// `removeObject(forKey:)`: not an eviction (corelibs does not call the delegate either).
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &byCost)
+    public mutating func didReplace(_ slot: Int32, formerCost: Int) {
+        guard store.cost(slot) != formerCost else { return }
+        store.unlink(slot, &byCost)
+        didInsert(slot)
     }
 
     /// Links `slot` before the first entry whose cost is at least its own (corelibs' `insert`).
     @inlinable
-    mutating func insertSorted(_ slot: Int32) {
+    public mutating func didInsert(_ slot: Int32) {
         let cost = store.cost(slot)
         var current = byCost.head
         guard current >= 0, cost > store.cost(current) else {
@@ -114,25 +95,5 @@ public struct CorelibsNSCache<Key: Hashable, Value>: EvictionPolicy {
             next = store.next(next)
         }
         if next >= 0 { store.insert(slot, before: next, &byCost) } else { store.pushTail(slot, &byCost) }
-    }
-
-    /// The two purge loops at the end of `setObject`, both from the cheapest end.
-    @inlinable
-    mutating func purge(observer: inout some EvictionObserver<Key, Value>) {
-        var purgeAmount = totalCostLimit > 0 ? byCost.cost - totalCostLimit : 0
-        let countExcess = countLimit > 0 ? byCost.count - countLimit : 0
-        // Either excess being positive guarantees an eviction: the cache is not empty after a set.
-        guard purgeAmount > 0 || countExcess > 0 else { return }
-        observer.trimWillBegin(.caller)
-        while purgeAmount > 0 && byCost.head >= 0 {
-            purgeAmount -= store.cost(byCost.head)
-            store.evict(byCost.head, from: &byCost, observer: &observer)
-        }
-        var purgeCount = countLimit > 0 ? byCost.count - countLimit : 0
-        while purgeCount > 0 && byCost.head >= 0 {
-            purgeCount -= 1
-            store.evict(byCost.head, from: &byCost, observer: &observer)
-        }
-        observer.trimDidEnd(.caller)
     }
 }

@@ -16,11 +16,19 @@
 // What is not modelled: libcache's own sizing against free memory, and its "recently and
 // frequently used" preference, which no public observation shows under explicit limits.
 
-/// Darwin's NSCache, approximated: oldest insertion first under limits, everything purged on
+/// Darwin's NSCache, approximated from Apple's documentation and observations (Apple's
+/// implementation is not open source): oldest insertion first under limits, everything purged on
 /// entering the background, a configurable fraction on a memory warning.
 ///
+/// **Rule.** One list in insertion order; reads never reorder. A set stores the entry, then evicts
+/// the oldest insertion until the total cost is within the cost limit and the count within the
+/// count limit; the new entry goes too if it alone exceeds the cost limit. Re-setting a resident
+/// key keeps its place (`keep-position-on-reset=true`) or makes it the newest. Entering the
+/// background removes everything; a memory warning removes the oldest `memory-warning-fraction`
+/// of the entries (rounded up), both as deferred passes. Costs below 0 count as 0.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
+public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nscache-darwin",
@@ -37,20 +45,17 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Insertion order: the head is the newest, the tail the oldest and the next to go.
     @usableFromInline var queue = SlotList()
-    @usableFromInline let costLimit: Int
-    @usableFromInline let countLimit: Int
+    public let capacity: Int
+    public let countLimit: Int
     @usableFromInline let keepPositionOnReset: Bool
     @usableFromInline let memoryWarningFraction: Double
     @usableFromInline let removeAllOnBackground: Bool
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         keepPositionOnReset = try options.bool("keep-position-on-reset", default: true)
         memoryWarningFraction = try options.double("memory-warning-fraction", default: 1, in: 0...1)
         removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
@@ -62,47 +67,17 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        return slot >= 0 ? store.values[Int(slot)] : nil
+    @inlinable public mutating func didHit(_ slot: Int32) {}
+    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
+        if !keepPositionOnReset { store.moveToHead(slot, &queue) }
     }
+    @inlinable public mutating func victim() -> Int32 { queue.tail }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        if store.find(key, hash: hash) >= 0 { return true }
-        store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: max(cost, 0)), &queue)
-        purge(observer: &observer)
-        return false
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &queue)
-            if !keepPositionOnReset { store.moveToHead(slot, &queue) }
-        } else {
-            store.pushHead(store.allocate(key: key, hash: hash, value: value, cost: cost), &queue)
-        }
-        purge(observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &queue)
-    }
-
+    /// The system's purges: everything on entering the background, the oldest fraction on a
+    /// memory warning, as deferred passes.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         let victims: Int
@@ -114,19 +89,18 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: EvictionPolicy {
         case .terminate:
             victims = 0
         }
-        guard victims > 0 && !queue.isEmpty else { return }
-        observer.trimWillBegin(.deferred)
-        for _ in 0..<min(victims, queue.count) { store.evict(queue.tail, from: &queue, observer: &observer) }
-        observer.trimDidEnd(.deferred)
+        evictVictims(toCost: .max, toCount: queue.count - min(victims, queue.count), as: .deferred, observer: &observer)
     }
 
-    /// Evicts the oldest insertions until within the cost limit, then the count limit.
+    /// The events as a library built on this NSCache handles them (SDWebImage, Kingfisher): a
+    /// memory warning is its handler's `removeAllObjects`, a caller pass, oldest first; entering
+    /// the background is the NSCache's own purge; termination does nothing.
     @inlinable
-    mutating func purge(observer: inout some EvictionObserver<Key, Value>) {
-        guard queue.cost > costLimit || queue.count > countLimit else { return }
-        observer.trimWillBegin(.caller)
-        while queue.cost > costLimit && !queue.isEmpty { store.evict(queue.tail, from: &queue, observer: &observer) }
-        while queue.count > countLimit && !queue.isEmpty { store.evict(queue.tail, from: &queue, observer: &observer) }
-        observer.trimDidEnd(.caller)
+    public mutating func handleAsLibraryStore(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        switch event {
+        case .memoryWarning: store.evictAll(from: &queue, as: .caller, observer: &observer)
+        case .background: handle(.background, observer: &observer)
+        case .terminate: break
+        }
     }
 }

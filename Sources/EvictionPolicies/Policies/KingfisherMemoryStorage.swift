@@ -34,8 +34,16 @@
 /// Kingfisher 8.11.0's `MemoryStorage.Backend`: the Darwin NSCache approximation with a sliding
 /// per-object expiry (300 s), expired objects refused on get and removed by a 120 s sweep.
 ///
+/// **Rule.** An NSCache (``DarwinNSCacheApproximation``: oldest insertion first under the
+/// limits) of objects with an expiry. A store with an expiration of 0 or less stores nothing;
+/// otherwise the object expires `expiration` seconds later. A get of an object whose expiry has
+/// come is a miss but leaves it stored; a hit slides its expiry to now + `expiration`. A sweep
+/// every `clean-interval` seconds from the init removes every expired object, oldest insertion
+/// first (a deferred pass). A memory warning removes everything (a caller pass); entering the
+/// background is the NSCache's purge unless `keep-when-entering-background`.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sweep is O(n).
-public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
+public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _TimerDriven {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "kingfisher",
@@ -55,10 +63,11 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     /// `storage`: the NSCache.
     @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
     /// Each NSCache slot's `estimatedExpiration`, in trace time.
-    @usableFromInline var expiry: ContiguousArray<Double> = []
+    @usableFromInline var expiry = SideTable<Double>(filling: 0)
     /// `config.expiration` in seconds (+infinity: `.never`).
     public let expiration: Double
-    @usableFromInline var sweepTimer: _Ticker
+    /// The sweep timer, `cleanInterval` apart.
+    @usableFromInline var timer: _Ticker
     @usableFromInline var now: Double = 0
     /// The earliest expiry among the objects the last sweep kept.
     @usableFromInline var earliestKept: Double = .infinity
@@ -69,7 +78,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
         try limits.validate(for: Self.descriptor)
         expiration = options.string("expiration", default: "300") == "never" ? .infinity
             : try options.double("expiration", default: 300)
-        sweepTimer = _Ticker(period: try options.double("clean-interval", default: 120, in: 0.001...1e12))
+        timer = _Ticker(period: try options.double("clean-interval", default: 120, in: 0.001...1e12))
         let keep = try options.bool("keep-when-entering-background", default: false)
         var nscacheOptions = ["remove-all-on-background": String(!keep)]
         if let value = options.values["keep-position-on-reset"] { nscacheOptions["keep-position-on-reset"] = value }
@@ -88,7 +97,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     @inlinable
     public func isCached(_ key: Key) -> Bool {
         let slot = nscache.store.find(key)
-        return slot >= 0 && now < expiry[Int(slot)]
+        return slot >= 0 && now < expiry[slot]
     }
 
     /// `value(forKey:extendingExpiration: .cacheTime)`.
@@ -96,11 +105,11 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         let slot = nscache.store.find(key)
         guard slot >= 0 else { return nil }
-        guard now < expiry[Int(slot)] else {
+        guard now < expiry[slot] else {
             expiredMisses += 1
             return nil
         }
-        expiry[Int(slot)] = now + expiration
+        expiry[slot] = now + expiration
         return nscache.store.values[Int(slot)]
     }
 
@@ -112,8 +121,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
         nscache.insert(value, forKey: key, cost: cost, observer: &observer)
         let slot = nscache.store.find(key)                     // gone if NSCache dropped it at once
         guard slot >= 0 else { return }
-        while expiry.count <= Int(slot) { expiry.append(0) }
-        expiry[Int(slot)] = now + expiration
+        expiry[slot] = now + expiration
     }
 
     /// `remove(forKey:)`: not an eviction.
@@ -126,62 +134,34 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy {
     /// Memory warning: `clearMemoryCache()`. Background: Darwin's purge. Terminate: disk only.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning:
-            guard !nscache.queue.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !nscache.queue.isEmpty {
-                nscache.store.evict(nscache.queue.tail, from: &nscache.queue, observer: &observer)
-            }
-            observer.trimDidEnd(.caller)
-        case .background:
-            nscache.handle(.background, observer: &observer)
-        case .terminate:
-            break
-        }
+        nscache.handleAsLibraryStore(event, observer: &observer)
     }
 
     /// Moves trace time forward, running each due sweep at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        guard sweepTimer.start != nil else {
-            sweepTimer.start = time
-            now = time
-            return
-        }
-        guard time > now else { return }
-        while let tick = sweepTimer.due(by: time) {
-            now = tick
-            removeExpired(observer: &observer)
-            let earliest = earliestKept
-            sweepTimer.skip(until: time) { earliest <= $0 }
-        }
-        now = time
+        advanceTimer(to: time, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] { [PolicyMetric("expiredMisses", expiredMisses)] }
 
     /// `removeExpired()`: one deferred pass over every object, oldest insertion first.
     @inlinable
-    mutating func removeExpired(observer: inout some EvictionObserver<Key, Value>) {
+    mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
         var earliest = Double.infinity
-        var started = false
-        var slot = nscache.queue.tail
-        while slot >= 0 {
-            let newer = nscache.store.prev(slot)
-            let expires = expiry[Int(slot)]
-            if expires <= now {
-                if !started {
-                    observer.trimWillBegin(.deferred)
-                    started = true
-                }
-                nscache.store.evict(slot, from: &nscache.queue, observer: &observer)
-            } else {
-                earliest = min(earliest, expires)
-            }
-            slot = newer
+        let expiry = self.expiry, now = self.now
+        var pass = TrimPass(.deferred)
+        nscache.store.evictOldestFirst(from: &nscache.queue, pass: &pass, observer: &observer) { slot in
+            let expires = expiry[slot]
+            if expires <= now { return true }
+            earliest = min(earliest, expires)
+            return false
         }
-        if started { observer.trimDidEnd(.deferred) }
+        pass.end(&observer)
         earliestKept = earliest
     }
+
+    /// A sweep removes something once the earliest expiry the last sweep kept has come.
+    @inlinable
+    func timerWouldEvict(at time: Double) -> Bool { earliestKept <= time }
 }

@@ -26,50 +26,44 @@
 // and the `ignoredSets` metric. A sweep that only clears bits evicts nothing and reports nothing,
 // but a sweep starts only when a limit is exceeded, so it always evicts at least one entry.
 
-/// Nuke's memory cache from 13.0.5: CLOCK (second chance) with a per-entry cost cap at 10 % of
-/// the cost limit, a lazy TTL, removal of everything under memory pressure and a sweep to 10 %
-/// in the background.
+/// Nuke's memory cache from 13.0.5 (`ImageCache` over `Cache`, 13.0.5–13.2): CLOCK (second
+/// chance) with a per-entry cost cap at 10 % of the cost limit, a lazy TTL, removal of everything
+/// under memory pressure and a sweep to 10 % in the background.
+///
+/// **Rule.** One list in insertion order and a reference bit per entry. A get sets the bit (nothing
+/// moves), unless the entry's TTL has passed: then the get removes it and misses. A set costing at
+/// least `entry-cost-limit` × the cost limit is ignored (old value kept). A set of a resident key
+/// updates it in place and sets its bit; a new key is appended, unreferenced; its TTL restarts.
+/// Then, while the total cost is above the cost limit, then while the count is above the count
+/// limit, the sweep takes the oldest entry: referenced, it loses its bit and moves to the newest
+/// end (a second chance); otherwise it is evicted. One caller pass. A memory warning removes
+/// everything; entering the background sweeps the same way to 10 % of each limit.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a trim is O(k + r) for k evictions
 ///   and r second chances, and each entry gets at most one second chance per trim.
-public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
+public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nuke-clock",
             reproduces: "Nuke 13.0.5 and later ImageCache / Cache, CLOCK",
             rule: "CLOCK second chance: get sets a reference bit, the sweep spares referenced entries once; a set costing at least 10 % of the cost limit is ignored; sync trim on set; lazy TTL; memory warning removes all; background sweeps to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
-            parameters: [
-                PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
-                PolicyParameter("entry-cost-limit", default: "0.1",
-                                "fraction of the cost limit an entry must stay below to be stored (0 to 1)"),
-            ])
+            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1)"))
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// The head is Nuke's `list.last` (newest), the tail Nuke's `list.first` (next candidate).
     /// A slot's `aux` is its reference bit.
     @usableFromInline var clock = SlotList()
-    /// Each slot's expiry in trace time (+infinity: never).
-    @usableFromInline var expiry: ContiguousArray<Double> = []
-    @usableFromInline let costLimit: Int
-    @usableFromInline let countLimit: Int
-    @usableFromInline let ttl: Double
-    @usableFromInline let entryMaxCost: Int
-    @usableFromInline var now: Double = 0
-    @usableFromInline var ignoredSets = 0
+    public let capacity: Int
+    public let countLimit: Int
+    public var rules: _NukeEntryRules
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
-        ttl = options.string("ttl", default: "none") == "none" ? .infinity
-            : try options.double("ttl", default: .infinity, in: 0...1e15)
-        let fraction = try options.double("entry-cost-limit", default: 0.1, in: 0...1)
-        // `recomputeEntryMaxCost()`.
-        let product = fraction * Double(costLimit)
-        entryMaxCost = product >= Double(Int.max) ? .max : Int(product)
+        // `recomputeEntryMaxCost()`: from 13.0.5 the cap always applies.
+        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+            costLimit, fraction in fraction * Double(costLimit) >= Double(Int.max) ? .max : Int(fraction * Double(costLimit))
+        }
     }
 
     @inlinable public var count: Int { clock.count }
@@ -78,95 +72,34 @@ public struct NukeClockCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    /// `value(forKey:)`: sets the reference bit; an expired entry is removed.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        guard !(expiry[Int(slot)] < now) else {
-            observer.trimWillBegin(.caller)
-            store.evict(slot, from: &clock, observer: &observer)
-            observer.trimDidEnd(.caller)
-            return nil
-        }
+    @inlinable public mutating func didHit(_ slot: Int32) { store.setAux(slot, 1) }
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &clock)
+        rules.startTTL(slot)
+    }
+    /// The node is reused in place; an update counts as a use.
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
         store.setAux(slot, 1)
-        return store.values[Int(slot)]
+        rules.startTTL(slot)
     }
 
-    /// `set(_:forKey:cost:)`.
+    /// The sweep's next victim: referenced entries at the old end lose their bit and move to the
+    /// new end until an unreferenced one is there.
     @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        guard cost < entryMaxCost else {
-            ignoredSets += 1
-            return
-        }
-        let hash = store.hash(key)
-        var slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            // The node is reused in place; an update counts as a use.
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &clock)
-            store.setAux(slot, 1)
-        } else {
-            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
-            store.pushHead(slot, &clock)
-            while expiry.count <= Int(slot) { expiry.append(.infinity) }
-        }
-        expiry[Int(slot)] = now + ttl
-        sweep(toCost: costLimit, toCount: countLimit, observer: &observer)
-    }
-
-    /// `removeValue(forKey:)`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &clock)
-    }
-
-    /// Memory pressure removes everything; the background sweeps to 10 % of each limit.
-    @inlinable
-    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning:
-            store.evictAll(from: &clock, as: .caller, observer: &observer)
-        case .background:
-            sweep(toCost: Int(Double(costLimit) * 0.1), toCount: Int(Double(countLimit) * 0.1), observer: &observer)
-        case .terminate:
-            break
-        }
-    }
-
-    @inlinable
-    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        if time > now { now = time }
-    }
-
-    public var extraMetrics: [PolicyMetric] { [PolicyMetric("ignoredSets", ignoredSets)] }
-
-    /// `_trim(toCost:)` then `_trim(toCount:)` with the CLOCK sweep, as one caller pass.
-    @inlinable
-    mutating func sweep(toCost costTarget: Int, toCount countTarget: Int, observer: inout some EvictionObserver<Key, Value>) {
-        guard clock.cost > costTarget || clock.count > countTarget else { return }
-        observer.trimWillBegin(.caller)
-        while clock.cost > costTarget && !clock.isEmpty { secondChanceOrEvict(observer: &observer) }
-        while clock.count > countTarget { secondChanceOrEvict(observer: &observer) }
-        observer.trimDidEnd(.caller)
-    }
-
-    @inlinable @inline(__always)
-    mutating func secondChanceOrEvict(observer: inout some EvictionObserver<Key, Value>) {
-        let candidate = clock.tail
-        if store.aux(candidate) != 0 {
+    public mutating func victim() -> Int32 {
+        while store.aux(clock.tail) != 0 {
+            let candidate = clock.tail
             store.setAux(candidate, 0)
             store.moveToHead(candidate, &clock)
-        } else {
-            store.evict(candidate, from: &clock, observer: &observer)
         }
+        return clock.tail
+    }
+
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &clock) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &clock) }
+
+    @inlinable
+    public mutating func removeAll(observer: inout some EvictionObserver<Key, Value>) {
+        store.evictAll(from: &clock, as: .caller, observer: &observer)
     }
 }

@@ -22,47 +22,41 @@
 // the two notification handlers are caller passes (the lock holder waits for them). The
 // `ignoredSets` metric counts sets dropped by the entry cost cap.
 
-/// Nuke's memory cache up to 13.0.4: LRU with a per-entry cost cap at 10 % of the cost limit, a
-/// lazy TTL, removal of everything under memory pressure and a trim to 10 % in the background.
+/// Nuke's memory cache up to 13.0.4 (`ImageCache` over `Cache`, 12.x–13.0.4): LRU with a
+/// per-entry cost cap at 10 % of the cost limit, a lazy TTL, removal of everything under memory
+/// pressure and a trim to 10 % in the background.
+///
+/// **Rule.** One list in recency order. A get moves the entry to the most-recently-used end,
+/// unless its TTL has passed: then the get removes it and misses. A set costing at least
+/// `entry-cost-limit` × the cost limit is ignored (old value kept; no cap above 2^31−1); otherwise
+/// the entry is stored (or moved and updated) at the MRU end, its TTL restarts, and the least
+/// recently used entry goes while the total cost is above the cost limit, then while the count is
+/// above the count limit, as one caller pass. A memory warning removes everything; entering the
+/// background trims the same way to 10 % of each limit.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
+public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nuke-lru",
             reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache",
             rule: "LRU; a set costing at least 10 % of the cost limit is ignored (old value kept); sync trim to the limits on set; lazy TTL; memory warning removes all; background trims to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
-            parameters: [
-                PolicyParameter("ttl", default: "none", "seconds an entry lives after its set; checked on get (none: no TTL)"),
-                PolicyParameter("entry-cost-limit", default: "0.1",
-                                "fraction of the cost limit an entry must stay below to be stored (0 to 1; skipped above 2^31-1 bytes)"),
-            ])
+            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1; skipped above 2^31-1 bytes)"))
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry (Nuke's `list.last`), the tail Nuke's `list.first`.
     @usableFromInline var lru = SlotList()
-    /// Each slot's expiry in trace time (+infinity: never).
-    @usableFromInline var expiry: ContiguousArray<Double> = []
-    @usableFromInline let costLimit: Int
-    @usableFromInline let countLimit: Int
-    @usableFromInline let ttl: Double
-    /// The cost a set must stay below, or `Int.max` when the check is skipped.
-    @usableFromInline let entryMaxCost: Int
-    @usableFromInline var now: Double = 0
-    @usableFromInline var ignoredSets = 0
+    public let capacity: Int
+    public let countLimit: Int
+    public var rules: _NukeEntryRules
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
-        ttl = options.string("ttl", default: "none") == "none" ? .infinity
-            : try options.double("ttl", default: .infinity, in: 0...1e15)
-        let fraction = try options.double("entry-cost-limit", default: 0.1, in: 0...1)
         // 12.x–13.0.4: `costLimit > 2_147_483_647 || cost < Int(sanitized * Double(costLimit))`.
-        entryMaxCost = costLimit > 2_147_483_647 ? .max : Int(fraction * Double(costLimit))
+        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+            costLimit, fraction in costLimit > 2_147_483_647 ? .max : Int(fraction * Double(costLimit))
+        }
     }
 
     @inlinable public var count: Int { lru.count }
@@ -71,83 +65,22 @@ public struct NukeLRUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    /// Whether `key` is resident, expired or not (an expired entry stays until a get finds it).
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    /// `value(forKey:)`.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        guard !(expiry[Int(slot)] < now) else {
-            observer.trimWillBegin(.caller)
-            store.evict(slot, from: &lru, observer: &observer)
-            observer.trimDidEnd(.caller)
-            return nil
-        }
+    @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &lru) }
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &lru)
+        rules.startTTL(slot)
+    }
+    /// The old node is removed and a new one appended at the MRU end.
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
         store.moveToHead(slot, &lru)
-        return store.values[Int(slot)]
+        rules.startTTL(slot)
     }
-
-    /// `set(_:forKey:cost:)`.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        guard cost < entryMaxCost else {
-            ignoredSets += 1
-            return
-        }
-        let hash = store.hash(key)
-        var slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &lru)
-            store.moveToHead(slot, &lru)
-        } else {
-            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
-            store.pushHead(slot, &lru)
-            while expiry.count <= Int(slot) { expiry.append(.infinity) }
-        }
-        expiry[Int(slot)] = now + ttl
-        trim(toCost: costLimit, toCount: countLimit, observer: &observer)
-    }
-
-    /// `removeValue(forKey:)`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &lru)
-    }
-
-    /// Memory pressure removes everything; the background trims to 10 % of each limit.
-    @inlinable
-    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning:
-            store.evictAll(from: &lru, as: .caller, observer: &observer)
-        case .background:
-            trim(toCost: Int(Double(costLimit) * 0.1), toCount: Int(Double(countLimit) * 0.1), observer: &observer)
-        case .terminate:
-            break
-        }
-    }
+    @inlinable public mutating func victim() -> Int32 { lru.tail }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &lru) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &lru) }
 
     @inlinable
-    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        if time > now { now = time }
-    }
-
-    public var extraMetrics: [PolicyMetric] { [PolicyMetric("ignoredSets", ignoredSets)] }
-
-    /// `_trim(toCost:)` then `_trim(toCount:)`: remove `list.first` while over each; one caller pass.
-    @inlinable
-    mutating func trim(toCost costTarget: Int, toCount countTarget: Int, observer: inout some EvictionObserver<Key, Value>) {
-        guard lru.cost > costTarget || lru.count > countTarget else { return }
-        observer.trimWillBegin(.caller)
-        while !lru.isEmpty && lru.cost > costTarget { store.evict(lru.tail, from: &lru, observer: &observer) }
-        while lru.count > countTarget { store.evict(lru.tail, from: &lru, observer: &observer) }
-        observer.trimDidEnd(.caller)
+    public mutating func removeAll(observer: inout some EvictionObserver<Key, Value>) {
+        store.evictAll(from: &lru, as: .caller, observer: &observer)
     }
 }

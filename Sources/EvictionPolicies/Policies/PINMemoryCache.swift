@@ -37,9 +37,19 @@
 /// date (or access count) and removal of the oldest until within the limit; an age timer by
 /// creation date; everything purged on a memory warning and on entering the background.
 ///
+/// **Rule.** Each entry has a created date, an access date and an access count. A set sets both
+/// dates to now, counts as a use and replaces the cost; then, with a cost limit, if the total cost
+/// is above it, every entry is sorted (LRU: by access date; LFU: by access count, ties by access
+/// date) and removed in that order until the total is within the limit (one caller pass). A get
+/// of a resident entry sets its access date and counts a use, unless `ttl-cache` refuses an entry
+/// at least `age-limit` old (a miss; it stays). With an age limit, a timer from the cache's init
+/// (at once, then every age-limit seconds) removes entries created more than age-limit ago. A
+/// memory warning and entering the background remove everything (deferred passes). The explicit
+/// ``trimToCost(_:observer:)`` removes the costliest entries first. No count limit.
+///
 /// - Complexity: lookup and remove are O(1) expected; a set within the limit is O(1), over the
 ///   limit O(n log n) for the sort of the n resident entries.
-public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
+public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDriven {
     /// `evictionStrategy`.
     public enum EvictionStrategy: String, Sendable {
         /// `PINCacheEvictionStrategyLeastRecentlyUsed` (the default): oldest access date first.
@@ -63,29 +73,15 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    /// One entry's sort key, gathered into the scratch buffer a trim sorts.
-    @usableFromInline
-    struct _SortKey {
-        @usableFromInline var primary: UInt64
-        @usableFromInline var secondary: UInt64
-        @usableFromInline var slot: Int32
-        @inlinable init(primary: UInt64, secondary: UInt64, slot: Int32) {
-            self.primary = primary
-            self.secondary = secondary
-            self.slot = slot
-        }
-    }
-
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Every resident entry, newest set at the head: PIN keeps dictionaries, not a list; the
     /// list only lets a trim enumerate them.
     @usableFromInline var entries = SlotList()
     /// Per slot: the access stamp (logical accessDate), the access count and the created date.
-    @usableFromInline var accessStamps: ContiguousArray<UInt64> = []
-    @usableFromInline var accessCounts: ContiguousArray<Int> = []
-    @usableFromInline var createdDates: ContiguousArray<Double> = []
-    @usableFromInline var clock: UInt64 = 0
-    @usableFromInline var scratch: ContiguousArray<_SortKey> = []
+    @usableFromInline var accessStamps = _StampClock()
+    @usableFromInline var accessCounts = SideTable<UInt64>(filling: 0)
+    @usableFromInline var createdDates = SideTable<Double>(filling: 0)
+    @usableFromInline var ranked = _RankedSlots()
     /// `costLimit` (0: off).
     public let costLimit: Int
     /// `ageLimit` in seconds (0: off).
@@ -97,7 +93,8 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline let removeAllOnMemoryWarning: Bool
     @usableFromInline let removeAllOnBackground: Bool
     @usableFromInline var now: Double = 0
-    @usableFromInline var ageTimer: _Ticker
+    /// The age timer, `ageLimit` apart.
+    @usableFromInline var timer: _Ticker
     /// The earliest created date among the entries the last age pass kept.
     @usableFromInline var oldestKept: Double = .infinity
     @usableFromInline var ttlMisses = 0
@@ -120,63 +117,57 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         isTTLCache = try options.bool("ttl-cache", default: false)
         removeAllOnMemoryWarning = try options.bool("remove-all-on-memory-warning", default: true)
         removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
-        ageTimer = _Ticker(period: ageLimit > 0 ? ageLimit : 1)
+        timer = _Ticker(period: ageLimit > 0 ? ageLimit : 1)
     }
 
+    /// ``costLimit``, `Int.max` when off.
+    @inlinable public var capacity: Int { costLimit > 0 ? costLimit : .max }
     @inlinable public var count: Int { entries.count }
     @inlinable public var totalCost: Int { entries.cost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    /// `containsObjectForKey:`: whether the key is in the dictionary, TTL or not.
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    /// `objectForKey:`.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        guard isAlive(slot) else {
-            ttlMisses += 1
-            return nil
-        }
-        touch(slot)
-        return store.values[Int(slot)]
+    /// `objectForKey:` on a hit: accessDate = now, accessCount += 1.
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        accessStamps.stamp(slot)
+        if accessCounts[slot] < UInt64(Int.max) { accessCounts[slot] += 1 }
     }
-
-    /// `setObject:forKey:withCost:`.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let hash = store.hash(key)
-        var slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &entries)
-        } else {
-            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
-            store.pushHead(slot, &entries)
-            let i = Int(slot)
-            while accessStamps.count <= i {
-                accessStamps.append(0)
-                accessCounts.append(0)
-                createdDates.append(0)
-            }
-            accessCounts[i] = 0
-        }
-        createdDates[Int(slot)] = now
-        touch(slot)
-        if costLimit > 0 { trimToCostByEvictionStrategy(costLimit, observer: &observer) }
+    /// `setObject:forKey:withCost:` of a new key: a first use, created now.
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &entries)
+        accessCounts[slot] = 0
+        didReplace(slot, formerCost: 0)
     }
-
-    /// `removeObjectForKey:`: not an eviction. The access count goes with the entry.
+    /// A re-set: created now, and one more use (the count is kept).
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
+        createdDates[slot] = now
+        didHit(slot)
+    }
+    /// With `ttl-cache`, a get refuses an entry at least `ageLimit` old (it stays resident).
     @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &entries)
+    public mutating func refusesHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        guard isTTLCache && ageLimit > 0 && !(abs(createdDates[slot] - now) < ageLimit) else { return false }
+        ttlMisses += 1
+        return true
+    }
+    /// The entry the strategy ranks first, which a trim removes first. O(n).
+    @inlinable public mutating func victim() -> Int32 {
+        let rank = strategyRank
+        return store.lowestRanked(in: entries, by: rank)
+    }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &entries) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &entries) }
+
+    /// `trimToCostLimitByEvictionStrategy:`, run by every set with a cost limit: one caller pass
+    /// that includes the copy and the sort when the cache is over the limit.
+    @inlinable
+    public mutating func trimAfterSet(observer: inout some EvictionObserver<Key, Value>) {
+        guard costLimit > 0, entries.cost > costLimit else { return }
+        observer.trimWillBegin(.caller)
+        ranked.sort(entries, in: store, by: strategyRank)
+        ranked.evict(from: &entries, in: &store, downTo: costLimit, observer: &observer)
+        observer.trimDidEnd(.caller)
     }
 
     /// The notification handlers: `removeAllObjectsAsync`, a deferred pass.
@@ -195,122 +186,56 @@ public struct PINMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// Moves trace time forward, running the age timer's due passes in order.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        guard ageTimer.start != nil else {
-            ageTimer.start = time
-            now = time
-            if ageLimit > 0 { trimToAge(observer: &observer) }     // setAgeLimit: runs at once
-            return
-        }
-        guard time > now else { return }
-        if ageLimit > 0 {
-            while let tick = ageTimer.due(by: time) {
-                now = tick
-                trimToAge(observer: &observer)
-                let limit = ageLimit, oldest = oldestKept
-                ageTimer.skip(until: time) { oldest < $0 - limit }
-            }
-        }
-        now = time
+        advanceTimer(to: time, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] { [PolicyMetric("ttlMisses", ttlMisses)] }
 
-    /// `trimToCost:`, PIN's explicit trim: the costliest entries first, until totalCost <= `limit`.
-    /// A caller pass.
+    /// `trimToCost:`, PIN's explicit trim: the costliest entries first (among equal costs the
+    /// newest access), until totalCost <= `limit`. A caller pass.
     @inlinable
     public mutating func trimToCost(_ limit: Int, observer: inout some EvictionObserver<Key, Value>) {
         guard entries.cost > limit else { return }
         observer.trimWillBegin(.caller)
-        gather(by: .cost)
-        // Ascending by cost, enumerated in reverse: the costliest, and among equals the newest, first.
-        var i = scratch.count - 1
-        while i >= 0 {
-            store.evict(scratch[i].slot, from: &entries, observer: &observer)
-            if entries.cost <= limit { break }
-            i -= 1
-        }
+        let store = self.store, stamps = accessStamps
+        ranked.sort(entries, in: store) { (UInt64(store.cost($0)), stamps[$0]) }
+        ranked.evict(from: &entries, in: &self.store, downTo: limit, descending: true, observer: &observer)
         observer.trimDidEnd(.caller)
     }
 
     // MARK: Internals
 
-    /// Whether a get may return the entry: always, unless the TTL refuses it.
-    @inlinable @inline(__always)
-    func isAlive(_ slot: Int32) -> Bool {
-        !isTTLCache || ageLimit <= 0 || abs(createdDates[Int(slot)] - now) < ageLimit
-    }
-
-    @inlinable @inline(__always)
-    mutating func touch(_ slot: Int32) {
-        clock &+= 1
-        accessStamps[Int(slot)] = clock
-        let i = Int(slot)
-        if accessCounts[i] < Int.max { accessCounts[i] += 1 }
-    }
-
-    /// `trimToCostLimitByEvictionStrategy:`, run by every set: one caller pass that includes the
-    /// copy and the sort when the cache is over the limit.
+    /// The strategy's sort key; ties always fall back to the access order.
     @inlinable
-    mutating func trimToCostByEvictionStrategy(_ limit: Int, observer: inout some EvictionObserver<Key, Value>) {
-        guard entries.cost > limit else { return }
-        observer.trimWillBegin(.caller)
-        gather(by: evictionStrategy == .lru ? .accessDate : .accessCount)
-        for victim in scratch {
-            store.evict(victim.slot, from: &entries, observer: &observer)
-            if entries.cost <= limit { break }
-        }
-        observer.trimDidEnd(.caller)
+    var strategyRank: (Int32) -> (UInt64, UInt64) {
+        let stamps = accessStamps, counts = accessCounts
+        return evictionStrategy == .lru ? { (stamps[$0], 0) } : { (counts[$0], stamps[$0]) }
     }
 
-    /// What a trim sorts by; ties always fall back to the access order.
-    @usableFromInline
-    enum _SortOrder {
-        case accessDate, accessCount, cost
-    }
-
-    /// Copies every entry's sort key into `scratch` and sorts it ascending.
+    /// `setAgeLimit:` runs the first age trim at once.
     @inlinable
-    mutating func gather(by order: _SortOrder) {
-        scratch.removeAll(keepingCapacity: true)
-        var slot = entries.head
-        while slot >= 0 {
-            let i = Int(slot)
-            let primary: UInt64
-            switch order {
-            case .accessDate: primary = accessStamps[i]
-            case .accessCount: primary = UInt64(accessCounts[i])
-            case .cost: primary = UInt64(store.cost(slot))
-            }
-            scratch.append(_SortKey(primary: primary, secondary: accessStamps[i], slot: slot))
-            slot = store.next(slot)
-        }
-        scratch.sort { ($0.primary, $0.secondary) < ($1.primary, $1.secondary) }
+    mutating func timerDidStart(observer: inout some EvictionObserver<Key, Value>) {
+        timerDidFire(observer: &observer)
     }
 
     /// `trimMemoryToDate:(now − ageLimit)`: a deferred pass removing entries created strictly
-    /// earlier; remembers the oldest survivor for skipping idle ticks.
+    /// earlier, oldest insertion first (NSDictionary's order is unspecified); remembers the
+    /// oldest survivor for skipping idle ticks.
     @inlinable
-    mutating func trimToAge(observer: inout some EvictionObserver<Key, Value>) {
-        let cutoff = now - ageLimit
+    mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
+        guard ageLimit > 0 else { return }
+        let cutoff = now - ageLimit, created = createdDates
         var oldest = Double.infinity
-        var started = false
-        // NSDictionary's enumeration order is unspecified: oldest insertion first here.
-        var slot = entries.tail
-        while slot >= 0 {
-            let following = store.prev(slot)
-            let created = createdDates[Int(slot)]
-            if created < cutoff {
-                if !started {
-                    observer.trimWillBegin(.deferred)
-                    started = true
-                }
-                store.evict(slot, from: &entries, observer: &observer)
-            } else {
-                oldest = min(oldest, created)
-            }
-            slot = following
+        var pass = TrimPass(.deferred)
+        store.evictOldestFirst(from: &entries, pass: &pass, observer: &observer) { slot in
+            if created[slot] < cutoff { return true }
+            oldest = min(oldest, created[slot])
+            return false
         }
-        if started { observer.trimDidEnd(.deferred) }
+        pass.end(&observer)
         oldestKept = oldest
     }
+
+    @inlinable
+    func timerWouldEvict(at time: Double) -> Bool { ageLimit > 0 && oldestKept < time - ageLimit }
 }

@@ -26,11 +26,20 @@
 // a caller pass (the main thread waits in dispatch_sync); one pass covers both phases. Like
 // SD's, the pass enumerates every file and sorts the survivors: O(n log n), rarely run.
 
-/// SDWebImage 5.21.5's disk cache: on entering the background and on termination, delete files
-/// older than maxDiskAge, then, over maxDiskSize, the oldest files until below half of it.
+/// SDWebImage 5.21.5's disk cache (`SDDiskCache` `removeExpiredData`, as `SDImageCache` runs
+/// it): on entering the background and on termination, delete files older than maxDiskAge, then,
+/// over maxDiskSize, the oldest files until below half of it.
+///
+/// **Rule.** One file per key with a date: the content access date (`expire-type=access`, set by
+/// every write and read) or the modification date (`modification`, set by every write). A write
+/// charges the size rounded up to `block-size` and evicts nothing. The clean-up, on entering the
+/// background (a deferred pass) and on termination (a caller pass), first deletes every file
+/// whose date is at or before now − `max-disk-age` (negative: never), oldest write first; then,
+/// if the remaining files sum above `maxDiskSize` (the capacity; 0: unlimited), deletes them
+/// oldest date first until the sum is strictly below half of it.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a clean-up is O(n log n).
-public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
+public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
     /// `SDImageCacheConfigExpireType`: which file date ages an entry.
     public enum ExpireType: String, Sendable {
         /// `NSURLContentAccessDateKey`, set by every write and read.
@@ -55,15 +64,14 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Every file, newest write at the head: enumeration order for the clean-up.
     @usableFromInline var files = SlotList()
-    /// Per slot: the chosen date, and the order in which it was set (for ties).
-    @usableFromInline var dates: ContiguousArray<Double> = []
-    @usableFromInline var stamps: ContiguousArray<UInt64> = []
-    @usableFromInline var clock: UInt64 = 0
-    @usableFromInline var scratch: ContiguousArray<_Dated> = []
-    @usableFromInline var expired: ContiguousArray<Int32> = []
+    /// Per slot: the chosen date, and the order in which it was set. Dates never go back, so
+    /// the order sorts files as their dates do, and breaks the ties (SD's are unspecified).
+    @usableFromInline var dates = SideTable<Double>(filling: 0)
+    @usableFromInline var stamps = _StampClock()
+    @usableFromInline var ranked = _RankedSlots()
     /// `maxDiskSize` (0: unlimited).
     public let maxDiskSize: Int
     /// `maxDiskAge` in seconds (negative: never).
@@ -73,19 +81,6 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     /// The allocation unit sizes are rounded up to.
     public let blockSize: Int
     @usableFromInline var now: Double = 0
-
-    /// A surviving file's date, gathered for the size phase's sort.
-    @usableFromInline
-    struct _Dated {
-        @usableFromInline var date: Double
-        @usableFromInline var stamp: UInt64
-        @usableFromInline var slot: Int32
-        @inlinable init(date: Double, stamp: UInt64, slot: Int32) {
-            self.date = date
-            self.stamp = stamp
-            self.slot = slot
-        }
-    }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
@@ -100,6 +95,8 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
         blockSize = try options.integer("block-size", default: 1, in: 1...(1 << 30))
     }
 
+    /// ``maxDiskSize``, `Int.max` when unlimited.
+    @inlinable public var capacity: Int { maxDiskSize > 0 ? maxDiskSize : .max }
     @inlinable public var count: Int { files.count }
     /// The allocated size of every file.
     @inlinable public var totalCost: Int { files.cost }
@@ -107,44 +104,25 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
     /// `dataForKey:`: a read sets the access date.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    @inlinable public mutating func didHit(_ slot: Int32) {
         if expireType == .access { stampDate(slot) }
-        return store.values[Int(slot)]
     }
-
-    /// `setData:forKey:`: an atomic write, so both dates become now. Nothing is evicted.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let allocated = allocatedSize(cost)
-        var slot = store.find(key)
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, allocated, in: &files)
-        } else {
-            slot = store.allocate(key: key, value: value, cost: allocated)
-            store.pushHead(slot, &files)
-            while dates.count <= Int(slot) {
-                dates.append(0)
-                stamps.append(0)
-            }
-        }
+    /// `setData:forKey:`: an atomic write, so both dates become now.
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &files)
         stampDate(slot)
     }
-
-    /// `removeDataForKey:`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        return store.remove(key, from: &files)
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) { stampDate(slot) }
+    /// The oldest date, which the size phase deletes first. O(n).
+    @inlinable public mutating func victim() -> Int32 {
+        let stamps = self.stamps
+        return store.lowestRanked(in: files) { (stamps[$0], 0) }
     }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &files) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &files) }
+    /// Nothing is evicted on write.
+    @inlinable public mutating func trimAfterSet(observer: inout some EvictionObserver<Key, Value>) {}
 
     /// Background: `deleteOldFiles` on ioQueue (deferred). Terminate: `dispatch_sync` (caller).
     @inlinable
@@ -161,45 +139,28 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
         if time > now { now = time }
     }
 
-    /// `removeExpiredData`: the expiry phase, then the size phase, as one pass.
+    /// `removeExpiredData`: the expiry phase, then the size phase, as one pass of `kind`.
     @inlinable
     public mutating func removeExpiredData(kind: TrimKind, observer: inout some EvictionObserver<Key, Value>) {
-        // Pass 1: enumerate every file, oldest write first.
-        expired.removeAll(keepingCapacity: true)
-        scratch.removeAll(keepingCapacity: true)
-        let expirationDate: Double? = maxDiskAge < 0 ? nil : now - maxDiskAge
-        var currentCacheSize = 0
-        var slot = files.tail
-        while slot >= 0 {
-            let date = dates[Int(slot)]
-            if let expirationDate, date <= expirationDate {
-                expired.append(slot)
-            } else {
-                currentCacheSize += store.cost(slot)
-                scratch.append(_Dated(date: date, stamp: stamps[Int(slot)], slot: slot))
-            }
-            slot = store.prev(slot)
+        var pass = TrimPass(kind)
+        if maxDiskAge >= 0 {
+            // `[[date laterDate:expirationDate] isEqualToDate:expirationDate]`: at or before.
+            let expirationDate = now - maxDiskAge, dates = self.dates
+            store.evictOldestFirst(from: &files, pass: &pass, observer: &observer) { dates[$0] <= expirationDate }
         }
-        let overSize = maxDiskSize > 0 && currentCacheSize > maxDiskSize
-        guard !expired.isEmpty || overSize else { return }
-        observer.trimWillBegin(kind)
-        for victim in expired { store.evict(victim, from: &files, observer: &observer) }
-        if overSize {
-            // Pass 2: oldest first until strictly below half of maxDiskSize.
-            let desiredCacheSize = maxDiskSize / 2
-            scratch.sort { ($0.date, $0.stamp) < ($1.date, $1.stamp) }
-            for file in scratch {
-                currentCacheSize -= store.cost(file.slot)
-                store.evict(file.slot, from: &files, observer: &observer)
-                if currentCacheSize < desiredCacheSize { break }
-            }
+        if maxDiskSize > 0 && files.cost > maxDiskSize {
+            // Oldest first until strictly below half of maxDiskSize.
+            pass.willRemove(&observer)
+            let stamps = self.stamps
+            ranked.sort(files, in: store) { (stamps[$0], 0) }
+            ranked.evict(from: &files, in: &store, downTo: maxDiskSize / 2 - 1, observer: &observer)
         }
-        observer.trimDidEnd(kind)
+        pass.end(&observer)
     }
 
     /// `NSURLTotalFileAllocatedSizeKey`: the size rounded up to whole blocks.
     @inlinable
-    func allocatedSize(_ size: Int) -> Int {
+    public func chargedCost(_ size: Int) -> Int {
         let size = max(size, 0)
         guard blockSize > 1 else { return size }
         let blocks = size / blockSize + (size % blockSize == 0 ? 0 : 1)
@@ -208,8 +169,7 @@ public struct SDDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     @inlinable @inline(__always)
     mutating func stampDate(_ slot: Int32) {
-        clock &+= 1
-        dates[Int(slot)] = now
-        stamps[Int(slot)] = clock
+        dates[slot] = now
+        stamps.stamp(slot)
     }
 }

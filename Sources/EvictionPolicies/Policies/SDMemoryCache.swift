@@ -34,6 +34,13 @@
 /// SDWebImage's `SDMemoryCache`: an NSCache (the Darwin approximation) that a memory warning
 /// empties, with an optional weak map that recovers images still held by views.
 ///
+/// **Rule.** SDWebImage 5.21.5's `SDMemoryCache` is an NSCache (``DarwinNSCacheApproximation``:
+/// oldest insertion first under the limits; entering the background purges it); a memory warning
+/// removes the NSCache's objects (a caller pass). With `weak-cache=true` every set also stores the
+/// object in a weak map, and a get that misses the NSCache but finds the object alive there
+/// re-inserts it with its cost and hits. An object is alive while the NSCache holds it or one of
+/// the views showing the last `held-window` distinct keys served by a get does.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
 public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public static var descriptor: PolicyDescriptor {
@@ -141,19 +148,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// Memory warning: `[super removeAllObjects]`, the weak map untouched. Background: Darwin's purge.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        switch event {
-        case .memoryWarning:
-            guard !nscache.queue.isEmpty else { return }
-            observer.trimWillBegin(.caller)
-            while !nscache.queue.isEmpty {
-                nscache.store.evict(nscache.queue.tail, from: &nscache.queue, observer: &observer)
-            }
-            observer.trimDidEnd(.caller)
-        case .background:
-            nscache.handle(.background, observer: &observer)
-        case .terminate:
-            break
-        }
+        nscache.handleAsLibraryStore(event, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] { [PolicyMetric("weakCacheHits", weakCacheHits)] }

@@ -39,9 +39,17 @@
 /// YYCache 1.0.4's `YYDiskCache`: no eviction on write; every 60 s, trims to the cost, count,
 /// age and free-space limits in (last access second, rowid) order.
 ///
+/// **Rule.** A save of a non-empty value gives the row a new rowid and sets its last access to
+/// now, in whole seconds; a get sets the last access. Nothing is evicted on write. A timer, every
+/// `auto-trim-interval` seconds from the cache's init, runs one deferred pass that deletes rows
+/// in (last access, rowid) order while the size sum (32-bit, as YY reads it) is above the cost
+/// limit (skipped from 2^31−1), then while the count is above the count limit, then every row
+/// idle longer than the age limit, then to keep `free-disk-space-limit` free. Values above the
+/// inline threshold are files, the rest inline blobs.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; a timer pass is O(k log b) for k
 ///   deletions from buckets of b entries sharing a last-access second.
-public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
+public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDriven {
     /// YYDiskCache's default inline threshold: 20 KB.
     public static var defaultInlineThreshold: Int { 20 * 1024 }
 
@@ -62,13 +70,13 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// Every row, most recently saved or read at the head, so last_access_time never decreases
     /// from tail to head; rows of one second are ordered by rowid only when a trim sorts them.
     /// A slot's `aux` is 1 for a file, 0 for an inline blob.
     @usableFromInline var rows = SlotList()
-    @usableFromInline var accessTimes: ContiguousArray<Int> = []
-    @usableFromInline var rowids: ContiguousArray<UInt64> = []
+    @usableFromInline var accessTimes = SideTable<Int>(filling: 0)
+    @usableFromInline var rowids = SideTable<UInt64>(filling: 0)
     @usableFromInline var nextRowid: UInt64 = 1
     /// `sum(size)` over the size column (each a C int), before sqlite3_column_int truncates it.
     @usableFromInline var sizeColumnSum = 0
@@ -77,6 +85,8 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var bucketCursor = 0
     /// `costLimit` (`Int.max` for NSUIntegerMax).
     public let costLimit: Int
+    /// ``costLimit``, for the flow.
+    @inlinable public var capacity: Int { costLimit }
     /// `countLimit` (`Int.max` for NSUIntegerMax).
     public let countLimit: Int
     /// `ageLimit` in seconds (+infinity for DBL_MAX).
@@ -93,10 +103,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var fileWrites = 0
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (costLimit, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         ageLimit = options.string("age-limit", default: "none") == "none" ? .infinity
             : try options.double("age-limit", default: .infinity, in: 0...1e15)
         timer = _Ticker(period: try options.double("auto-trim-interval", default: 60, in: 0.001...1e12))
@@ -120,41 +127,45 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    /// `containsObjectForKey:`: no access time update.
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+    // The rule. `containsObjectForKey:` touches nothing.
 
     /// `objectForKey:` → `getItemForKey:`: last_access_time = time(NULL).
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        accessTimes[Int(slot)] = timestamp
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        accessTimes[slot] = timestamp
         store.moveToHead(slot, &rows)
-        return store.values[Int(slot)]
     }
+    /// `setObject:forKey:` → `saveItemWithKey:`: `value.length == 0` is not saved.
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost > 0 }
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &rows)
+        save(slot)
+    }
+    /// `insert or replace`: the old row's share of the totals goes, a new row comes.
+    @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
+        if store.aux(slot) != 0 { fileEntries -= 1 }
+        sizeColumnSum -= sizeColumn(formerCost)
+        store.moveToHead(slot, &rows)
+        save(slot)
+    }
+    /// The next row in (last_access_time, rowid) order.
+    @inlinable public mutating func victim() -> Int32 {
+        bucket.removeAll(keepingCapacity: true)
+        bucketCursor = 0
+        return nextVictim()
+    }
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        forget(slot)
+        store.unlink(slot, &rows)
+    }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &rows) }
+    /// Nothing is evicted on write.
+    @inlinable public mutating func trimAfterSet(observer: inout some EvictionObserver<Key, Value>) {}
 
-    /// `setObject:forKey:` → `saveItemWithKey:`: insert or replace, a new rowid, no trim.
+    /// The row's file flag, counters, size column, last access and new rowid.
     @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        guard cost > 0 else { return }                           // `value.length == 0`: not saved
+    mutating func save(_ slot: Int32) {
+        let cost = store.cost(slot)
         let isFile = cost > inlineThreshold
-        var slot = store.find(key)
-        if slot >= 0 {
-            if store.aux(slot) != 0 { fileEntries -= 1 }
-            sizeColumnSum -= sizeColumn(store.cost(slot))
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &rows)
-            store.moveToHead(slot, &rows)
-        } else {
-            slot = store.allocate(key: key, value: value, cost: cost)
-            store.pushHead(slot, &rows)
-            while accessTimes.count <= Int(slot) {
-                accessTimes.append(0)
-                rowids.append(0)
-            }
-        }
         store.setAux(slot, isFile ? 1 : 0)
         if isFile {
             fileEntries += 1
@@ -163,39 +174,15 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
             inlineWrites += 1
         }
         sizeColumnSum += sizeColumn(cost)
-        accessTimes[Int(slot)] = timestamp
-        rowids[Int(slot)] = nextRowid
+        accessTimes[slot] = timestamp
+        rowids[slot] = nextRowid
         nextRowid &+= 1
-    }
-
-    /// `removeObjectForKey:`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        forget(slot)
-        store.unlink(slot, &rows)
-        return store.release(slot)
     }
 
     /// Moves trace time forward, running each due timer pass at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        guard timer.start != nil else {
-            timer.start = time
-            now = time
-            return
-        }
-        guard time > now else { return }
-        while let tick = timer.due(by: time) {
-            now = tick
-            trimInBackground(observer: &observer)
-            var ticker = timer                                  // the predicate reads self
-            ticker.skip(until: time) { wouldTrim(at: $0) }
-            timer = ticker
-        }
-        now = time
+        advanceTimer(to: time, observer: &observer)
     }
 
     public var extraMetrics: [PolicyMetric] {
@@ -218,27 +205,20 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// `_trimInBackground`: cost, count, age and free space, under one lock, as one deferred pass.
     @inlinable
-    mutating func trimInBackground(observer: inout some EvictionObserver<Key, Value>) {
-        var pass = _Pass()
+    mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
+        var pass = TrimPass(.deferred)
         bucket.removeAll(keepingCapacity: true)
         bucketCursor = 0
         trimToCost(costLimit, &pass, observer: &observer)
         trimToCount(&pass, observer: &observer)
         trimToAge(&pass, observer: &observer)
         trimToFreeDiskSpace(&pass, observer: &observer)
-        if pass.started { observer.trimDidEnd(.deferred) }
-    }
-
-    /// Whether the pass has reported its beginning.
-    @usableFromInline
-    struct _Pass {
-        @usableFromInline var started = false
-        @inlinable init() {}
+        pass.end(&observer)
     }
 
     /// `_trimToCost:` and `removeItemsToFitSize:`, in C int arithmetic.
     @inlinable
-    mutating func trimToCost(_ limit: Int, _ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func trimToCost(_ limit: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         guard limit < Int(Int32.max) else { return }
         let maxSize = Int32(truncatingIfNeeded: limit)
         if maxSize <= 0 { removeAll(&pass, observer: &observer); return }
@@ -254,7 +234,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// `_trimToCount:` and `removeItemsToFitCount:`.
     @inlinable
-    mutating func trimToCount(_ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func trimToCount(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         guard countLimit < Int(Int32.max) else { return }
         if countLimit <= 0 { removeAll(&pass, observer: &observer); return }
         while rows.count > countLimit {
@@ -266,12 +246,12 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// `_trimToAge:` and `removeItemsEarlierThanTime:`.
     @inlinable
-    mutating func trimToAge(_ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func trimToAge(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         if ageLimit <= 0 { removeAll(&pass, observer: &observer); return }
         guard let cutoff = ageCutoff(at: timestamp) else { return }
         while true {
             let victim = nextVictim(consume: false)
-            guard victim >= 0, accessTimes[Int(victim)] < cutoff else { return }
+            guard victim >= 0, accessTimes[victim] < cutoff else { return }
             _ = nextVictim()
             delete(victim, &pass, observer: &observer)
         }
@@ -289,7 +269,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// `_trimToFreeDiskSpace:`.
     @inlinable
-    mutating func trimToFreeDiskSpace(_ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func trimToFreeDiskSpace(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         guard let target = freeSpaceCostLimit() else { return }
         trimToCost(target, &pass, observer: &observer)
     }
@@ -308,7 +288,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// Whether a pass at `time`, with nothing happening before it, would delete anything.
     @inlinable
-    func wouldTrim(at time: Double) -> Bool {
+    func timerWouldEvict(at time: Double) -> Bool {
         guard !rows.isEmpty else { return false }
         let total = Int32(truncatingIfNeeded: sizeColumnSum)
         func overCost(_ limit: Int) -> Bool {
@@ -326,7 +306,7 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
 
     /// The smallest last_access_time: the tail's, since the list is in access order.
     @inlinable
-    var oldestAccessTime: Int { rows.isEmpty ? .max : accessTimes[Int(rows.tail)] }
+    var oldestAccessTime: Int { rows.isEmpty ? .max : accessTimes[rows.tail] }
 
     /// The next row in (last_access_time, rowid) order, or -1 when none is left. With
     /// `consume: false`, the row stays next.
@@ -337,14 +317,14 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
             bucket.removeAll(keepingCapacity: true)
             bucketCursor = 0
             guard !rows.isEmpty else { return -1 }
-            let second = accessTimes[Int(rows.tail)]
+            let second = accessTimes[rows.tail]
             var slot = rows.tail
-            while slot >= 0 && accessTimes[Int(slot)] == second {
+            while slot >= 0 && accessTimes[slot] == second {
                 bucket.append(slot)
                 slot = store.prev(slot)
             }
             let ids = rowids
-            bucket.sort { ids[Int($0)] < ids[Int($1)] }
+            bucket.sort { ids[$0] < ids[$1] }
         }
         let victim = bucket[bucketCursor]
         if consume { bucketCursor += 1 }
@@ -352,18 +332,14 @@ public struct YYDiskCache<Key: Hashable, Value>: EvictionPolicy {
     }
 
     @inlinable
-    mutating func delete(_ slot: Int32, _ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
-        if !pass.started {
-            observer.trimWillBegin(.deferred)
-            pass.started = true
-        }
-        forget(slot)
-        store.evict(slot, from: &rows, observer: &observer)
+    mutating func delete(_ slot: Int32, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        pass.willRemove(&observer)
+        evict(slot, observer: &observer)
     }
 
     /// `removeAllItems`: the database is deleted and recreated.
     @inlinable
-    mutating func removeAll(_ pass: inout _Pass, observer: inout some EvictionObserver<Key, Value>) {
+    mutating func removeAll(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         while !rows.isEmpty { delete(rows.tail, &pass, observer: &observer) }
         bucket.removeAll(keepingCapacity: true)
         bucketCursor = 0

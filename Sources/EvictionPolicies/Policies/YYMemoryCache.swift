@@ -32,9 +32,18 @@
 /// YYCache 1.0.4's `YYMemoryCache`: LRU with a synchronous one-entry count trim, an
 /// asynchronous cost trim, and a 5-second timer that trims cost, count and age.
 ///
+/// **Rule.** Strict LRU: a get stamps the entry with the current time and moves it to the head
+/// (stale entries are still returned); a set stores or updates at the head. After a set over the
+/// count limit exactly one tail entry goes at once (a caller pass); over the cost limit a trim is
+/// queued that removes tail entries until within the limit when it runs, at the start of the next
+/// call (`drain-delay` calls later). Every `auto-trim-interval` seconds from the cache's init a
+/// timer pass trims to the cost limit, the count limit, then removes tail entries idle longer
+/// than the age limit (deferred passes). A limit of 0 empties the cache. A memory warning and
+/// entering the background remove everything.
+///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1); a timer
 ///   tick that evicts nothing is O(1).
-public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
+public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "yy-lru",
@@ -51,7 +60,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
             ])
     }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry, the tail the next to go.
     @usableFromInline var lru = SlotList()
     /// The cost limit (`NSUIntegerMax`, here `Int.max`, when unlimited). As in YY, changing it
@@ -78,10 +87,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var nextTickTime = Double.infinity
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        costLimit = limits.capacity ?? .max
-        countLimit = limits.countLimit ?? .max
+        (costLimit, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         autoTrimInterval = try options.double("auto-trim-interval", default: 5, in: 0.001...1e12)
         let age = options.string("age-limit", default: "none")
         ageLimit = age == "none" ? .infinity : try options.double("age-limit", default: .infinity, in: 0...1e15)
@@ -96,59 +102,50 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    /// `containsObjectForKey:`: does not touch recency.
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
+    /// ``costLimit``, for the flow.
+    @inlinable public var capacity: Int { costLimit }
 
-    /// `objectForKey:`: stamps the entry and moves it to the head; stale entries are returned.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        beginOperation(observer: &observer)
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        touch(slot)
-        return store.values[Int(slot)]
+    // The rule: `objectForKey:` stamps the entry and moves it to the head (stale entries are
+    // returned); `setObject:forKey:withCost:` stores at the head, or updates, stamps and moves.
+    // `containsObjectForKey:` touches nothing. A cache-aside miss is two operations for the
+    // drain point, objectForKey: then setObject:.
+
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        store.setStamp(slot, now)
+        store.moveToHead(slot, &lru)
     }
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &lru)
+        store.setStamp(slot, now)
+    }
+    @inlinable public mutating func victim() -> Int32 { lru.tail }
+    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &lru) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &lru) }
 
+    /// Over the cost limit a trim is queued; over the count limit exactly one tail entry goes now.
     @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        beginOperation(observer: &observer)
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            touch(slot)
-            return true
+    public mutating func trimAfterSet(observer: inout some EvictionObserver<Key, Value>) {
+        if lru.cost > costLimit {
+            queuedTrims |= 1 << UInt64(drainDelay)
         }
-        // A cache-aside miss is two calls in an app, objectForKey: then setObject:, so two
-        // operations for the drain point: exactly lookup followed by insert.
-        beginOperation(observer: &observer)
-        // The key is still absent: a trim only removes entries.
-        set(value(), forKey: key, hash: hash, cost: cost, at: -1, observer: &observer)
-        return false
+        if lru.count > countLimit {
+            evictVictims(toCost: .max, toCount: lru.count - 1, as: .caller, observer: &observer)
+        }
     }
 
-    /// `setObject:forKey:withCost:`.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        beginOperation(observer: &observer)
-        let hash = store.hash(key)
-        set(value, forKey: key, hash: hash, cost: cost, at: store.find(key, hash: hash), observer: &observer)
-    }
-
-    /// `removeObjectForKey:`: not an eviction.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        beginOperation(observer: &observer)
-        return store.remove(key, from: &lru)
+    /// Runs the queued cost trim that is due at the start of this operation, if any.
+    @inlinable @inline(__always)
+    public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {
+        guard queuedTrims != 0 else { return }
+        let due = queuedTrims & 1 != 0
+        queuedTrims >>= 1
+        if due { trimToCostPass(observer: &observer) }
     }
 
     /// The notification handlers: `removeAllObjects` when the matching flag is set.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        beginOperation(observer: &observer)
+        willOperate(observer: &observer)
         let removesAll: Bool
         switch event {
         case .memoryWarning: removesAll = removeAllOnMemoryWarning
@@ -180,46 +177,7 @@ public struct YYMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         now = time
     }
 
-    // MARK: set and the queue
-
-    @inlinable
-    mutating func set(_ value: Value, forKey key: Key, hash: UInt64, cost: Int, at found: Int32,
-                      observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        var slot = found
-        if slot >= 0 {
-            store.values[Int(slot)] = value
-            store.setCost(slot, cost, in: &lru)
-            store.moveToHead(slot, &lru)
-        } else {
-            slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
-            store.pushHead(slot, &lru)
-        }
-        store.setStamp(slot, now)
-        if lru.cost > costLimit {
-            queuedTrims |= 1 << UInt64(drainDelay)
-        }
-        if lru.count > countLimit {
-            observer.trimWillBegin(.caller)
-            store.evict(lru.tail, from: &lru, observer: &observer)
-            observer.trimDidEnd(.caller)
-        }
-    }
-
-    @inlinable @inline(__always)
-    mutating func touch(_ slot: Int32) {
-        store.setStamp(slot, now)
-        store.moveToHead(slot, &lru)
-    }
-
-    /// Runs the queued cost trim that is due at the start of this operation, if any.
-    @inlinable @inline(__always)
-    mutating func beginOperation(observer: inout some EvictionObserver<Key, Value>) {
-        guard queuedTrims != 0 else { return }
-        let due = queuedTrims & 1 != 0
-        queuedTrims >>= 1
-        if due { trimToCostPass(observer: &observer) }
-    }
+    // MARK: The queue
 
     /// One queued `trimToCost:` block: a deferred pass when it removes anything.
     @inlinable

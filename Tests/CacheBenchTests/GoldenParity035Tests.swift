@@ -84,20 +84,8 @@ struct GoldenParity035Tests {
         }
     }
 
-    /// libCacheSim's generator and hash table decide which object a draw returns, so no seed can
-    /// be matched: the mean over the same eight seeds must fall in libCacheSim's range of misses,
-    /// widened by 0.2 % of the requests.
     @Test("random: the mean over seeds 1–8 falls within libCacheSim's range", arguments: randomRows)
     func random(_ row: Golden035Row) throws {
-        var total = 0
-        for seed in 1...8 {
-            let result = try Replay.run(row.job(row.binaryOrCSV, policy: "random", options: ["seed": "\(seed)"]))
-            #expect(result.requests == row.requests)
-            total += result.misses
-        }
-        let mean = Double(total) / 8
-        let slack = 0.002 * Double(row.requests)
-        #expect(Double(row.range.lowerBound) - slack <= mean && mean <= Double(row.range.upperBound) + slack,
-                "mean \(mean) outside libCacheSim's \(row.range) ± \(slack)")
+        try row.expectMeanInRange(policy: "random")
     }
 }

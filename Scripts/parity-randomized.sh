@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Parity of cachebench's randomized policies with libCacheSim 0.3.5, on every row of
+# Traces/golden-libcachesim-0.3.5-randomized.tsv: for each row, cachebench runs seeds 1-8 and its
+# mean misses must fall within libCacheSim's 8-seed [min, max] widened by 0.2 % of the requests
+# (`swift test` checks a subset of these rows; this checks them all, with a release build).
+#
+# Usage: Scripts/parity-randomized.sh [ALGORITHM ...]   (default: every algorithm cachebench has)
+# Environment: CACHEBENCH (default .build/release/cachebench, built if missing), JOBS (default 2).
+# Prints one line per row and a summary per algorithm; exits 1 when a row is out of range.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${CACHEBENCH:-.build/release/cachebench}"
+if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
+exec python3 - "$bin" "${JOBS:-2}" "$@" <<'PY'
+import json, subprocess, sys
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+
+binary, jobs, wanted = sys.argv[1], int(sys.argv[2]), [a.lower() for a in sys.argv[3:]]
+known = subprocess.run([binary, "policies", "--format", "json"], capture_output=True, text=True, check=True).stdout
+names = set()
+for policy in json.loads(known):
+    names.add(policy["name"])
+    names.update(policy.get("aliases", []))
+rows = []
+with open("Traces/golden-libcachesim-0.3.5-randomized.tsv") as table:
+    next(table)
+    for line in table:
+        trace, mode, size, algorithm, seeds, requests, mean, sd, low, high = line.rstrip("\n").split("\t")
+        if (wanted and algorithm not in wanted) or (not wanted and algorithm not in names):
+            continue
+        rows.append((trace, mode, int(size), algorithm, int(requests), float(mean), int(low), int(high)))
+
+def misses(row, seed):
+    trace, mode, size, algorithm = row[:4]
+    command = [binary, "replay", "Traces/" + trace, "--policy", algorithm, "--capacity", str(size),
+               "--option", f"seed={seed}", "--format", "json"]
+    if mode == "objects":
+        command.append("--ignore-size")
+    report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    if report["requests"] != row[4]:
+        raise SystemExit(f"{trace}: {report['requests']} requests, libCacheSim {row[4]}")
+    return report["misses"]
+
+def check(row):
+    mean = sum(misses(row, seed) for seed in range(1, 9)) / 8
+    slack = 0.002 * row[4]
+    return row, mean, row[6] - slack <= mean <= row[7] + slack
+
+summary = defaultdict(lambda: [0, 0])
+with ThreadPoolExecutor(max_workers=jobs) as pool:
+    for row, mean, ok in pool.map(check, rows):
+        trace, mode, size, algorithm, requests, lcs_mean, low, high = row
+        summary[algorithm][0] += ok
+        summary[algorithm][1] += 1
+        print(f"{'ok ' if ok else 'OUT'} {algorithm:11} {trace:34} {mode:7} {size:>6}  cachebench {mean:10.1f}"
+              f"  libCacheSim {lcs_mean:10.1f} [{low}, {high}] ± {0.002 * requests:.0f}", flush=True)
+print()
+for algorithm, (inside, total) in sorted(summary.items()):
+    print(f"{algorithm:11} {inside}/{total} rows in range")
+sys.exit(0 if all(inside == total for inside, total in summary.values()) else 1)
+PY

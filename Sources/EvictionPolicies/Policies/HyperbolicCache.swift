@@ -1,0 +1,98 @@
+// Hyperbolic caching (Blankstein, Sen and Freedman, "Hyperbolic caching: flexible caching for web
+// applications", USENIX ATC'17), as libCacheSim 0.3.5's Hyperbolic.c (PyPI `libcachesim` 0.3.5,
+// src/libCacheSim/cache/eviction/Hyperbolic.c), default `n-sample=64`.
+
+/// A cache that evicts, among random residents, the one with the lowest request rate since it
+/// entered the cache: its hits plus one, divided by its age.
+///
+/// **Rule** (libCacheSim 0.3.5 `Hyperbolic.c`). A new object enters with frequency 1 and the
+/// current request count as its entry time; a hit adds 1 to its frequency. A miss evicts until
+/// the new object fits (cost and count): each eviction draws `n-sample` residents with
+/// replacement as libCacheSim's `hashtable_rand_obj` draws them (see `_ChainedSample`; its table
+/// starts at 2^12 buckets, as `cachesim` sizes Hyperbolic's) and evicts the lowest
+/// 10^8 × frequency / (requests since entry), the first drawn among equals. The age counts every
+/// request, the current one included. An object larger than the capacity is never inserted.
+/// The draws come from a generator seeded by `seed`.
+///
+/// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(`n-sample`) expected.
+public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "hyperbolic", reproduces: "Hyperbolic caching (Blankstein et al., ATC'17) as libCacheSim 0.3.5 Hyperbolic.c",
+            rule: "draw n-sample random residents and evict the one with the fewest requests per request since it entered",
+            family: .research, supportsCountLimit: true, isDeterministic: false,
+            parameters: [
+                PolicyParameter("n-sample", default: "64", "residents drawn per eviction", aliases: ["n-samples"]),
+                PolicyParameter("seed", default: "1", "seed of the random generator"),
+            ])
+    }
+
+    public var store = SlotArena<Key, Value>()
+    @usableFromInline var residents = _ChainedSample()
+    @usableFromInline var frequency = SideTable<UInt32>(filling: 0)
+    @usableFromInline var entered = SideTable<Int64>(filling: 0)
+    /// Requests so far, the current one included (libCacheSim's `n_req`).
+    @usableFromInline var requests: Int64 = 0
+    @usableFromInline var generator: SeededGenerator
+    @usableFromInline var residentCost = 0
+    @usableFromInline let samples: Int
+    @inlinable public var totalCost: Int { residentCost }
+    public let capacity: Int
+    public let countLimit: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        samples = try options.integer("n-sample", default: 64, in: 1...1_000_000)
+        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        residents.rebuild(buckets: 1 << 12)
+    }
+
+    @inlinable public var count: Int { residents.count }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        requests += 1
+        frequency[slot] &+= 1
+    }
+
+    /// The flow's miss step, counting the request first so that evictions see its age.
+    @inlinable
+    public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
+                                   observer: inout some EvictionObserver<Key, Value>) {
+        requests += 1
+        guard cost <= capacity else { return }
+        makeRoom(forCost: cost, count: 1, observer: &observer)
+        didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
+    }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        frequency[slot] = 1
+        entered[slot] = requests
+        residents.insert(slot, hash: store.hash(store.key(slot)))
+        residentCost += store.cost(slot)
+    }
+
+    @inlinable public mutating func victim() -> Int32 {
+        var best: Int32 = -1
+        var bestScore = 1.0e16
+        for _ in 0..<samples {
+            let drawn = residents.draw(using: &generator)
+            let score = 1.0e8 * Double(frequency[drawn]) / Double(requests - entered[drawn])
+            if bestScore > score { (best, bestScore) = (drawn, score) }
+        }
+        // Every score is below 10^16 unless an age is 0, which only an object inserted by this
+        // same request could have: none is resident yet. Fall back to a draw all the same.
+        return best >= 0 ? best : residents.draw(using: &generator)
+    }
+
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        residents.remove(slot)
+        residentCost -= store.cost(slot)
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        store.setCost(slot, cost, adjusting: &residentCost)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+
+// LeCaR: learning cache replacement with two experts, LRU and LFU, weighted by regret (Vietri et
+// al., "Driving cache replacement with ML-based LeCaR", HotStorage'18), as libCacheSim 0.3.5's
+// LeCaR.c (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/LeCaR.c): learning rate 0.45,
+// discount rate 0.005^(1/capacity), defaults `update-weight=1,lru-weight=0.5`.
+
+/// A cache that evicts either the least recently or the least frequently used entry, choosing
+/// at random by weights it learns from the mistakes each choice made.
+///
+/// **Rule** (libCacheSim 0.3.5 `LeCaR.c`).
+/// - **Hit**: the entry moves to the head of the LRU list and its frequency goes up by 1 (it
+///   joins the end of its new frequency's FIFO).
+/// - **Miss on a key in a ghost list**: the expert that evicted it made a mistake `t` requests
+///   ago: its weight is multiplied by e^(−0.45 × dr^t), plus 10^−10, and both weights are
+///   renormalised (dr = 0.005^(1/capacity)); the key leaves the ghost list, then is a miss.
+/// - **Eviction** (until the new object fits): the LRU candidate is the LRU tail, the LFU
+///   candidate the oldest entry of the lowest frequency. The same entry → it goes, and is
+///   forgotten. Otherwise a draw r ∈ {0, 0.01, …, 0.99}: r < w_lru evicts the LRU candidate into
+///   the LRU ghost, else the LFU candidate into the LFU ghost. Each ghost keeps its newest keys
+///   within half the capacity.
+/// - A new entry enters the LRU head with frequency 1. An object larger than the capacity is
+///   never inserted. With `update-weight=0` the weights stay at `lru-weight`.
+///
+/// The draws come from a generator seeded by `seed`.
+///
+/// - Complexity: lookup, insert and remove are O(1) expected; an eviction is O(1) amortised
+///   (finding the next lowest frequency walks up the frequencies).
+public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "lecar", reproduces: "LeCaR (Vietri et al., HotStorage'18) as libCacheSim 0.3.5 LeCaR.c",
+            rule: "evict the LRU or the LFU candidate at random by learned weights; a request for a key an expert evicted lowers that expert's weight",
+            family: .research, isDeterministic: false,
+            parameters: [
+                PolicyParameter("update-weight", default: "1", "1 learns the weights, 0 keeps lru-weight"),
+                PolicyParameter("lru-weight", default: "0.5", "the LRU expert's initial weight"),
+                PolicyParameter("seed", default: "1", "seed of the random generator"),
+            ])
+    }
+
+    @usableFromInline static var lruExpert: UInt32 { 1 }
+    @usableFromInline static var lfuExpert: UInt32 { 2 }
+
+    public var store = SlotArena<Key, Value>()
+    @usableFromInline var recency = SlotList()
+    @usableFromInline var frequencies = _FrequencyLists()
+    /// Evicted keys, aux = the expert that evicted them; one list per expert.
+    @usableFromInline var ghosts = SlotArena<Key, Void>()
+    @usableFromInline var ghostLists = (lru: SlotList(), lfu: SlotList())
+    @usableFromInline var evictedAt = SideTable<Int64>(filling: 0)
+    @usableFromInline var requests: Int64 = 0
+    @usableFromInline var lruWeight: Double
+    @usableFromInline var lfuWeight: Double
+    @usableFromInline let learns: Bool
+    @usableFromInline let discountRate: Double
+    /// LeCaRv0's ghosts are LRU caches of half the capacity: a key larger than that is not
+    /// remembered, where LeCaR's ghost takes it and then drops its oldest keys, itself last.
+    @usableFromInline var ghostsRefuseOversized = false
+    @usableFromInline var generator: SeededGenerator
+    public let capacity: Int
+    public let countLimit: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        learns = try options.integer("update-weight", default: 1, in: 0...1) == 1
+        lruWeight = try options.double("lru-weight", default: 0.5, in: 0...1)
+        // libCacheSim sets both weights to 0.5, then parses lru-weight into the LRU one only.
+        lfuWeight = 0.5
+        discountRate = _lecarDiscountRate(capacity: capacity)
+        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+    }
+
+    @inlinable public var count: Int { recency.count }
+    @inlinable public var totalCost: Int { recency.cost }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        requests += 1
+        store.moveToHead(slot, &recency)
+        frequencies.increment(slot)
+    }
+
+    /// The flow's miss step, after a request for a ghost has taught the weights.
+    @inlinable
+    public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
+                                   observer: inout some EvictionObserver<Key, Value>) {
+        requests += 1
+        let ghost = ghosts.find(key)
+        if ghost >= 0 {
+            let age = requests - evictedAt[ghost]
+            if ghosts.aux(ghost) == Self.lruExpert {
+                ghosts.unlink(ghost, &ghostLists.lru)
+                _lecarPenalize(&lruWeight, &lfuWeight, rate: discountRate, age: age, learns: learns)
+            } else {
+                ghosts.unlink(ghost, &ghostLists.lfu)
+                _lecarPenalize(&lfuWeight, &lruWeight, rate: discountRate, age: age, learns: learns)
+            }
+            ghosts.release(ghost)
+        }
+        guard cost <= capacity else { return }
+        makeRoom(forCost: cost, count: 1, observer: &observer)
+        didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
+    }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.pushHead(slot, &recency)
+        frequencies.insert(slot)
+    }
+
+    @inlinable
+    public mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {
+        var pass = TrimPass(.caller)
+        while count > 0 && totalCost > capacity - cost {
+            pass.willRemove(&observer)
+            let lruCandidate = recency.tail
+            let lfuCandidate = frequencies.oldestOfLowest
+            guard lruCandidate != lfuCandidate else {
+                evict(lruCandidate, observer: &observer)
+                continue
+            }
+            let draw = Double(generator.next() % 100) / 100
+            let expert = draw < lruWeight ? Self.lruExpert : Self.lfuExpert
+            let slot = expert == Self.lruExpert ? lruCandidate : lfuCandidate
+            let key = store.key(slot), slotCost = store.cost(slot)
+            evict(slot, observer: &observer)
+            remember(key, cost: slotCost, expert: expert)
+        }
+        pass.end(&observer)
+    }
+
+    /// Puts `key` at the head of the ghost list of the expert that evicted it; that list's oldest
+    /// keys leave while it holds more than half the capacity.
+    @inlinable
+    mutating func remember(_ key: Key, cost: Int, expert: UInt32) {
+        if ghostsRefuseOversized && cost > capacity / 2 { return }
+        let ghost = ghosts.allocate(key: key, value: (), cost: cost)
+        ghosts.setAux(ghost, expert)
+        evictedAt[ghost] = requests
+        if expert == Self.lruExpert {
+            Self.push(ghost, &ghosts, &ghostLists.lru, limit: capacity / 2)
+        } else {
+            Self.push(ghost, &ghosts, &ghostLists.lfu, limit: capacity / 2)
+        }
+    }
+
+    @inlinable
+    static func push(_ ghost: Int32, _ ghosts: inout SlotArena<Key, Void>, _ list: inout SlotList, limit: Int) {
+        ghosts.pushHead(ghost, &list)
+        while list.cost > limit {
+            let oldest = list.tail
+            ghosts.unlink(oldest, &list)
+            ghosts.release(oldest)
+        }
+    }
+
+    /// The LRU tail, the candidate `makeRoom` weighs against the LFU one.
+    @inlinable public mutating func victim() -> Int32 { recency.tail }
+
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        store.unlink(slot, &recency)
+        frequencies.remove(slot)
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &recency) }
+}
+
+/// libCacheSim's `dr = pow(0.005, 1.0 / cache_size)`.
+@inlinable
+func _lecarDiscountRate(capacity: Int) -> Double { pow(0.005, 1.0 / Double(Swift.max(capacity, 1))) }
+
+/// libCacheSim's `update_weight`: the expert that made a mistake `age` requests ago loses weight.
+@inlinable
+func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Double, age: Int64, learns: Bool) {
+    guard learns else { return }
+    let regret = pow(rate, Double(age))
+    mistaken = mistaken * exp(-0.45 * regret) + 1e-10
+    let sum = mistaken + other + 2e-10
+    mistaken /= sum
+    other = (other + 1e-10) / sum
+}
+
+/// The entries grouped by frequency, each group in the order its entries reached that frequency,
+/// with the lowest non-empty frequency at hand (libCacheSim's LFU chain of `freq_node`s).
+///
+/// - Complexity: insert and remove O(1); increment O(1); the lowest frequency is kept by walking
+///   up from the old one when its group empties, O(frequencies skipped).
+@usableFromInline
+struct _FrequencyLists {
+    /// Per frequency (index = frequency): oldest and newest slot, -1 when empty.
+    @usableFromInline var first: [Int32] = [-1, -1]
+    @usableFromInline var last: [Int32] = [-1, -1]
+    @usableFromInline var sizes: [Int] = [0, 0]
+    @usableFromInline var next = SideTable<Int32>(filling: -1)
+    @usableFromInline var previous = SideTable<Int32>(filling: -1)
+    @usableFromInline var frequency = SideTable<Int>(filling: 0)
+    @usableFromInline var lowest = 1
+
+    @inlinable init() {}
+
+    /// The oldest entry of the lowest frequency. There must be one.
+    @inlinable var oldestOfLowest: Int32 { first[lowest] }
+
+    /// A new entry, frequency 1.
+    @inlinable mutating func insert(_ slot: Int32) {
+        frequency[slot] = 1
+        append(slot, at: 1)
+        lowest = 1
+    }
+
+    @inlinable mutating func increment(_ slot: Int32) {
+        let old = frequency[slot]
+        detach(slot, from: old)
+        frequency[slot] = old + 1
+        append(slot, at: old + 1)
+        if sizes[lowest] == 0 { raiseLowest() }
+    }
+
+    @inlinable mutating func remove(_ slot: Int32) {
+        detach(slot, from: frequency[slot])
+        if sizes[lowest] == 0 { raiseLowest() }
+    }
+
+    /// Walks up from the emptied lowest frequency to the next one that has entries (1 if none).
+    @inlinable mutating func raiseLowest() {
+        var f = lowest
+        while f < sizes.count && sizes[f] == 0 { f += 1 }
+        lowest = f < sizes.count ? f : 1
+    }
+
+    @inlinable mutating func append(_ slot: Int32, at f: Int) {
+        if f >= first.count {
+            first.append(-1); last.append(-1); sizes.append(0)
+        }
+        previous[slot] = last[f]
+        next[slot] = -1
+        if last[f] >= 0 { next[last[f]] = slot } else { first[f] = slot }
+        last[f] = slot
+        sizes[f] += 1
+    }
+
+    @inlinable mutating func detach(_ slot: Int32, from f: Int) {
+        let p = previous[slot], n = next[slot]
+        if p >= 0 { next[p] = n } else { first[f] = n }
+        if n >= 0 { previous[n] = p } else { last[f] = p }
+        previous[slot] = -1
+        next[slot] = -1
+        sizes[f] -= 1
+    }
+}

@@ -26,6 +26,8 @@ public struct CompareJob: Sendable {
     /// The memory the runs may use together, in bytes, or `nil` for a quarter of physical
     /// memory. A larger grid runs in waves, each reading the trace once more.
     public var memoryBudget: Int?
+    /// Where the policies (and the tiers' policies) are looked up.
+    public var registry: PolicyRegistry = .standard
     /// Receives remarks worth telling the user while the comparison runs (waves).
     public var noteHandler: (@Sendable (String) -> Void)?
 
@@ -87,7 +89,7 @@ public enum Compare {
         var notes: [String] = []
         let policies = try resolvePolicies(job)
         var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
-        for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair)) }
+        for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair, in: job.registry)) }
         // --option reaches the policies and the memory tiers that declare it; the disk tiers have --disk-option.
         let allOptions = try splitOptions(job.options, among: policies + tierPolicies.map(\.memory))
         let optionsFor = Array(allOptions.prefix(policies.count))
@@ -311,7 +313,7 @@ public enum Compare {
         var policies: [RegisteredPolicy] = []
         for name in job.policies {
             guard seen.insert(name).inserted else { throw .usage(UsageError("--policies: \(name) is named twice")) }
-            do { policies.append(try PolicyRegistry.policy(named: name)) } catch { throw .usage(error) }
+            do { policies.append(try job.registry.policy(named: name)) } catch { throw error.asUsage }
         }
         return policies
     }

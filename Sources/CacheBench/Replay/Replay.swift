@@ -39,6 +39,9 @@ public struct ReplayJob: Sendable {
     public var threads: Int = 1
     /// A disk tier behind `policy`, which is then the memory tier (`--tier`).
     public var tier: TierJob?
+    /// Where `policy` (and a tier's policies) are looked up: the built-in policies unless the
+    /// caller registered its own.
+    public var registry: PolicyRegistry = .standard
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -126,6 +129,10 @@ extension CacheBenchError {
     public init(_ error: OutputError) { self = .output(error.description) }
 }
 
+extension PolicyLookupError {
+    var asUsage: CacheBenchError { .usage(UsageError(description + "; see 'cachebench policies'")) }
+}
+
 extension PolicyConfigurationError {
     var asUsage: CacheBenchError { .usage(UsageError(commandLineMessage)) }
 
@@ -153,7 +160,7 @@ public enum Replay {
     /// - Parameter progress: where to report bytes read, for a progress bar on long runs.
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
-        do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asUsage }
         if let tier = job.tier { return try runTiered(job, tier) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
         if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }

@@ -309,7 +309,7 @@ public struct TierPair: Sendable {
 extension Replay {
     /// Runs `job` through a memory tier (`job.policy`) in front of a disk tier (`tier.disk`).
     static func runTiered(_ job: ReplayJob, _ tier: TierJob) throws(CacheBenchError) -> ReplayResult {
-        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier))
+        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier), in: job.registry)
         guard job.threads == 1 else { throw .usage(UsageError("--tier and --threads cannot be combined")) }
         var diskJob = job
         diskJob.capacity = tier.diskCapacity
@@ -336,12 +336,12 @@ extension Replay {
     }
 
     /// The registered policies of a pair; offline policies cannot be tiers.
-    static func tierPolicies(_ pair: TierPair) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
+    static func tierPolicies(_ pair: TierPair, in registry: PolicyRegistry) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
         let memory: RegisteredPolicy, disk: RegisteredPolicy
         do {
-            memory = try PolicyRegistry.policy(named: pair.memory)
-            disk = try PolicyRegistry.policy(named: pair.tier.disk)
-        } catch { throw .usage(error) }
+            memory = try registry.policy(named: pair.memory)
+            disk = try registry.policy(named: pair.tier.disk)
+        } catch { throw error.asUsage }
         for policy in [memory, disk] where policy.descriptor.needsFuture {
             throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
         }

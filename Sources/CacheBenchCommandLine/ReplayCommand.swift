@@ -48,7 +48,7 @@ enum ReplayCommand {
                            "--output", "--threads", "--tier"]).union(TierOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
         let arguments: Arguments
         let job: ReplayJob
         let format: ReportFormat
@@ -60,6 +60,7 @@ enum ReplayCommand {
             }
             var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
             replay.tier = tiered?.tier
+            replay.registry = registry
             if let threads = try arguments.integer("--threads") {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
                 replay.threads = threads

@@ -29,7 +29,7 @@ let package = Package(
         // The tests' one toolkit: the seeded generator, the eviction recorder, the differential harness.
         .target(name: "TestSupport", dependencies: ["EvictionPolicies"], path: "Tests/TestSupport"),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),
-        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies", "TestSupport"]),
+        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "CacheBenchCommandLine", "EvictionPolicies", "TestSupport"]),
         .testTarget(name: "EndToEndTests",
                     dependencies: ["cachebench", "example-policy", "disk-cache-crash-writer", "EvictionPolicies"]),
     ]

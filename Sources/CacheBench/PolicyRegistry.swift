@@ -198,7 +198,7 @@ public struct RegisteredPolicy: Sendable {
     func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
                             reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
         let resolved: PolicyOptions
-        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asUsage }
+        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asRunError }
         return try concurrent(limits, resolved, ignoreSize, threads, reader)
     }
 

@@ -100,7 +100,7 @@ func run(_ words: [String], registry: PolicyRegistry) -> Int32 {
         return 0
     } catch {
         // One line per problem (the regression gate reports one per regressed run).
-        for line in error.description.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
+        for line in error.commandLineDescription.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
         return error.exitCode
     }
 }

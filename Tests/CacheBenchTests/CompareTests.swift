@@ -1,4 +1,5 @@
 import CacheBench
+import CacheBenchCommandLine
 import EvictionPolicies
 import Foundation
 import TestSupport

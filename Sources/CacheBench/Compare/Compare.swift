@@ -95,7 +95,7 @@ public enum Compare {
         let optionsFor = Array(allOptions.prefix(policies.count))
         let tierOptionsFor = Array(allOptions.dropFirst(policies.count))
         if job.countLimit != nil && !(policies + tierPolicies.map(\.memory)).contains(where: { $0.descriptor.supportsCountLimit }) {
-            throw .usage(UsageError("--count-limit: none of the selected policies has a count limit"))
+            throw .configuration(.countLimitTakenByNone)
         }
 
         // Capacities, measuring the working set first when they depend on it.
@@ -123,7 +123,7 @@ public enum Compare {
             let capacities = list.resolve(workingSet: total)
             // CapacityList.parse never yields these, but a list built in code can.
             if let bad = capacities.first(where: { $0 <= 0 }) {
-                throw .usage(UsageError("--capacities: \(bad) is not a capacity (must be greater than 0)"))
+                throw .configuration(.capacityNotPositive(bad))
             }
             let source: CapacitySource = list.needsWorkingSet ? .workingSetFraction : .option
             for index in policies.indices {
@@ -167,7 +167,7 @@ public enum Compare {
             do {
                 return _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
                                                 options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
-            } catch { throw error.asUsage }
+            } catch { throw error.asRunError }
         }
         /// A finished run's result; its lane (and the policy's memory) can then go.
         func simulatedResult(_ i: Int, _ lane: _Lane) -> ReplayResult? {
@@ -307,13 +307,13 @@ public enum Compare {
     /// The policies named in `job`, each once.
     static func resolvePolicies(_ job: CompareJob) throws(CacheBenchError) -> [RegisteredPolicy] {
         guard !job.policies.isEmpty || !job.tiers.isEmpty else {
-            throw .usage(UsageError("--policies: name at least one policy (see 'cachebench policies'), or give --tier"))
+            throw .configuration(.noPolicies)
         }
         var seen = Set<String>()
         var policies: [RegisteredPolicy] = []
         for name in job.policies {
-            guard seen.insert(name).inserted else { throw .usage(UsageError("--policies: \(name) is named twice")) }
-            do { policies.append(try job.registry.policy(named: name)) } catch { throw error.asUsage }
+            guard seen.insert(name).inserted else { throw .configuration(.policyNamedTwice(name)) }
+            do { policies.append(try job.registry.policy(named: name)) } catch { throw error.asRunError }
         }
         return policies
     }
@@ -323,8 +323,7 @@ public enum Compare {
     static func splitOptions(_ options: PolicyOptions, among policies: [RegisteredPolicy]) throws(CacheBenchError) -> [PolicyOptions] {
         for key in options.values.keys.sorted() {
             guard policies.contains(where: { $0.declares(option: key) }) else {
-                let names = policies.map(\.descriptor.name).joined(separator: ", ")
-                throw .usage(UsageError("--option \(key): none of the selected policies (\(names)) takes it; see 'cachebench policies'"))
+                throw .configuration(.optionTakenByNone(key, policies: policies.map(\.descriptor.name)))
             }
         }
         return policies.map { policy in PolicyOptions(options.values.filter { policy.declares(option: $0.key) }) }

@@ -97,6 +97,8 @@ public struct ReplayResult: Sendable, Equatable {
 public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     /// A command-line mistake (exit 2).
     case usage(UsageError)
+    /// A run that cannot go as asked: an unknown policy, a refused limit or option (exit 2).
+    case configuration(RunConfigurationError)
     /// Unreadable (66) or malformed (65) input.
     case trace(TraceError)
     /// The output cannot be written (74).
@@ -104,19 +106,10 @@ public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     /// The regression gate failed (3); one line per regression.
     case regression([String])
 
-    /// The exit code the contract assigns.
-    public var exitCode: Int32 {
-        switch self {
-        case .usage: 2
-        case .trace(let error): error.kind == .cannotOpen ? 66 : 65
-        case .output: 74
-        case .regression: 3
-        }
-    }
-
     public var description: String {
         switch self {
         case .usage(let error): error.message
+        case .configuration(let error): error.description
         case .trace(let error): error.description
         case .output(let message): message
         case .regression(let lines): lines.joined(separator: "\n")
@@ -129,29 +122,6 @@ extension CacheBenchError {
     public init(_ error: OutputError) { self = .output(error.description) }
 }
 
-extension PolicyLookupError {
-    var asUsage: CacheBenchError { .usage(UsageError(description + "; see 'cachebench policies'")) }
-}
-
-extension PolicyConfigurationError {
-    var asUsage: CacheBenchError { .usage(UsageError(commandLineMessage)) }
-
-    /// The error in the command line's words: each option or limit named by the flag that sets it.
-    var commandLineMessage: String {
-        func flag(_ limit: Limit) -> String { limit == .capacity ? "--capacity" : "--count-limit" }
-        switch self {
-        case let .unknownOption(option, policy, known):
-            let list = known.isEmpty ? "it takes no options" : "known: " + known.joined(separator: ", ")
-            return "--option \(option): unknown option for policy \(policy) (\(list))"
-        case let .invalidOption(option, value, expected): return "--option \(option)=\(value): expected \(expected)"
-        case let .missingOption(other, option): return "--option \(option) needs --option \(other)"
-        case let .invalidLimit(limit, value, expected): return "\(flag(limit)) \(value): must be \(expected)"
-        case let .missingLimit(limit, policy): return "\(flag(limit)): policy \(policy) needs a \(limit.rawValue)"
-        case let .unsupportedLimit(limit, policy): return "\(flag(limit)): policy \(policy) has no \(limit.rawValue)"
-        }
-    }
-}
-
 /// Runs replays.
 public enum Replay {
     /// Runs `job` to the end of its trace.
@@ -160,7 +130,7 @@ public enum Replay {
     /// - Parameter progress: where to report bytes read, for a progress bar on long runs.
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
-        do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asUsage }
+        do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asRunError }
         if let tier = job.tier { return try runTiered(job, tier) }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
         if job.threads > 1 { return try runConcurrently(policy, job, capacity: capacity, source: source) }
@@ -168,7 +138,7 @@ public enum Replay {
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                      options: job.options, ignoreSize: job.ignoreSize)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
         var reader = opened.reader
         let bytes = opened.source

@@ -310,7 +310,7 @@ extension Replay {
     /// Runs `job` through a memory tier (`job.policy`) in front of a disk tier (`tier.disk`).
     static func runTiered(_ job: ReplayJob, _ tier: TierJob) throws(CacheBenchError) -> ReplayResult {
         let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier), in: job.registry)
-        guard job.threads == 1 else { throw .usage(UsageError("--tier and --threads cannot be combined")) }
+        guard job.threads == 1 else { throw .configuration(.tierWithThreads) }
         var diskJob = job
         diskJob.capacity = tier.diskCapacity
         diskJob.countLimit = tier.diskCountLimit
@@ -341,9 +341,9 @@ extension Replay {
         do {
             memory = try registry.policy(named: pair.memory)
             disk = try registry.policy(named: pair.tier.disk)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
         for policy in [memory, disk] where policy.descriptor.needsFuture {
-            throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
+            throw .configuration(.offlineTier(policy.descriptor.name))
         }
         return (memory, disk)
     }
@@ -356,7 +356,7 @@ extension Replay {
                                                options: tier.diskOptions)
             return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
                                             memoryCost: tier.memoryCost)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
     }
 
     /// The report of a finished tiered run: hits are memory hits plus disk hits, evictions and

@@ -28,7 +28,7 @@ public enum Sweep {
         var descriptors: [PolicyDescriptor] = []
         for name in spec.policies {
             guard !descriptors.contains(where: { $0.name == name }) else { throw .usage(UsageError("policy \(name) is named twice")) }
-            do { descriptors.append(try registry.policy(named: name).descriptor) } catch { throw error.asUsage }
+            do { descriptors.append(try registry.policy(named: name).descriptor) } catch { throw error.asRunError }
         }
         for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
             throw .usage(UsageError("option \(key): none of the sweep's policies takes it; see 'cachebench policies'"))
@@ -105,9 +105,9 @@ public enum Sweep {
                                         registry: PolicyRegistry) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
         do {
             return try replay(cells, of: spec, trace: path, registry: registry).map { ($0, nil) }
-        } catch .usage(let refusal) {
+        } catch .configuration(let refusal) {
             let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
-            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.message)] }
+            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.description)] }
             var outcomes: [SweepCell: (result: ReplayResult?, refusal: String?)] = [:]
             let groups = policies.count > 1 ? policies.map { name in cells.filter { $0.policy == name } } : cells.map { [$0] }
             for group in groups {

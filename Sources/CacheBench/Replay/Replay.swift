@@ -93,6 +93,35 @@ public struct ReplayResult: Sendable, Equatable {
     public var requestsPerSecond: Double { seconds > 0 ? Double(counters.requests) / seconds : 0 }
 }
 
+extension ReplayResult {
+    /// The result of a simulated run: `replay`'s, each of `compare`'s, and `seconds` as the caller timed it.
+    init(simulated run: PolicyRun, policy: PolicyDescriptor, trace: String, capacity: (Int?, CapacitySource),
+         countLimit: Int?, ignoreSize: Bool, seconds: Double) {
+        self.init(simulated: run.counters(), trims: run.trims(), policyMetrics: run.extraMetrics(), policy: policy,
+                  trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
+    }
+
+    /// The result of a simulated run from its figures (a threaded run has no ``PolicyRun``).
+    init(simulated counters: ReplayCounters, trims: TrimTimings, policyMetrics: [PolicyMetric], policy: PolicyDescriptor,
+         trace: String, capacity: (Int?, CapacitySource), countLimit: Int?, ignoreSize: Bool, seconds: Double) {
+        self.init(policy: policy.name, trace: trace, capacity: capacity.0, capacitySource: capacity.1,
+                  countLimit: countLimit, ignoreSize: ignoreSize, counters: counters, seconds: seconds,
+                  trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
+                  policyMetrics: policyMetrics)
+    }
+
+    /// The result of a policy that evicts as LRU, read from a stack-distance pass: exact counts,
+    /// but no pass durations, which do not exist in such a pass and are reported as 0.
+    init(profiled counters: ReplayCounters, trimPasses: Int, policy: PolicyDescriptor, trace: String,
+         capacity: (Int, CapacitySource), ignoreSize: Bool, seconds: Double) {
+        let trim = TrimSummary(count: trimPasses, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
+        let none = TrimSummary(count: 0, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
+        self.init(policy: policy.name, trace: trace, capacity: capacity.0, capacitySource: capacity.1, countLimit: nil,
+                  ignoreSize: ignoreSize, counters: counters, seconds: seconds, trim: trim, trimCaller: trim, trimDeferred: none)
+        method = .stackDistance
+    }
+}
+
 /// Any failure of a command, with the contract's exit code.
 public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     /// A command-line mistake (exit 2).
@@ -139,32 +168,15 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity, countLimit: job.countLimit),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asRunError }
+        // A replay is a comparison of one run: the same batch loop drives it, on this thread.
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
-        var reader = opened.reader
-        let bytes = opened.source
-        let seconds: Double
-        do {
-            var batch: [Request] = []
-            batch.reserveCapacity(1 << 14)
-            var rows = 0
-            let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) {
-                run.apply(batch)
-                if let progress {
-                    rows += batch.count
-                    progress.update(bytes: bytes.bytesRead, total: bytes.length, items: rows)
-                }
-            }
-            seconds = Double(monotonicNanoseconds() - start) / 1e9
-            progress?.finish()
-        } catch { throw .trace(error) }
+        let start = monotonicNanoseconds()
+        do { _ = try Compare.drive([_Lane(run)], opened, threads: 1, progress: progress) } catch { throw .trace(error) }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        progress?.finish()
         try requireRows(run.counters(), job)
-        let trims = run.trims()
-        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: run.counters(), seconds: seconds, trim: trims.all.summary,
-                            trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
-                            policyMetrics: run.extraMetrics())
+        return ReplayResult(simulated: run, policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                            countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: seconds)
     }
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
@@ -174,11 +186,11 @@ public enum Replay {
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
         try requireRows(outcome.counters, job)
-        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
-                            trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
-                            policyMetrics: outcome.policyMetrics, threads: job.threads)
+        var result = ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
+                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds)
+        result.threads = job.threads
+        return result
     }
 
     /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so
@@ -218,13 +230,20 @@ public enum Replay {
     /// else 10 % of the working set.
     static func resolveCapacity(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> (Int?, CapacitySource) {
         if let capacity = job.capacity { return (capacity, .option) }
-        if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+        return try defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize) { () throws(CacheBenchError) in
+            do throws(TraceError) { return try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+        }
+    }
+
+    /// A policy's capacity when none is given: its library's default, else 10 % of the working
+    /// set, which `workingSet` measures only when it is needed.
+    static func defaultCapacity(for descriptor: PolicyDescriptor, countLimit: Int?, ignoreSize: Bool,
+                                workingSet: () throws(CacheBenchError) -> WorkingSet) throws(CacheBenchError) -> (Int?, CapacitySource) {
+        if case .library(let bytes) = descriptor.defaultCapacity, !ignoreSize { return (bytes, .libraryDefault) }
         // The contract: the working-set default applies only when neither limit is given; with a
         // count limit alone, the cost limit is the library's own default, which is none.
-        if job.countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
-        let workingSet: WorkingSet
-        do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
-        return (max(1, workingSet.total(ignoreSize: job.ignoreSize) / 10), .workingSet)
+        if countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
+        return (max(1, try workingSet().total(ignoreSize: ignoreSize) / 10), .workingSet)
     }
 }
 

@@ -1,5 +1,5 @@
 import CacheBench
-import CacheBenchCommandLine
+@testable import CacheBenchCommandLine
 import EvictionPolicies
 import Foundation
 import TestSupport

@@ -25,25 +25,6 @@ private struct CallerFIFO<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
-/// A policy that claims libCacheSim's name of LRU.
-private struct Impostor<Key: Hashable, Value>: SlotPolicy {
-    static var descriptor: PolicyDescriptor {
-        PolicyDescriptor(name: "impostor", reproduces: "nothing", rule: "none", family: .research, aliases: ["fifo"])
-    }
-    var store = SlotArena<Key, Value>()
-    var queue = SlotList()
-    let capacity = Int.max
-    let countLimit = Int.max
-    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {}
-    var count: Int { queue.count }
-    var totalCost: Int { queue.cost }
-    mutating func didHit(_ slot: Int32) {}
-    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-    mutating func victim() -> Int32 { queue.tail }
-    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
-}
-
 @Suite("registry: open to the caller's policies")
 struct OpenRegistryTests {
     @Test("the standard policies answer to distinct names and aliases")
@@ -61,7 +42,7 @@ struct OpenRegistryTests {
         #expect(throws: PolicyLookupError.self) { try PolicyRegistry.standard.policy(named: "caller-fifo") }
 
         var copy = PolicyRegistry.standard
-        #expect(throws: PolicyRegistryError.duplicateName("fifo")) { try copy.add(.of(Impostor<UInt64, Void>.self)) }
+        #expect(throws: PolicyRegistryError.duplicateName("fifo")) { try copy.add(.of(FIFOCache<UInt64, Void>.self)) }
         #expect(throws: PolicyRegistryError.duplicateName("caller-fifo")) {
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))

@@ -34,26 +34,6 @@ public struct TierJob: Sendable {
         self.diskOptions = diskOptions
         self.memoryCost = memoryCost
     }
-
-    /// Parses `memory=NAME,disk=NAME` (in either order).
-    ///
-    /// - Returns: the memory policy's name and the disk policy's name.
-    public static func parseTiers(_ text: String) throws(UsageError) -> (memory: String, disk: String) {
-        var memory: String?, disk: String?
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pieces.count == 2, !pieces[1].isEmpty else {
-                throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY")
-            }
-            switch pieces[0] {
-            case "memory" where memory == nil: memory = String(pieces[1])
-            case "disk" where disk == nil: disk = String(pieces[1])
-            default: throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY, each once")
-            }
-        }
-        guard let memory, let disk else { throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY") }
-        return (memory, disk)
-    }
 }
 
 /// One tier's figures in a tiered replay.

@@ -299,16 +299,12 @@ extension Replay {
         let run = try makeTieredRun(memory: memory, disk: disk, tier: tier,
                                     memoryLimits: CacheLimits(capacity: memoryCapacity.0, countLimit: job.countLimit),
                                     diskCapacity: diskCapacity.0, options: job.options, ignoreSize: job.ignoreSize)
-        var reader = try openReader(for: memory.descriptor, job)
-        let seconds: Double
-        do {
-            var batch: [Request] = []
-            batch.reserveCapacity(1 << 14)
-            let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { run.apply(batch) }
-            run.finish()
-            seconds = Double(monotonicNanoseconds() - start) / 1e9
-        } catch { throw .trace(error) }
+        // The same batch loop as a plain replay and a comparison, with the pair as its one lane.
+        let opened = try openReader(needsFuture: memory.descriptor.needsFuture, job.trace, policy: memory.descriptor.name)
+        let start = monotonicNanoseconds()
+        do { _ = try Compare.drive([_Lane(apply: run.apply)], opened, threads: 1, progress: nil) } catch { throw .trace(error) }
+        run.finish()
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
         try requireRows(run.counters(), job)
         return tieredResult(run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
                             memoryCapacity: memoryCapacity, memoryCountLimit: job.countLimit, diskCapacity: diskCapacity,

@@ -77,6 +77,7 @@ public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvert
     /// The names of the registered policies.
     public var known: [String]
 
+    /// The name asked for and the known names, in one line.
     public var description: String { "unknown policy '\(name)' (known: \(known.joined(separator: ", ")))" }
 }
 
@@ -85,6 +86,7 @@ public enum PolicyRegistryError: Error, Sendable, Equatable, CustomStringConvert
     /// A registered policy already answers to this name or alias.
     case duplicateName(String)
 
+    /// The problem in one line.
     public var description: String {
         switch self {
         case .duplicateName(let name): "a registered policy already answers to the name '\(name)'"

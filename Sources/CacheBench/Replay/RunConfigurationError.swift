@@ -23,6 +23,7 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     /// A tiered run drives its two tiers from one thread.
     case tierWithThreads
 
+    /// The problem in one line, in the engine's words.
     public var description: String {
         switch self {
         case .unknownPolicy(let error): error.description

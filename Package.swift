@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "EvictionPolicies", targets: ["EvictionPolicies"]),
         .library(name: "CacheBench", targets: ["CacheBench"]),
+        // The command line as a library: an executable of one's own runs it over more policies.
+        .library(name: "CacheBenchCommandLine", targets: ["CacheBenchCommandLine"]),
         .executable(name: "cachebench", targets: ["cachebench"]),
     ],
     targets: [
@@ -16,7 +18,10 @@ let package = Package(
         .target(name: "_CSupport"),
         .target(name: "EvictionPolicies", dependencies: ["_CSupport"]),
         .target(name: "CacheBench", dependencies: ["EvictionPolicies", "_CSupport"]),
-        .executableTarget(name: "cachebench", dependencies: ["CacheBench", "EvictionPolicies"]),
+        .target(name: "CacheBenchCommandLine", dependencies: ["CacheBench", "EvictionPolicies"]),
+        .executableTarget(name: "cachebench", dependencies: ["CacheBenchCommandLine", "CacheBench"]),
+        // The "Writing a policy" article's example: a policy defined only here, run by every subcommand.
+        .executableTarget(name: "example-policy", dependencies: ["CacheBenchCommandLine", "CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
         // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
@@ -24,7 +29,8 @@ let package = Package(
         // The tests' one toolkit: the seeded generator, the eviction recorder, the differential harness.
         .target(name: "TestSupport", dependencies: ["EvictionPolicies"], path: "Tests/TestSupport"),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),
-        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "EvictionPolicies", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "disk-cache-crash-writer", "EvictionPolicies"]),
+        .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "CacheBenchCommandLine", "EvictionPolicies", "TestSupport"]),
+        .testTarget(name: "EndToEndTests",
+                    dependencies: ["cachebench", "example-policy", "disk-cache-crash-writer", "EvictionPolicies"]),
     ]
 )

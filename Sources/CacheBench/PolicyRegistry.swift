@@ -3,10 +3,122 @@ import EvictionPolicies
 /// A policy type the replay engine can drive: 64-bit keys, no values.
 public typealias ReplayPolicy = EvictionPolicy<UInt64, Void>
 
-/// The one list of policies. The command line, `cachebench policies` and `compare` read it;
-/// adding a policy means adding its line here.
-public enum PolicyRegistry {
-    /// Every policy, in the order `cachebench policies` lists them.
+/// The policies a run can name: the built-in ones (``standard``) plus any a caller registers.
+///
+/// The command line, `cachebench policies`, `replay`, `compare` and `sweep` read the registry
+/// they are given, so a policy defined in another package runs through every command:
+///
+/// ```swift
+/// let registry = PolicyRegistry.standard.adding(LIPCache<UInt64, Void>.self)
+/// ```
+///
+/// Adding a built-in policy means adding its line to ``all``.
+public struct PolicyRegistry: Sendable {
+    /// The registered policies, in the order `cachebench policies` lists them.
+    public private(set) var policies: [RegisteredPolicy]
+
+    /// A registry of `policies`, in that order.
+    ///
+    /// - Throws: ``PolicyRegistryError/duplicateName(_:)`` when two policies answer to one name.
+    public init(_ policies: [RegisteredPolicy]) throws(PolicyRegistryError) {
+        self.policies = []
+        for policy in policies { try add(policy) }
+    }
+
+    /// The built-in policies of ``all``.
+    public static let standard = PolicyRegistry(unchecked: all)
+
+    private init(unchecked policies: [RegisteredPolicy]) { self.policies = policies }
+
+    /// This registry with `type` added after its policies.
+    ///
+    /// A name or alias of `type` that an existing policy already answers to is a programming
+    /// mistake in the caller's executable, caught at its first run.
+    /// - Precondition: no registered policy answers to `type`'s name or aliases.
+    public func adding<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> PolicyRegistry {
+        var copy = self
+        do { try copy.add(.of(type)) } catch { preconditionFailure(error.description) }
+        return copy
+    }
+
+    /// Adds `policy` after the registered ones.
+    ///
+    /// - Throws: ``PolicyRegistryError/duplicateName(_:)`` when a registered policy already
+    ///   answers to its name or one of its aliases.
+    public mutating func add(_ policy: RegisteredPolicy) throws(PolicyRegistryError) {
+        for name in [policy.descriptor.name] + policy.descriptor.aliases where lookup(name) != nil {
+            throw .duplicateName(name)
+        }
+        policies.append(policy)
+    }
+
+    /// The descriptors of every registered policy.
+    public var descriptors: [PolicyDescriptor] { policies.map(\.descriptor) }
+
+    /// The policy named `name`, case-insensitively: its own name or one of its
+    /// ``PolicyDescriptor/aliases`` (libCacheSim's names, such as `LRU`, `twoq`, `s3-fifo`).
+    ///
+    /// - Throws: ``PolicyLookupError`` carrying the known names.
+    public func policy(named name: String) throws(PolicyLookupError) -> RegisteredPolicy {
+        if let found = lookup(name) { return found }
+        let wanted = name.lowercased()
+        let missing = Self.notProvided.first { $0.name == wanted || $0.aliases.contains(wanted) }
+        throw PolicyLookupError(name: name, known: descriptors.map(\.name), notProvidedBecause: missing?.reason)
+    }
+
+    private func lookup(_ name: String) -> RegisteredPolicy? {
+        let wanted = name.lowercased()
+        return policies.first { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }
+    }
+}
+
+/// A policy name no registered policy answers to.
+public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name asked for.
+    public var name: String
+    /// The names of the registered policies.
+    public var known: [String]
+    /// Why cachebench does not provide the policy, when `name` is a libCacheSim algorithm of
+    /// ``PolicyRegistry/notProvided``; `nil` for a name nobody knows.
+    public var notProvidedBecause: String?
+
+    /// A lookup of `name` that found none of `known`.
+    public init(name: String, known: [String], notProvidedBecause: String? = nil) {
+        self.name = name
+        self.known = known
+        self.notProvidedBecause = notProvidedBecause
+    }
+
+    /// The name asked for and the known names (or why it is not provided), in one line.
+    public var description: String {
+        if let reason = notProvidedBecause { return "policy '\(name)' is not provided: \(reason)" }
+        return "unknown policy '\(name)' (known: \(known.joined(separator: ", ")))"
+    }
+}
+
+/// Why a policy cannot join a registry.
+public enum PolicyRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A registered policy already answers to this name or alias.
+    case duplicateName(String)
+
+    /// The problem in one line.
+    public var description: String {
+        switch self {
+        case .duplicateName(let name): "a registered policy already answers to the name '\(name)'"
+        }
+    }
+}
+
+extension PolicyRegistry {
+    /// The descriptors of the built-in policies (``standard``).
+    public static var descriptors: [PolicyDescriptor] { standard.descriptors }
+
+    /// The built-in policy named `name` (see ``policy(named:)``).
+    public static func policy(named name: String) throws(PolicyLookupError) -> RegisteredPolicy {
+        try standard.policy(named: name)
+    }
+
+    /// The built-in policies, in the order `cachebench policies` lists them.
     public static let all: [RegisteredPolicy] = [
         // Research algorithms, with libCacheSim's conventions.
         .of(FIFOCache<UInt64, Void>.self),
@@ -63,9 +175,6 @@ public enum PolicyRegistry {
         .of(NukeClockCache<UInt64, Void>.self),
     ]
 
-    /// The descriptors of every policy.
-    public static var descriptors: [PolicyDescriptor] { all.map(\.descriptor) }
-
     /// libCacheSim algorithms cachebench does not provide, and why: each trains a learned model
     /// with a machine-learning library, which the project does not depend on.
     public static let notProvided: [UnprovidedPolicy] = [
@@ -76,21 +185,6 @@ public enum PolicyRegistry {
         UnprovidedPolicy(name: "3lcache", aliases: [],
                          reason: "3L-Cache trains its eviction model with LightGBM"),
     ]
-
-    /// The policy named `name`, case-insensitively: its own name or one of its
-    /// ``PolicyDescriptor/aliases`` (libCacheSim's names, such as `LRU`, `twoq`, `s3-fifo`).
-    ///
-    /// - Throws: ``UsageError`` naming the known policies.
-    public static func policy(named name: String) throws(UsageError) -> RegisteredPolicy {
-        let wanted = name.lowercased()
-        if let found = all.first(where: { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }) {
-            return found
-        }
-        if let missing = notProvided.first(where: { $0.name == wanted || $0.aliases.contains(wanted) }) {
-            throw UsageError("policy '\(name)' is not provided: \(missing.reason); see 'cachebench policies'")
-        }
-        throw UsageError("unknown policy '\(name)' (known: \(descriptors.map(\.name).joined(separator: ", ")); see 'cachebench policies')")
-    }
 }
 
 /// A libCacheSim algorithm cachebench names but does not provide, with why.
@@ -155,7 +249,7 @@ public struct RegisteredPolicy: Sendable {
     func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
                             reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
         let resolved: PolicyOptions
-        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asUsage }
+        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asRunError }
         return try concurrent(limits, resolved, ignoreSize, threads, reader)
     }
 

@@ -43,12 +43,17 @@ public struct PolicyDescriptor: Sendable {
     /// Whether two runs on the same requests always evict the same entries; a randomized
     /// policy draws from a generator seeded by its `seed` parameter.
     public var isDeterministic: Bool
+    /// Whether the policy evicts exactly as LRU does under the research conventions, so a replay
+    /// tool may take its counts at every capacity from one stack-distance pass instead of one
+    /// simulation per capacity.
+    public var evictsAsLRU: Bool
 
     /// Creates a descriptor.
     public init(name: String, reproduces: String, rule: String, family: Family,
                 isApproximation: Bool = false, supportsCountLimit: Bool = false, aliases: [String] = [],
                 isDeterministic: Bool = true, defaultCapacity: DefaultCapacity = .workingSetFraction,
-                parameters: [PolicyParameter] = [], needsFuture: Bool = false) {
+                parameters: [PolicyParameter] = [], needsFuture: Bool = false, evictsAsLRU: Bool = false) {
+        self.evictsAsLRU = evictsAsLRU
         self.aliases = aliases
         self.isDeterministic = isDeterministic
         self.name = name

@@ -1,4 +1,5 @@
 @testable import CacheBench
+@testable import CacheBenchCommandLine
 import Foundation
 import TestSupport
 import Testing

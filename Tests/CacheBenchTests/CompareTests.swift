@@ -1,4 +1,5 @@
 import CacheBench
+@testable import CacheBenchCommandLine
 import EvictionPolicies
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 import CacheBench
+import CacheBenchCommandLine
 import Foundation
 import TestSupport
 import Testing

@@ -5,15 +5,18 @@ import Testing
 enum CLI {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The executable beside the test bundle (SwiftPM builds it because this target depends on it).
-    static var executable: URL {
+    /// The `cachebench` executable beside the test bundle.
+    static var executable: URL { executable(named: "cachebench") }
+
+    /// The executable `name` beside the test bundle (SwiftPM builds it because this target depends on it).
+    static func executable(named name: String) -> URL {
         let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
             + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for directory in candidates {
-            let url = directory.appendingPathComponent("cachebench")
+            let url = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return root.appendingPathComponent(".build/debug/cachebench")
+        return root.appendingPathComponent(".build/debug/\(name)")
     }
 
     struct Result {
@@ -23,9 +26,9 @@ enum CLI {
         var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] }
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, program: String = "cachebench") throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable(named: program)
         process.arguments = arguments
         process.currentDirectoryURL = root
         let out = Pipe(), err = Pipe()

@@ -15,8 +15,9 @@ public struct CompareJob: Sendable {
     public var ignoreSize: Bool
     /// Policy parameters; each policy receives those it declares.
     public var options: PolicyOptions
-    /// Compute `lru` at every capacity from one stack-distance pass when that is exact, instead
-    /// of simulating each capacity. Turn it off to time LRU's real trim passes.
+    /// Compute a policy that evicts as LRU (``PolicyDescriptor/evictsAsLRU``, such as `lru`) at
+    /// every capacity from one stack-distance pass when that is exact, instead of simulating each
+    /// capacity. Turn it off to time LRU's real trim passes.
     public var lruStackDistance: Bool
     /// Threads that drive the policies (the batch of decoded requests is shared read-only).
     public var threads: Int
@@ -26,6 +27,8 @@ public struct CompareJob: Sendable {
     /// The memory the runs may use together, in bytes, or `nil` for a quarter of physical
     /// memory. A larger grid runs in waves, each reading the trace once more.
     public var memoryBudget: Int?
+    /// Where the policies (and the tiers' policies) are looked up.
+    public var registry: PolicyRegistry = .standard
     /// Receives remarks worth telling the user while the comparison runs (waves).
     public var noteHandler: (@Sendable (String) -> Void)?
     /// Warm-up, cap, sampling and report intervals, applied to every run (``RequestWindow``);
@@ -85,282 +88,84 @@ public enum Compare {
     /// that share the batch read-only, rebalanced by the time each run has taken. Every run sees
     /// the same requests in the same order as `replay` would, so its counters are identical;
     /// `seconds` is the time spent in that run's own policy calls (decoding is shared and not
-    /// included). `lru` at two or more capacities comes from ``LRUStackProfiler`` when that is
-    /// exact (see there), otherwise from simulation.
+    /// included). A policy that evicts as LRU (``PolicyDescriptor/evictsAsLRU``) at two or more
+    /// capacities comes from ``LRUStackProfiler`` when that is exact (see there), otherwise from
+    /// simulation.
+    ///
+    /// The work is planned (``_ComparePlan``: policies, options, capacities, waves), then each
+    /// read of the trace makes its lanes, drives them (``drive(_:_:threads:progress:)``) and
+    /// collects their results (``_CompareResults``).
     ///
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
     public static func run(_ job: CompareJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
         let started = monotonicNanoseconds()
-        var notes: [String] = []
-        let policies = try resolvePolicies(job)
-        if !job.window.isWholeTrace && !job.tiers.isEmpty {
-            throw .usage(UsageError("--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"))
-        }
-        var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
-        for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair)) }
-        // --option reaches the policies and the memory tiers that declare it; the disk tiers have --disk-option.
-        let allOptions = try splitOptions(job.options, among: policies + tierPolicies.map(\.memory))
-        let optionsFor = Array(allOptions.prefix(policies.count))
-        let tierOptionsFor = Array(allOptions.dropFirst(policies.count))
-        if job.countLimit != nil && !(policies + tierPolicies.map(\.memory)).contains(where: { $0.descriptor.supportsCountLimit }) {
-            throw .usage(UsageError("--count-limit: none of the selected policies has a count limit"))
-        }
+        let plan = try _ComparePlan(job, progress: progress)
+        var results = _CompareResults(plan)
+        try runFirstRead(plan, into: &results, progress: progress)
+        progress?.finish()
+        return CompareResult(trace: job.trace.path, results: results.inPlanOrder(), workingSet: plan.workingSet.measured,
+                             wallSeconds: Double(monotonicNanoseconds() - started) / 1e9, notes: results.notes)
+    }
 
-        // Capacities, measuring the working set first when they depend on it.
-        var workingSet: WorkingSet?
-        func measuredWorkingSet() throws(CacheBenchError) -> WorkingSet {
-            if let workingSet { return workingSet }
-            progress?.begin(phase: "working set")
-            do {
-                let measured = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize)
-                workingSet = measured
-                return measured
-            } catch { throw .trace(error) }
-        }
-        /// A policy's capacity when none is given: its library's, or 10 % of the working set.
-        func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
-            if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
-            // As replay: beside a count limit, the library's own cost default (none).
-            if job.countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
-            return (max(1, try measuredWorkingSet().total(ignoreSize: job.ignoreSize) / 10), .workingSet)
-        }
-        var plan: [(policy: Int, capacity: Int?, source: CapacitySource)] = []
-        var tierPlan: [(tier: Int, capacity: Int?, source: CapacitySource)] = []
-        if let list = job.capacities {
-            let total = list.needsWorkingSet ? try measuredWorkingSet().total(ignoreSize: job.ignoreSize) : nil
-            let capacities = list.resolve(workingSet: total)
-            // CapacityList.parse never yields these, but a list built in code can.
-            if let bad = capacities.first(where: { $0 <= 0 }) {
-                throw .usage(UsageError("--capacities: \(bad) is not a capacity (must be greater than 0)"))
-            }
-            let source: CapacitySource = list.needsWorkingSet ? .workingSetFraction : .option
-            for index in policies.indices {
-                for capacity in capacities { plan.append((index, capacity, source)) }
-            }
-            for index in job.tiers.indices {
-                for capacity in capacities { tierPlan.append((index, capacity, source)) }
-            }
-        } else {
-            for (index, policy) in policies.enumerated() {
-                let (capacity, source) = try defaultCapacity(policy.descriptor)
-                plan.append((index, capacity, source))
-            }
-            for (index, pair) in tierPolicies.enumerated() {
-                let (capacity, source) = try defaultCapacity(pair.memory.descriptor)
-                tierPlan.append((index, capacity, source))
-            }
-        }
-        var diskCapacities: [(Int?, CapacitySource)] = []
-        for (index, pair) in job.tiers.enumerated() {
-            if let capacity = pair.tier.diskCapacity {
-                diskCapacities.append((capacity, .option))
-            } else {
-                diskCapacities.append(try defaultCapacity(tierPolicies[index].disk.descriptor))
-            }
-        }
-
-        // The stack-distance pass replaces lru's runs when it can be exact.
-        let lruIndex = policies.firstIndex { $0.descriptor.name == "lru" }
-        var profiledCapacities: [Int] = []
-        // A window's cuts need per-run counters, which the one-pass profile does not keep.
-        if job.lruStackDistance, let lruIndex, job.countLimit == nil, job.window.isWholeTrace {
-            profiledCapacities = plan.filter { $0.policy == lruIndex }.compactMap(\.capacity)
-            if profiledCapacities.count < 2 { profiledCapacities = [] }
-        }
-
-        // One run per planned (policy, capacity), except the profiled ones, made wave by wave.
-        // Each run's window (its own sampling ratio), and the stream's: the largest sample any run needs.
-        let laneWindows = plan.map { job.window.forCapacity($0.capacity, minimumScaled: job.minimumScaledCapacity) }
-        let streamWindow = job.window.covering(laneWindows)
-        func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
-            let entry = plan[i]
-            let policy = policies[entry.policy]
-            let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
-            do {
-                let lane = _Lane(try policy.makeRun(limits: CacheLimits(capacity: entry.capacity.map(laneWindows[i].scaled),
-                                                                        countLimit: countLimit.map(laneWindows[i].scaled)),
-                                                    options: optionsFor[entry.policy], ignoreSize: job.ignoreSize))
-                lane.subsample = laneWindows[i].nestedFilter(within: streamWindow)
-                lane.window = laneWindows[i]
-                return lane
-            } catch { throw error.asUsage }
-        }
-        /// A finished run's result; its lane (and the policy's memory) can then go.
-        func simulatedResult(_ i: Int, _ lane: _Lane) -> ReplayResult? {
-            let entry = plan[i]
-            let policy = policies[entry.policy]
-            guard let run = lane.run else { return nil }
-            let trims = run.trims()
-            let countLimit = policy.descriptor.supportsCountLimit ? job.countLimit : nil
-            var counters = run.counters()
-            var window: WindowReport?
-            if let stream = lane.stream {
-                (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters, capacity: entry.capacity,
-                                                   countLimit: countLimit)
-            }
-            var result = ReplayResult(
-                policy: policy.descriptor.name, trace: job.trace.path, capacity: entry.capacity,
-                capacitySource: entry.source, countLimit: countLimit,
-                ignoreSize: job.ignoreSize, counters: counters, seconds: Double(lane.nanoseconds) / 1e9,
-                trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary)
-            result.window = window
-            return result
-        }
-        var resultOfPlan = [ReplayResult?](repeating: nil, count: plan.count)
-        let simulated = plan.indices.filter { !(plan[$0].policy == lruIndex && !profiledCapacities.isEmpty) }
-        /// Splits `indices` into waves whose runs fit the memory budget together.
-        func waves(_ indices: [Int], extra: Int) throws(CacheBenchError) -> [[Int]] {
-            guard indices.count + extra >= _MemoryBudget.gridWorthMeasuring else { return [indices] }
-            let budget = _MemoryBudget(limit: job.memoryBudget ?? _MemoryBudget.defaultLimit,
-                                       workingSet: try measuredWorkingSet(), ignoreSize: job.ignoreSize)
-            let (waves, estimate) = budget.pack(indices.map { plan[$0].capacity }, extra: extra)
-            if waves.count > 1 {
-                job.noteHandler?("compare: the \(indices.count + extra) runs need about \(SizeFormat.describe(estimate, objects: false)) of memory, more than the budget of \(SizeFormat.describe(budget.limit, objects: false)); running them in \(waves.count) waves, one read of the trace each")
-            }
-            return waves.map { $0.map { indices[$0] } }
-        }
-        let simulatedWaves = try waves(simulated, extra: tierPlan.count)
+    /// Lanes, drive, collect: makes the first wave's runs, the tiered runs and the stack-distance
+    /// pass, drives them all with one read of the trace and collects them; then runs the other
+    /// waves, and the profiled policy per capacity if its pass could not be exact.
+    private static func runFirstRead(_ plan: _ComparePlan, into results: inout _CompareResults,
+                                     progress: ProgressReporter?) throws(CacheBenchError) {
+        let simulatedWaves = try plan.waves(plan.simulatedEntries, extra: plan.tierEntries.count)
+        let firstWave = simulatedWaves.first ?? []
         var lanes: [_Lane] = []
-        for i in simulatedWaves.first ?? [] { lanes.append(try makeLane(i)) }
-        // One lane per planned (tier pair, capacity).
-        var tierRuns: [(run: TieredRun, lane: _Lane)] = []
-        for entry in tierPlan {
-            let (memory, disk) = tierPolicies[entry.tier]
-            let countLimit = memory.descriptor.supportsCountLimit ? job.countLimit : nil
-            let run = try Replay.makeTieredRun(memory: memory, disk: disk, tier: job.tiers[entry.tier].tier,
-                                               memoryLimits: CacheLimits(capacity: entry.capacity, countLimit: countLimit),
-                                               diskCapacity: diskCapacities[entry.tier].0, options: tierOptionsFor[entry.tier],
-                                               ignoreSize: job.ignoreSize)
-            tierRuns.append((run, _Lane(apply: run.apply)))
-        }
-        let profilerLane: _Lane?
-        let profiler: _ProfilerBox?
-        if profiledCapacities.isEmpty {
-            profilerLane = nil
-            profiler = nil
-        } else {
-            let box = _ProfilerBox(LRUStackProfiler(capacities: profiledCapacities, ignoreSize: job.ignoreSize))
-            profiler = box
-            profilerLane = _Lane(apply: { box.profiler.apply($0) })
-        }
-
-        // Offline policies need each request's next access; one annotated stream serves every run.
-        let future = policies.first { $0.descriptor.needsFuture }
-        /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts.
-        func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
-            let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
-            guard !job.window.isWholeTrace else { return opened }
-            let stream = _WindowedStream(opened.reader, window: streamWindow)
-            for lane in lanes {
-                lane.stream = stream
-                lane.meter = stream.meter(streamWindow)
-            }
-            return (stream.reader, opened.source)
-        }
+        for i in firstWave { lanes.append(try plan.makeLane(i)) }
+        let tierRuns = try plan.makeTierRuns()
+        let profiler = plan.profiledCapacities.isEmpty
+            ? nil : _ProfilerBox(LRUStackProfiler(capacities: plan.profiledCapacities, ignoreSize: plan.job.ignoreSize))
+        let profilerLane = profiler.map { box in _Lane(apply: { box.profiler.apply($0) }) }
 
         progress?.begin(phase: "replay")
         let rows: Int
-        let opened = try open(lanes)
+        let opened = try plan.open(lanes)
         do {
-            rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened, threads: job.threads,
-                             progress: progress)
-        }
-        catch { throw .trace(error) }
+            rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened,
+                             threads: plan.job.threads, progress: progress)
+        } catch { throw .trace(error) }
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
             progress?.finish()
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
+            throw .trace(TraceError(.malformed, file: plan.job.trace.path, reason: plan.job.window.emptyStreamReason))
         }
-        /// Collects the results of a driven wave, releasing its runs.
-        func collect(_ wave: [Int], _ waveLanes: [_Lane]) {
-            for (i, lane) in zip(wave, waveLanes) { resultOfPlan[i] = simulatedResult(i, lane) }
-        }
-        /// Makes a wave's runs, drives them with one more read of the trace and collects them.
-        func runWave(_ wave: [Int]) throws(CacheBenchError) {
-            var waveLanes: [_Lane] = []
-            for i in wave { waveLanes.append(try makeLane(i)) }
-            let reopened = try open(waveLanes)
-            do { _ = try drive(waveLanes, reopened, threads: job.threads, progress: progress) }
-            catch { throw .trace(error) }
-            collect(wave, waveLanes)
-        }
-        collect(simulatedWaves.first ?? [], lanes)
+        results.collect(firstWave, lanes)
         lanes = []
-        for wave in simulatedWaves.dropFirst() { try runWave(wave) }
-
-        // If the stack pass could not be exact, simulate lru per capacity on a second pass.
-        var profiled: [Int: (counters: ReplayCounters, trimPasses: Int)] = [:]
-        if let profiler, let profilerLane {
-            if let reason = profiler.profiler.abandonReason {
-                notes.append("lru: simulated per capacity on a second pass; the one-pass stack-distance profile is not exact here (\(reason))")
-                progress?.begin(phase: "lru")
-                for wave in try waves(plan.indices.filter { plan[$0].policy == lruIndex }, extra: 0) { try runWave(wave) }
-            } else {
-                for entry in profiler.profiler.counters() {
-                    profiled[entry.capacity] = (entry.counters, entry.trimPasses)
-                }
-                // The one pass serves every capacity; each is charged an equal share of its time.
-                profilerLane.nanoseconds /= UInt64(max(1, profiledCapacities.count))
-            }
-        }
-        progress?.finish()
-
-        var results: [ReplayResult] = []
-        for (i, entry) in plan.enumerated() {
-            let policy = policies[entry.policy]
-            if let result = resultOfPlan[i] {
-                results.append(result)
-            } else if let capacity = entry.capacity, let (counters, passes) = profiled[capacity], let profilerLane {
-                // Counts are exact; pass durations do not exist in a stack pass and are reported as 0.
-                let trim = TrimSummary(count: passes, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
-                let none = TrimSummary(count: 0, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
-                var result = ReplayResult(
-                    policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                    capacitySource: entry.source, countLimit: nil, ignoreSize: job.ignoreSize,
-                    counters: counters, seconds: Double(profilerLane.nanoseconds) / 1e9, trim: trim,
-                    trimCaller: trim, trimDeferred: none)
-                result.method = .stackDistance
-                results.append(result)
-            }
-        }
-        for (entry, tiered) in zip(tierPlan, tierRuns) {
-            let (memory, disk) = tierPolicies[entry.tier]
+        for wave in simulatedWaves.dropFirst() { try runWave(wave, plan, into: &results, progress: progress) }
+        for (entry, tiered) in zip(plan.tierEntries, tierRuns) {
             tiered.run.finish()
-            results.append(Replay.tieredResult(
-                tiered.run, memory: memory.descriptor, disk: disk.descriptor, tier: job.tiers[entry.tier].tier,
-                trace: job.trace.path, memoryCapacity: (entry.capacity, entry.source),
-                memoryCountLimit: memory.descriptor.supportsCountLimit ? job.countLimit : nil,
-                diskCapacity: diskCapacities[entry.tier], ignoreSize: job.ignoreSize,
-                seconds: Double(tiered.lane.nanoseconds) / 1e9))
+            results.collectTiered(entry, tiered.run, seconds: Double(tiered.lane.nanoseconds) / 1e9)
         }
-        return CompareResult(trace: job.trace.path, results: results, workingSet: workingSet,
-                             wallSeconds: Double(monotonicNanoseconds() - started) / 1e9, notes: notes)
-    }
 
-    /// The policies named in `job`, each once.
-    static func resolvePolicies(_ job: CompareJob) throws(CacheBenchError) -> [RegisteredPolicy] {
-        guard !job.policies.isEmpty || !job.tiers.isEmpty else {
-            throw .usage(UsageError("--policies: name at least one policy (see 'cachebench policies'), or give --tier"))
-        }
-        var seen = Set<String>()
-        var policies: [RegisteredPolicy] = []
-        for name in job.policies {
-            guard seen.insert(name).inserted else { throw .usage(UsageError("--policies: \(name) is named twice")) }
-            do { policies.append(try PolicyRegistry.policy(named: name)) } catch { throw .usage(error) }
-        }
-        return policies
-    }
-
-    /// Gives each policy the options it declares; an option no selected policy declares is a
-    /// mistake (a typo would otherwise be silently ignored).
-    static func splitOptions(_ options: PolicyOptions, among policies: [RegisteredPolicy]) throws(CacheBenchError) -> [PolicyOptions] {
-        for key in options.values.keys.sorted() {
-            guard policies.contains(where: { $0.declares(option: key) }) else {
-                let names = policies.map(\.descriptor.name).joined(separator: ", ")
-                throw .usage(UsageError("--option \(key): none of the selected policies (\(names)) takes it; see 'cachebench policies'"))
+        guard let profiler, let profilerLane, let profiled = plan.profiledPolicy else { return }
+        if let reason = profiler.profiler.abandonReason {
+            // The stack pass could not be exact: simulate the policy per capacity on a second pass.
+            let name = plan.policies[profiled].descriptor.name
+            results.notes.append("\(name): simulated per capacity on a second pass; the one-pass stack-distance profile is not exact here (\(reason))")
+            progress?.begin(phase: name)
+            for wave in try plan.waves(plan.entries.indices.filter { plan.entries[$0].policy == profiled }, extra: 0) {
+                try runWave(wave, plan, into: &results, progress: progress)
             }
+        } else {
+            // The one pass serves every capacity; each is charged an equal share of its time.
+            let share = Double(profilerLane.nanoseconds / UInt64(max(1, plan.profiledCapacities.count))) / 1e9
+            results.collectProfiled(profiler.profiler.counters(), seconds: share)
         }
-        return policies.map { policy in PolicyOptions(options.values.filter { policy.declares(option: $0.key) }) }
+    }
+
+    /// Makes a wave's runs, drives them with one more read of the trace and collects them.
+    private static func runWave(_ wave: [Int], _ plan: _ComparePlan, into results: inout _CompareResults,
+                                progress: ProgressReporter?) throws(CacheBenchError) {
+        var lanes: [_Lane] = []
+        for i in wave { lanes.append(try plan.makeLane(i)) }
+        let opened = try plan.open(lanes)
+        do { _ = try drive(lanes, opened, threads: plan.job.threads, progress: progress) }
+        catch { throw .trace(error) }
+        results.collect(wave, lanes)
     }
 
     /// Reads the trace once and feeds every batch to every lane, on up to `threads` threads.
@@ -513,6 +318,66 @@ struct _Groups: @unchecked Sendable {
         }
         members = newMembers
     }
+}
+
+/// The results of a comparison as its runs finish, releasing each run once collected.
+struct _CompareResults {
+    private let plan: _ComparePlan
+    private var ofEntry: [ReplayResult?]
+    private var tiered: [ReplayResult] = []
+    /// Things the user should know (e.g. why a policy was simulated rather than profiled).
+    var notes: [String] = []
+
+    init(_ plan: _ComparePlan) {
+        self.plan = plan
+        ofEntry = Array(repeating: nil, count: plan.entries.count)
+    }
+
+    /// Collects the simulated runs of `wave` (entry indices), driven in `lanes`.
+    mutating func collect(_ wave: [Int], _ lanes: [_Lane]) {
+        for (i, lane) in zip(wave, lanes) {
+            guard let run = lane.run else { continue }
+            let entry = plan.entries[i]
+            let descriptor = plan.policies[entry.policy].descriptor
+            let countLimit = plan.countLimit(for: descriptor)
+            var counters = run.counters()
+            var window: WindowReport?
+            if let stream = lane.stream {
+                // A window's statistics start after the warm-up and are scaled up from the sample.
+                (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters,
+                                                   capacity: entry.capacity, countLimit: countLimit)
+            }
+            var result = ReplayResult(simulated: counters, trims: run.trims(), policyMetrics: run.extraMetrics(),
+                                      policy: descriptor, trace: plan.job.trace.path,
+                                      capacity: (entry.capacity, entry.source), countLimit: countLimit,
+                                      ignoreSize: plan.job.ignoreSize, seconds: Double(lane.nanoseconds) / 1e9)
+            result.window = window
+            ofEntry[i] = result
+        }
+    }
+
+    /// Collects the profiled policy's counts at each of its capacities from the stack-distance pass.
+    mutating func collectProfiled(_ counts: [(capacity: Int, counters: ReplayCounters, trimPasses: Int)], seconds: Double) {
+        for (i, entry) in plan.entries.enumerated() where entry.policy == plan.profiledPolicy {
+            guard let capacity = entry.capacity, let count = counts.first(where: { $0.capacity == capacity }) else { continue }
+            ofEntry[i] = ReplayResult(profiled: count.counters, trimPasses: count.trimPasses,
+                                      policy: plan.policies[entry.policy].descriptor, trace: plan.job.trace.path,
+                                      capacity: (capacity, entry.source), ignoreSize: plan.job.ignoreSize, seconds: seconds)
+        }
+    }
+
+    /// Collects a finished tiered run.
+    mutating func collectTiered(_ entry: _ComparePlan.Entry, _ run: TieredRun, seconds: Double) {
+        let (memory, disk) = plan.tierPolicies[entry.policy]
+        tiered.append(Replay.tieredResult(
+            run, memory: memory.descriptor, disk: disk.descriptor, tier: plan.job.tiers[entry.policy].tier,
+            trace: plan.job.trace.path, memoryCapacity: (entry.capacity, entry.source),
+            memoryCountLimit: plan.countLimit(for: memory.descriptor), diskCapacity: plan.diskCapacities[entry.policy],
+            ignoreSize: plan.job.ignoreSize, seconds: seconds))
+    }
+
+    /// Every result: the policies' in plan order, then the tier pairs'.
+    func inPlanOrder() -> [ReplayResult] { ofEntry.compactMap { $0 } + tiered }
 }
 
 final class _ProfilerBox {

@@ -193,17 +193,4 @@ public struct RegressionGate: Sendable {
 
     /// `12.3456 %`: four decimals, so a drop just over a small tolerance is visible.
     static func percent(_ ratio: Double) -> String { _fixed(ratio * 100, decimals: 4) + " %" }
-
-    /// Parses `--tolerance`: a hit-ratio difference (`0.01`) or percentage points (`1%`).
-    public static func parseTolerance(_ text: String) throws(UsageError) -> Double {
-        let trimmed = text.trimmingSpaces
-        let isPercent = trimmed.hasSuffix("%")
-        let number = isPercent ? String(trimmed.dropLast()).trimmingSpaces : trimmed
-        guard let value = Double(number), value.isFinite, value >= 0 else {
-            throw UsageError("--tolerance \(text): expected a non-negative number, e.g. 0.01 (hit-ratio units) or 1% (percentage points)")
-        }
-        let tolerance = isPercent ? value / 100 : value
-        guard tolerance <= 1 else { throw UsageError("--tolerance \(text): a hit ratio cannot drop by more than 1 (100%)") }
-        return tolerance
-    }
 }

@@ -25,7 +25,7 @@ enum ConcurrentReplay {
             try options.validate(against: P.descriptor)
             try limits.validate(for: P.descriptor)
             policy = try P(limits: limits, options: options)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
         let cache = SynchronizedCache(policy)
         let shared = _SharedTrace(reader)
         let needsFuture = P.descriptor.needsFuture

@@ -48,6 +48,9 @@ public struct ReplayJob: Sendable {
     /// A capacity given as this fraction of the working set (`--capacity 0.1`), used when
     /// `capacity` is `nil`.
     public var capacityFraction: CapacityList.Item?
+    /// Where `policy` (and a tier's policies) are looked up: the built-in policies unless the
+    /// caller registered its own.
+    public var registry: PolicyRegistry = .standard
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -101,10 +104,41 @@ public struct ReplayResult: Sendable, Equatable {
     public var requestsPerSecond: Double { seconds > 0 ? Double(counters.requests) / seconds : 0 }
 }
 
+extension ReplayResult {
+    /// The result of a simulated run: `replay`'s, each of `compare`'s, and `seconds` as the caller timed it.
+    init(simulated run: PolicyRun, policy: PolicyDescriptor, trace: String, capacity: (Int?, CapacitySource),
+         countLimit: Int?, ignoreSize: Bool, seconds: Double) {
+        self.init(simulated: run.counters(), trims: run.trims(), policyMetrics: run.extraMetrics(), policy: policy,
+                  trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
+    }
+
+    /// The result of a simulated run from its figures (a threaded run has no ``PolicyRun``).
+    init(simulated counters: ReplayCounters, trims: TrimTimings, policyMetrics: [PolicyMetric], policy: PolicyDescriptor,
+         trace: String, capacity: (Int?, CapacitySource), countLimit: Int?, ignoreSize: Bool, seconds: Double) {
+        self.init(policy: policy.name, trace: trace, capacity: capacity.0, capacitySource: capacity.1,
+                  countLimit: countLimit, ignoreSize: ignoreSize, counters: counters, seconds: seconds,
+                  trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
+                  policyMetrics: policyMetrics)
+    }
+
+    /// The result of a policy that evicts as LRU, read from a stack-distance pass: exact counts,
+    /// but no pass durations, which do not exist in such a pass and are reported as 0.
+    init(profiled counters: ReplayCounters, trimPasses: Int, policy: PolicyDescriptor, trace: String,
+         capacity: (Int, CapacitySource), ignoreSize: Bool, seconds: Double) {
+        let trim = TrimSummary(count: trimPasses, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
+        let none = TrimSummary(count: 0, totalNanoseconds: 0, p50Nanoseconds: 0, p99Nanoseconds: 0, maxNanoseconds: 0)
+        self.init(policy: policy.name, trace: trace, capacity: capacity.0, capacitySource: capacity.1, countLimit: nil,
+                  ignoreSize: ignoreSize, counters: counters, seconds: seconds, trim: trim, trimCaller: trim, trimDeferred: none)
+        method = .stackDistance
+    }
+}
+
 /// Any failure of a command, with the contract's exit code.
 public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     /// A command-line mistake (exit 2).
     case usage(UsageError)
+    /// A run that cannot go as asked: an unknown policy, a refused limit or option (exit 2).
+    case configuration(RunConfigurationError)
     /// Unreadable (66) or malformed (65) input.
     case trace(TraceError)
     /// The output cannot be written (74).
@@ -112,19 +146,10 @@ public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
     /// The regression gate failed (3); one line per regression.
     case regression([String])
 
-    /// The exit code the contract assigns.
-    public var exitCode: Int32 {
-        switch self {
-        case .usage: 2
-        case .trace(let error): error.kind == .cannotOpen ? 66 : 65
-        case .output: 74
-        case .regression: 3
-        }
-    }
-
     public var description: String {
         switch self {
         case .usage(let error): error.message
+        case .configuration(let error): error.description
         case .trace(let error): error.description
         case .output(let message): message
         case .regression(let lines): lines.joined(separator: "\n")
@@ -137,25 +162,6 @@ extension CacheBenchError {
     public init(_ error: OutputError) { self = .output(error.description) }
 }
 
-extension PolicyConfigurationError {
-    var asUsage: CacheBenchError { .usage(UsageError(commandLineMessage)) }
-
-    /// The error in the command line's words: each option or limit named by the flag that sets it.
-    var commandLineMessage: String {
-        func flag(_ limit: Limit) -> String { limit == .capacity ? "--capacity" : "--count-limit" }
-        switch self {
-        case let .unknownOption(option, policy, known):
-            let list = known.isEmpty ? "it takes no options" : "known: " + known.joined(separator: ", ")
-            return "--option \(option): unknown option for policy \(policy) (\(list))"
-        case let .invalidOption(option, value, expected): return "--option \(option)=\(value): expected \(expected)"
-        case let .missingOption(other, option): return "--option \(option) needs --option \(other)"
-        case let .invalidLimit(limit, value, expected): return "\(flag(limit)) \(value): must be \(expected)"
-        case let .missingLimit(limit, policy): return "\(flag(limit)): policy \(policy) needs a \(limit.rawValue)"
-        case let .unsupportedLimit(limit, policy): return "\(flag(limit)): policy \(policy) has no \(limit.rawValue)"
-        }
-    }
-}
-
 /// Runs replays.
 public enum Replay {
     /// Runs `job` to the end of its trace.
@@ -164,14 +170,14 @@ public enum Replay {
     /// - Parameter progress: where to report bytes read, for a progress bar on long runs.
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
-        do { policy = try PolicyRegistry.policy(named: job.policy) } catch { throw .usage(error) }
+        do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asRunError }
         if let tier = job.tier {
-            try requireWholeTrace(job, beside: "--tier")
+            try requireWholeTrace(job, otherwise: .windowWithTier)
             return try runTiered(job, tier)
         }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
         if job.threads > 1 {
-            try requireWholeTrace(job, beside: "--threads")
+            try requireWholeTrace(job, otherwise: .windowWithThreads)
             return try runConcurrently(policy, job, capacity: capacity, source: source)
         }
         let run: PolicyRun
@@ -179,46 +185,31 @@ public enum Replay {
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
                                      options: job.options, ignoreSize: job.ignoreSize)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
+        // A replay is a comparison of one run: the same batch loop drives it, on this thread.
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
         let stream = _WindowedStream(opened.reader, window: window)
-        let meter = stream.meter(window)
-        var reader = stream.reader
-        let bytes = opened.source
-        let seconds: Double
-        do {
-            var batch: [Request] = []
-            batch.reserveCapacity(1 << 14)
-            var rows = 0
-            let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) {
-                if let meter { meter.apply(batch, run.apply, counters: run.counters) } else { run.apply(batch) }
-                if let progress {
-                    rows += batch.count
-                    progress.update(bytes: bytes.bytesRead, total: bytes.length, items: rows)
-                }
-            }
-            seconds = Double(monotonicNanoseconds() - start) / 1e9
-            progress?.finish()
-        } catch { throw .trace(error) }
+        let lane = _Lane(run)
+        lane.meter = stream.meter(window)
+        let start = monotonicNanoseconds()
+        do { _ = try Compare.drive([lane], (stream.reader, opened.source), threads: 1, progress: progress) }
+        catch { throw .trace(error) }
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
+        progress?.finish()
         try requireRows(run.counters(), job)
-        let (counters, windowReport) = stream.finish(window, meter: meter, counters: run.counters(), capacity: capacity,
+        // A window's statistics start after the warm-up and are scaled up from the sample.
+        let (counters, windowReport) = stream.finish(window, meter: lane.meter, counters: run.counters(), capacity: capacity,
                                                      countLimit: job.countLimit)
-        let trims = run.trims()
-        var result = ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                                  capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                                  counters: counters, seconds: seconds, trim: trims.all.summary,
-                                  trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
-                                  policyMetrics: run.extraMetrics())
+        var result = ReplayResult(simulated: counters, trims: run.trims(), policyMetrics: run.extraMetrics(),
+                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: seconds)
         result.window = windowReport
         return result
     }
 
     /// Warm-up, caps, sampling and intervals apply to one single-threaded cache.
-    private static func requireWholeTrace(_ job: ReplayJob, beside option: String) throws(CacheBenchError) {
-        guard job.window.isWholeTrace else {
-            throw .usage(UsageError("--warmup, --max-requests, --sample and --report-interval cannot be combined with \(option)"))
-        }
+    private static func requireWholeTrace(_ job: ReplayJob, otherwise error: RunConfigurationError) throws(CacheBenchError) {
+        guard job.window.isWholeTrace else { throw .configuration(error) }
     }
 
     private static func runConcurrently(_ policy: RegisteredPolicy, _ job: ReplayJob, capacity: Int?,
@@ -228,11 +219,11 @@ public enum Replay {
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
         try requireRows(outcome.counters, job)
-        return ReplayResult(policy: policy.descriptor.name, trace: job.trace.path, capacity: capacity,
-                            capacitySource: source, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
-                            counters: outcome.counters, seconds: outcome.seconds, trim: outcome.trims.all.summary,
-                            trimCaller: outcome.trims.caller.summary, trimDeferred: outcome.trims.deferred.summary,
-                            policyMetrics: outcome.policyMetrics, threads: job.threads)
+        var result = ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
+                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds)
+        result.threads = job.threads
+        return result
     }
 
     /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so
@@ -278,13 +269,20 @@ public enum Replay {
             return (CapacityList([fraction]).resolve(workingSet: workingSet.total(ignoreSize: job.ignoreSize)).first ?? 1,
                     .workingSetFraction)
         }
-        if case .library(let bytes) = descriptor.defaultCapacity, !job.ignoreSize { return (bytes, .libraryDefault) }
+        return try defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize) { () throws(CacheBenchError) in
+            do throws(TraceError) { return try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+        }
+    }
+
+    /// A policy's capacity when none is given: its library's default, else 10 % of the working
+    /// set, which `workingSet` measures only when it is needed.
+    static func defaultCapacity(for descriptor: PolicyDescriptor, countLimit: Int?, ignoreSize: Bool,
+                                workingSet: () throws(CacheBenchError) -> WorkingSet) throws(CacheBenchError) -> (Int?, CapacitySource) {
+        if case .library(let bytes) = descriptor.defaultCapacity, !ignoreSize { return (bytes, .libraryDefault) }
         // The contract: the working-set default applies only when neither limit is given; with a
         // count limit alone, the cost limit is the library's own default, which is none.
-        if job.countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
-        let workingSet: WorkingSet
-        do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
-        return (max(1, workingSet.total(ignoreSize: job.ignoreSize) / 10), .workingSet)
+        if countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
+        return (max(1, try workingSet().total(ignoreSize: ignoreSize) / 10), .workingSet)
     }
 }
 

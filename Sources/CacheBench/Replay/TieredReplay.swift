@@ -34,26 +34,6 @@ public struct TierJob: Sendable {
         self.diskOptions = diskOptions
         self.memoryCost = memoryCost
     }
-
-    /// Parses `memory=NAME,disk=NAME` (in either order).
-    ///
-    /// - Returns: the memory policy's name and the disk policy's name.
-    public static func parseTiers(_ text: String) throws(UsageError) -> (memory: String, disk: String) {
-        var memory: String?, disk: String?
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pieces.count == 2, !pieces[1].isEmpty else {
-                throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY")
-            }
-            switch pieces[0] {
-            case "memory" where memory == nil: memory = String(pieces[1])
-            case "disk" where disk == nil: disk = String(pieces[1])
-            default: throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY, each once")
-            }
-        }
-        guard let memory, let disk else { throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY") }
-        return (memory, disk)
-    }
 }
 
 /// One tier's figures in a tiered replay.
@@ -309,8 +289,8 @@ public struct TierPair: Sendable {
 extension Replay {
     /// Runs `job` through a memory tier (`job.policy`) in front of a disk tier (`tier.disk`).
     static func runTiered(_ job: ReplayJob, _ tier: TierJob) throws(CacheBenchError) -> ReplayResult {
-        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier))
-        guard job.threads == 1 else { throw .usage(UsageError("--tier and --threads cannot be combined")) }
+        let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier), in: job.registry)
+        guard job.threads == 1 else { throw .configuration(.tierWithThreads) }
         var diskJob = job
         diskJob.capacity = tier.diskCapacity
         diskJob.countLimit = tier.diskCountLimit
@@ -319,16 +299,12 @@ extension Replay {
         let run = try makeTieredRun(memory: memory, disk: disk, tier: tier,
                                     memoryLimits: CacheLimits(capacity: memoryCapacity.0, countLimit: job.countLimit),
                                     diskCapacity: diskCapacity.0, options: job.options, ignoreSize: job.ignoreSize)
-        var reader = try openReader(for: memory.descriptor, job)
-        let seconds: Double
-        do {
-            var batch: [Request] = []
-            batch.reserveCapacity(1 << 14)
-            let start = monotonicNanoseconds()
-            while try reader.nextBatch(&batch) { run.apply(batch) }
-            run.finish()
-            seconds = Double(monotonicNanoseconds() - start) / 1e9
-        } catch { throw .trace(error) }
+        // The same batch loop as a plain replay and a comparison, with the pair as its one lane.
+        let opened = try openReader(needsFuture: memory.descriptor.needsFuture, job.trace, policy: memory.descriptor.name)
+        let start = monotonicNanoseconds()
+        do { _ = try Compare.drive([_Lane(apply: run.apply)], opened, threads: 1, progress: nil) } catch { throw .trace(error) }
+        run.finish()
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
         try requireRows(run.counters(), job)
         return tieredResult(run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
                             memoryCapacity: memoryCapacity, memoryCountLimit: job.countLimit, diskCapacity: diskCapacity,
@@ -336,14 +312,14 @@ extension Replay {
     }
 
     /// The registered policies of a pair; offline policies cannot be tiers.
-    static func tierPolicies(_ pair: TierPair) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
+    static func tierPolicies(_ pair: TierPair, in registry: PolicyRegistry) throws(CacheBenchError) -> (memory: RegisteredPolicy, disk: RegisteredPolicy) {
         let memory: RegisteredPolicy, disk: RegisteredPolicy
         do {
-            memory = try PolicyRegistry.policy(named: pair.memory)
-            disk = try PolicyRegistry.policy(named: pair.tier.disk)
-        } catch { throw .usage(error) }
+            memory = try registry.policy(named: pair.memory)
+            disk = try registry.policy(named: pair.tier.disk)
+        } catch { throw error.asRunError }
         for policy in [memory, disk] where policy.descriptor.needsFuture {
-            throw .usage(UsageError("--tier: \(policy.descriptor.name) needs the future and cannot be a tier"))
+            throw .configuration(.offlineTier(policy.descriptor.name))
         }
         return (memory, disk)
     }
@@ -356,7 +332,7 @@ extension Replay {
                                                options: tier.diskOptions)
             return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
                                             memoryCost: tier.memoryCost)
-        } catch { throw error.asUsage }
+        } catch { throw error.asRunError }
     }
 
     /// The report of a finished tiered run: hits are memory hits plus disk hits, evictions and

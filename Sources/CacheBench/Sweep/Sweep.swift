@@ -19,15 +19,16 @@ public enum Sweep {
     /// Checks what can be checked before any trace is read: every policy exists, each option is
     /// declared by a policy that takes it, a count limit has a policy to apply to.
     ///
+    /// - Parameter registry: where the policies are looked up.
     /// - Throws: ``CacheBenchError/usage(_:)``.
-    public static func validate(_ spec: SweepSpec) throws(CacheBenchError) {
+    public static func validate(_ spec: SweepSpec, registry: PolicyRegistry = .standard) throws(CacheBenchError) {
         guard !spec.traces.isEmpty else { throw .usage(UsageError("a sweep needs at least one trace")) }
         guard !spec.policies.isEmpty else { throw .usage(UsageError("a sweep needs at least one policy")) }
         guard !spec.capacities.isEmpty else { throw .usage(UsageError("a sweep needs at least one capacity")) }
         var descriptors: [PolicyDescriptor] = []
         for name in spec.policies {
             guard !descriptors.contains(where: { $0.name == name }) else { throw .usage(UsageError("policy \(name) is named twice")) }
-            do { descriptors.append(try PolicyRegistry.policy(named: name).descriptor) } catch { throw .usage(error) }
+            do { descriptors.append(try registry.policy(named: name).descriptor) } catch { throw error.asRunError }
         }
         for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
             throw .usage(UsageError("option \(key): none of the sweep's policies takes it; see 'cachebench policies'"))
@@ -49,14 +50,16 @@ public enum Sweep {
     /// finishes (see ``SweepRecordStore``). A trace's identity (a hash of its bytes) costs one
     /// more read; it makes each record name the content it was computed from.
     ///
-    /// - Parameter progress: called with one line per trace, for people.
+    /// - Parameters:
+    ///   - registry: where the policies are looked up.
+    ///   - progress: called with one line per trace, for people.
     /// - Throws: ``CacheBenchError`` with the contract's exit code; the cells recorded before the
     ///   failure stay recorded.
-    public static func run(_ plan: SweepPlan, shard: SweepShard, directory: String,
+    public static func run(_ plan: SweepPlan, shard: SweepShard, directory: String, registry: PolicyRegistry = .standard,
                            progress: ((String) -> Void)? = nil) throws(CacheBenchError) -> Summary {
         let started = monotonicNanoseconds()
         let spec = plan.spec
-        try validate(spec)
+        try validate(spec, registry: registry)
         let store = SweepRecordStore(directory: directory)
         try store.prepare(for: SweepManifest(spec))
         let recorded = Set(try store.read().entries.map(\.record.identity))
@@ -77,7 +80,7 @@ public enum Sweep {
                 continue
             }
             let traceStarted = monotonicNanoseconds()
-            let outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path)
+            let outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path, registry: registry)
             let records = zip(pending, outcomes).map { pair, outcome in
                 SweepRecord(cell: pair.0, identity: pair.1, traceIdentity: identity, configurationKey: configurationKey,
                             shard: shard.description, result: outcome.result, refusal: outcome.refusal)
@@ -98,17 +101,17 @@ public enum Sweep {
     /// that cannot take one of the capacities, such as LIRS below 3 objects), the policies run one
     /// by one, and a refusing policy capacity by capacity, so one impossible cell costs extra
     /// reads of this trace only and never stops the sweep.
-    static func replayIsolatingRefusals(_ cells: [SweepCell], of spec: SweepSpec,
-                                        trace path: String) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
+    static func replayIsolatingRefusals(_ cells: [SweepCell], of spec: SweepSpec, trace path: String,
+                                        registry: PolicyRegistry) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
         do {
-            return try replay(cells, of: spec, trace: path).map { ($0, nil) }
-        } catch .usage(let refusal) {
+            return try replay(cells, of: spec, trace: path, registry: registry).map { ($0, nil) }
+        } catch .configuration(let refusal) {
             let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
-            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.message)] }
+            guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.description)] }
             var outcomes: [SweepCell: (result: ReplayResult?, refusal: String?)] = [:]
             let groups = policies.count > 1 ? policies.map { name in cells.filter { $0.policy == name } } : cells.map { [$0] }
             for group in groups {
-                for (cell, outcome) in zip(group, try replayIsolatingRefusals(group, of: spec, trace: path)) { outcomes[cell] = outcome }
+                for (cell, outcome) in zip(group, try replayIsolatingRefusals(group, of: spec, trace: path, registry: registry)) { outcomes[cell] = outcome }
             }
             return cells.map { outcomes[$0] ?? (nil, "no result") }
         }
@@ -116,24 +119,26 @@ public enum Sweep {
 
     /// The results of `cells` (all of one trace), from one `compare` of the policies and
     /// capacities they need, in the order of `cells`.
-    static func replay(_ cells: [SweepCell], of spec: SweepSpec, trace path: String) throws(CacheBenchError) -> [ReplayResult] {
+    static func replay(_ cells: [SweepCell], of spec: SweepSpec, trace path: String,
+                       registry: PolicyRegistry) throws(CacheBenchError) -> [ReplayResult] {
         let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
         let capacities = spec.capacities.filter { item in cells.contains { $0.capacity == SweepCapacity(item) } }
         // Only the options the policies of this run declare, or compare would call the others a typo.
         var declared = Set<String>()
         for name in policies {
-            if let policy = try? PolicyRegistry.policy(named: name) { declared.formUnion(policy.descriptor.parameters.map(\.name)) }
+            if let policy = try? registry.policy(named: name) { declared.formUnion(policy.descriptor.parameters.map(\.name)) }
         }
         let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
         var trace = spec.reading
         trace.path = path
         var countLimit = spec.countLimit
-        if countLimit != nil, !policies.contains(where: { (try? PolicyRegistry.policy(named: $0))?.descriptor.supportsCountLimit == true }) {
+        if countLimit != nil, !policies.contains(where: { (try? registry.policy(named: $0))?.descriptor.supportsCountLimit == true }) {
             countLimit = nil   // compare refuses a count limit none of its policies has; these have none to apply
         }
-        let job = CompareJob(trace: trace, policies: policies, capacities: CapacityList(capacities), countLimit: countLimit,
+        var job = CompareJob(trace: trace, policies: policies, capacities: CapacityList(capacities), countLimit: countLimit,
                              ignoreSize: spec.ignoreSize, options: options, lruStackDistance: spec.lruStackDistance,
                              threads: spec.threads)
+        job.registry = registry
         let outcome = try Compare.run(job)
         let workingSet = outcome.workingSet?.total(ignoreSize: spec.ignoreSize)
         var results: [ReplayResult] = []

@@ -23,37 +23,9 @@ public struct CSVColumns: Sendable, Equatable {
     /// The highest column index used.
     public var lastColumn: Int { max(max(key, time ?? 0), max(size ?? 0, operation ?? 0)) }
 
-    /// Parses `time=1,key=2,size=3,op=4` (1-based, any order, `key` required).
-    ///
-    /// - Throws: a message naming the bad part.
-    public static func parse(_ text: String) throws(UsageError) -> CSVColumns {
-        var map: [String: Int] = [:]
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pieces.count == 2 else {
-                throw UsageError("--columns \(text): expected NAME=COLUMN pairs such as time=1,key=2,size=3,op=4")
-            }
-            let name = pieces[0].trimmingSpaces.lowercased()
-            guard let field = Self.fieldNames[name] else {
-                throw UsageError("--columns \(text): unknown field '\(name)' (known: time, key, size, op)")
-            }
-            guard let column = Int(pieces[1].trimmingSpaces), column >= 1, column <= 4096 else {
-                throw UsageError("--columns \(text): column for \(name) must be a whole number from 1 to 4096")
-            }
-            guard map[field] == nil else { throw UsageError("--columns \(text): \(field) is given twice") }
-            map[field] = column - 1
-        }
-        guard let key = map["key"] else { throw UsageError("--columns \(text): the key column is required") }
-        let columns = CSVColumns(time: map["time"], key: key, size: map["size"], operation: map["op"])
-        let used = [columns.time, columns.key, columns.size, columns.operation].compactMap { $0 }
-        guard Set(used).count == used.count else {
-            throw UsageError("--columns \(text): two fields share one column")
-        }
-        return columns
-    }
-
-    /// Field names accepted in `--columns` and in header rows, mapped to the field they name.
-    static let fieldNames: [String: String] = [
+    /// Field names accepted in a column map and in header rows, mapped to the field they name
+    /// (`time`, `key`, `size` or `op`).
+    public static let fieldNames: [String: String] = [
         "time": "time", "timestamp": "time", "ts": "time", "clock_time": "time",
         "key": "key", "id": "key", "obj_id": "key", "object_id": "key", "object": "key",
         "size": "size", "obj_size": "size", "object_size": "size", "cost": "size",

@@ -13,7 +13,7 @@ public struct LRUCache<Key: Hashable, Value>: SlotPolicy {
         PolicyDescriptor(
             name: "lru", reproduces: "LRU (libCacheSim LRU.c)",
             rule: "evict the least recently used entry; a hit moves the entry to the head",
-            family: .research, supportsCountLimit: true)
+            family: .research, supportsCountLimit: true, evictsAsLRU: true)
     }
 
     public var store = SlotArena<Key, Value>()

@@ -58,7 +58,7 @@ enum SweepCommand {
         repeatableOptions: ["--option", "--traces"],
         flags: ["--ignore-size", "--no-stack-distance", "--plan"], positionals: 0...0)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
         let environment = ProcessInfo.processInfo.environment
         let arguments: Arguments
         let sweep: SweepSpec
@@ -66,7 +66,7 @@ enum SweepCommand {
         let format: ReportFormat
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            sweep = try sweepSpec(arguments, environment: environment)
+            sweep = try sweepSpec(arguments, environment: environment, registry: registry)
             if let text = arguments.value("--shard") {
                 shard = try SweepShard.parse(text)
             } else {
@@ -80,7 +80,7 @@ enum SweepCommand {
                 throw UsageError("sweep: --output DIR is required (where the records go)")
             }
         } catch { throw .usage(error) }
-        try Sweep.validate(sweep)
+        try Sweep.validate(sweep, registry: registry)
         let plan = try SweepPlan.make(sweep, shardCount: shard.count)
 
         if arguments.flags.contains("--plan") {
@@ -90,16 +90,17 @@ enum SweepCommand {
         }
         guard let directory = arguments.value("--output") else { return }
         let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("sweep: \($0)") } : nil
-        let summary = try Sweep.run(plan, shard: shard, directory: directory, progress: progress)
+        let summary = try Sweep.run(plan, shard: shard, directory: directory, registry: registry, progress: progress)
         try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
                         + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)
     }
 
     /// The sweep the arguments describe.
-    static func sweepSpec(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> SweepSpec {
+    static func sweepSpec(_ arguments: Arguments, environment: [String: String],
+                          registry: PolicyRegistry) throws(UsageError) -> SweepSpec {
         let traces = try expandTraces(arguments.all("--traces"))
         guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
-        let policies = try CompareCommand.policyNames(arguments)
+        let policies = try CompareCommand.policyNames(arguments, registry: registry)
         let capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
             try CapacityList.parse(text).items
         } ?? SweepSpec.defaultCapacities

@@ -54,7 +54,7 @@ enum ReplayCommand {
             .union(WindowOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
         let arguments: Arguments
         let job: ReplayJob
         let format: ReportFormat
@@ -71,6 +71,7 @@ enum ReplayCommand {
                 throw UsageError("--plot-intervals needs --report-interval")
             }
             try Output.requireFiles(arguments, ["--plot-intervals"])
+            replay.registry = registry
             if let threads = try arguments.integer("--threads") {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
                 replay.threads = threads

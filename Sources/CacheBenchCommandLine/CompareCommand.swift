@@ -84,7 +84,7 @@ enum CompareCommand {
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
         let arguments: Arguments
         let job: CompareJob
         let format: ReportFormat
@@ -93,8 +93,9 @@ enum CompareCommand {
             arguments = try Arguments(words, spec: spec)
             let tiers = try TierOptions.pairs(arguments)
             var compare = try compareJob(arguments, policies: arguments.value("--policies") == nil && !tiers.isEmpty
-                                                   ? [] : try policyNames(arguments))
+                                                   ? [] : try policyNames(arguments, registry: registry))
             compare.tiers = tiers
+            compare.registry = registry
             compare.memoryBudget = try arguments.value("--max-memory").map { (text) throws(UsageError) in
                 let size = try SizeFormat.parse(text, option: "--max-memory")
                 guard size > 0 else { throw UsageError("--max-memory \(text): must be greater than 0") }
@@ -141,7 +142,7 @@ enum CompareCommand {
 
     /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in
     /// place; a policy a group repeats is listed once (a name written twice is still an error).
-    static func policyNames(_ arguments: Arguments) throws(UsageError) -> [String] {
+    static func policyNames(_ arguments: Arguments, registry: PolicyRegistry) throws(UsageError) -> [String] {
         guard let list = arguments.value("--policies") else {
             throw UsageError("compare: --policies is required (see 'cachebench policies')")
         }
@@ -149,9 +150,9 @@ enum CompareCommand {
         for item in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let group: [String]?
             switch item {
-            case "all": group = PolicyRegistry.descriptors.map(\.name)
-            case "research": group = PolicyRegistry.descriptors.filter { $0.family == .research }.map(\.name)
-            case "library": group = PolicyRegistry.descriptors.filter { $0.family == .library }.map(\.name)
+            case "all": group = registry.descriptors.map(\.name)
+            case "research": group = registry.descriptors.filter { $0.family == .research }.map(\.name)
+            case "library": group = registry.descriptors.filter { $0.family == .library }.map(\.name)
             default: group = nil
             }
             if let group { names += group.filter { !names.contains($0) } } else { names.append(item) }

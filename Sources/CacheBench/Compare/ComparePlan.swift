@@ -1,0 +1,215 @@
+import EvictionPolicies
+
+/// What a comparison runs, settled before the trace is read: the policies with the options each
+/// declares, one entry per (policy, capacity) and per (tier pair, capacity), the disk tiers'
+/// capacities, and which entries one stack-distance pass serves instead of simulation.
+struct _ComparePlan {
+    /// One planned run: a policy (or tier pair) by index, and its capacity with where it came from.
+    struct Entry {
+        var policy: Int
+        var capacity: Int?
+        var source: CapacitySource
+    }
+
+    let job: CompareJob
+    let policies: [RegisteredPolicy]
+    /// The options each policy declares, by policy index.
+    let options: [PolicyOptions]
+    let tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)]
+    /// The options each memory tier declares, by tier index.
+    let tierOptions: [PolicyOptions]
+    let entries: [Entry]
+    let tierEntries: [Entry]
+    let diskCapacities: [(Int?, CapacitySource)]
+    /// The policy whose entries the stack-distance pass serves, when that can be exact.
+    let profiledPolicy: Int?
+    /// Its capacities: empty when there is no pass.
+    let profiledCapacities: [Int]
+    /// The trace's working set, measured once when a capacity or the memory budget needs it.
+    let workingSet: _WorkingSetOnce
+    /// Each entry's window (its own sampling ratio), and the stream's: the largest sample any entry needs.
+    let entryWindows: [RequestWindow]
+    let streamWindow: RequestWindow
+
+    /// Plans `job`: resolves its policies, splits its options, settles every capacity.
+    init(_ job: CompareJob, progress: ProgressReporter?) throws(CacheBenchError) {
+        self.job = job
+        policies = try Self.resolvePolicies(job)
+        if !job.window.isWholeTrace && !job.tiers.isEmpty { throw .configuration(.windowWithTier) }
+        var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
+        for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair, in: job.registry)) }
+        self.tierPolicies = tierPolicies
+        // An option reaches the policies and the memory tiers that declare it; the disk tiers have their own.
+        let allOptions = try Self.splitOptions(job.options, among: policies + tierPolicies.map(\.memory))
+        options = Array(allOptions.prefix(policies.count))
+        tierOptions = Array(allOptions.dropFirst(policies.count))
+        if job.countLimit != nil && !(policies + tierPolicies.map(\.memory)).contains(where: { $0.descriptor.supportsCountLimit }) {
+            throw .configuration(.countLimitTakenByNone)
+        }
+        let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, progress: progress)
+        self.workingSet = workingSet
+        func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
+            try Replay.defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
+                                       workingSet: workingSet.measure)
+        }
+
+        var entries: [Entry] = [], tierEntries: [Entry] = []
+        if let list = job.capacities {
+            let total = list.needsWorkingSet ? try workingSet.measure().total(ignoreSize: job.ignoreSize) : nil
+            let capacities = list.resolve(workingSet: total)
+            // CapacityList.parse never yields these, but a list built in code can.
+            if let bad = capacities.first(where: { $0 <= 0 }) { throw .configuration(.capacityNotPositive(bad)) }
+            let source: CapacitySource = list.needsWorkingSet ? .workingSetFraction : .option
+            for index in policies.indices {
+                for capacity in capacities { entries.append(Entry(policy: index, capacity: capacity, source: source)) }
+            }
+            for index in job.tiers.indices {
+                for capacity in capacities { tierEntries.append(Entry(policy: index, capacity: capacity, source: source)) }
+            }
+        } else {
+            for (index, policy) in policies.enumerated() {
+                let (capacity, source) = try defaultCapacity(policy.descriptor)
+                entries.append(Entry(policy: index, capacity: capacity, source: source))
+            }
+            for (index, pair) in tierPolicies.enumerated() {
+                let (capacity, source) = try defaultCapacity(pair.memory.descriptor)
+                tierEntries.append(Entry(policy: index, capacity: capacity, source: source))
+            }
+        }
+        self.entries = entries
+        self.tierEntries = tierEntries
+        var diskCapacities: [(Int?, CapacitySource)] = []
+        for (index, pair) in job.tiers.enumerated() {
+            if let capacity = pair.tier.diskCapacity {
+                diskCapacities.append((capacity, .option))
+            } else {
+                diskCapacities.append(try defaultCapacity(tierPolicies[index].disk.descriptor))
+            }
+        }
+        self.diskCapacities = diskCapacities
+
+        // A policy that evicts as LRU at two or more capacities: one stack-distance pass, when exact.
+        let candidate = policies.firstIndex { $0.descriptor.evictsAsLRU }
+        var profiled: [Int] = []
+        // A window's cuts need per-run counters, which the one-pass profile does not keep.
+        if job.lruStackDistance, let candidate, job.countLimit == nil, job.window.isWholeTrace {
+            profiled = entries.filter { $0.policy == candidate }.compactMap(\.capacity)
+            if profiled.count < 2 { profiled = [] }
+        }
+        profiledPolicy = profiled.isEmpty ? nil : candidate
+        profiledCapacities = profiled
+        let entryWindows = entries.map { job.window.forCapacity($0.capacity, minimumScaled: job.minimumScaledCapacity) }
+        self.entryWindows = entryWindows
+        streamWindow = job.window.covering(entryWindows)
+    }
+
+    /// The entries simulated on the first read: all but those the stack-distance pass serves.
+    var simulatedEntries: [Int] { entries.indices.filter { entries[$0].policy != profiledPolicy } }
+
+    /// The count limit a policy receives: the job's, when the policy has one.
+    func countLimit(for descriptor: PolicyDescriptor) -> Int? {
+        descriptor.supportsCountLimit ? job.countLimit : nil
+    }
+
+    /// A new, empty run for entry `i`.
+    func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
+        let entry = entries[i]
+        let policy = policies[entry.policy]
+        let window = entryWindows[i]
+        // A sampled run simulates a miniature cache: its limits scale with its sampling ratio.
+        let limits = CacheLimits(capacity: entry.capacity.map(window.scaled),
+                                 countLimit: countLimit(for: policy.descriptor).map(window.scaled))
+        do {
+            let lane = _Lane(try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize))
+            lane.subsample = window.nestedFilter(within: streamWindow)
+            lane.window = window
+            return lane
+        } catch { throw error.asRunError }
+    }
+
+    /// A new, empty tiered run for each tier entry.
+    func makeTierRuns() throws(CacheBenchError) -> [(run: TieredRun, lane: _Lane)] {
+        var runs: [(run: TieredRun, lane: _Lane)] = []
+        for entry in tierEntries {
+            let (memory, disk) = tierPolicies[entry.policy]
+            let run = try Replay.makeTieredRun(
+                memory: memory, disk: disk, tier: job.tiers[entry.policy].tier,
+                memoryLimits: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: memory.descriptor)),
+                diskCapacity: diskCapacities[entry.policy].0, options: tierOptions[entry.policy], ignoreSize: job.ignoreSize)
+            runs.append((run, _Lane(apply: run.apply)))
+        }
+        return runs
+    }
+
+    /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts;
+    /// offline policies need each request's next access, and one annotated stream serves every run.
+    func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
+        let future = policies.first { $0.descriptor.needsFuture }
+        let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+        guard !job.window.isWholeTrace else { return opened }
+        let stream = _WindowedStream(opened.reader, window: streamWindow)
+        for lane in lanes {
+            lane.stream = stream
+            lane.meter = stream.meter(streamWindow)
+        }
+        return (stream.reader, opened.source)
+    }
+
+    /// Splits `indices` (of entries) into waves whose runs fit the memory budget together;
+    /// `extra` runs of unbounded size join the first wave.
+    func waves(_ indices: [Int], extra: Int) throws(CacheBenchError) -> [[Int]] {
+        guard indices.count + extra >= _MemoryBudget.gridWorthMeasuring else { return [indices] }
+        let budget = _MemoryBudget(limit: job.memoryBudget ?? _MemoryBudget.defaultLimit,
+                                   workingSet: try workingSet.measure(), ignoreSize: job.ignoreSize)
+        let (waves, estimate) = budget.pack(indices.map { entries[$0].capacity }, extra: extra)
+        if waves.count > 1 {
+            job.noteHandler?("compare: the \(indices.count + extra) runs need about \(SizeFormat.describe(estimate, objects: false)) of memory, more than the budget of \(SizeFormat.describe(budget.limit, objects: false)); running them in \(waves.count) waves, one read of the trace each")
+        }
+        return waves.map { $0.map { indices[$0] } }
+    }
+
+    /// The policies named in `job`, each once.
+    static func resolvePolicies(_ job: CompareJob) throws(CacheBenchError) -> [RegisteredPolicy] {
+        guard !job.policies.isEmpty || !job.tiers.isEmpty else { throw .configuration(.noPolicies) }
+        var seen = Set<String>()
+        var policies: [RegisteredPolicy] = []
+        for name in job.policies {
+            guard seen.insert(name).inserted else { throw .configuration(.policyNamedTwice(name)) }
+            do { policies.append(try job.registry.policy(named: name)) } catch { throw error.asRunError }
+        }
+        return policies
+    }
+
+    /// Gives each policy the options it declares; an option no selected policy declares is a
+    /// mistake (a typo would otherwise be silently ignored).
+    static func splitOptions(_ options: PolicyOptions, among policies: [RegisteredPolicy]) throws(CacheBenchError) -> [PolicyOptions] {
+        for key in options.values.keys.sorted() where !policies.contains(where: { $0.declares(option: key) }) {
+            throw .configuration(.optionTakenByNone(key, policies: policies.map(\.descriptor.name)))
+        }
+        return policies.map { policy in PolicyOptions(options.values.filter { policy.declares(option: $0.key) }) }
+    }
+}
+
+/// A trace's working set, measured by a first pass the first time it is asked for.
+final class _WorkingSetOnce {
+    private let trace: TraceSpec
+    private let ignoreSize: Bool
+    private let progress: ProgressReporter?
+    private(set) var measured: WorkingSet?
+
+    init(_ trace: TraceSpec, ignoreSize: Bool, progress: ProgressReporter?) {
+        self.trace = trace
+        self.ignoreSize = ignoreSize
+        self.progress = progress
+    }
+
+    func measure() throws(CacheBenchError) -> WorkingSet {
+        if let measured { return measured }
+        progress?.begin(phase: "working set")
+        do {
+            let workingSet = try WorkingSet.measure(trace, ignoreSize: ignoreSize)
+            measured = workingSet
+            return workingSet
+        } catch { throw .trace(error) }
+    }
+}

@@ -1,0 +1,55 @@
+import EvictionPolicies
+
+/// A replay or comparison that cannot run as asked, in the engine's own words: which policy,
+/// option or limit, and why. A command-line tool names its flags instead by switching over the
+/// cases (`cachebench` does, in `CacheBenchCommandLine`).
+public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No registered policy answers to the name.
+    case unknownPolicy(PolicyLookupError)
+    /// The policy refused its limits or options.
+    case policy(PolicyConfigurationError)
+    /// A comparison names no policy and no tier pair.
+    case noPolicies
+    /// A comparison names this policy twice.
+    case policyNamedTwice(String)
+    /// No selected policy declares this option; the selected policies are listed.
+    case optionTakenByNone(String, policies: [String])
+    /// A count limit was given, but no selected policy has one.
+    case countLimitTakenByNone
+    /// A capacity that is not greater than 0 (only a list built in code can hold one).
+    case capacityNotPositive(Int)
+    /// An offline policy (it needs each request's next access) cannot be a tier.
+    case offlineTier(String)
+    /// A tiered run drives its two tiers from one thread.
+    case tierWithThreads
+    /// A warm-up, request cap, sample or report interval (``RequestWindow``) with a tiered run.
+    case windowWithTier
+    /// A warm-up, request cap, sample or report interval (``RequestWindow``) with a threaded run.
+    case windowWithThreads
+
+    /// The problem in one line, in the engine's words.
+    public var description: String {
+        switch self {
+        case .unknownPolicy(let error): error.description
+        case .policy(let error): error.description
+        case .noPolicies: "no policy to run: name at least one policy or tier pair"
+        case .policyNamedTwice(let name): "policy \(name) is named twice"
+        case let .optionTakenByNone(option, policies):
+            "option \(option): none of the selected policies (\(policies.joined(separator: ", "))) takes it"
+        case .countLimitTakenByNone: "count limit: none of the selected policies has one"
+        case .capacityNotPositive(let capacity): "capacity \(capacity): must be greater than 0"
+        case .offlineTier(let name): "\(name) needs the future and cannot be a tier"
+        case .tierWithThreads: "a tiered run cannot be shared by several threads"
+        case .windowWithTier: "a warm-up, request cap, sample or report interval cannot be combined with a tiered run"
+        case .windowWithThreads: "a warm-up, request cap, sample or report interval cannot be combined with a threaded run"
+        }
+    }
+}
+
+extension PolicyLookupError {
+    var asRunError: CacheBenchError { .configuration(.unknownPolicy(self)) }
+}
+
+extension PolicyConfigurationError {
+    var asRunError: CacheBenchError { .configuration(.policy(self)) }
+}

@@ -1,0 +1,106 @@
+import CacheBench
+import Foundation
+
+/// The `cachebench` command line as a library: every subcommand, over the policies of a registry.
+///
+/// A researcher's own executable runs their policy through `replay`, `compare`, `mrc`, the
+/// regression gate, the charts, `sweep` and `policies` in a few lines:
+///
+/// ```swift
+/// import CacheBench
+/// import CacheBenchCommandLine
+///
+/// exit(CacheBenchCommandLine.main(registry: .standard.adding(LIPCache<UInt64, Void>.self)))
+/// ```
+public enum CacheBenchCommandLine {
+    /// Runs the command `arguments` name (by default the process's own arguments) over the
+    /// policies of `registry`, printing results on standard output and problems on standard error.
+    ///
+    /// - Returns: the contract's exit code: 0 ok, 2 usage, 3 regression gate, 65 bad input,
+    ///   66 cannot open, 74 cannot write.
+    @MainActor
+    public static func main(registry: PolicyRegistry = .standard,
+                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+        AtomicFile.protectStandardDescriptors()
+        return run(arguments, registry: registry)
+    }
+}
+
+let usage = """
+USAGE: cachebench COMMAND [options]
+
+Replays cache request traces against eviction policies: research algorithms (LRU, SIEVE,
+S3-FIFO, ...) and faithful models of app caches (NSCache, AFNetworking, YYCache, ...).
+
+COMMANDS:
+  replay TRACE --policy NAME    Drive one policy with a trace; report hit ratios, throughput
+                                and trim latency.
+  compare TRACE --policies A,B  Many policies at many capacities from one read of the trace;
+                                charts (--plot) and a CI regression gate (--baseline).
+  mrc TRACE                     LRU's exact miss-ratio curve from one stack-distance pass.
+  policies                      List every policy, what it reproduces and its parameters.
+  generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
+  convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
+  analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
+  sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
+                                arrays) and resumable; 'merge DIR' joins the records, and
+                                'sweep-report DIR' draws miss-ratio reductions against FIFO.
+  help [COMMAND]                Show help for a command.
+
+Run 'cachebench COMMAND --help' for a command's options.
+"""
+
+/// Every command: its help and how it runs. Commands that name policies look them up in the registry.
+let commands: [String: (help: String, run: @Sendable ([String], PolicyRegistry) throws(CacheBenchError) -> Void)] = [
+    "replay": (ReplayCommand.help, ReplayCommand.run),
+    "compare": (CompareCommand.help, CompareCommand.run),
+    "mrc": (MRCCommand.help, { (words, _) throws(CacheBenchError) in try MRCCommand.run(words) }),
+    "policies": (PoliciesCommand.help, PoliciesCommand.run),
+    "generate": (GenerateCommand.help, { (words, _) throws(CacheBenchError) in try GenerateCommand.run(words) }),
+    "convert": (ConvertCommand.help, { (words, _) throws(CacheBenchError) in try ConvertCommand.run(words) }),
+    "sweep": (SweepCommand.help, SweepCommand.run),
+    "merge": (MergeCommand.help, { (words, _) throws(CacheBenchError) in try MergeCommand.run(words) }),
+    "sweep-report": (SweepReportCommand.help, { (words, _) throws(CacheBenchError) in try SweepReportCommand.run(words) }),
+    "analyze": (AnalyzeCommand.help, { (words, _) throws(CacheBenchError) in try AnalyzeCommand.run(words) }),
+]
+
+/// Prints help on standard output: exit 0, or 74 when standard output cannot be written.
+func printHelp(_ text: String) -> Int32 {
+    do { try Output.emit(text + "\n", to: "-") } catch {
+        Output.error(error.description)
+        return error.exitCode
+    }
+    return 0
+}
+
+/// Usage mistakes print the usage on standard error (stdout is for results only): exit 2.
+func usageError(_ text: String) -> Int32 {
+    Output.writeStandardError(text + "\n")
+    return 2
+}
+
+/// Runs the command `words` name over `registry`'s policies and returns its exit code.
+@MainActor
+func run(_ words: [String], registry: PolicyRegistry) -> Int32 {
+    guard let first = words.first else { return usageError(usage) }
+    if first == "--help" || first == "-h" { return printHelp(usage) }
+    if first == "help" {
+        if words.count > 1, let command = commands[words[1]] { return printHelp(command.help) }
+        if words.count > 1 { return usageError("cachebench: unknown command '\(words[1])'\n\n" + usage) }
+        return printHelp(usage)
+    }
+    guard let command = commands[first] else {
+        Output.error("unknown command '\(first)' (commands: \(commands.keys.sorted().joined(separator: ", ")))")
+        return 2
+    }
+    let rest = Array(words.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") { return printHelp(command.help) }
+    do {
+        try command.run(rest, registry)
+        return 0
+    } catch {
+        // One line per problem (the regression gate reports one per regressed run).
+        for line in error.commandLineDescription.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
+        return error.exitCode
+    }
+}

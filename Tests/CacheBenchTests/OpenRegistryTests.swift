@@ -1,0 +1,76 @@
+import CacheBench
+import EvictionPolicies
+import TestSupport
+import Testing
+
+/// FIFO's rule under another name (and, when asked, an alias), as a caller's own policy would be.
+private struct CallerFIFO<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "caller-fifo", reproduces: "a test's own FIFO", rule: "evict the oldest insertion",
+                         family: .research, supportsCountLimit: true)
+    }
+    var store = SlotArena<Key, Value>()
+    var queue = SlotList()
+    let capacity: Int
+    let countLimit: Int
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+    }
+    var count: Int { queue.count }
+    var totalCost: Int { queue.cost }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
+    mutating func victim() -> Int32 { queue.tail }
+    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+}
+
+@Suite("registry: open to the caller's policies")
+struct OpenRegistryTests {
+    @Test("the standard policies answer to distinct names and aliases")
+    func standardIsConsistent() throws {
+        let rebuilt = try PolicyRegistry(PolicyRegistry.all)
+        #expect(rebuilt.descriptors.map(\.name) == PolicyRegistry.standard.descriptors.map(\.name))
+    }
+
+    @Test("a caller's policy is listed last, found by name, and refused when it takes a registered name")
+    func adding() throws {
+        let registry = PolicyRegistry.standard.adding(CallerFIFO<UInt64, Void>.self)
+        #expect(registry.descriptors.last?.name == "caller-fifo")
+        #expect(registry.descriptors.count == PolicyRegistry.standard.descriptors.count + 1)
+        #expect(try registry.policy(named: "CALLER-FIFO").descriptor.name == "caller-fifo")
+        #expect(throws: PolicyLookupError.self) { try PolicyRegistry.standard.policy(named: "caller-fifo") }
+
+        var copy = PolicyRegistry.standard
+        #expect(throws: PolicyRegistryError.duplicateName("fifo")) { try copy.add(.of(FIFOCache<UInt64, Void>.self)) }
+        #expect(throws: PolicyRegistryError.duplicateName("caller-fifo")) {
+            try copy.add(.of(CallerFIFO<UInt64, Void>.self))
+            try copy.add(.of(CallerFIFO<UInt64, Void>.self))
+        }
+    }
+
+    @Test("replay and compare run a caller's policy exactly as the built-in policy with its rule")
+    func runs() throws {
+        let registry = PolicyRegistry.standard.adding(CallerFIFO<UInt64, Void>.self)
+        let trace = TraceSpec(path: Repository.trace("zipf.csv"))
+        var job = ReplayJob(trace: trace, policy: "caller-fifo", capacity: 40, ignoreSize: true)
+        job.registry = registry
+        let mine = try Replay.run(job)
+        let fifo = try Replay.run(ReplayJob(trace: trace, policy: "fifo", capacity: 40, ignoreSize: true))
+        #expect(mine.policy == "caller-fifo")
+        #expect(mine.counters == fifo.counters)
+        #expect(mine.hits > 0 && mine.counters.evictions > 0)
+
+        var unknown = job
+        unknown.registry = .standard
+        #expect(throws: CacheBenchError.self) { try Replay.run(unknown) }
+
+        var compare = CompareJob(trace: trace, policies: ["caller-fifo", "fifo"], capacities: CapacityList([.size(40), .size(400)]),
+                                 ignoreSize: true, threads: 1)
+        compare.registry = registry
+        let results = try Compare.run(compare).results
+        #expect(results.map(\.policy) == ["caller-fifo", "caller-fifo", "fifo", "fifo"])
+        #expect(results[0].counters == results[2].counters && results[1].counters == results[3].counters)
+        #expect(results[0].counters == fifo.counters)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// The `example-policy` executable: LIP, a policy defined only in that target, registered beside
+/// the standard ones, run through `policies`, `replay`, `compare` and the regression gate.
+@Suite("An executable of one's own runs its policy through every command")
+struct ExamplePolicyEndToEndTests {
+    static func example(_ arguments: [String], stdin: Data? = nil) throws -> CLI.Result {
+        try CLI.run(arguments, stdin: stdin, program: "example-policy")
+    }
+
+    /// LIP the slow, obvious way: an array from most to least recently used; a new key enters at
+    /// the end (the next victim), a hit moves its key to the front.
+    static func referenceHits(_ keys: [String], capacity: Int) -> Int {
+        var order: [String] = []
+        var hits = 0
+        for key in keys {
+            if let position = order.firstIndex(of: key) {
+                hits += 1
+                order.remove(at: position)
+                order.insert(key, at: 0)
+            } else {
+                if order.count == capacity { order.removeLast() }
+                order.append(key)
+            }
+        }
+        return hits
+    }
+
+    /// The keys of a bundled CSV trace whose rows are all gets (`timestamp,key,size,op`).
+    static func keys(ofTrace path: String) throws -> [String] {
+        let text = try String(contentsOf: CLI.root.appendingPathComponent(path), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let fields = line.split(separator: ",")
+            return String(fields[1])
+        }
+    }
+
+    @Test("policies lists the registered policy after the standard ones; cachebench itself does not know it")
+    func listed() throws {
+        let listed = try Self.example(["policies", "--format", "csv"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let names = listed.stdout.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) }
+        #expect(names.last == "lip")
+        #expect(names.contains("lru") && names.contains("nuke-clock"))
+        let standard = try CLI.run(["replay", "Traces/zipf.csv", "--policy", "lip", "--capacity", "10", "--ignore-size"])
+        #expect(standard.status == 2)
+        #expect(standard.stderr.contains("unknown policy 'lip'"))
+    }
+
+    @Test("a hand-worked scan: LIP keeps its hot key where LRU loses it")
+    func handWorked() throws {
+        // Capacity 2. LIP: A miss [A]; A hit; B miss enters last [A B]; C evicts B [A C]; D evicts C [A D];
+        // A hit: 2 hits. LRU: A, A hit, B [B A], C evicts A [C B], D evicts B [D C], A miss: 1 hit.
+        let trace = "timestamp,key,size\n" + ["A", "A", "B", "C", "D", "A"].enumerated()
+            .map { "\($0.offset),\($0.element),1\n" }.joined()
+        let replay = try Self.example(["replay", "-", "--policy", "lip", "--capacity", "2", "--ignore-size",
+                                       "--format", "json"], stdin: Data(trace.utf8))
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let json = try #require(replay.json)
+        #expect(json["policy"] as? String == "lip")
+        #expect(json["requests"] as? Int == 6)
+        #expect(json["hits"] as? Int == 2)
+        #expect(json["evictions"] as? Int == 2)
+
+        let compare = try Self.example(["compare", "-", "--policies", "lip,lru", "--capacity", "2", "--ignore-size",
+                                         "--format", "json"], stdin: Data(trace.utf8))
+        #expect(compare.status == 0, "\(compare.stderr)")
+        let results = try #require(compare.json?["results"] as? [[String: Any]])
+        #expect(results.map { $0["policy"] as? String } == ["lip", "lru"])
+        #expect(results.map { $0["hits"] as? Int } == [2, 1])
+    }
+
+    @Test("replay and compare on a bundled trace agree with the reference model at every capacity")
+    func bundledTrace() throws {
+        let keys = try Self.keys(ofTrace: "Traces/zipf.csv")
+        let capacities = [10, 50, 200]
+        let expected = capacities.map { Self.referenceHits(keys, capacity: $0) }
+        // A capacity under the working set must evict, or the check would not tell LIP from LRU.
+        #expect(expected[0] < expected[2])
+
+        for (capacity, hits) in zip(capacities, expected) {
+            let replay = try Self.example(["replay", "Traces/zipf.csv", "--policy", "lip", "--capacity", "\(capacity)",
+                                           "--ignore-size", "--format", "json"])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(replay.json?["requests"] as? Int == keys.count)
+            #expect(replay.json?["hits"] as? Int == hits, "replay at \(capacity)")
+        }
+
+        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("lip-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: baseline) }
+        let compare = try Self.example(["compare", "Traces/zipf.csv", "--policies", "lip,lru",
+                                        "--capacities", capacities.map(String.init).joined(separator: ","),
+                                        "--ignore-size", "--format", "json", "--output", baseline])
+        #expect(compare.status == 0, "\(compare.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: baseline))) as? [String: Any]
+        let results = try #require(report?["results"] as? [[String: Any]])
+        let lip = results.filter { $0["policy"] as? String == "lip" }
+        #expect(lip.map { $0["capacity"] as? Int } == capacities)
+        #expect(lip.map { $0["hits"] as? Int } == expected)
+
+        // The regression gate reads its own report back: it compares every (policy, capacity) and passes.
+        let gate = try Self.example(["compare", "Traces/zipf.csv", "--policies", "lip,lru",
+                                     "--capacities", capacities.map(String.init).joined(separator: ","),
+                                     "--ignore-size", "--baseline", baseline, "--format", "csv"])
+        #expect(gate.status == 0, "\(gate.stderr)")
+    }
+}

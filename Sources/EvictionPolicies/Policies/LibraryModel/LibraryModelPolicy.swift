@@ -12,7 +12,7 @@
 ///   ``EvictionPolicy/remove(_:observer:)``) first runs ``willOperate(observer:)``: work an earlier call queued.
 ///   A cache-aside ``EvictionPolicy/access(_:cost:orInsert:observer:)`` that misses is a get and a set, two calls.
 /// - **Get**: a resident entry is a hit unless ``refusesHit(_:observer:)`` (a TTL) says otherwise;
-///   a hit runs ``SlotPolicy/didHit(_:)``.
+///   a hit runs ``ArenaPolicy/didHit(_:)``.
 /// - **Set**: the cost is clamped at 0 and charged as ``chargedCost(_:)``; ``SlotPolicy/admits(_:cost:)``
 ///   may ignore the set (a new key or a resident one); a new entry takes a slot and
 ///   ``SlotPolicy/didInsert(_:)`` places it, a resident one gets its value and cost and
@@ -28,7 +28,7 @@ public protocol LibraryModelPolicy: SlotPolicy {
     /// entry, reporting it to `observer`. Default: never.
     mutating func refusesHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) -> Bool
     /// The update rule: resident `slot` has just got a new value and cost (it had `formerCost`).
-    /// Default: ``SlotPolicy/didHit(_:)``.
+    /// Default: ``ArenaPolicy/didHit(_:)``.
     mutating func didReplace(_ slot: Int32, formerCost: Int)
     /// The cost the library charges for a set of `cost` (≥ 0). Default: `cost`.
     func chargedCost(_ cost: Int) -> Int

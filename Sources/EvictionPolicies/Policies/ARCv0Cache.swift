@@ -29,7 +29,7 @@
 ///   the last found key was in B2), or when T2 is empty; otherwise T2's LRU goes to B2's head.
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1) amortised.
-public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
+public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "arcv0",
@@ -44,7 +44,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var b2Tag: UInt32 { 3 }
 
     // aux = the list the slot is in.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var t1 = SlotList()
     @usableFromInline var t2 = SlotList()
     @usableFromInline var b1 = SlotList()
@@ -72,52 +72,19 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
     /// The current target size of T1 (ARC's p).
     @inlinable public var target: Double { p }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) <= Self.t2Tag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) <= Self.t2Tag }
 
-    /// A lookup of a resident key is a request for it at its cost; of any other key, nothing.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) <= Self.t2Tag else { return nil }
-        let value = store.value(slot)
-        hit(slot, cost: store.cost(slot), value: value, observer: &observer)
-        return value
+    /// A lookup or access of a resident key is a request for it at its cost.
+    @inlinable @inline(__always)
+    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        hit(slot, cost: store.cost(slot), value: store.value(slot), observer: &observer)
     }
 
     @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let cost = max(cost, 0)
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            hit(slot, cost: store.cost(slot), value: store.value(slot), observer: &observer)
-            return true
-        }
-        miss(key, hash: hash, ghostSlot: slot, cost: cost, value: value(), observer: &observer)
-        return false
-    }
-
-    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
-    /// removed (not an eviction) and the new one admitted.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) <= Self.t2Tag {
-            if store.cost(slot) == cost {
-                hit(slot, cost: cost, value: value, observer: &observer)
-                return
-            }
-            remove(key, observer: &observer)
-        }
-        let ghost = store.find(key)
-        miss(key, hash: store.hash(key), ghostSlot: ghost, cost: cost, value: value, observer: &observer)
+    public mutating func didHit(_ slot: Int32) {
+        var ignoring = IgnoringObserver<Key, Value>()
+        didHit(slot, observer: &ignoring)
     }
 
     /// Removes a resident object; a ghost key stays, as in `ARCv0_remove`.
@@ -125,13 +92,19 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+        guard slot >= 0, isResident(slot) else { return nil }
+        unlink(slot)
+        return store.release(slot)
+    }
+
+    @inlinable
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) {
         case Self.t1Tag: store.unlink(slot, &t1)
         case Self.t2Tag: store.unlink(slot, &t2)
-        default: return nil
+        case Self.b1Tag: store.unlink(slot, &b1)
+        default: store.unlink(slot, &b2)
         }
-        return store.release(slot)
     }
 
     // MARK: The rule
@@ -164,8 +137,8 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
 
     /// Cases II–IV. `ghostSlot` is the key's ghost slot, or -1 when the key is unknown.
     @inlinable
-    mutating func miss(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: Value,
-                       observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost ghostSlot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         let ghostHit = ghostSlot >= 0
         if ghostHit {
             if store.aux(ghostSlot) == Self.b1Tag {
@@ -186,7 +159,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
         while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
             if ghostHit { replace(&pass, observer: &observer) } else { evictOnFullMiss(cost: cost, &pass, observer: &observer) }
         }
-        let slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
+        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
         if ghostHit {
             lastFoundInB2 = false
             store.setAux(slot, Self.t2Tag)
@@ -207,7 +180,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
     mutating func evictOnFullMiss(cost: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         if t1.cost + b1.cost + cost > capacity {
             if b1.cost > 0 {
-                dropOldest(Self.b1Tag)
+                store.forgetGhost(b1.tail, from: &b1)
                 replace(&pass, observer: &observer)
             } else if !t1.isEmpty {
                 pass.willRemove(&observer)
@@ -219,7 +192,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
         }
         // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
         let resident = t1.cost + b1.cost + t2.cost
-        while resident + b2.cost - capacity >= capacity && !b2.isEmpty { dropOldest(Self.b2Tag) }
+        while resident + b2.cost - capacity >= capacity && !b2.isEmpty { store.forgetGhost(b2.tail, from: &b2) }
         replace(&pass, observer: &observer)
     }
 
@@ -247,19 +220,11 @@ public struct ARCv0Cache<Key: Hashable, Value>: EvictionPolicy {
         store.setValue(slot, nil)
         store.setAux(slot, ghost)
         if ghost == Self.b1Tag {
-            while b1.cost + cost > capacity && !b1.isEmpty { dropOldest(Self.b1Tag) }
+            store.trimGhosts(&b1, toCost: capacity - cost)
             store.pushHead(slot, &b1)
         } else {
-            while b2.cost + cost > capacity && !b2.isEmpty { dropOldest(Self.b2Tag) }
+            store.trimGhosts(&b2, toCost: capacity - cost)
             store.pushHead(slot, &b2)
         }
-    }
-
-    /// Forgets the least recent key of ghost list `ghost` (not an eviction: it holds no object).
-    @inlinable
-    mutating func dropOldest(_ ghost: UInt32) {
-        let oldest = ghost == Self.b1Tag ? b1.tail : b2.tail
-        if ghost == Self.b1Tag { store.unlink(oldest, &b1) } else { store.unlink(oldest, &b2) }
-        store.release(oldest)
     }
 }

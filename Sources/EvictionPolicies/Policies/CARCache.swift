@@ -26,7 +26,7 @@
 ///   leaves for B2; set → cleared and moved behind the hand. Repeats until one object leaves.
 ///
 /// - Complexity: lookups O(1) expected; REPLACE is amortised O(1) (each bit it clears was set by a hit).
-public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
+public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "car", reproduces: "CAR (Bansal & Modha, FAST'04) as libCacheSim 0.3.5 CAR.c",
@@ -42,7 +42,7 @@ public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
 
     // aux = the list in bits 0–1, the reference bit in bit 2. In T1 and T2 the tail is the hand
     // (the oldest) and the head the newest; in B1 and B2 the head is the newest key.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var t1 = SlotList()
     @usableFromInline var t2 = SlotList()
     @usableFromInline var b1 = SlotList()
@@ -70,63 +70,15 @@ public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
     /// The current target size of T1 (CAR's p).
     @inlinable public var target: Double { p }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag
-    }
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 <= Self.t2Tag }
+
+    /// A hit sets the object's reference bit; nothing moves.
+    @inlinable @inline(__always)
+    public mutating func didHit(_ slot: Int32) { store.setAux(slot, store.aux(slot) | Self.referenceBit) }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, store.aux(slot) & 3 <= Self.t2Tag else { return nil }
-        store.setAux(slot, store.aux(slot) | Self.referenceBit)
-        return store.value(slot)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag {
-            store.setAux(slot, store.aux(slot) | Self.referenceBit)
-            return true
-        }
-        miss(key, hash: hash, ghostSlot: slot, cost: max(cost, 0), value: value(), observer: &observer)
-        return false
-    }
-
-    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
-    /// removed (not an eviction) and the new one admitted.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) & 3 <= Self.t2Tag {
-            if store.cost(slot) == cost {
-                store.setValue(slot, value)
-                store.setAux(slot, store.aux(slot) | Self.referenceBit)
-                return
-            }
-            remove(key, observer: &observer)
-        }
-        let ghost = store.find(key)
-        miss(key, hash: store.hash(key), ghostSlot: ghost, cost: cost, value: value, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        unlink(slot)
-        return store.release(slot)
-    }
-
-    @inlinable
-    mutating func unlink(_ slot: Int32) {
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) & 3 {
         case Self.t1Tag: store.unlink(slot, &t1)
         case Self.t2Tag: store.unlink(slot, &t2)
@@ -140,8 +92,8 @@ public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
     /// A ghost hit adapts p and forgets the key; then, if the object fits the capacity, REPLACE
     /// and B1's trimming make room and it enters T2 (after any ghost hit not yet consumed) or T1.
     @inlinable
-    mutating func miss(_ key: Key, hash: UInt64, ghostSlot: Int32, cost: Int, value: Value,
-                       observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost ghostSlot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         if ghostSlot >= 0 {
             if store.aux(ghostSlot) & 3 == Self.b1Tag {
                 wasInB1 = true
@@ -160,12 +112,10 @@ public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
         while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
             replace(&pass, observer: &observer)
             if !(wasInB1 && wasInB2) && t1.cost + b1.cost >= capacity && !b1.isEmpty {
-                let oldest = b1.tail
-                store.unlink(oldest, &b1)
-                store.release(oldest)
+                store.forgetGhost(b1.tail, from: &b1)
             }
         }
-        let slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
+        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
         if wasInB1 || wasInB2 {
             wasInB1 = false
             wasInB2 = false
@@ -193,16 +143,13 @@ public struct CARCache<Key: Hashable, Value>: EvictionPolicy {
             let hand = fromT1 ? t1.tail : t2.tail
             let aux = store.aux(hand)
             if aux & Self.referenceBit == 0 {
-                if fromT1 { store.unlink(hand, &t1) } else { store.unlink(hand, &t2) }
-                pass.willRemove(&observer)
-                if let value = store.value(hand) { observer.didEvict(store.key(hand), value: value, cost: store.cost(hand)) }
-                store.setValue(hand, nil)
+                // The ghost lists have no bound of their own (B1 is trimmed by the miss).
                 if fromT1 {
-                    store.setAux(hand, Self.b1Tag)
-                    store.pushHead(hand, &b1)
+                    store.unlink(hand, &t1)
+                    store.demote(hand, to: &b1, limit: .max, tag: Self.b1Tag, pass: &pass, observer: &observer)
                 } else {
-                    store.setAux(hand, Self.b2Tag)
-                    store.pushHead(hand, &b2)
+                    store.unlink(hand, &t2)
+                    store.demote(hand, to: &b2, limit: .max, tag: Self.b2Tag, pass: &pass, observer: &observer)
                 }
                 return
             }

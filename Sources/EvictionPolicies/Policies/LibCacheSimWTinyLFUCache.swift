@@ -39,7 +39,7 @@ import Foundation
 /// - Complexity: lookups O(1) expected plus 10 sketch counters on a hit in main; an eviction is
 ///   amortised O(1) plus two sketch estimates. The sketch's decay is O(counters) every
 ///   32 × main-capacity hits in main.
-public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
+public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "wtinylfu",
@@ -54,7 +54,7 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var protectedTag: UInt32 { 2 }
 
     // aux = the list the slot is in.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     @usableFromInline var window = SlotList()
     @usableFromInline var probation = SlotList()
     @usableFromInline var protected = SlotList()
@@ -90,59 +90,27 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    @inlinable @inline(__always)
+    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         hit(slot, observer: &observer)
-        return store.value(slot)
     }
 
     @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        if slot >= 0 {
-            hit(slot, observer: &observer)
-            return true
-        }
-        miss(key, hash: hash, cost: max(cost, 0), value: value(), observer: &observer)
-        return false
+    public mutating func didHit(_ slot: Int32) {
+        var ignoring = IgnoringObserver<Key, Value>()
+        hit(slot, observer: &ignoring)
     }
 
     /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
     /// removed (not an eviction) and the new one admitted.
     @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let slot = store.find(key)
-        if slot >= 0 {
-            if store.cost(slot) == cost {
-                store.setValue(slot, value)
-                hit(slot, observer: &observer)
-                return
-            }
-            remove(key, observer: &observer)
-        }
-        miss(key, hash: store.hash(key), cost: cost, value: value, observer: &observer)
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 
     @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        unlink(slot)
-        return store.release(slot)
-    }
-
-    @inlinable
-    mutating func unlink(_ slot: Int32) {
+    public mutating func unlink(_ slot: Int32) {
         switch store.aux(slot) {
         case Self.windowTag: store.unlink(slot, &window)
         case Self.probationTag: store.unlink(slot, &probation)
@@ -185,13 +153,14 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
+    /// The object enters the window's head (the policy keeps no ghosts: `ghost` is always -1).
     @inlinable
-    mutating func miss(_ key: Key, hash: UInt64, cost: Int, value: Value,
-                       observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity, cost <= windowCapacity, cost <= mainCapacity, cost <= probationCapacity else { return }
         var pass = TrimPass(.caller)
         while totalCost + cost > capacity && count > 0 { evictionStep(&pass, observer: &observer) }
-        let slot = store.allocate(key: key, hash: hash, value: value, cost: cost)
+        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
         store.setAux(slot, Self.windowTag)
         store.pushHead(slot, &window)
         sketch.add(key)

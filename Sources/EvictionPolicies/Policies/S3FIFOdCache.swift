@@ -296,8 +296,7 @@ struct _EvictedKeyFIFO<Key: Hashable> {
     mutating func remove(_ key: Key) -> Bool {
         let slot = store.find(key)
         guard slot >= 0 else { return false }
-        store.unlink(slot, &queue)
-        store.release(slot)
+        store.forgetGhost(slot, from: &queue)
         return true
     }
 
@@ -305,11 +304,7 @@ struct _EvictedKeyFIFO<Key: Hashable> {
     mutating func add(_ key: Key, cost: Int) {
         let hash = store.hash(key)
         guard store.find(key, hash: hash) < 0, cost <= capacity else { return }
-        while queue.cost + cost > capacity && !queue.isEmpty {
-            let oldest = queue.tail
-            store.unlink(oldest, &queue)
-            store.release(oldest)
-        }
+        store.trimGhosts(&queue, toCost: capacity - cost)
         store.pushHead(store.allocate(key: key, hash: hash, value: (), cost: cost), &queue)
     }
 }

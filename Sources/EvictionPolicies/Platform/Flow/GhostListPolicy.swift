@@ -21,9 +21,22 @@ extension GhostListPolicy {
     @inlinable
     public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
                                  observer: inout some EvictionObserver<Key, Value>) {
+        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
+    }
+}
+
+extension ArenaPolicy {
+    /// The update step of a policy whose rule has no word on updates (``GhostListPolicy``'s
+    /// default, libCacheSim's find-then-insert): the same cost keeps the entry and counts as a
+    /// hit; a new cost is a new object: the old one goes (not an eviction) and the new one misses.
+    ///
+    /// - Complexity: one hit, or one release and one miss.
+    @inlinable
+    mutating func _updateAsHitOrNewObject(_ slot: Int32, with value: Value, cost: Int,
+                                          observer: inout some EvictionObserver<Key, Value>) {
         guard store.cost(slot) != cost else {
             store.setValue(slot, value)
-            didHit(slot)
+            didHit(slot, observer: &observer)
             return
         }
         let key = store.key(slot)

@@ -39,24 +39,22 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents = _ChainedSample()
+    @usableFromInline var residents: _SampledResidents
     /// Per slot: the 1-based index of its next request.
     @usableFromInline var nextRequest = SideTable<Int64>(filling: .max)
     /// The 1-based index of the request being handled (libCacheSim's `n_req`).
     @usableFromInline var now: Int64 = 0
     /// The next request of the object being handled, `Int64.max` for none.
     @usableFromInline var pendingNext: Int64 = .max
-    @usableFromInline var generator: SeededGenerator
-    @usableFromInline var residentCost = 0
     @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residentCost }
+    @inlinable public var totalCost: Int { residents.cost }
     public let capacity: Int
     public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         samples = try options.integer("n-sample", default: 128, in: 1...1_000_000)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        residents = try _SampledResidents(options: options)
     }
 
     @inlinable public var count: Int { residents.count }
@@ -124,15 +122,14 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residents.insert(slot, hash: store.hash(store.key(slot)))
-        residentCost += store.cost(slot)
+        residents.insert(slot, of: store)
     }
 
     @inlinable public mutating func victim() -> Int32 {
-        var best = residents.draw(using: &generator)
+        var best = residents.draw()
         var bestScore = score(best)
         for _ in 1..<samples {
-            let drawn = residents.draw(using: &generator)
+            let drawn = residents.draw()
             let drawnScore = score(drawn)
             if bestScore < drawnScore { (best, bestScore) = (drawn, drawnScore) }
         }
@@ -147,11 +144,10 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot)
-        residentCost -= store.cost(slot)
+        residents.remove(slot, of: store)
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        store.setCost(slot, cost, adjusting: &residents.cost)
     }
 }

@@ -28,23 +28,20 @@ public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents = _ChainedSample()
+    @usableFromInline var residents: _SampledResidents
     @usableFromInline var frequency = SideTable<UInt32>(filling: 0)
     @usableFromInline var entered = SideTable<Int64>(filling: 0)
     /// Requests so far, the current one included (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
-    @usableFromInline var generator: SeededGenerator
-    @usableFromInline var residentCost = 0
     @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residentCost }
+    @inlinable public var totalCost: Int { residents.cost }
     public let capacity: Int
     public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         samples = try options.integer("n-sample", default: 64, in: 1...1_000_000)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
-        residents.rebuild(buckets: 1 << 12)
+        residents = try _SampledResidents(options: options, buckets: 1 << 12)
     }
 
     @inlinable public var count: Int { residents.count }
@@ -70,29 +67,27 @@ public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didInsert(_ slot: Int32) {
         frequency[slot] = 1
         entered[slot] = requests
-        residents.insert(slot, hash: store.hash(store.key(slot)))
-        residentCost += store.cost(slot)
+        residents.insert(slot, of: store)
     }
 
     @inlinable public mutating func victim() -> Int32 {
         var best: Int32 = -1
         var bestScore = 1.0e16
         for _ in 0..<samples {
-            let drawn = residents.draw(using: &generator)
+            let drawn = residents.draw()
             let score = 1.0e8 * Double(frequency[drawn]) / Double(requests - entered[drawn])
             if bestScore > score { (best, bestScore) = (drawn, score) }
         }
         // Every score is below 10^16 unless an age is 0, which only an object inserted by this
         // same request could have: none is resident yet. Fall back to a draw all the same.
-        return best >= 0 ? best : residents.draw(using: &generator)
+        return best >= 0 ? best : residents.draw()
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot)
-        residentCost -= store.cost(slot)
+        residents.remove(slot, of: store)
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        store.setCost(slot, cost, adjusting: &residents.cost)
     }
 }

@@ -20,16 +20,14 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents = _ChainedSample()
-    @usableFromInline var generator: SeededGenerator
-    @usableFromInline var residentCost = 0
-    @inlinable public var totalCost: Int { residentCost }
+    @usableFromInline var residents: _SampledResidents
+    @inlinable public var totalCost: Int { residents.cost }
     public let capacity: Int
     public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        residents = try _SampledResidents(options: options)
     }
 
     @inlinable public var count: Int { residents.count }
@@ -40,18 +38,16 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residents.insert(slot, hash: store.hash(store.key(slot)))
-        residentCost += store.cost(slot)
+        residents.insert(slot, of: store)
     }
 
-    @inlinable public mutating func victim() -> Int32 { residents.draw(using: &generator) }
+    @inlinable public mutating func victim() -> Int32 { residents.draw() }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot)
-        residentCost -= store.cost(slot)
+        residents.remove(slot, of: store)
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        store.setCost(slot, cost, adjusting: &residents.cost)
     }
 }

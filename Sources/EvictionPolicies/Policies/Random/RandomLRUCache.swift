@@ -26,20 +26,18 @@ public struct RandomLRUCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents = _ChainedSample()
+    @usableFromInline var residents: _SampledResidents
     @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
     @usableFromInline var clock: Int64 = 0
-    @usableFromInline var generator: SeededGenerator
-    @usableFromInline var residentCost = 0
     @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residentCost }
+    @inlinable public var totalCost: Int { residents.cost }
     public let capacity: Int
     public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         samples = try options.integer("n-samples", default: 16, in: 1...1_000_000)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        residents = try _SampledResidents(options: options)
     }
 
     @inlinable public var count: Int { residents.count }
@@ -55,27 +53,25 @@ public struct RandomLRUCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didInsert(_ slot: Int32) {
         clock += 1
         lastAccess[slot] = clock
-        residents.insert(slot, hash: store.hash(store.key(slot)))
-        residentCost += store.cost(slot)
+        residents.insert(slot, of: store)
     }
 
     /// The oldest of the draws; the first drawn among equals, as a sort by access time would
     /// put it (stamps are distinct, so only a slot drawn twice ties).
     @inlinable public mutating func victim() -> Int32 {
-        var oldest = residents.draw(using: &generator)
+        var oldest = residents.draw()
         for _ in 1..<samples {
-            let drawn = residents.draw(using: &generator)
+            let drawn = residents.draw()
             if lastAccess[drawn] < lastAccess[oldest] { oldest = drawn }
         }
         return oldest
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot)
-        residentCost -= store.cost(slot)
+        residents.remove(slot, of: store)
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        store.setCost(slot, cost, adjusting: &residents.cost)
     }
 }

@@ -11,12 +11,13 @@
 /// - Complexity: insert O(1) amortised; remove and draw O(chain length), O(1) expected.
 @usableFromInline
 struct _ChainedSample {
-    @usableFromInline var heads = ContiguousArray<Int32>(repeating: -1, count: 1 << 16)
+    @usableFromInline var heads: ContiguousArray<Int32>
     @usableFromInline var chain = SideTable<Int32>(filling: -1)
     @usableFromInline var hashes = SideTable<UInt64>(filling: 0)
     @usableFromInline var count = 0
 
-    @inlinable init() {}
+    /// An empty table of `buckets` buckets (a power of two).
+    @inlinable init(buckets: Int = 1 << 16) { heads = ContiguousArray(repeating: -1, count: buckets) }
 
     @inlinable var mask: UInt64 { UInt64(heads.count - 1) }
 

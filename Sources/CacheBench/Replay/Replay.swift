@@ -1,4 +1,5 @@
 import EvictionPolicies
+import Foundation
 
 /// Where a run's capacity came from.
 public enum CapacitySource: String, Sendable, Codable {
@@ -186,13 +187,15 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
                                      options: job.options, ignoreSize: job.ignoreSize)
         } catch { throw error.asRunError }
-        // A replay is a comparison of one run: the same batch loop drives it, on this thread.
+        // A replay is a comparison of one run: the same batch loop drives it. With a second core,
+        // the next batch is decoded on it while the policy reads this one.
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
         let stream = _WindowedStream(opened.reader, window: window)
         let lane = _Lane(run)
         lane.meter = stream.meter(window)
         let start = monotonicNanoseconds()
-        do { _ = try Compare.drive([lane], (stream.reader, opened.source), threads: 1, progress: progress) }
+        let threads = ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        do { _ = try Compare.drive([lane], (stream.reader, opened.source), threads: threads, progress: progress) }
         catch { throw .trace(error) }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         progress?.finish()

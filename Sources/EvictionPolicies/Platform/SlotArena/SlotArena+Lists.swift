@@ -132,14 +132,19 @@ extension SlotArena {
 
     /// Starts loading what evicting `slot` will touch besides the slot itself: its index bucket
     /// and its newer neighbour. `slot` should be in cache already; -1 is ignored.
+    ///
+    /// `mutating` though it writes nothing: called on a policy's `store` from a generic flow, a
+    /// non-mutating method made the optimizer copy the whole arena (retaining and releasing each
+    /// of its buffers) on every eviction; a mutating call works on the arena in place.
     @inlinable @inline(__always)
-    public func prefetchEviction(of slot: Int32) {
+    public mutating func prefetchEviction(of slot: Int32) {
         guard slot >= 0 else { return }
+        // No closure captures the index: capturing it retained and released both buffers.
+        let entry = slots[Int(slot)]
+        index.prefetch(hash: hash(entry.key))
+        guard entry.prev >= 0 else { return }
         slots.withUnsafeBufferPointer { slots in
-            guard let base = slots.baseAddress else { return }
-            let entry = base[Int(slot)]
-            index.prefetch(hash: hash(entry.key))
-            if entry.prev >= 0 { _cs_prefetch(base + Int(entry.prev)) }
+            if let base = slots.baseAddress { _cs_prefetch(base + Int(entry.prev)) }
         }
     }
 

@@ -89,6 +89,8 @@ struct WindowCommandTests {
         let seeded = try CLI.run(["mrc", Self.trace, "--policy", "s3fifo", "--sample", "0.2", "--points", "4", "--sample-seed", "5"])
         #expect(seeded.status == 0 && seeded.stdout.contains("(seed 5)"), "\(seeded.stderr)")
         #expect(seeded.stdout != sampled.stdout)
+        let replayed = try CLI.run(["replay", Self.trace, "--policy", "lru", "--sample", "0.5", "--sample-seed", "2", "--format", "json"])
+        #expect((replayed.json?["window"] as? [String: Any])?["sampleSeed"] as? Int == 2, "\(replayed.stderr)")
         let unknown = try CLI.run(["mrc", Self.trace, "--policy", "nope"])
         #expect(unknown.status == 2)
     }

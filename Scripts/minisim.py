@@ -22,12 +22,12 @@ ONLY_EXTRA = os.environ.get("MINISIM_ONLY_EXTRA") == "1"
 SEEDS = [0, 1, 2, 3, 4]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.
-TRACES = [] if ONLY_EXTRA else [
+TRACES = ([] if ONLY_EXTRA else [
     ("cache2k web12", "Traces/cache2k-web12.csv", ["--ignore-size", "--capacities", "0.001...0.5:12"]),
     ("LIRS sprite", "Traces/lirs-sprite.csv", ["--ignore-size", "--capacities", "0.001...0.5:12"]),
     ("LIRS 2_pools", "Traces/lirs-2_pools.csv", ["--ignore-size", "--capacities", "0.001...0.5:12"]),
     ("Zipf 50k (bytes)", "Traces/zipf.csv", ["--capacities", "0.001...0.5:12"]),
-] + [("Zipf 10M, α 1.0, 1M objects", path, ["--ignore-size", "--capacities", "1000...500000:12"]) for path in EXTRA]
+]) + [("Zipf 10M, α 1.0, 1M objects", path, ["--ignore-size", "--capacities", "1000...500000:12"]) for path in EXTRA]
 
 VARIANTS = [("1 %", ["--sample", "0.01", "--min-miniature", "0"], True),
             ("1 %, floor 200", ["--sample", "0.01"], False),

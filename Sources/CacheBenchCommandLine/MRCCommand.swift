@@ -28,6 +28,10 @@ enum MRCCommand {
       --sample RATIO          The sampling ratio of the miniature simulations (0.01 or 1%; 1 is
                               exact). Default for a policy other than lru: 0.01, raised so the
                               sample keeps about 10,000 objects (1 on traces with fewer).
+      --sample-seed N         Which sample --sample draws (default 0); see 'replay --help'.
+      --min-miniature N       The fewest objects a miniature cache holds (default 200): a
+                              capacity whose scaled size would be smaller samples more (a larger,
+                              nested sample). 0 runs every capacity at RATIO exactly.
       --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
                               each cache before counting starts.
       --max-requests N        Read only the trace's first N rows.
@@ -53,7 +57,7 @@ enum MRCCommand {
     static let spec = CommandSpec(
         name: "mrc",
         valueOptions: ["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
-                       "--policy", "--sample", "--warmup", "--max-requests", "--threads"],
+                       "--policy", "--sample", "--sample-seed", "--min-miniature", "--warmup", "--max-requests", "--threads"],
         flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CacheBenchError) {
@@ -64,6 +68,7 @@ enum MRCCommand {
         let points: Int?
         let window: RequestWindow
         let threads: Int
+        let minimumMiniature: Int
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
@@ -78,12 +83,15 @@ enum MRCCommand {
             window = try WindowOptions.parse(arguments)
             threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
             guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
+            minimumMiniature = try arguments.integer("--min-miniature") ?? MiniatureSimulation.minimumScaledObjects
+            guard minimumMiniature >= 0 else { throw UsageError("--min-miniature \(minimumMiniature): must be 0 or more") }
         } catch { throw .usage(error) }
         let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
         let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                             ignoreSize: arguments.flags.contains("--ignore-size"),
                                             threads: threads, progress: progress,
-                                            policy: arguments.value("--policy") ?? "lru", window: window)
+                                            policy: arguments.value("--policy") ?? "lru", window: window,
+                                            minimumMiniature: minimumMiniature)
         // Rendered first, then the curve and its chart are committed together.
         var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
         if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

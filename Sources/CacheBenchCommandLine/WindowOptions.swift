@@ -3,7 +3,7 @@ import CacheBench
 /// The options of ``RequestWindow`` that `replay`, `compare` and `mrc` share: warm-up, cap,
 /// sampling and report intervals.
 enum WindowOptions {
-    static let valueOptions: Set<String> = ["--warmup", "--max-requests", "--sample", "--report-interval"]
+    static let valueOptions: Set<String> = ["--warmup", "--max-requests", "--sample", "--sample-seed", "--report-interval"]
 
     static let help = """
       --warmup SPAN           Requests that fill the cache before counting starts: Nreq (the
@@ -16,6 +16,9 @@ enum WindowOptions {
                               their requests) and scale the capacity by RATIO; the report gives
                               both. RATIO is above 0 and at most 1. Row counts above count the
                               trace's rows before sampling.
+      --sample-seed N         Which sample --sample draws (default 0): each seed hashes the keys
+                              differently, so runs with a few seeds show how much an estimate
+                              depends on the keys that happened to be kept.
       --report-interval SPAN  Miss ratio and byte miss ratio per interval after the warm-up, every
                               Nreq rows or every duration (as --warmup), in the JSON report
                               (window.intervals).
@@ -33,6 +36,11 @@ enum WindowOptions {
             window.maxRequests = cap
         }
         window.sampleRatio = try arguments.value("--sample").map { (text) throws(UsageError) in try RequestWindow.parseSampleRatio(text) }
+        if let seed = try arguments.integer("--sample-seed") {
+            guard seed >= 0 else { throw UsageError("--sample-seed \(seed): must be 0 or more") }
+            guard window.sampleRatio != nil else { throw UsageError("--sample-seed \(seed): needs --sample") }
+            window.sampleSeed = UInt64(seed)
+        }
         if case .requests(let warm)? = window.warmup, let cap = window.maxRequests, warm >= cap {
             throw UsageError("--warmup \(warm)req: as long as --max-requests \(cap) or longer, which leaves nothing to measure")
         }

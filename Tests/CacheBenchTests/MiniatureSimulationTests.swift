@@ -1,4 +1,4 @@
-import CacheBench
+@testable import CacheBench
 import EvictionPolicies
 import Foundation
 import TestSupport
@@ -81,5 +81,90 @@ struct MiniatureSimulationTests {
         #expect(mean <= 0.02, "\(policy): errors \(errors)")
         // A sample this size is not exact either: the estimate is not the exact curve copied.
         #expect(estimate.results.map(\.counters) != exact.results.map(\.counters))
+    }
+}
+
+@Suite("mrc --policy: the sampling hash, its seeds and the pure ratio")
+struct MiniatureSimulationSeedTests {
+    /// The keys of 0..<count that seed `seed` keeps at `ratio`.
+    private static func kept(seed: UInt64, ratio: Double, count: Int) throws -> Set<UInt64> {
+        let rows = (0..<count).map { Request(time: Double($0), key: UInt64($0), size: 1) }
+        var reader = WindowedReader(ArrayTraceReader(rows), window: RequestWindow(sampleRatio: ratio, sampleSeed: seed))
+        var batch: [Request] = []
+        var kept = Set<UInt64>()
+        while try reader.nextBatch(&batch) { for request in batch { kept.insert(request.key) } }
+        return kept
+    }
+
+    @Test("seed 0 is SplitMix64's finalizer: its first output for state 0 is 0xE220A8397B1DCDAF")
+    func defaultHash() {
+        // The published first output of SplitMix64 seeded with 0: finalizer(0 + golden gamma).
+        #expect(SpatialSample.hash(0) == 0xE220_A839_7B1D_CDAF)
+        #expect(SpatialSample.salt(seed: 0) == 0)
+        #expect(SpatialSample.hash(12345, salt: SpatialSample.salt(seed: 0)) == SpatialSample.hash(12345))
+    }
+
+    @Test("each seed keeps its share of sequential keys, and two seeds' samples overlap as independent draws do")
+    func seedsAreIndependentSamples() throws {
+        let count = 100_000, ratio = 0.1
+        let samples = try (0..<4).map { try Self.kept(seed: UInt64($0), ratio: ratio, count: count) }
+        let expected = Double(count) * ratio
+        for (seed, sample) in samples.enumerated() {
+            // Binomial(count, ratio): within 5 standard deviations.
+            #expect(abs(Double(sample.count) - expected) <= 5 * (expected * (1 - ratio)).squareRoot(), "seed \(seed): \(sample.count)")
+        }
+        // Independent samples share ratio² of the keys (1,000 here), not ratio (10,000) or none.
+        let shared = Double(count) * ratio * ratio
+        for a in 0..<samples.count {
+            for b in (a + 1)..<samples.count {
+                let overlap = Double(samples[a].intersection(samples[b]).count)
+                #expect(abs(overlap - shared) <= 5 * shared.squareRoot(), "seeds \(a), \(b): \(overlap) keys shared")
+            }
+        }
+    }
+
+    @Test("--min-miniature 0 runs every capacity at the ratio; the default floor raises the small ones")
+    func pureRatio() throws {
+        let path = try skewedTrace(seed: 4, rows: 20_000, keys: 8_000)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let capacities = CapacityList([.size(100), .size(400), .size(4000)])
+        let pure = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: capacities, points: nil, ignoreSize: true,
+                                          policy: "fifo", window: RequestWindow(sampleRatio: 0.25), minimumMiniature: 0)
+        #expect(pure.results.map { $0.window?.window.sampleRatio } == [0.25, 0.25, 0.25])
+        #expect(pure.results.map { $0.window?.sampledCapacity } == [25, 100, 1000])
+        let floored = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: capacities, points: nil, ignoreSize: true,
+                                             policy: "fifo", window: RequestWindow(sampleRatio: 0.25))
+        #expect(floored.results.map { $0.window?.window.sampleRatio } == [1, 0.5, 0.25])
+        // The largest capacity is the same run either way.
+        #expect(pure.results.last?.counters == floored.results.last?.counters)
+    }
+
+    @Test("over many seeds the estimate centres on the exact miss ratio: the error is the sample's variance, not a bias")
+    func unbiasedOverSeeds() throws {
+        // Independent requests, so the exact curve is smooth and every seed's sample is alike in law.
+        let path = try skewedTrace(seed: 5, rows: 60_000, keys: 6_000)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let capacities = CapacityList([.size(600), .size(2400)])
+        let trace = TraceSpec(path: path)
+        for policy in ["lru", "fifo"] {
+            let exact = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true,
+                                               policy: policy, window: RequestWindow(sampleRatio: 1)).results.map { $0.missRatio ?? 0 }
+            var estimates: [[Double]] = []
+            for seed in 0..<12 as Range<UInt64> {
+                let curve = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true, policy: policy,
+                                                   window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0)
+                estimates.append(curve.results.map { $0.missRatio ?? 0 })
+            }
+            for point in exact.indices {
+                let values = estimates.map { $0[point] }
+                let mean = values.reduce(0, +) / Double(values.count)
+                let spread = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count - 1)).squareRoot()
+                // The seeds draw different samples, so the estimates differ...
+                #expect(spread > 0, "\(policy) at \(point): every seed gave \(mean)")
+                // ...and centre on the exact value: the mean of 12 is within 4 of its standard errors (plus 0.2 pp).
+                #expect(abs(mean - exact[point]) <= 4 * spread / Double(values.count).squareRoot() + 0.002,
+                        "\(policy) at \(point): exact \(exact[point]), mean \(mean), spread \(spread)")
+            }
+        }
     }
 }

@@ -52,7 +52,10 @@ struct WindowCommandTests {
                           ["replay", Self.trace, "--policy", "lru", "--max-requests", "0"],
                           ["replay", Self.trace, "--policy", "lru", "--warmup", "10req", "--max-requests", "10"],
                           ["replay", Self.trace, "--policy", "lru", "--warmup", "10req", "--threads", "2"],
-                          ["compare", Self.trace, "--policies", "lru", "--sample", "0.5", "--tier", "memory=yy-lru,disk=yy-disk"]] {
+                          ["compare", Self.trace, "--policies", "lru", "--sample", "0.5", "--tier", "memory=yy-lru,disk=yy-disk"],
+                          ["replay", Self.trace, "--policy", "lru", "--sample-seed", "3"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--sample-seed", "-1"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--min-miniature", "-1"]] {
             let result = try CLI.run(arguments + ["--output", output])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
@@ -82,6 +85,12 @@ struct WindowCommandTests {
         let sampled = try CLI.run(["mrc", Self.trace, "--policy", "s3fifo", "--sample", "0.2", "--points", "4"])
         #expect(sampled.status == 0, "\(sampled.stderr)")
         #expect(sampled.stdout.contains("s3fifo miss-ratio curve") && sampled.stdout.contains("miniature simulation"))
+        // Another seed draws another sample: another estimate, marked with its seed.
+        let seeded = try CLI.run(["mrc", Self.trace, "--policy", "s3fifo", "--sample", "0.2", "--points", "4", "--sample-seed", "5"])
+        #expect(seeded.status == 0 && seeded.stdout.contains("(seed 5)"), "\(seeded.stderr)")
+        #expect(seeded.stdout != sampled.stdout)
+        let replayed = try CLI.run(["replay", Self.trace, "--policy", "lru", "--sample", "0.5", "--sample-seed", "2", "--format", "json"])
+        #expect((replayed.json?["window"] as? [String: Any])?["sampleSeed"] as? Int == 2, "\(replayed.stderr)")
         let unknown = try CLI.run(["mrc", Self.trace, "--policy", "nope"])
         #expect(unknown.status == 2)
     }

@@ -13,10 +13,12 @@ public enum MissRatioCurve {
     /// - Throws: ``CacheBenchError``: usage (2) for fewer than 2 points or a working set needed
     ///   from standard input; trace errors (65, 66).
     /// With a `policy` other than `lru`, or a `window`, the curve comes from
-    /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace.
+    /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace, each
+    /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio).
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
-                           window: RequestWindow = RequestWindow()) throws(CacheBenchError) -> CompareResult {
+                           window: RequestWindow = RequestWindow(),
+                           minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects) throws(CacheBenchError) -> CompareResult {
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -40,7 +42,8 @@ public enum MissRatioCurve {
         }
         if policy != "lru" || !window.isWholeTrace {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
-                                               ignoreSize: ignoreSize, window: window, threads: threads, progress: progress)
+                                               ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
+                                               minimumMiniature: minimumMiniature)
         }
         var result = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize,
                                                 threads: threads), progress: progress)

@@ -14,6 +14,13 @@
 /// The runs are independent lanes of one read of the sample (``Compare``), spread over the
 /// cores; each costs about `ratio` of a full run, so the curve costs one decode of the trace
 /// plus `capacities × ratio` simulations.
+///
+/// The estimate's error is mostly variance, not bias: which keys fall in the sample. A key of
+/// popularity `p` that misses with probability `m` moves the estimate by `p·m / ratio` when it is
+/// in, so the standard deviation is about `√((1 − ratio)/ratio · Σ (p·m)²)`: small when many keys
+/// share the misses, large when a few popular keys just beyond the capacity carry them (a
+/// Zipf α = 1 trace at capacities of 0.1 % to 1 % of its working set: 1 to 3 percentage points at
+/// 1 %). Runs with several ``RequestWindow/sampleSeed``s measure it on a given trace.
 public enum MiniatureSimulation {
     /// The default sampling ratio: 1 %, the rate libCacheSim and the MINISIM paper use.
     public static let defaultRatio = 0.01
@@ -22,8 +29,10 @@ public enum MiniatureSimulation {
     /// dominates, so the default ratio is raised (to 1 — exact — on small traces).
     public static let minimumSampledObjects = 10_000
 
-    /// The fewest objects a miniature cache holds: a capacity whose scaled size would be smaller
-    /// is simulated on a larger (nested) sample instead, at `minimumScaledObjects / capacity`.
+    /// The fewest objects a miniature cache holds by default: a capacity whose scaled size would
+    /// be smaller is simulated on a larger (nested) sample instead, at `minimumScaledObjects / capacity`.
+    /// This trades the pure ratio for less variance at small capacities, where a miniature of a
+    /// handful of objects both drifts (FIFO of 10 objects) and depends on a few sampled keys.
     public static let minimumScaledObjects = 200
 
     /// The default ratio for a working set of `objects` objects: 1 %, or more so the sample
@@ -36,6 +45,8 @@ public enum MiniatureSimulation {
     /// `policy` at every capacity of `capacities` (full-trace sizes), each run at the capacity
     /// scaled by the window's ratio on the window's sample. Without a ratio in `window`, the
     /// ratio is ``defaultRatio(objects:)`` of the working set (measured when `workingSet` is `nil`).
+    /// A capacity whose miniature would hold fewer than `minimumMiniature` objects samples more
+    /// (0: every capacity at the window's ratio).
     ///
     /// The results carry the capacities asked (the curve's x axis) and method
     /// ``ReplayMethod/miniatureSimulation`` when sampled; each run's `window` gives its scaled capacity.
@@ -43,7 +54,8 @@ public enum MiniatureSimulation {
     /// - Throws: ``CacheBenchError``: usage (2) for an unknown policy or bad limits; trace errors (65, 66).
     public static func run(trace: TraceSpec, policy: String, capacities: CapacityList, workingSet: WorkingSet?,
                            ignoreSize: Bool, window: RequestWindow, threads: Int,
-                           progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
+                           progress: ProgressReporter? = nil,
+                           minimumMiniature: Int = minimumScaledObjects) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
         if window.sampleRatio == nil {
@@ -59,8 +71,10 @@ public enum MiniatureSimulation {
         // A miniature cache of a handful of objects says little about the full one: small
         // capacities sample more, so each miniature keeps at least `minimumScaledObjects`
         // objects (their bytes at the working set's mean size in byte mode).
-        if ignoreSize {
-            job.minimumScaledCapacity = minimumScaledObjects
+        if minimumMiniature <= 0 {
+            job.minimumScaledCapacity = nil
+        } else if ignoreSize {
+            job.minimumScaledCapacity = minimumMiniature
         } else if ratio < 1 {
             if measured == nil {
                 progress?.begin(phase: "working set")
@@ -68,7 +82,7 @@ public enum MiniatureSimulation {
             }
             if let measured, measured.objects > 0 {
                 let meanSize = Double(measured.bytes) / Double(measured.objects)
-                job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumScaledObjects) * meanSize))
+                job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumMiniature) * meanSize))
             }
         }
         job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
@@ -80,7 +94,7 @@ public enum MiniatureSimulation {
             for i in result.results.indices {
                 result.results[i] = scaledUp(result.results[i], ratio: result.results[i].window?.window.sampleRatio ?? ratio)
             }
-            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are the sample's divided by the ratio, an estimate, not an exact count")
+            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample\(window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))") (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are the sample's divided by the ratio, an estimate, not an exact count")
         }
         return result
     }

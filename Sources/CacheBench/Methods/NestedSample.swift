@@ -22,7 +22,7 @@ extension RequestWindow {
     /// is below the stream's, so the run sees exactly what a stream at its ratio would give it.
     func nestedFilter(within stream: RequestWindow) -> _NestedSample? {
         guard let own = keepBelow, own != stream.keepBelow else { return nil }
-        return _NestedSample(keepBelow: own)
+        return _NestedSample(keepBelow: own, salt: SpatialSample.salt(seed: sampleSeed))
     }
 }
 
@@ -30,14 +30,18 @@ extension RequestWindow {
 /// per batch once it has grown).
 final class _NestedSample: @unchecked Sendable {
     private let keepBelow: UInt64
+    private let salt: UInt64
     private var kept: [Request] = []
 
-    init(keepBelow: UInt64) { self.keepBelow = keepBelow }
+    init(keepBelow: UInt64, salt: UInt64) {
+        self.keepBelow = keepBelow
+        self.salt = salt
+    }
 
     /// The requests of `batch` whose key is in the sample.
     func filter(_ batch: [Request]) -> [Request] {
         kept.removeAll(keepingCapacity: true)
-        for request in batch where SpatialSample.hash(request.key) < keepBelow { kept.append(request) }
+        for request in batch where SpatialSample.hash(request.key, salt: salt) < keepBelow { kept.append(request) }
         return kept
     }
 }

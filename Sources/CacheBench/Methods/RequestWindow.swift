@@ -14,14 +14,19 @@ public struct RequestWindow: Sendable, Equatable {
     public var sampleRatio: Double?
     /// Report the miss ratio and byte miss ratio of each interval of this length after warm-up.
     public var reportInterval: TraceSpan?
+    /// Which sample `sampleRatio` draws: each seed hashes the keys differently, so runs with
+    /// several seeds show how much an estimate depends on the keys that happened to be kept.
+    /// Seed 0 is the default hash.
+    public var sampleSeed: UInt64
 
     /// Creates a window; `nil` everywhere is the whole trace.
     public init(warmup: TraceSpan? = nil, maxRequests: Int? = nil, sampleRatio: Double? = nil,
-                reportInterval: TraceSpan? = nil) {
+                reportInterval: TraceSpan? = nil, sampleSeed: UInt64 = 0) {
         self.warmup = warmup
         self.maxRequests = maxRequests
         self.sampleRatio = sampleRatio
         self.reportInterval = reportInterval
+        self.sampleSeed = sampleSeed
     }
 
     /// No warm-up, cap, sampling or intervals: the stream passes untouched.
@@ -76,13 +81,18 @@ public struct RequestWindow: Sendable, Equatable {
 /// SHARDS' spatial filter: a key is kept when its hash falls below the threshold, so a key is
 /// either always or never in the sample and the sample keeps whole reuse patterns.
 enum SpatialSample {
-    /// SplitMix64's finalizer: a bijection of 64-bit keys that spreads sequential ids (1, 2, 3…)
-    /// evenly, so any threshold keeps its share of them.
+    /// SplitMix64's finalizer of the key mixed with the seed's salt: a bijection of 64-bit keys
+    /// that spreads sequential ids (1, 2, 3…) evenly, so any threshold keeps its share of them,
+    /// and whose samples for different seeds are independent draws of the key space.
     @inlinable @inline(__always)
-    static func hash(_ key: UInt64) -> UInt64 {
-        var z = key &+ 0x9E37_79B9_7F4A_7C15
+    static func hash(_ key: UInt64, salt: UInt64 = 0) -> UInt64 {
+        var z = (key ^ salt) &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// The salt of seed `seed`: 0 for seed 0 (the default hash), else the seed spread over 64
+    /// bits by an odd multiplier, so consecutive seeds differ in every bit position.
+    static func salt(seed: UInt64) -> UInt64 { seed &* 0xD1B5_4A32_D192_ED03 }
 }

@@ -38,6 +38,8 @@ public struct WindowReport: Sendable, Equatable {
             ("sampledCapacity", .integer(sampledCapacity)),
             ("sampledCountLimit", .integer(sampledCountLimit)),
         ]
+        // Only another sample than the default says which: seed 0's reports stay as they were.
+        if window.sampleSeed != 0 { fields.append(("sampleSeed", .int(Int(truncatingIfNeeded: window.sampleSeed)))) }
         if let sampledRequests, let sampledHits {
             fields += [("sampledRequests", .int(sampledRequests)), ("sampledHits", .int(sampledHits))]
         }
@@ -70,7 +72,8 @@ public struct WindowReport: Sendable, Equatable {
         if let cap = window.maxRequests { rows.append(("max requests", "\(cap) (read \(traceRows) trace rows)")) }
         if let ratio = window.sampleRatio {
             let capacity = sampledCapacity.map { ", capacity scaled to \($0)" } ?? ""
-            rows.append(("sample", "keys with hash below \(String(format6: ratio)) of 2^64 (SHARDS)\(capacity)"))
+            let seed = window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))"
+            rows.append(("sample", "keys with hash below \(String(format6: ratio)) of 2^64 (SHARDS)\(seed)\(capacity)"))
         }
         if let interval = window.reportInterval {
             let ratios = intervals.compactMap(\.missRatio)

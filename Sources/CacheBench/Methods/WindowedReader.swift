@@ -8,6 +8,7 @@ public struct WindowedReader: TraceReader {
     private var base: any TraceReader
     private let window: RequestWindow
     private let keepBelow: UInt64?
+    private let salt: UInt64
     /// The marks, shared with the runs.
     public let schedule: WindowSchedule
     private var inner: [Request] = []
@@ -37,6 +38,7 @@ public struct WindowedReader: TraceReader {
         self.base = base
         self.window = window
         self.keepBelow = window.keepBelow
+        self.salt = SpatialSample.salt(seed: window.sampleSeed)
         self.schedule = schedule
         warming = window.warmup != nil
         inner.reserveCapacity(1 << 14)
@@ -62,7 +64,7 @@ public struct WindowedReader: TraceReader {
                     measuredRequests += 1
                     measuredBytes &+= request.size
                 }
-                if let keepBelow, SpatialSample.hash(request.key) >= keepBelow { continue }
+                if let keepBelow, SpatialSample.hash(request.key, salt: salt) >= keepBelow { continue }
                 batch.append(request)
                 keptRows += 1
             }

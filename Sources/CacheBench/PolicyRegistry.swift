@@ -209,6 +209,7 @@ public struct RegisteredPolicy: Sendable {
     private let concurrent: @Sendable (CacheLimits, PolicyOptions, Bool, Int, sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome
     private let tiered: @Sendable (CacheLimits, PolicyOptions, Bool, DiskTierHandle, TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun
     private let diskTier: @Sendable (CacheLimits, PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle
+    let admittedFactory: @Sendable (CacheLimits, PolicyOptions, Bool, LibCacheSimAdmission<UInt64>) throws(PolicyConfigurationError) -> PolicyRun
 
     /// Registers `type`.
     public static func of<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> RegisteredPolicy {
@@ -231,6 +232,9 @@ public struct RegisteredPolicy: Sendable {
             },
             diskTier: { (limits, options) throws(PolicyConfigurationError) in
                 try DiskTierHandle.make(P.self, limits: limits, options: options)
+            },
+            admittedFactory: { (limits, options, ignoreSize, rule) throws(PolicyConfigurationError) in
+                try PolicyRun.admitted(P.self, limits: limits, options: options, ignoreSize: ignoreSize, rule: rule)
             })
     }
 
@@ -275,6 +279,8 @@ public struct PolicyRun {
     public let trims: () -> (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram)
     /// The policy's own figures (``EvictionPolicy/extraMetrics``).
     public let extraMetrics: () -> [PolicyMetric]
+    /// The admission rule's name and counts, when the run has one.
+    public var admission: (() -> AdmissionCounts)? = nil
 }
 
 final class _ReplayerBox<P: ReplayPolicy> {

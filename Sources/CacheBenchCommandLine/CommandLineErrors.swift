@@ -37,6 +37,7 @@ extension RunConfigurationError {
         case .tierWithThreads: return "--tier and --threads cannot be combined"
         case .windowWithTier: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"
         case .windowWithThreads: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --threads"
+        case .admissionWithTierOrThreads: return "--admission cannot be combined with --tier or --threads"
         }
     }
 }

@@ -40,6 +40,7 @@ enum CompareCommand {
       --disk-option KEY=VALUE A disk-tier parameter (repeatable).
       --tier-promote-cost C   The cost of memory copies: size (SDImageCache, default) or zero
                               (YYCache's facade).
+    \(AdmissionOptions.help)
     \(WindowOptions.help)
                               A window turns off LRU's one-pass profile (every run is simulated)
                               and cannot be combined with --tier.
@@ -80,8 +81,8 @@ enum CompareCommand {
         valueOptions: Set(["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
                            "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads", "--max-memory",
                            "--plot-intervals"])
-            .union(TierOptions.valueOptions).union(WindowOptions.valueOptions),
-        repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions),
+            .union(TierOptions.valueOptions).union(WindowOptions.valueOptions).union(AdmissionOptions.valueOptions),
+        repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
 
     static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
@@ -95,6 +96,7 @@ enum CompareCommand {
             var compare = try compareJob(arguments, policies: arguments.value("--policies") == nil && !tiers.isEmpty
                                                    ? [] : try policyNames(arguments, registry: registry))
             compare.tiers = tiers
+            compare.admission = try AdmissionOptions.parse(arguments)
             compare.registry = registry
             compare.memoryBudget = try arguments.value("--max-memory").map { (text) throws(UsageError) in
                 let size = try SizeFormat.parse(text, option: "--max-memory")

@@ -34,6 +34,7 @@ enum ReplayCommand {
                               libCacheSim's -e); see 'cachebench policies'.
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
+    \(AdmissionOptions.help)
     \(TierOptions.help)
     \(WindowOptions.help)
       --plot-intervals FILE.svg
@@ -51,8 +52,8 @@ enum ReplayCommand {
         name: "replay",
         valueOptions: Set(["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format",
                            "--output", "--threads", "--tier", "--plot-intervals"]).union(TierOptions.valueOptions)
-            .union(WindowOptions.valueOptions),
-        repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
+            .union(WindowOptions.valueOptions).union(AdmissionOptions.valueOptions),
+        repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
         let arguments: Arguments
@@ -66,6 +67,7 @@ enum ReplayCommand {
             }
             var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
             replay.tier = tiered?.tier
+            replay.admission = try AdmissionOptions.parse(arguments)
             replay.window = try WindowOptions.parse(arguments)
             if arguments.value("--plot-intervals") != nil && replay.window.reportInterval == nil {
                 throw UsageError("--plot-intervals needs --report-interval")

@@ -226,6 +226,16 @@ public protocol EvictionObserver<Key, Value> {
     mutating func didEvict(_ key: Key, value: Value, cost: Int)
     /// Called after the pass announced by the last ``trimWillBegin(_:)``.
     mutating func trimDidEnd(_ kind: TrimKind)
+    /// Whether a missed object of `cost` may enter, asked by the policy at the point where
+    /// libCacheSim asks its admission algorithm (`can_insert`): after the policy's own refusals,
+    /// before it evicts to make room. The observer travels with every request, so it is where a
+    /// request's admission rule (``AdmissionControlled``) answers. The default admits everything.
+    mutating func admits(_ key: Key, cost: Int) -> Bool
+}
+
+extension EvictionObserver {
+    @inlinable @inline(__always)
+    public mutating func admits(_ key: Key, cost: Int) -> Bool { true }
 }
 
 /// An observer that ignores everything.

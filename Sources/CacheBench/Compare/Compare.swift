@@ -38,6 +38,9 @@ public struct CompareJob: Sendable {
     /// times the ratio falls below it samples more (a larger, nested sample) so its miniature
     /// cache keeps this size (``MiniatureSimulation``).
     public var minimumScaledCapacity: Int?
+    /// An admission rule in front of every policy (`--admission`), or `nil` to admit every miss.
+    /// Each run starts from its own copy.
+    public var admission: LibCacheSimAdmission<UInt64>?
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,
@@ -352,6 +355,7 @@ struct _CompareResults {
                                       capacity: (entry.capacity, entry.source), countLimit: countLimit,
                                       ignoreSize: plan.job.ignoreSize, seconds: Double(lane.nanoseconds) / 1e9)
             result.window = window
+            result.admission = run.admission?()
             ofEntry[i] = result
         }
     }

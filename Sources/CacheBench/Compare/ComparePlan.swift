@@ -36,6 +36,7 @@ struct _ComparePlan {
         self.job = job
         policies = try Self.resolvePolicies(job)
         if !job.window.isWholeTrace && !job.tiers.isEmpty { throw .configuration(.windowWithTier) }
+        if job.admission != nil && !job.tiers.isEmpty { throw .configuration(.admissionWithTierOrThreads) }
         var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
         for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair, in: job.registry)) }
         self.tierPolicies = tierPolicies
@@ -92,7 +93,7 @@ struct _ComparePlan {
         let candidate = policies.firstIndex { $0.descriptor.evictsAsLRU }
         var profiled: [Int] = []
         // A window's cuts need per-run counters, which the one-pass profile does not keep.
-        if job.lruStackDistance, let candidate, job.countLimit == nil, job.window.isWholeTrace {
+        if job.lruStackDistance, job.admission == nil, let candidate, job.countLimit == nil, job.window.isWholeTrace {
             profiled = entries.filter { $0.policy == candidate }.compactMap(\.capacity)
             if profiled.count < 2 { profiled = [] }
         }
@@ -120,7 +121,8 @@ struct _ComparePlan {
         let limits = CacheLimits(capacity: entry.capacity.map(window.scaled),
                                  countLimit: countLimit(for: policy.descriptor).map(window.scaled))
         do {
-            let lane = _Lane(try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize))
+            let lane = _Lane(try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize,
+                                                admission: job.admission))
             lane.subsample = window.nestedFilter(within: streamWindow)
             lane.window = window
             return lane

@@ -52,6 +52,8 @@ public struct ReplayJob: Sendable {
     /// Where `policy` (and a tier's policies) are looked up: the built-in policies unless the
     /// caller registered its own.
     public var registry: PolicyRegistry = .standard
+    /// An admission rule in front of the policy (`--admission`), or `nil` to admit every miss.
+    public var admission: LibCacheSimAdmission<UInt64>?
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -93,6 +95,8 @@ public struct ReplayResult: Sendable, Equatable {
     public var method: ReplayMethod = .simulation
     /// Warm-up, cap, sample and intervals, when the run had a ``RequestWindow``.
     public var window: WindowReport?
+    /// The admission rule's name and counts, when the run had one (`--admission`).
+    public var admission: AdmissionCounts?
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
@@ -172,6 +176,7 @@ public enum Replay {
     public static func run(_ job: ReplayJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> ReplayResult {
         let policy: RegisteredPolicy
         do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asRunError }
+        if job.admission != nil && (job.tier != nil || job.threads > 1) { throw .configuration(.admissionWithTierOrThreads) }
         if let tier = job.tier {
             try requireWholeTrace(job, otherwise: .windowWithTier)
             return try runTiered(job, tier)
@@ -185,7 +190,7 @@ public enum Replay {
         let window = job.window
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
-                                     options: job.options, ignoreSize: job.ignoreSize)
+                                     options: job.options, ignoreSize: job.ignoreSize, admission: job.admission)
         } catch { throw error.asRunError }
         // A replay is a comparison of one run: the same batch loop drives it. With a second core,
         // the next batch is decoded on it while the policy reads this one.
@@ -207,6 +212,7 @@ public enum Replay {
                                   policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
                                   countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: seconds)
         result.window = windowReport
+        result.admission = run.admission?()
         return result
     }
 

@@ -26,6 +26,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case windowWithTier
     /// A warm-up, request cap, sample or report interval (``RequestWindow``) with a threaded run.
     case windowWithThreads
+    /// An admission rule with a tiered or threaded run, which take none.
+    case admissionWithTierOrThreads
 
     /// The problem in one line, in the engine's words.
     public var description: String {
@@ -42,6 +44,7 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .tierWithThreads: "a tiered run cannot be shared by several threads"
         case .windowWithTier: "a warm-up, request cap, sample or report interval cannot be combined with a tiered run"
         case .windowWithThreads: "a warm-up, request cap, sample or report interval cannot be combined with a threaded run"
+        case .admissionWithTierOrThreads: "an admission rule cannot be combined with a tiered or threaded run"
         }
     }
 }

@@ -52,6 +52,10 @@ extension ReplayResult {
         ]
         if let tiers { fields.append(("tiers", tiers.json)) }
         if let window { fields.append(("window", window.json)) }
+        if let admission {
+            fields.append(("admission", .object([("rule", .string(admission.rule)), ("admitted", .int(admission.admitted)),
+                                                 ("rejected", .int(admission.rejected))])))
+        }
         return .object(fields)
     }
 
@@ -65,6 +69,14 @@ extension ReplayResult {
         "trimDeferredCount", "trimDeferredP50Nanoseconds", "trimDeferredP99Nanoseconds", "trimDeferredMaxNanoseconds",
         "method",
     ]
+
+    /// Columns added after ``columns`` when a run had an admission rule (`--admission`); runs
+    /// without one keep the contract's columns exactly.
+    static let admissionColumns = ["admission", "admitted", "rejected"]
+
+    var admissionValues: [String] {
+        [admission?.rule ?? "", admission.map { String($0.admitted) } ?? "", admission.map { String($0.rejected) } ?? ""]
+    }
 
     var flatValues: [String] {
         func ratio(_ value: Double?) -> String { value.map { String(format6: $0) } ?? "" }
@@ -97,8 +109,9 @@ public enum ReplayReport {
 
     /// Several results as rows (CSV or Markdown), one per result.
     public static func renderRows(_ results: [ReplayResult], as format: ReportFormat) -> String {
-        let header = ReplayResult.columns
-        let rows = results.map(\.flatValues)
+        let withAdmission = results.contains { $0.admission != nil }
+        let header = ReplayResult.columns + (withAdmission ? ReplayResult.admissionColumns : [])
+        let rows = results.map { $0.flatValues + (withAdmission ? $0.admissionValues : []) }
         switch format {
         case .markdown:
             var out = "| " + header.joined(separator: " | ") + " |\n"
@@ -147,6 +160,7 @@ public enum ReplayReport {
             rows.append(("  caller", trimLine(r.trimCaller)))
             rows.append(("  deferred", trimLine(r.trimDeferred)))
         }
+        if let a = r.admission { rows.append(("admission", "\(a.rule): \(a.admitted) admitted, \(a.rejected) rejected")) }
         if !r.policyMetrics.isEmpty { rows.append(("policy metrics", r.policyMetrics.map(\.description).joined(separator: ", "))) }
         if let tiers = r.tiers {
             rows.append(("memory copies cost", tiers.memoryCost))

@@ -106,6 +106,11 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
             p = lowered > 0 ? lowered : 0
             store.unlinkGhost(slot, from: &b2)
         }
+        // libCacheSim's find has consumed the ghost and moved p before can_insert asks.
+        guard observer.admits(key, cost: cost) else {
+            if slot >= 0 { store.release(slot) }
+            return
+        }
         var pass = TrimPass(.caller)
         while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
             if slot >= 0 {

@@ -148,7 +148,7 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
                               observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         if slot >= 0 { store.unlinkGhost(slot, from: &ghost) }
-        guard cost <= smallCapacity else {
+        guard cost <= smallCapacity, observer.admits(key, cost: cost) else {
             if slot >= 0 { store.release(slot) }
             return
         }

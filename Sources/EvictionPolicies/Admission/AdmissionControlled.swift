@@ -1,0 +1,143 @@
+/// Any eviction policy with an ``AdmissionRule`` in front of it: a missed object enters only if
+/// the rule admits it.
+///
+/// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``) and is asked at the
+/// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: policies on the
+/// slot flow (``SlotPolicy``) and ARC and S3-FIFO ask the request's observer
+/// (``EvictionObserver/admits(_:cost:)``) after their own refusals and before they evict, and
+/// this wrapper answers through the observer it passes down. A policy that never asks (one
+/// written directly against ``EvictionPolicy``) is handled after its insert: if the missed key is
+/// now resident and the rule refuses it, it is removed again, so room made for it stays made.
+///
+/// Only cache-aside misses (``access(_:cost:orInsert:observer:)``) are subject to admission, as in
+/// libCacheSim, whose requests are all gets; explicit inserts are not.
+///
+/// - Complexity: the rule's cost per request and per miss, on top of the policy's.
+public struct AdmissionControlled<Base: EvictionPolicy, Rule: AdmissionRule>: EvictionPolicy
+where Rule.Key == Base.Key {
+    public typealias Key = Base.Key
+    public typealias Value = Base.Value
+
+    /// The eviction policy.
+    public var base: Base
+    /// The admission rule.
+    public var rule: Rule
+    /// Misses the rule admitted.
+    public var admitted: Int { _admitted }
+    /// Misses the rule refused.
+    public var rejected: Int { _rejected }
+    @usableFromInline var _admitted = 0
+    @usableFromInline var _rejected = 0
+    @usableFromInline let capacity: Int
+
+    /// `base` behind `rule`; `capacity` is the cost limit the rule is told (AdaptSize models it).
+    public init(_ base: Base, rule: Rule, capacity: Int) {
+        self.base = base
+        self.rule = rule
+        self.capacity = capacity
+    }
+
+    public static var descriptor: PolicyDescriptor { Base.descriptor }
+
+    /// Unavailable without a rule: use ``init(_:rule:capacity:)``.
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        throw .invalidOption("admission", value: "", expected: "a rule given to AdmissionControlled.init(_:rule:capacity:)")
+    }
+
+    @inlinable public var count: Int { base.count }
+    @inlinable public var totalCost: Int { base.totalCost }
+    @inlinable public func contains(_ key: Key) -> Bool { base.contains(key) }
+
+    @inlinable
+    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        base.lookup(key, observer: &observer)
+    }
+
+    @inlinable
+    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
+                                observer: inout some EvictionObserver<Key, Value>) {
+        base.insert(value, forKey: key, cost: cost, observer: &observer)
+    }
+
+    @inlinable @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        base.remove(key, observer: &observer)
+    }
+
+    @inlinable
+    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
+        base.handle(event, observer: &observer)
+    }
+
+    @inlinable
+    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
+        base.advance(to: time, observer: &observer)
+    }
+
+    @inlinable public mutating func noteNextAccess(_ index: Int64) { base.noteNextAccess(index) }
+    @inlinable public func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
+
+    /// The policy's own figures, then `admitted` and `rejected`.
+    public var extraMetrics: [PolicyMetric] {
+        base.extraMetrics + [PolicyMetric("admitted", admitted), PolicyMetric("rejected", rejected)]
+    }
+
+    @inlinable
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        rule.observe(key, cost: cost, capacity: capacity)
+        var asked = false, admits = true
+        // The gate reaches the caller's observer and the rule through pointers for the one call,
+        // so neither is copied (no copy-on-write of their storage per request).
+        let hit = withUnsafeMutablePointer(to: &observer) { inner in
+            withUnsafeMutablePointer(to: &rule) { rule in
+                var gate = _AdmissionGate(inner: inner, rule: rule)
+                let hit = base.access(key, cost: cost, orInsert: value(), observer: &gate)
+                (asked, admits) = (gate.asked, gate.answer)
+                return hit
+            }
+        }
+        if !hit && !asked && base.contains(key) {
+            // A policy that inserts without asking: decide now, and undo a refused insert.
+            asked = true
+            admits = rule.admits(key, cost: cost)
+            if !admits { base.remove(key, observer: &observer) }
+        }
+        if asked {
+            if admits { _admitted += 1 } else { _rejected += 1 }
+        }
+        return hit
+    }
+}
+
+/// The observer ``AdmissionControlled`` passes to its policy: forwards evictions and trim passes
+/// to the caller's observer and answers ``EvictionObserver/admits(_:cost:)`` with the rule.
+@usableFromInline
+struct _AdmissionGate<Inner: EvictionObserver, Rule: AdmissionRule>: EvictionObserver where Rule.Key == Inner.Key {
+    @usableFromInline typealias Key = Inner.Key
+    @usableFromInline typealias Value = Inner.Value
+    @usableFromInline let inner: UnsafeMutablePointer<Inner>
+    @usableFromInline let rule: UnsafeMutablePointer<Rule>
+    /// Whether the policy asked, and the rule's last answer.
+    @usableFromInline var asked = false
+    @usableFromInline var answer = true
+
+    @inlinable
+    init(inner: UnsafeMutablePointer<Inner>, rule: UnsafeMutablePointer<Rule>) {
+        self.inner = inner
+        self.rule = rule
+    }
+
+    @inlinable mutating func trimWillBegin(_ kind: TrimKind) { inner.pointee.trimWillBegin(kind) }
+    @inlinable mutating func didEvict(_ key: Key, value: Value, cost: Int) {
+        inner.pointee.didEvict(key, value: value, cost: cost)
+    }
+    @inlinable mutating func trimDidEnd(_ kind: TrimKind) { inner.pointee.trimDidEnd(kind) }
+
+    @inlinable
+    mutating func admits(_ key: Key, cost: Int) -> Bool {
+        asked = true
+        answer = rule.pointee.admits(key, cost: cost)
+        return answer
+    }
+}

@@ -179,10 +179,11 @@ def main() -> int:
                "`Traces/README.md`): `objects` ignores sizes and counts objects, `bytes` uses the trace's sizes. "
                "Policies are every `research` policy that `cachebench policies` listed at run time, matched to "
                "libCacheSim's rows by name or alias.\n")
+    percentages = " and ".join(f"{float(f) * 100:g} %" for f in SWEEP_FRACTIONS.split(","))
     out.append("## Miss-ratio reduction against FIFO\n")
     out.append("![Miss-ratio reduction against FIFO](research-policies-reduction.svg)\n")
     out.append("(fifo − policy) / fifo of the miss ratios, per trace, across the nine traces' eight distinct files "
-               f"(cloudPhysicsIO once), every object counting 1, at {SWEEP_FRACTIONS.replace(',', ' and ')} of each "
+               f"(cloudPhysicsIO once), every object counting 1, at {percentages} of each "
                "trace's working set: `cachebench sweep` then `cachebench sweep-report --baseline fifo` (the figures: "
                "[research-policies-reduction.md](research-policies-reduction.md)). The S3-FIFO and SIEVE papers "
                "present their results this way. `clockpro` is libCacheSim 0.3.5's, which fills the cache and then "

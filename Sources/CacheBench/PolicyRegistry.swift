@@ -151,6 +151,7 @@ extension PolicyRegistry {
         .of(QDLPCache<UInt64, Void>.self),
         .of(MQCache<UInt64, Void>.self),
         .of(Clock2QPlusCache<UInt64, Void>.self),
+        .of(ClockProCache<UInt64, Void>.self),
         .of(ARCCache<UInt64, Void>.self),
         .of(ARCv0Cache<UInt64, Void>.self),
         .of(CARCache<UInt64, Void>.self),

@@ -8,7 +8,7 @@ enum DeterministicParity {
     static let algorithms = [
         "lru", "fifo", "clock", "sieve", "lfu", "arc", "twoq", "lirs",
         "belady", "mru", "s3fifo", "s3fifov0", "slru", "slruv0", "size", "lfuda", "lfucpp", "lru-k", "qdlp", "mq", "clock2qplus",
-        "s3fifod", "arcv0", "car", "wtinylfu",
+        "s3fifod", "arcv0", "car", "wtinylfu", "clockpro",
     ]
     /// libCacheSim's LFUDA was too slow to finish on the larger traces; the table has what it finished.
     static let rowCounts = ["lfuda": 21]

@@ -64,6 +64,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(QDLPCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(MQCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(Clock2QPlusCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(ClockProCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(S3FIFOdCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(ARCv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(CARCache<UInt64, Void>.self, limits: .afterEveryCall),

@@ -135,8 +135,12 @@ extension ReplayResult {
 
 /// Any failure of a command, with the contract's exit code.
 public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
-    /// A command-line mistake (exit 2).
-    case usage(UsageError)
+    /// A setting's value the engine cannot take (exit 2).
+    case invalidValue(InvalidValueError)
+    /// A trace generator that cannot run as asked (exit 2).
+    case generator(GeneratorError)
+    /// A sweep that cannot run as asked (exit 2).
+    case sweep(SweepError)
     /// A run that cannot go as asked: an unknown policy, a refused limit or option (exit 2).
     case configuration(RunConfigurationError)
     /// Unreadable (66) or malformed (65) input.
@@ -148,7 +152,9 @@ public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .usage(let error): error.message
+        case .invalidValue(let error): error.description
+        case .generator(let error): error.description
+        case .sweep(let error): error.description
         case .configuration(let error): error.description
         case .trace(let error): error.description
         case .output(let message): message

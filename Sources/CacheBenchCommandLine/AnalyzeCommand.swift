@@ -39,7 +39,7 @@ enum AnalyzeCommand {
     static let spec = CommandSpec(name: "analyze", valueOptions: ["--window", "--format", "--output", "--plot", "--trace-format", "--columns", "--header"],
                                   positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let arguments: Arguments
         let trace: TraceSpec
         let format: ReportFormat
@@ -56,17 +56,19 @@ enum AnalyzeCommand {
             }
             window = seconds
         } catch { throw .usage(error) }
-        let analysis: TraceAnalysis
-        do throws(TraceError) {
-            var reader = try trace.open()
-            analysis = try TraceAnalyzer.analyze(&reader, window: window)
-        } catch { throw .trace(error) }
-        var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
-        if let folder = arguments.value("--plot") {
-            for plot in TraceAnalysisReport.plots(analysis, trace: trace.path) {
-                outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
+        do throws(CacheBenchError) {
+            let analysis: TraceAnalysis
+            do throws(TraceError) {
+                var reader = try trace.open()
+                analysis = try TraceAnalyzer.analyze(&reader, window: window)
+            } catch { throw .trace(error) }
+            var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
+            if let folder = arguments.value("--plot") {
+                for plot in TraceAnalysisReport.plots(analysis, trace: trace.path) {
+                    outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
+                }
             }
-        }
-        try Output.emit(outputs)
+            try Output.emit(outputs)
+        } catch { throw .run(error) }
     }
 }

@@ -51,17 +51,17 @@ Run 'cachebench COMMAND --help' for a command's options.
 """
 
 /// Every command: its help and how it runs. Commands that name policies look them up in the registry.
-let commands: [String: (help: String, run: @Sendable ([String], PolicyRegistry) throws(CacheBenchError) -> Void)] = [
+let commands: [String: (help: String, run: @Sendable ([String], PolicyRegistry) throws(CommandLineError) -> Void)] = [
     "replay": (ReplayCommand.help, ReplayCommand.run),
     "compare": (CompareCommand.help, CompareCommand.run),
-    "mrc": (MRCCommand.help, { (words, _) throws(CacheBenchError) in try MRCCommand.run(words) }),
+    "mrc": (MRCCommand.help, { (words, _) throws(CommandLineError) in try MRCCommand.run(words) }),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
-    "generate": (GenerateCommand.help, { (words, _) throws(CacheBenchError) in try GenerateCommand.run(words) }),
-    "convert": (ConvertCommand.help, { (words, _) throws(CacheBenchError) in try ConvertCommand.run(words) }),
+    "generate": (GenerateCommand.help, { (words, _) throws(CommandLineError) in try GenerateCommand.run(words) }),
+    "convert": (ConvertCommand.help, { (words, _) throws(CommandLineError) in try ConvertCommand.run(words) }),
     "sweep": (SweepCommand.help, SweepCommand.run),
-    "merge": (MergeCommand.help, { (words, _) throws(CacheBenchError) in try MergeCommand.run(words) }),
-    "sweep-report": (SweepReportCommand.help, { (words, _) throws(CacheBenchError) in try SweepReportCommand.run(words) }),
-    "analyze": (AnalyzeCommand.help, { (words, _) throws(CacheBenchError) in try AnalyzeCommand.run(words) }),
+    "merge": (MergeCommand.help, { (words, _) throws(CommandLineError) in try MergeCommand.run(words) }),
+    "sweep-report": (SweepReportCommand.help, { (words, _) throws(CommandLineError) in try SweepReportCommand.run(words) }),
+    "analyze": (AnalyzeCommand.help, { (words, _) throws(CommandLineError) in try AnalyzeCommand.run(words) }),
 ]
 
 /// Prints help on standard output: exit 0, or 74 when standard output cannot be written.
@@ -100,7 +100,7 @@ func run(_ words: [String], registry: PolicyRegistry) -> Int32 {
         return 0
     } catch {
         // One line per problem (the regression gate reports one per regressed run).
-        for line in error.commandLineDescription.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
+        for line in error.message.split(separator: "\n", omittingEmptySubsequences: false) { Output.error(String(line)) }
         return error.exitCode
     }
 }

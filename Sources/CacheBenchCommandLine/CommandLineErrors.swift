@@ -1,12 +1,45 @@
 import CacheBench
 import EvictionPolicies
 
+/// A command-line mistake (exit 2): an unknown option, a bad value, a conflict.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A one-line message naming the option at fault.
+    public var message: String
+    /// Creates an error with a one-line message.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Any failure of a command: a mistake in its arguments, or the engine's failure to run it.
+enum CommandLineError: Error, Sendable {
+    /// A command-line mistake (exit 2).
+    case usage(UsageError)
+    /// The engine could not run the command as asked (see ``CacheBenchError/exitCode``).
+    case run(CacheBenchError)
+
+    /// The exit code the contract assigns.
+    var exitCode: Int32 {
+        switch self {
+        case .usage: 2
+        case .run(let error): error.exitCode
+        }
+    }
+
+    /// The error as the command line reports it: each option or limit named by its flag.
+    var message: String {
+        switch self {
+        case .usage(let error): error.message
+        case .run(let error): error.commandLineDescription
+        }
+    }
+}
+
 extension CacheBenchError {
     /// The exit code the contract assigns: 2 usage, 3 regression gate, 65 malformed input,
     /// 66 cannot open, 74 cannot write.
     public var exitCode: Int32 {
         switch self {
-        case .usage, .configuration: 2
+        case .configuration, .invalidValue, .generator, .sweep: 2
         case .trace(let error): error.kind == .cannotOpen ? 66 : 65
         case .output: 74
         case .regression: 3
@@ -15,7 +48,49 @@ extension CacheBenchError {
 
     /// The error as the command line reports it: each option or limit named by its flag.
     var commandLineDescription: String {
-        if case .configuration(let error) = self { return error.commandLineMessage }
+        switch self {
+        case .configuration(let error): error.commandLineMessage
+        case .invalidValue(let error): error.commandLineMessage(flag: "--" + error.setting)
+        case .generator(let error): error.commandLineMessage
+        case .sweep(let error): error.commandLineMessage
+        case .trace, .output, .regression: description
+        }
+    }
+}
+
+extension InvalidValueError {
+    /// The error naming `flag` where the engine names its setting.
+    func commandLineMessage(flag: String) -> String { "\(flag) \(value): \(expected)" }
+}
+
+/// Parses `text`, the value of `flag`, with one of the engine's parsers; a value it cannot take
+/// is reported against the flag.
+func parseValue<T>(_ text: String, of flag: String,
+                   _ parse: (String) throws(InvalidValueError) -> T) throws(UsageError) -> T {
+    do { return try parse(text) } catch { throw UsageError(error.commandLineMessage(flag: flag)) }
+}
+
+extension GeneratorError {
+    /// The error in the command line's words: each parameter named by its flag.
+    var commandLineMessage: String {
+        func flags(_ names: [String]) -> String { GeneratorError.list(names.map { "--" + $0 }) }
+        switch self {
+        case .unknownKind: return description
+        case let .parameterNotTaken(name, kind, taken):
+            let list = taken.isEmpty ? "it takes only --seed and --requests" : "it takes " + taken.map { "--" + $0 }.joined(separator: ", ")
+            return "--\(name) does not apply to '\(kind)' (\(list))"
+        case .invalidValue(let error): return error.commandLineMessage(flag: "--" + error.setting)
+        case let .sizeRangeInverted(minimum, maximum): return "--max-size \(maximum) is below --min-size \(minimum)"
+        case .weightsAllZero(let names): return "\(flags(names)) cannot all be 0"
+        case .sharesAboveOne(let names): return "\(flags(names)) add up to more than 1"
+        }
+    }
+}
+
+extension SweepError {
+    /// The error in the command line's words, with a pointer to the policy catalog where it helps.
+    var commandLineMessage: String {
+        if case .optionTakenByNone = self { return description + "; see 'cachebench policies'" }
         return description
     }
 }

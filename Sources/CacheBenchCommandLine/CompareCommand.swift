@@ -85,7 +85,7 @@ enum CompareCommand {
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
 
-    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let arguments: Arguments
         let job: CompareJob
         let format: ReportFormat
@@ -99,7 +99,7 @@ enum CompareCommand {
             compare.admission = try AdmissionOptions.parse(arguments)
             compare.registry = registry
             compare.memoryBudget = try arguments.value("--max-memory").map { (text) throws(UsageError) in
-                let size = try SizeFormat.parse(text, option: "--max-memory")
+                let size = try parseValue(text, of: "--max-memory") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
                 guard size > 0 else { throw UsageError("--max-memory \(text): must be greater than 0") }
                 return size
             }
@@ -121,25 +121,27 @@ enum CompareCommand {
                 throw UsageError("--allow-partial applies to --baseline, which is not given")
             }
         } catch { throw .usage(error) }
+        do throws(CacheBenchError) {
 
-        // Read the baseline first: a broken one fails before the long run, not after.
-        let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
-            try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
-        }
-        let slow = job.policies.filter { SlowByDesign.reason($0) != nil }
-        let progress = ProgressReporter.isTerminal
-            ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
-        let result = try Compare.run(job, progress: progress)
-        // Everything is rendered before anything is written, then committed together.
-        try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]
-            + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
-            + (arguments.value("--plot-intervals").map { [(IntervalChart.render(result.results), $0)] } ?? []))
+            // Read the baseline first: a broken one fails before the long run, not after.
+            let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
+                try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
+            }
+            let slow = job.policies.filter { SlowByDesign.reason($0) != nil }
+            let progress = ProgressReporter.isTerminal
+                ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
+            let result = try Compare.run(job, progress: progress)
+            // Everything is rendered before anything is written, then committed together.
+            try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]
+                + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
+                + (arguments.value("--plot-intervals").map { [(IntervalChart.render(result.results), $0)] } ?? []))
 
-        if let gate {
-            let outcome = gate.check(result, allowPartial: arguments.flags.contains("--allow-partial"))
-            for note in outcome.notes { Output.error("note: \(note)") }
-            if !outcome.passed { throw .regression(outcome.mismatches + outcome.regressions) }
-        }
+            if let gate {
+                let outcome = gate.check(result, allowPartial: arguments.flags.contains("--allow-partial"))
+                for note in outcome.notes { Output.error("note: \(note)") }
+                if !outcome.passed { throw .regression(outcome.mismatches + outcome.regressions) }
+            }
+        } catch { throw .run(error) }
     }
 
     /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in
@@ -168,7 +170,9 @@ enum CompareCommand {
             throw UsageError("give --capacities or --capacity, not both")
         }
         let capacities = try (arguments.value("--capacities") ?? arguments.value("--capacity")).map { (text) throws(UsageError) in
-            try CapacityList.parse(text, option: arguments.value("--capacities") != nil ? "--capacities" : "--capacity")
+            try parseValue(text, of: arguments.value("--capacities") != nil ? "--capacities" : "--capacity") { (text) throws(InvalidValueError) in
+                try CapacityList.parse(text)
+            }
         }
         let threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
         guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }

@@ -38,7 +38,7 @@ enum ConvertCommand {
     static let spec = CommandSpec(name: "convert", valueOptions: ["--output", "--to", "--output-format", "--sample", "--trace-format", "--columns", "--header"],
                                   flags: ["--remove-size-change"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let trace: TraceSpec
         let output: String
         let options: TraceConverter.Options
@@ -70,11 +70,13 @@ enum ConvertCommand {
                                              format: format, sampler: sampler)
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
         } catch { throw .usage(error) }
-        let summary = try TraceConverter.convert(trace, to: output, options: options)
-        Output.error("wrote \(summary.records) records to \(output)"
-            + (summary.leftOut > 0 ? "; left out \(summary.leftOut) set, delete and event rows" : "")
-            + (summary.zeroSize > 0 ? "; left out \(summary.zeroSize) zero-size rows" : "")
-            + (summary.sampledOut > 0 ? "; sampled out \(summary.sampledOut) requests" : "")
-            + (summary.sizesChanged > 0 ? "; kept one size per object in \(summary.sizesChanged) records" : ""))
+        do throws(CacheBenchError) {
+            let summary = try TraceConverter.convert(trace, to: output, options: options)
+            Output.error("wrote \(summary.records) records to \(output)"
+                + (summary.leftOut > 0 ? "; left out \(summary.leftOut) set, delete and event rows" : "")
+                + (summary.zeroSize > 0 ? "; left out \(summary.zeroSize) zero-size rows" : "")
+                + (summary.sampledOut > 0 ? "; sampled out \(summary.sampledOut) requests" : "")
+                + (summary.sizesChanged > 0 ? "; kept one size per object in \(summary.sizesChanged) records" : ""))
+        } catch { throw .run(error) }
     }
 }

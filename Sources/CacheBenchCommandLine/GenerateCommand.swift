@@ -39,7 +39,7 @@ enum GenerateCommand {
                            positionals: 1...1, positionalName: "KIND")
     }
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let arguments: Arguments
         let seed: UInt64
         let requests: Int?
@@ -56,8 +56,10 @@ enum GenerateCommand {
                 options[String(name.dropFirst(2))] = values.last
             }
         } catch { throw .usage(error) }
-        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "generate \(arguments.positionals[0])") : nil
-        try TraceGeneration.run(kind: arguments.positionals[0], seed: seed, requests: requests,
-                                options: GeneratorOptions(options), output: arguments.value("--output"), progress: progress)
+        do throws(CacheBenchError) {
+            let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "generate \(arguments.positionals[0])") : nil
+            try TraceGeneration.run(kind: arguments.positionals[0], seed: seed, requests: requests,
+                                    options: GeneratorOptions(options), output: arguments.value("--output"), progress: progress)
+        } catch { throw .run(error) }
     }
 }

@@ -60,7 +60,7 @@ enum MRCCommand {
                        "--policy", "--sample", "--sample-seed", "--min-miniature", "--warmup", "--max-requests", "--threads"],
         flags: ["--ignore-size"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let arguments: Arguments
         let trace: TraceSpec
         let format: ReportFormat
@@ -78,7 +78,9 @@ enum MRCCommand {
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot"])
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
             format = try arguments.choice("--format", default: ReportFormat.table)
-            capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in try CapacityList.parse(text) }
+            capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
+                try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }
+            }
             points = try arguments.integer("--points")
             window = try WindowOptions.parse(arguments)
             threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
@@ -86,15 +88,17 @@ enum MRCCommand {
             minimumMiniature = try arguments.integer("--min-miniature") ?? MiniatureSimulation.minimumScaledObjects
             guard minimumMiniature >= 0 else { throw UsageError("--min-miniature \(minimumMiniature): must be 0 or more") }
         } catch { throw .usage(error) }
-        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
-        let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
-                                            ignoreSize: arguments.flags.contains("--ignore-size"),
-                                            threads: threads, progress: progress,
-                                            policy: arguments.value("--policy") ?? "lru", window: window,
-                                            minimumMiniature: minimumMiniature)
-        // Rendered first, then the curve and its chart are committed together.
-        var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
-        if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }
-        try Output.emit(outputs)
+        do throws(CacheBenchError) {
+            let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
+            let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
+                                                ignoreSize: arguments.flags.contains("--ignore-size"),
+                                                threads: threads, progress: progress,
+                                                policy: arguments.value("--policy") ?? "lru", window: window,
+                                                minimumMiniature: minimumMiniature)
+            // Rendered first, then the curve and its chart are committed together.
+            var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
+            if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }
+            try Output.emit(outputs)
+        } catch { throw .run(error) }
     }
 }

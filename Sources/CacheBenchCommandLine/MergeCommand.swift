@@ -30,15 +30,17 @@ enum MergeCommand {
     static let spec = CommandSpec(name: "merge", valueOptions: ["--format", "--output"], flags: ["--allow-missing"],
                                   positionals: 1...1, positionalName: "DIR")
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let arguments: Arguments
         let format: ReportFormat
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        let merged = try load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
-        try Output.emit(merged.render(as: format), to: arguments.value("--output"))
+        do throws(CacheBenchError) {
+            let merged = try load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
+            try Output.emit(merged.render(as: format), to: arguments.value("--output"))
+        } catch { throw .run(error) }
     }
 
     /// Merges `directory`; unless `allowMissing`, missing cells fail (65) with each named.

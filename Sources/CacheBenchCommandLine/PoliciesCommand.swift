@@ -12,13 +12,15 @@ enum PoliciesCommand {
 
     static let spec = CommandSpec(name: "policies", valueOptions: ["--format", "--output"], positionals: 0...0)
 
-    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let arguments: Arguments
         let format: ReportFormat
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        try Output.emit(PolicyCatalog.render(registry.descriptors, as: format, notProvided: PolicyRegistry.notProvided), to: arguments.value("--output"))
+        do throws(CacheBenchError) {
+            try Output.emit(PolicyCatalog.render(registry.descriptors, as: format, notProvided: PolicyRegistry.notProvided), to: arguments.value("--output"))
+        } catch { throw .run(error) }
     }
 }

@@ -55,7 +55,7 @@ enum ReplayCommand {
             .union(WindowOptions.valueOptions).union(AdmissionOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
-    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let arguments: Arguments
         let job: ReplayJob
         let format: ReportFormat
@@ -82,12 +82,14 @@ enum ReplayCommand {
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot-intervals"])
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
-        let slow = SlowByDesign.reason(job.policy).map { " [slow by design: \($0)]" } ?? ""
-        let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)\(slow)") : nil
-        let result = try Replay.run(job, progress: progress)
-        var outputs: [(text: String, path: String?)] = [(ReplayReport.render(result, as: format), arguments.value("--output"))]
-        if let path = arguments.value("--plot-intervals") { outputs.append((IntervalChart.render([result]), path)) }
-        try Output.emit(outputs)
+        do throws(CacheBenchError) {
+            let slow = SlowByDesign.reason(job.policy).map { " [slow by design: \($0)]" } ?? ""
+            let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)\(slow)") : nil
+            let result = try Replay.run(job, progress: progress)
+            var outputs: [(text: String, path: String?)] = [(ReplayReport.render(result, as: format), arguments.value("--output"))]
+            if let path = arguments.value("--plot-intervals") { outputs.append((IntervalChart.render([result]), path)) }
+            try Output.emit(outputs)
+        } catch { throw .run(error) }
     }
 }
 
@@ -96,9 +98,11 @@ enum TraceOptions {
     static func job(_ arguments: Arguments, trace path: String, policy: String) throws(UsageError) -> ReplayJob {
         // A decimal below 1 is a fraction of the working set (as compare's --capacities); a size otherwise.
         let text = arguments.value("--capacity")
-        let fraction = try text.flatMap { (text) throws(UsageError) in try CapacityList.parseFraction(text, option: "--capacity") }
+        let fraction = try text.flatMap { (text) throws(UsageError) in
+            try parseValue(text, of: "--capacity") { (text) throws(InvalidValueError) in try CapacityList.parseFraction(text) }
+        }
         let capacity = try text.map { (text) throws(UsageError) -> Int? in
-            fraction == nil ? try SizeFormat.parse(text, option: "--capacity") : nil
+            fraction == nil ? try parseValue(text, of: "--capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) } : nil
         } ?? nil
         if let capacity, capacity <= 0 { throw UsageError("--capacity \(text ?? ""): must be greater than 0") }
         var job = ReplayJob(trace: try traceSpec(arguments, path: path), policy: policy, capacity: capacity,

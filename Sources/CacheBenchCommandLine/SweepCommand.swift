@@ -58,7 +58,7 @@ enum SweepCommand {
         repeatableOptions: ["--option", "--traces"],
         flags: ["--ignore-size", "--no-stack-distance", "--plan"], positionals: 0...0)
 
-    static func run(_ words: [String], registry: PolicyRegistry) throws(CacheBenchError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let environment = ProcessInfo.processInfo.environment
         let arguments: Arguments
         let sweep: SweepSpec
@@ -68,9 +68,10 @@ enum SweepCommand {
             arguments = try Arguments(words, spec: spec)
             sweep = try sweepSpec(arguments, environment: environment, registry: registry)
             if let text = arguments.value("--shard") {
-                shard = try SweepShard.parse(text)
+                // The shard's problems read as the engine words them ("shard 5/4: ..."), as they always have.
+                do { shard = try SweepShard.parse(text) } catch { throw UsageError(error.description) }
             } else {
-                shard = try SweepShard.slurm(environment) ?? .whole
+                do { shard = try SweepShard.slurm(environment) ?? .whole } catch { throw UsageError(error.description) }
             }
             format = try arguments.choice("--format", default: ReportFormat.table)
             if arguments.value("--format") != nil && !arguments.flags.contains("--plan") {
@@ -80,19 +81,21 @@ enum SweepCommand {
                 throw UsageError("sweep: --output DIR is required (where the records go)")
             }
         } catch { throw .usage(error) }
-        try Sweep.validate(sweep, registry: registry)
-        let plan = try SweepPlan.make(sweep, shardCount: shard.count)
+        do throws(CacheBenchError) {
+            try Sweep.validate(sweep, registry: registry)
+            let plan = try SweepPlan.make(sweep, shardCount: shard.count)
 
-        if arguments.flags.contains("--plan") {
-            try Output.emit(try SweepPlanReport.render(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,
-                                           directory: arguments.value("--output"), as: format), to: nil)
-            return
-        }
-        guard let directory = arguments.value("--output") else { return }
-        let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("sweep: \($0)") } : nil
-        let summary = try Sweep.run(plan, shard: shard, directory: directory, registry: registry, progress: progress)
-        try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
-                        + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)
+            if arguments.flags.contains("--plan") {
+                try Output.emit(try SweepPlanReport.render(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,
+                                               directory: arguments.value("--output"), as: format), to: nil)
+                return
+            }
+            guard let directory = arguments.value("--output") else { return }
+            let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("sweep: \($0)") } : nil
+            let summary = try Sweep.run(plan, shard: shard, directory: directory, registry: registry, progress: progress)
+            try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
+                            + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)
+        } catch { throw .run(error) }
     }
 
     /// The sweep the arguments describe.
@@ -102,7 +105,7 @@ enum SweepCommand {
         guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
         let policies = try CompareCommand.policyNames(arguments, registry: registry)
         let capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
-            try CapacityList.parse(text).items
+            try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }.items
         } ?? SweepSpec.defaultCapacities
         var threads = ProcessInfo.processInfo.activeProcessorCount
         if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm >= 1 { threads = min(slurm, 256) }

@@ -25,16 +25,18 @@ enum SweepReportCommand {
     static let spec = CommandSpec(name: "sweep-report", valueOptions: ["--baseline", "--output", "--plot"],
                                   flags: ["--allow-missing"], positionals: 1...1, positionalName: "DIR")
 
-    static func run(_ words: [String]) throws(CacheBenchError) {
+    static func run(_ words: [String]) throws(CommandLineError) {
         let arguments: Arguments
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             try Output.requireFiles(arguments, ["--plot"])
         } catch { throw .usage(error) }
-        let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
-        let report: MissRatioReduction
-        do { report = try MissRatioReduction(merged, baseline: arguments.value("--baseline") ?? "fifo") } catch { throw .usage(error) }
-        try Output.emit(report.markdown, to: arguments.value("--output"))
-        if let plot = arguments.value("--plot") { try Output.emit(report.svg, to: plot) }
+        do throws(CacheBenchError) {
+            let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
+            let report: MissRatioReduction
+            do { report = try MissRatioReduction(merged, baseline: arguments.value("--baseline") ?? "fifo") } catch { throw .sweep(error) }
+            try Output.emit(report.markdown, to: arguments.value("--output"))
+            if let plot = arguments.value("--plot") { try Output.emit(report.svg, to: plot) }
+        } catch { throw .run(error) }
     }
 }

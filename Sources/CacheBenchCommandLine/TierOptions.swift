@@ -55,7 +55,7 @@ enum TierOptions {
     /// The disk tier's configuration from the `--disk-*` options.
     static func tierJob(_ arguments: Arguments, disk: String) throws(UsageError) -> TierJob {
         let capacity = try arguments.value("--disk-capacity").map { (text) throws(UsageError) in
-            try SizeFormat.parse(text, option: "--disk-capacity")
+            try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
         }
         if let capacity, capacity <= 0 { throw UsageError("--disk-capacity \(arguments.value("--disk-capacity") ?? ""): must be greater than 0") }
         return TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: try arguments.integer("--disk-count-limit"),

@@ -27,15 +27,19 @@ enum WindowOptions {
     /// The window the arguments describe.
     static func parse(_ arguments: Arguments) throws(UsageError) -> RequestWindow {
         var window = RequestWindow()
-        window.warmup = try arguments.value("--warmup").map { (text) throws(UsageError) in try TraceSpan.parse(text, option: "--warmup") }
+        window.warmup = try arguments.value("--warmup").map { (text) throws(UsageError) in
+            try parseValue(text, of: "--warmup") { (text) throws(InvalidValueError) in try TraceSpan.parse(text) }
+        }
         window.reportInterval = try arguments.value("--report-interval").map { (text) throws(UsageError) in
-            try TraceSpan.parse(text, option: "--report-interval")
+            try parseValue(text, of: "--report-interval") { (text) throws(InvalidValueError) in try TraceSpan.parse(text) }
         }
         if let cap = try arguments.integer("--max-requests") {
             guard cap > 0 else { throw UsageError("--max-requests \(cap): must be greater than 0") }
             window.maxRequests = cap
         }
-        window.sampleRatio = try arguments.value("--sample").map { (text) throws(UsageError) in try RequestWindow.parseSampleRatio(text) }
+        window.sampleRatio = try arguments.value("--sample").map { (text) throws(UsageError) in
+            try parseValue(text, of: "--sample") { (text) throws(InvalidValueError) in try RequestWindow.parseSampleRatio(text) }
+        }
         if let seed = try arguments.integer("--sample-seed") {
             guard seed >= 0 else { throw UsageError("--sample-seed \(seed): must be 0 or more") }
             guard window.sampleRatio != nil else { throw UsageError("--sample-seed \(seed): needs --sample") }

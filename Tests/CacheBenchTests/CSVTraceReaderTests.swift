@@ -172,11 +172,11 @@ struct CSVTraceReaderTests {
 
     @Test("sizes", arguments: [("100", 100), ("64MiB", 64 << 20), ("1GB", 1_000_000_000), ("1.5KiB", 1536), ("2 kb", 2000)])
     func sizes(text: String, expected: Int) throws {
-        #expect(try SizeFormat.parse(text, option: "--capacity") == expected)
+        #expect(try SizeFormat.parse(text) == expected)
     }
 
     @Test("bad sizes", arguments: ["", "MiB", "12XB", "1.5", "-5", "1e3"])
     func badSizes(text: String) {
-        #expect(throws: UsageError.self) { try SizeFormat.parse(text, option: "--capacity") }
+        #expect(throws: InvalidValueError.self) { try SizeFormat.parse(text) }
     }
 }

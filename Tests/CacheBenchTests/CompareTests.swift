@@ -124,7 +124,7 @@ struct CapacityListTests {
         "1MiB...0.5:3", "1MiB...1GiB:x", "0.5.5", "1..5:3", "1MiB...1GiB:100000",
     ])
     func rejects(_ text: String) {
-        #expect(throws: UsageError.self) { try CapacityList.parse(text) }
+        #expect(throws: InvalidValueError.self) { try CapacityList.parse(text) }
     }
 }
 

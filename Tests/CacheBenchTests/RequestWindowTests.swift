@@ -65,14 +65,14 @@ private func replay(_ path: String, capacity: Int, window: RequestWindow, policy
 struct RequestWindowTests {
     @Test("spans: rows with req, durations with s m h d; a bare number or zero is refused")
     func spans() throws {
-        #expect(try TraceSpan.parse("100000req", option: "--warmup") == .requests(100_000))
-        #expect(try TraceSpan.parse("5 requests", option: "--warmup") == .requests(5))
-        #expect(try TraceSpan.parse("30s", option: "--warmup") == .seconds(30))
-        #expect(try TraceSpan.parse("15m", option: "--warmup") == .seconds(900))
-        #expect(try TraceSpan.parse("1.5h", option: "--warmup") == .seconds(5400))
-        #expect(try TraceSpan.parse("1d", option: "--warmup") == .seconds(86400))
+        #expect(try TraceSpan.parse("100000req") == .requests(100_000))
+        #expect(try TraceSpan.parse("5 requests") == .requests(5))
+        #expect(try TraceSpan.parse("30s") == .seconds(30))
+        #expect(try TraceSpan.parse("15m") == .seconds(900))
+        #expect(try TraceSpan.parse("1.5h") == .seconds(5400))
+        #expect(try TraceSpan.parse("1d") == .seconds(86400))
         for bad in ["10", "0req", "1.5req", "-5s", "0s", "5x", "", "req"] {
-            #expect(throws: UsageError.self, "\(bad)") { try TraceSpan.parse(bad, option: "--warmup") }
+            #expect(throws: InvalidValueError.self, "\(bad)") { try TraceSpan.parse(bad) }
         }
     }
 
@@ -82,7 +82,7 @@ struct RequestWindowTests {
         #expect(try RequestWindow.parseSampleRatio("1%") == 0.01)
         #expect(try RequestWindow.parseSampleRatio("1") == 1)
         for bad in ["0", "0%", "1.5", "101%", "-0.1", "abc", "nan", "inf", ""] {
-            #expect(throws: UsageError.self, "\(bad)") { try RequestWindow.parseSampleRatio(bad) }
+            #expect(throws: InvalidValueError.self, "\(bad)") { try RequestWindow.parseSampleRatio(bad) }
         }
         #expect(RequestWindow(sampleRatio: 0.01).scaled(1_000_000) == 10_000)
         #expect(RequestWindow(sampleRatio: 0.01).scaled(10) == 1)
@@ -91,13 +91,13 @@ struct RequestWindowTests {
 
     @Test("libCacheSim's one-letter sizes are powers of 1024; KB stays 1000")
     func sizes() throws {
-        #expect(try SizeFormat.parse("64M", option: "--capacity") == 64 << 20)
-        #expect(try SizeFormat.parse("1G", option: "--capacity") == 1 << 30)
-        #expect(try SizeFormat.parse("1g", option: "--capacity") == 1 << 30)
-        #expect(try SizeFormat.parse("512K", option: "--capacity") == 512 << 10)
-        #expect(try SizeFormat.parse("64MiB", option: "--capacity") == 64 << 20)
-        #expect(try SizeFormat.parse("64KB", option: "--capacity") == 64_000)
-        #expect(throws: UsageError.self) { try SizeFormat.parse("64Q", option: "--capacity") }
+        #expect(try SizeFormat.parse("64M") == 64 << 20)
+        #expect(try SizeFormat.parse("1G") == 1 << 30)
+        #expect(try SizeFormat.parse("1g") == 1 << 30)
+        #expect(try SizeFormat.parse("512K") == 512 << 10)
+        #expect(try SizeFormat.parse("64MiB") == 64 << 20)
+        #expect(try SizeFormat.parse("64KB") == 64_000)
+        #expect(throws: InvalidValueError.self) { try SizeFormat.parse("64Q") }
     }
 
     @Test("the sample keeps a key always or never, about ratio of the keys, and all of them at 1")

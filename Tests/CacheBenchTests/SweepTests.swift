@@ -71,7 +71,7 @@ struct SweepTests {
         #expect(try SweepShard.parse("2/4") == SweepShard(index: 1, count: 4))
         #expect(try SweepShard.parse("1/1") == .whole)
         for bad in ["0/4", "5/4", "x", "1/0", "1/2/3", "-1/4", "/4"] {
-            #expect(throws: UsageError.self, "\(bad)") { try SweepShard.parse(bad) }
+            #expect(throws: InvalidValueError.self, "\(bad)") { try SweepShard.parse(bad) }
         }
         #expect(try SweepShard.slurm([:]) == nil)
         let env = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "4"]
@@ -79,10 +79,10 @@ struct SweepTests {
         // --array=0-15:4 gives IDs 0, 4, 8, 12.
         let stepped = ["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "4"]
         #expect(try SweepShard.slurm(stepped) == SweepShard(index: 2, count: 4))
-        #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]) }
-        #expect(throws: UsageError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "1"]) }
+        #expect(throws: SweepError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]) }
+        #expect(throws: SweepError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "1"]) }
         let extreme = ["SLURM_ARRAY_TASK_ID": String(Int.max), "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": String(Int.min)]
-        #expect(throws: UsageError.self) { try SweepShard.slurm(extreme) }
+        #expect(throws: SweepError.self) { try SweepShard.slurm(extreme) }
     }
 
     @Test("capacities: one key per value (0.010 is 0.01), decimal labels, keys read back")
@@ -247,8 +247,8 @@ struct SweepTests {
         #expect {
             try Sweep.run(try SweepPlan.make(other, shardCount: 1), shard: .whole, directory: folder)
         } throws: { error in
-            guard case .usage(let usage) = error as? CacheBenchError else { return false }
-            return usage.message.contains("another sweep")
+            guard case .sweep(.folderHoldsAnotherSweep(let folderNamed)) = error as? CacheBenchError else { return false }
+            return folderNamed == folder
         }
         #expect(throws: CacheBenchError.self) { try SweepMerge.load(directory: scratchFolder()) }
     }

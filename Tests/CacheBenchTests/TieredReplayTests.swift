@@ -135,7 +135,7 @@ struct TieredReplayTests {
         let trace = TraceSpec(path: Repository.trace("image-feed.csv"))
         let pairs = [TierPair(memory: "yy-lru", tier: TierJob(disk: "yy-disk", diskCapacity: 1 << 30, memoryCost: .zero)),
                      TierPair(memory: "sd-memory", tier: TierJob(disk: "sd-disk", diskCapacity: 1 << 30))]
-        var job = CompareJob(trace: trace, policies: ["nuke-clock"], capacities: try CapacityList.parse("50MiB,200MiB", option: "--capacities"),
+        var job = CompareJob(trace: trace, policies: ["nuke-clock"], capacities: try CapacityList.parse("50MiB,200MiB"),
                              options: PolicyOptions(["weak-cache": "true"]), threads: 2)
         job.tiers = pairs
         let result = try Compare.run(job)

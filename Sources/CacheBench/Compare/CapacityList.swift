@@ -52,79 +52,80 @@ public struct CapacityList: Sendable, Equatable {
         return sizes.sorted()
     }
 
-    /// Parses `--capacities`.
+    /// Parses a list of capacities: sizes, fractions of the working set and `LOW...HIGH:COUNT`
+    /// ranges, separated by commas.
     ///
-    /// - Throws: ``UsageError`` naming the item at fault.
-    public static func parse(_ text: String, option: String = "--capacities") throws(UsageError) -> CapacityList {
+    /// - Throws: ``InvalidValueError`` for `setting`, naming the item at fault.
+    public static func parse(_ text: String, setting: String = "capacities") throws(InvalidValueError) -> CapacityList {
         var items: [Item] = []
         for rawPart in text.split(separator: ",", omittingEmptySubsequences: false) {
             let part = rawPart.trimmingSpaces
-            guard !part.isEmpty else { throw UsageError("\(option) \(text): empty item (write sizes separated by commas)") }
+            guard !part.isEmpty else { throw InvalidValueError(setting, text, expected: "empty item (write sizes separated by commas)") }
             if part.contains("...") {
-                items += try parseRange(part, option: option)
+                items += try parseRange(part, setting: setting)
             } else {
-                items.append(try parseItem(part, option: option))
+                items.append(try parseItem(part, setting: setting))
             }
             guard items.count <= maximumCount else {
-                throw UsageError("\(option) \(text): more than \(maximumCount) capacities")
+                throw InvalidValueError(setting, text, expected: "more than \(maximumCount) capacities")
             }
         }
         return CapacityList(items)
     }
 
     /// One size or fraction.
-    static func parseItem(_ text: String, option: String) throws(UsageError) -> Item {
-        if let fraction = try parseFraction(text, option: option) { return fraction }
-        let size = try SizeFormat.parse(text, option: option)
-        guard size > 0 else { throw UsageError("\(option) \(text): must be greater than 0") }
+    static func parseItem(_ text: String, setting: String) throws(InvalidValueError) -> Item {
+        if let fraction = try parseFraction(text, setting: setting) { return fraction }
+        let size = try SizeFormat.parse(text, setting: setting)
+        guard size > 0 else { throw InvalidValueError(setting, text, expected: "must be greater than 0") }
         return .size(size)
     }
 
     /// `0.25` → 25/100; `nil` when `text` is not a bare decimal (so it is a size).
-    public static func parseFraction(_ text: String, option: String) throws(UsageError) -> Item? {
+    public static func parseFraction(_ text: String, setting: String = "capacity") throws(InvalidValueError) -> Item? {
         guard text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty), parts[1].count <= 15,
               let whole = parts[0].isEmpty ? 0 : Int(parts[0]), let decimals = parts[1].isEmpty ? 0 : Int(parts[1]) else {
-            throw UsageError("\(option) \(text): not a number")
+            throw InvalidValueError(setting, text, expected: "not a number")
         }
         var denominator = 1
         for _ in 0..<parts[1].count { denominator *= 10 }
         let numerator = whole * denominator + decimals
         guard whole == 0, numerator > 0 else {
-            throw UsageError("\(option) \(text): a fraction of the working set must be above 0 and below 1 (a size without a unit must be a whole number)")
+            throw InvalidValueError(setting, text, expected: "a fraction of the working set must be above 0 and below 1 (a size without a unit must be a whole number)")
         }
         return .fraction(numerator: numerator, denominator: denominator)
     }
 
     /// `LOW...HIGH:COUNT`, log-spaced, both ends included.
-    static func parseRange(_ text: String, option: String) throws(UsageError) -> [Item] {
-        let shape = "\(option) \(text): expected LOW...HIGH:COUNT, e.g. 1MiB...1GiB:12 or 0.001...0.5:8"
+    static func parseRange(_ text: String, setting: String) throws(InvalidValueError) -> [Item] {
+        let shape = InvalidValueError(setting, text, expected: "expected LOW...HIGH:COUNT, e.g. 1MiB...1GiB:12 or 0.001...0.5:8")
         guard let dots = text.range(of: "..."), let colon = text.lastIndex(of: ":"), colon > dots.upperBound else {
-            throw UsageError(shape)
+            throw shape
         }
         let lowText = String(text[..<dots.lowerBound]).trimmingSpaces
         let highText = String(text[dots.upperBound..<colon]).trimmingSpaces
         let countText = String(text[text.index(after: colon)...]).trimmingSpaces
-        guard !lowText.isEmpty, !highText.isEmpty else { throw UsageError(shape) }
+        guard !lowText.isEmpty, !highText.isEmpty else { throw shape }
         guard let count = Int(countText), count >= 2, count <= maximumCount else {
-            throw UsageError("\(option) \(text): the number of points after ':' must be a whole number from 2 to \(maximumCount)")
+            throw InvalidValueError(setting, text, expected: "the number of points after ':' must be a whole number from 2 to \(maximumCount)")
         }
-        let low = try parseItem(lowText, option: option)
-        let high = try parseItem(highText, option: option)
+        let low = try parseItem(lowText, setting: setting)
+        let high = try parseItem(highText, setting: setting)
         switch (low, high) {
         case (.size(let a), .size(let b)):
-            guard a < b else { throw UsageError("\(option) \(text): the low end must be below the high end") }
+            guard a < b else { throw InvalidValueError(setting, text, expected: "the low end must be below the high end") }
             return logSpaced(Double(a), Double(b), count: count).map { .size(Int($0.rounded())) }
         case (.fraction(let an, let ad), .fraction(let bn, let bd)):
             let a = Double(an) / Double(ad), b = Double(bn) / Double(bd)
-            guard a < b else { throw UsageError("\(option) \(text): the low end must be below the high end") }
+            guard a < b else { throw InvalidValueError(setting, text, expected: "the low end must be below the high end") }
             // Fractions keep nine decimals, plenty for any working set a trace can have.
             return logSpaced(a, b, count: count).map {
                 .fraction(numerator: max(1, Int(($0 * 1e9).rounded())), denominator: 1_000_000_000)
             }
         default:
-            throw UsageError("\(option) \(text): both ends must be sizes, or both fractions of the working set")
+            throw InvalidValueError(setting, text, expected: "both ends must be sizes, or both fractions of the working set")
         }
     }
 

@@ -342,21 +342,9 @@ struct _CompareResults {
             guard let run = lane.run else { continue }
             let entry = plan.entries[i]
             let descriptor = plan.policies[entry.policy].descriptor
-            let countLimit = plan.countLimit(for: descriptor)
-            var counters = run.counters()
-            var window: WindowReport?
-            if let stream = lane.stream {
-                // A window's statistics start after the warm-up and are scaled up from the sample.
-                (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters,
-                                                   capacity: entry.capacity, countLimit: countLimit)
-            }
-            var result = ReplayResult(simulated: counters, trims: run.trims(), policyMetrics: run.extraMetrics(),
-                                      policy: descriptor, trace: plan.job.trace.path,
-                                      capacity: (entry.capacity, entry.source), countLimit: countLimit,
+            ofEntry[i] = ReplayResult(lane: lane, run: run, policy: descriptor, trace: plan.job.trace.path,
+                                      capacity: (entry.capacity, entry.source), countLimit: plan.countLimit(for: descriptor),
                                       ignoreSize: plan.job.ignoreSize, seconds: Double(lane.nanoseconds) / 1e9)
-            result.window = window
-            result.admission = run.admission?()
-            ofEntry[i] = result
         }
     }
 
@@ -373,8 +361,8 @@ struct _CompareResults {
     /// Collects a finished tiered run.
     mutating func collectTiered(_ entry: _ComparePlan.Entry, _ run: TieredRun, seconds: Double) {
         let (memory, disk) = plan.tierPolicies[entry.policy]
-        tiered.append(Replay.tieredResult(
-            run, memory: memory.descriptor, disk: disk.descriptor, tier: plan.job.tiers[entry.policy].tier,
+        tiered.append(ReplayResult(
+            tiered: run, memory: memory.descriptor, disk: disk.descriptor, tier: plan.job.tiers[entry.policy].tier,
             trace: plan.job.trace.path, memoryCapacity: (entry.capacity, entry.source),
             memoryCountLimit: plan.countLimit(for: memory.descriptor), diskCapacity: plan.diskCapacities[entry.policy],
             ignoreSize: plan.job.ignoreSize, seconds: seconds))

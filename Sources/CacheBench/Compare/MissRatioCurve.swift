@@ -26,7 +26,7 @@ public enum MissRatioCurve {
         } else {
             let count = points ?? defaultPoints
             guard count >= 2 && count <= CapacityList.maximumCount else {
-                throw .usage(UsageError("--points \(count): must be from 2 to \(CapacityList.maximumCount)"))
+                throw .invalidValue(InvalidValueError("points", String(count), expected: "must be from 2 to \(CapacityList.maximumCount)"))
             }
             progress?.begin(phase: "working set")
             let measured: WorkingSet

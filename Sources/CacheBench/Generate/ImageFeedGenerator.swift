@@ -52,7 +52,7 @@ public struct ImageFeedGenerator: TraceGenerator {
     private var pending: [Request] = []
     private var pendingNext = 0
 
-    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
+    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
         let alpha = try options.double("alpha", default: 0.9, in: 0...20)
         let objects = try options.integer("objects", default: 20_000, in: 1...999_999)
         revisit = try options.double("revisit", default: 0.3, in: 0...1)

@@ -27,8 +27,8 @@ public struct LoopGenerator: TraceGenerator {
     private let requests: Int
     private var emitted = 0
 
-    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
-    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
+    /// Creates a generator of `requests` gets from `seed`; throws ``GeneratorError`` naming a bad parameter.
+    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
         objects = try options.integer("objects", default: 1000, in: 1...50_000_000)
         sizes = try _ObjectSizes(seed: seed, options: options)
         self.requests = requests
@@ -50,10 +50,10 @@ struct _ObjectSizes {
     let minimum: Int
     let span: UInt64
 
-    init(seed: UInt64, options: GeneratorOptions) throws(UsageError) {
+    init(seed: UInt64, options: GeneratorOptions) throws(GeneratorError) {
         let minimum = try options.size("min-size", default: 1, in: 1...(1 << 50))
         let maximum = try options.size("max-size", default: minimum, in: 1...(1 << 50))
-        guard maximum >= minimum else { throw UsageError("--max-size \(maximum) is below --min-size \(minimum)") }
+        guard maximum >= minimum else { throw .sizeRangeInverted(minimum: minimum, maximum: maximum) }
         self.seed = seed
         self.minimum = minimum
         span = UInt64(maximum - minimum) + 1

@@ -59,8 +59,8 @@ public struct MixGenerator: TraceGenerator {
     private var scanNext = MixGenerator.firstScanKey
     private var pending: Request?
 
-    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
-    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
+    /// Creates a generator of `requests` gets from `seed`; throws ``GeneratorError`` naming a bad parameter.
+    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
         let alpha = try options.double("alpha", default: 0.9, in: 0...20)
         let objects = try options.integer("objects", default: 10_000, in: 1...10_000_000)
         phase = try options.integer("phase", default: 25_000, in: 1...Int(Int32.max))
@@ -69,12 +69,12 @@ public struct MixGenerator: TraceGenerator {
                        try options.double("loop-weight", default: 0.2, in: 0...1),
                        try options.double("scan-weight", default: 0.1, in: 0...1)]
         let total = weights.reduce(0, +)
-        guard total > 0 else { throw UsageError("--hot-weight, --loop-weight and --scan-weight cannot all be 0") }
+        guard total > 0 else { throw .weightsAllZero(["hot-weight", "loop-weight", "scan-weight"]) }
         hotShare = weights[0] / total
         loopShare = weights[1] / total
         setRatio = try options.double("set-ratio", default: 0, in: 0...1)
         deleteRatio = try options.double("delete-ratio", default: 0, in: 0...1)
-        guard setRatio + deleteRatio <= 1 else { throw UsageError("--set-ratio and --delete-ratio add up to more than 1") }
+        guard setRatio + deleteRatio <= 1 else { throw .sharesAboveOne(["set-ratio", "delete-ratio"]) }
         hot = ZipfSampler(count: objects, alpha: alpha)
         random = Xoshiro256StarStar(seed: seed)
         sizes = try _ObjectSizes(seed: seed, options: options)

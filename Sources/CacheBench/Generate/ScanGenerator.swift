@@ -40,8 +40,8 @@ public struct ScanGenerator: TraceGenerator {
     private var emitted = 0
     private var nextScanKey = ScanGenerator.firstScanKey
 
-    /// Creates a generator of `requests` gets from `seed`; throws ``UsageError`` naming a bad option.
-    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
+    /// Creates a generator of `requests` gets from `seed`; throws ``GeneratorError`` naming a bad parameter.
+    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
         let alpha = try options.double("alpha", default: 0.8, in: 0...20)
         let objects = try options.integer("objects", default: 5000, in: 1...50_000_000)
         scanEvery = try options.integer("scan-every", default: 20_000, in: 1...Int(Int32.max))

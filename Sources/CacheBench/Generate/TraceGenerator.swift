@@ -22,8 +22,8 @@ public protocol TraceGenerator {
 
     /// Creates a generator.
     ///
-    /// - Throws: ``UsageError`` naming the option when a parameter is malformed or out of range.
-    init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError)
+    /// - Throws: ``GeneratorError`` naming the parameter when one is malformed or out of range.
+    init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError)
 
     /// The next row, or `nil` at the end. Rows come in non-decreasing time order.
     mutating func next() -> Request?
@@ -55,29 +55,30 @@ public struct GeneratorOptions: Sendable, Equatable {
     public init(_ values: [String: String] = [:]) { self.values = values }
 
     /// A number in `range`, or `defaultValue` when absent.
-    public func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+    public func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(GeneratorError) -> Double {
         guard let raw = values[name] else { return defaultValue }
         guard let value = Double(raw), value.isFinite, range.contains(value) else {
-            throw UsageError("--\(name) \(raw): expected a number from \(range.lowerBound) to \(range.upperBound)")
+            throw .invalidValue(InvalidValueError(name, raw, expected: "expected a number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
     /// A whole number in `range`, or `defaultValue` when absent.
-    public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+    public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(GeneratorError) -> Int {
         guard let raw = values[name] else { return defaultValue }
         guard let value = Int(raw), range.contains(value) else {
-            throw UsageError("--\(name) \(raw): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw .invalidValue(InvalidValueError(name, raw, expected: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
 
     /// A size (`4096`, `64KiB`, `1MB`) in `range`, or `defaultValue` when absent.
-    public func size(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+    public func size(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(GeneratorError) -> Int {
         guard let raw = values[name] else { return defaultValue }
-        let value = try SizeFormat.parse(raw, option: "--\(name)")
+        let value: Int
+        do { value = try SizeFormat.parse(raw, setting: name) } catch { throw .invalidValue(error) }
         guard range.contains(value) else {
-            throw UsageError("--\(name) \(raw): expected a size from \(range.lowerBound) to \(range.upperBound)")
+            throw .invalidValue(InvalidValueError(name, raw, expected: "expected a size from \(range.lowerBound) to \(range.upperBound)"))
         }
         return value
     }
@@ -98,10 +99,10 @@ public enum GeneratorRegistry {
 
     /// The generator named `kind`.
     ///
-    /// - Throws: ``UsageError`` naming the known kinds.
-    public static func generator(named kind: String) throws(UsageError) -> any TraceGenerator.Type {
+    /// - Throws: ``GeneratorError/unknownKind(_:known:)`` naming the known kinds.
+    public static func generator(named kind: String) throws(GeneratorError) -> any TraceGenerator.Type {
         if let found = all.first(where: { $0.kind == kind }) { return found }
-        throw UsageError("unknown trace kind '\(kind)' (known: \(all.map { $0.kind }.joined(separator: ", ")))")
+        throw .unknownKind(kind, known: all.map { $0.kind })
     }
 }
 
@@ -114,13 +115,13 @@ public enum TraceGeneration {
     /// standard output when `output` is `nil` or `-`.
     ///
     /// - Returns: the number of rows written, header excluded.
-    /// - Throws: ``CacheBenchError/usage(_:)`` for a bad kind or option (exit 2),
+    /// - Throws: ``CacheBenchError/generator(_:)`` for a bad kind or parameter (exit 2),
     ///   ``CacheBenchError/output(_:)`` when the output cannot be written (exit 74).
     @discardableResult
     public static func run(kind: String, seed: UInt64, requests: Int?, options: GeneratorOptions,
                            output: String?, progress: ProgressReporter? = nil) throws(CacheBenchError) -> Int {
         let type: any TraceGenerator.Type
-        do { type = try GeneratorRegistry.generator(named: kind) } catch { throw .usage(error) }
+        do { type = try GeneratorRegistry.generator(named: kind) } catch { throw .generator(error) }
         return try run(type, seed: seed, requests: requests, options: options, output: output, progress: progress)
     }
 
@@ -128,13 +129,12 @@ public enum TraceGeneration {
                                                 output: String?, progress: ProgressReporter?) throws(CacheBenchError) -> Int {
         let known = Set(G.parameters.map(\.name))
         for name in options.values.keys.sorted() where !known.contains(name) {
-            let list = known.isEmpty ? "it takes only --seed and --requests" : "it takes " + known.sorted().map { "--" + $0 }.joined(separator: ", ")
-            throw .usage(UsageError("--\(name) does not apply to '\(G.kind)' (\(list))"))
+            throw .generator(.parameterNotTaken(name, kind: G.kind, taken: known.sorted()))
         }
         let count = requests ?? G.defaultRequests
-        guard count >= 0 else { throw .usage(UsageError("--requests \(count): must not be negative")) }
+        guard count >= 0 else { throw .generator(.invalidValue(InvalidValueError("requests", String(count), expected: "must not be negative"))) }
         var generator: G
-        do { generator = try G(seed: seed, requests: count, options: options) } catch { throw .usage(error) }
+        do { generator = try G(seed: seed, requests: count, options: options) } catch { throw .generator(error) }
         var sink = try _CSVSink(path: output)
         var rows = 0
         sink.append(header)

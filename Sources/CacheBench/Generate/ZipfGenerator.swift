@@ -25,13 +25,13 @@ public struct ZipfGenerator: TraceGenerator {
     private let sizeSpan: UInt64
     private var emitted = 0
 
-    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(UsageError) {
+    public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
         let alpha = try options.double("alpha", default: 1.0, in: 0...20)
         let objects = try options.integer("objects", default: 10_000, in: 1...50_000_000)
         minimumSize = try options.size("min-size", default: 1, in: 1...(1 << 50))
         let maximumSize = try options.size("max-size", default: max(1, minimumSize), in: 1...(1 << 50))
         guard maximumSize >= minimumSize else {
-            throw UsageError("--max-size \(maximumSize) is below --min-size \(minimumSize)")
+            throw .sizeRangeInverted(minimum: minimumSize, maximum: maximumSize)
         }
         sizeSpan = UInt64(maximumSize - minimumSize) + 1
         sampler = ZipfSampler(count: objects, alpha: alpha)

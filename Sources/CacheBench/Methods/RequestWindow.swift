@@ -61,18 +61,18 @@ public struct RequestWindow: Sendable, Equatable {
 
     /// Parses a sampling ratio: a number above 0 and at most 1 (`0.01`), or a percentage (`1%`).
     ///
-    /// - Throws: ``UsageError`` for 0, a ratio above 1, or text that is not a number.
-    public static func parseSampleRatio(_ text: String, option: String = "--sample") throws(UsageError) -> Double {
+    /// - Throws: ``InvalidValueError`` for 0, a ratio above 1, or text that is not a number.
+    public static func parseSampleRatio(_ text: String, setting: String = "sampling ratio") throws(InvalidValueError) -> Double {
         let trimmed = text.trimmingSpaces
         let percent = trimmed.hasSuffix("%")
         let digits = percent ? String(trimmed.dropLast()).trimmingSpaces : trimmed
         guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-") }),
               let number = Double(digits), number.isFinite else {
-            throw UsageError("\(option) \(text): expected a ratio such as 0.01 or 1%")
+            throw InvalidValueError(setting, text, expected: "expected a ratio such as 0.01 or 1%")
         }
         let ratio = percent ? number / 100 : number
         guard ratio > 0 && ratio <= 1 else {
-            throw UsageError("\(option) \(text): the sampling ratio must be above 0 and at most 1 (0.01 keeps 1 % of the keys)")
+            throw InvalidValueError(setting, text, expected: "the sampling ratio must be above 0 and at most 1 (0.01 keeps 1 % of the keys)")
         }
         return ratio
     }

@@ -8,27 +8,27 @@ public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `N req` (also `requests`, `reqs`, `r`) or a duration with a unit `s`, `m`, `h` or `d`.
     ///
-    /// - Throws: ``UsageError`` naming `option`: no unit, an unknown unit, zero or a negative span.
-    public static func parse(_ text: String, option: String) throws(UsageError) -> TraceSpan {
+    /// - Throws: ``InvalidValueError`` for `setting`: no unit, an unknown unit, zero or a negative span.
+    public static func parse(_ text: String, setting: String = "span") throws(InvalidValueError) -> TraceSpan {
         let trimmed = text.trimmingSpaces
         let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = trimmed.dropFirst(number.count).trimmingSpaces.lowercased()
-        let shape = "\(option) \(text): expected a row count such as 100000req or a duration such as 30s, 15m, 2h or 1d"
-        guard !number.isEmpty, let value = Double(number), value.isFinite else { throw UsageError(shape) }
+        let shape = InvalidValueError(setting, text, expected: "expected a row count such as 100000req or a duration such as 30s, 15m, 2h or 1d")
+        guard !number.isEmpty, let value = Double(number), value.isFinite else { throw shape }
         switch unit {
         case "req", "reqs", "request", "requests", "r":
-            guard let rows = Int(number), rows > 0 else { throw UsageError("\(option) \(text): must be a whole number of rows above 0") }
+            guard let rows = Int(number), rows > 0 else { throw InvalidValueError(setting, text, expected: "must be a whole number of rows above 0") }
             return .requests(rows)
-        case "s", "sec": return try duration(value, 1, text, option)
-        case "m", "min": return try duration(value, 60, text, option)
-        case "h": return try duration(value, 3600, text, option)
-        case "d": return try duration(value, 86400, text, option)
-        default: throw UsageError(shape)
+        case "s", "sec": return try duration(value, 1, text, setting)
+        case "m", "min": return try duration(value, 60, text, setting)
+        case "h": return try duration(value, 3600, text, setting)
+        case "d": return try duration(value, 86400, text, setting)
+        default: throw shape
         }
     }
 
-    private static func duration(_ value: Double, _ unit: Double, _ text: String, _ option: String) throws(UsageError) -> TraceSpan {
-        guard value > 0 else { throw UsageError("\(option) \(text): must be above 0") }
+    private static func duration(_ value: Double, _ unit: Double, _ text: String, _ setting: String) throws(InvalidValueError) -> TraceSpan {
+        guard value > 0 else { throw InvalidValueError(setting, text, expected: "must be above 0") }
         return .seconds(value * unit)
     }
 

@@ -110,20 +110,64 @@ public struct ReplayResult: Sendable, Equatable {
 }
 
 extension ReplayResult {
-    /// The result of a simulated run: `replay`'s, each of `compare`'s, and `seconds` as the caller timed it.
-    init(simulated run: PolicyRun, policy: PolicyDescriptor, trace: String, capacity: (Int?, CapacitySource),
+    // Every ReplayResult is built here: a simulated run (plain, compared or threaded), a tiered
+    // run, and a stack-distance profile.
+
+    /// The result of a lane's simulated run, `replay`'s and each of `compare`'s: with a window,
+    /// its statistics start after the warm-up and are scaled up from the sample.
+    init(lane: _Lane, run: PolicyRun, policy: PolicyDescriptor, trace: String, capacity: (Int?, CapacitySource),
          countLimit: Int?, ignoreSize: Bool, seconds: Double) {
-        self.init(simulated: run.counters(), trims: run.trims(), policyMetrics: run.extraMetrics(), policy: policy,
+        var counters = run.counters()
+        var window: WindowReport?
+        if let stream = lane.stream {
+            (counters, window) = stream.finish(lane.window, meter: lane.meter, counters: counters, capacity: capacity.0,
+                                               countLimit: countLimit)
+        }
+        self.init(simulated: counters, trims: run.trims(), policyMetrics: run.extraMetrics(), policy: policy,
                   trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
+        self.window = window
+        admission = run.admission?()
     }
 
     /// The result of a simulated run from its figures (a threaded run has no ``PolicyRun``).
     init(simulated counters: ReplayCounters, trims: TrimTimings, policyMetrics: [PolicyMetric], policy: PolicyDescriptor,
-         trace: String, capacity: (Int?, CapacitySource), countLimit: Int?, ignoreSize: Bool, seconds: Double) {
+         trace: String, capacity: (Int?, CapacitySource), countLimit: Int?, ignoreSize: Bool, seconds: Double, threads: Int = 1) {
         self.init(policy: policy.name, trace: trace, capacity: capacity.0, capacitySource: capacity.1,
                   countLimit: countLimit, ignoreSize: ignoreSize, counters: counters, seconds: seconds,
                   trim: trims.all.summary, trimCaller: trims.caller.summary, trimDeferred: trims.deferred.summary,
                   policyMetrics: policyMetrics)
+        self.threads = threads
+    }
+
+    /// The result of a finished tiered run: hits are memory hits plus disk hits, evictions and
+    /// trim passes cover both tiers, and `tiers` has each tier's own figures.
+    init(tiered run: TieredRun, memory: PolicyDescriptor, disk: PolicyDescriptor, tier: TierJob, trace: String,
+         memoryCapacity: (Int?, CapacitySource), memoryCountLimit: Int?, diskCapacity: (Int?, CapacitySource),
+         ignoreSize: Bool, seconds: Double) {
+        var counters = run.counters()
+        let memoryState = run.memory(), diskState = run.disk()
+        let (diskHits, diskByteHits) = run.diskHits()
+        counters.evictions = memoryState.evictions + diskState.evictions
+        func tierResult(_ name: String, _ capacity: (Int?, CapacitySource), _ countLimit: Int?,
+                        hits: Int, byteHits: Int, _ state: TierState) -> TierResult {
+            TierResult(policy: name, capacity: capacity.0, capacitySource: capacity.1, countLimit: countLimit,
+                       hits: hits, byteHits: byteHits, evictions: state.evictions, entries: state.entries, bytes: state.bytes,
+                       trim: state.trims.all.summary, trimCaller: state.trims.caller.summary,
+                       trimDeferred: state.trims.deferred.summary, policyMetrics: state.policyMetrics)
+        }
+        var all = memoryState.trims.all, caller = memoryState.trims.caller, deferred = memoryState.trims.deferred
+        all.merge(diskState.trims.all)
+        caller.merge(diskState.trims.caller)
+        deferred.merge(diskState.trims.deferred)
+        self.init(policy: TierPair(memory: memory.name, tier: tier).name, trace: trace,
+                  capacity: memoryCapacity.0, capacitySource: memoryCapacity.1, countLimit: memoryCountLimit,
+                  ignoreSize: ignoreSize, counters: counters, seconds: seconds,
+                  trim: all.summary, trimCaller: caller.summary, trimDeferred: deferred.summary)
+        tiers = TierResults(
+            memoryCost: tier.memoryCost.rawValue,
+            memory: tierResult(memory.name, memoryCapacity, memoryCountLimit,
+                               hits: counters.hits - diskHits, byteHits: counters.byteHits - diskByteHits, memoryState),
+            disk: tierResult(disk.name, diskCapacity, tier.diskCountLimit, hits: diskHits, byteHits: diskByteHits, diskState))
     }
 
     /// The result of a policy that evicts as LRU, read from a stack-distance pass: exact counts,
@@ -140,8 +184,12 @@ extension ReplayResult {
 
 /// Any failure of a command, with the contract's exit code.
 public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
-    /// A command-line mistake (exit 2).
-    case usage(UsageError)
+    /// A setting's value the engine cannot take (exit 2).
+    case invalidValue(InvalidValueError)
+    /// A trace generator that cannot run as asked (exit 2).
+    case generator(GeneratorError)
+    /// A sweep that cannot run as asked (exit 2).
+    case sweep(SweepError)
     /// A run that cannot go as asked: an unknown policy, a refused limit or option (exit 2).
     case configuration(RunConfigurationError)
     /// Unreadable (66) or malformed (65) input.
@@ -153,7 +201,9 @@ public enum CacheBenchError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .usage(let error): error.message
+        case .invalidValue(let error): error.description
+        case .generator(let error): error.description
+        case .sweep(let error): error.description
         case .configuration(let error): error.description
         case .trace(let error): error.description
         case .output(let message): message
@@ -197,6 +247,8 @@ public enum Replay {
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
         let stream = _WindowedStream(opened.reader, window: window)
         let lane = _Lane(run)
+        lane.stream = stream
+        lane.window = window
         lane.meter = stream.meter(window)
         let start = monotonicNanoseconds()
         let threads = ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
@@ -205,15 +257,8 @@ public enum Replay {
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         progress?.finish()
         try requireRows(run.counters(), job)
-        // A window's statistics start after the warm-up and are scaled up from the sample.
-        let (counters, windowReport) = stream.finish(window, meter: lane.meter, counters: run.counters(), capacity: capacity,
-                                                     countLimit: job.countLimit)
-        var result = ReplayResult(simulated: counters, trims: run.trims(), policyMetrics: run.extraMetrics(),
-                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
-                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: seconds)
-        result.window = windowReport
-        result.admission = run.admission?()
-        return result
+        return ReplayResult(lane: lane, run: run, policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                            countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: seconds)
     }
 
     /// Warm-up, caps, sampling and intervals apply to one single-threaded cache.
@@ -228,11 +273,9 @@ public enum Replay {
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
         try requireRows(outcome.counters, job)
-        var result = ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
-                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
-                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds)
-        result.threads = job.threads
-        return result
+        return ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
+                            policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                            countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds, threads: job.threads)
     }
 
     /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so

@@ -47,12 +47,16 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
 /// Trim-pass timings: all passes, those the caller waited for, and deferred ones.
 public typealias TrimTimings = (all: LatencyHistogram, caller: LatencyHistogram, deferred: LatencyHistogram)
 
-/// Applies requests to a policy and counts what happens: the replay loop's body, shared by the
-/// single-threaded ``Replayer`` and the multi-threaded replay, where each thread has its own
-/// driver and applies requests to one shared policy under its lock.
+/// Applies requests to a policy, or to a tiered cache, and counts what happens: the one replay
+/// loop body, shared by the single-threaded ``Replayer``, the tiered replay and the
+/// multi-threaded replay, where each thread has its own driver and applies requests to one
+/// shared policy under its lock.
 public struct RequestDriver: Sendable {
     @usableFromInline var tally = ReplayCounters()
     @usableFromInline var observer = _TimingObserver()
+    /// Gets a tiered cache answered from its lower tier, and their bytes (part of `tally`'s hits).
+    @usableFromInline var lowerTierHits = 0
+    @usableFromInline var lowerTierByteHits = 0
     @usableFromInline let ignoreSize: Bool
     @usableFromInline let needsFuture: Bool
     @usableFromInline var now = -Double.infinity
@@ -67,37 +71,58 @@ public struct RequestDriver: Sendable {
     @inlinable @inline(__always)
     public mutating func apply<Policy: EvictionPolicy>(_ request: Request, to policy: inout Policy)
     where Policy.Key == UInt64, Policy.Value == Void {
+        apply(request, to: &policy, as: _PolicyTarget<Policy>.self)
+    }
+
+    /// Applies one request to the two tiers of `cache`.
+    @inlinable @inline(__always)
+    public mutating func apply<Memory: EvictionPolicy>(_ request: Request, to cache: inout TieredCache<Memory, DiskTierHandle>)
+    where Memory.Key == UInt64, Memory.Value == Void {
+        apply(request, to: &cache, as: _TieredTarget<Memory>.self)
+    }
+
+    /// Applies one request to `target`, whose operations `Target` names: the loop body written once.
+    @inlinable @inline(__always)
+    mutating func apply<Target: _RequestTarget>(_ request: Request, to target: inout Target.Cache, as _: Target.Type) {
         if request.time > now {
             now = request.time
-            policy.advance(to: now, observer: &observer)
+            Target.advance(&target, to: now, observer: &observer)
         }
         switch request.operation {
         case .get:
             guard request.size > 0 else { tally.skipped += 1; return }
             tally.requests += 1
             tally.byteRequests += request.size
-            if needsFuture { policy.noteNextAccess(request.nextAccess) }
-            if policy.access(request.key, cost: ignoreSize ? 1 : request.size, orInsert: (), observer: &observer) {
+            if needsFuture { Target.noteNextAccess(&target, request.nextAccess) }
+            switch Target.access(&target, request.key, cost: ignoreSize ? 1 : request.size, observer: &observer) {
+            case .hit:
                 tally.hits += 1
                 tally.byteHits += request.size
+            case .lowerTierHit:
+                tally.hits += 1
+                tally.byteHits += request.size
+                lowerTierHits += 1
+                lowerTierByteHits += request.size
+            case .miss:
+                break
             }
         case .set:
             guard request.size > 0 else { tally.skipped += 1; return }
             tally.sets += 1
-            if needsFuture { policy.noteNextAccess(request.nextAccess) }
-            policy.insert((), forKey: request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
+            if needsFuture { Target.noteNextAccess(&target, request.nextAccess) }
+            Target.insert(&target, request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
         case .delete:
             tally.deletes += 1
-            policy.remove(request.key, observer: &observer)
+            Target.remove(&target, request.key, observer: &observer)
         case .memoryWarning:
             tally.events += 1
-            policy.handle(.memoryWarning, observer: &observer)
+            Target.handle(&target, .memoryWarning, observer: &observer)
         case .background:
             tally.events += 1
-            policy.handle(.background, observer: &observer)
+            Target.handle(&target, .background, observer: &observer)
         case .terminate:
             tally.events += 1
-            policy.handle(.terminate, observer: &observer)
+            Target.handle(&target, .terminate, observer: &observer)
         case .tick:
             tally.events += 1
         }
@@ -112,6 +137,86 @@ public struct RequestDriver: Sendable {
 
     /// Trim-pass timings so far.
     public var trims: TrimTimings { observer.timings }
+}
+
+/// Where a get was answered.
+@usableFromInline
+enum _AccessOutcome {
+    case hit, lowerTierHit, miss
+}
+
+/// The operations ``RequestDriver`` applies, for one kind of cache: a policy, or a tiered
+/// cache. Static witnesses over `inout Cache`, so the driver is specialized for each cache type
+/// and no cache is wrapped or copied.
+@usableFromInline
+protocol _RequestTarget {
+    associatedtype Cache
+    static func advance(_ cache: inout Cache, to time: Double, observer: inout _TimingObserver)
+    static func noteNextAccess(_ cache: inout Cache, _ nextAccess: Int64)
+    static func access(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver) -> _AccessOutcome
+    static func insert(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver)
+    static func remove(_ cache: inout Cache, _ key: UInt64, observer: inout _TimingObserver)
+    static func handle(_ cache: inout Cache, _ event: CacheEvent, observer: inout _TimingObserver)
+}
+
+/// A policy as the driver's target.
+@usableFromInline
+enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == UInt64, Policy.Value == Void {
+    @inlinable @inline(__always)
+    static func advance(_ policy: inout Policy, to time: Double, observer: inout _TimingObserver) {
+        policy.advance(to: time, observer: &observer)
+    }
+    @inlinable @inline(__always)
+    static func noteNextAccess(_ policy: inout Policy, _ nextAccess: Int64) { policy.noteNextAccess(nextAccess) }
+    @inlinable @inline(__always)
+    static func access(_ policy: inout Policy, _ key: UInt64, cost: Int, observer: inout _TimingObserver) -> _AccessOutcome {
+        policy.access(key, cost: cost, orInsert: (), observer: &observer) ? .hit : .miss
+    }
+    @inlinable @inline(__always)
+    static func insert(_ policy: inout Policy, _ key: UInt64, cost: Int, observer: inout _TimingObserver) {
+        policy.insert((), forKey: key, cost: cost, observer: &observer)
+    }
+    @inlinable @inline(__always)
+    static func remove(_ policy: inout Policy, _ key: UInt64, observer: inout _TimingObserver) {
+        policy.remove(key, observer: &observer)
+    }
+    @inlinable @inline(__always)
+    static func handle(_ policy: inout Policy, _ event: CacheEvent, observer: inout _TimingObserver) {
+        policy.handle(event, observer: &observer)
+    }
+}
+
+/// A memory policy in front of a disk tier as the driver's target; a disk hit is a lower-tier hit.
+@usableFromInline
+enum _TieredTarget<Memory: EvictionPolicy>: _RequestTarget where Memory.Key == UInt64, Memory.Value == Void {
+    @usableFromInline typealias Cache = TieredCache<Memory, DiskTierHandle>
+    @inlinable @inline(__always)
+    static func advance(_ cache: inout Cache, to time: Double, observer: inout _TimingObserver) {
+        cache.advance(to: time, observer: &observer)
+    }
+    /// Tiers are online policies (an offline policy cannot be a tier).
+    @inlinable @inline(__always)
+    static func noteNextAccess(_ cache: inout Cache, _ nextAccess: Int64) {}
+    @inlinable @inline(__always)
+    static func access(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver) -> _AccessOutcome {
+        switch cache.access(key, cost: cost, orInsert: (), observer: &observer) {
+        case .memory: .hit
+        case .disk: .lowerTierHit
+        case nil: .miss
+        }
+    }
+    @inlinable @inline(__always)
+    static func insert(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver) {
+        cache.insert((), forKey: key, cost: cost, observer: &observer)
+    }
+    @inlinable @inline(__always)
+    static func remove(_ cache: inout Cache, _ key: UInt64, observer: inout _TimingObserver) {
+        cache.remove(key, observer: &observer)
+    }
+    @inlinable @inline(__always)
+    static func handle(_ cache: inout Cache, _ event: CacheEvent, observer: inout _TimingObserver) {
+        cache.handle(event, observer: &observer)
+    }
 }
 
 /// What happened during a replay.

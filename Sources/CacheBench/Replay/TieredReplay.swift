@@ -142,7 +142,7 @@ final class _DiskTierBox<P: ReplayPolicy> {
 public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64, Memory.Value == Void {
     /// The two tiers.
     public var cache: TieredCache<Memory, DiskTierHandle>
-    @usableFromInline var driver: TierRequestDriver
+    @usableFromInline var driver: RequestDriver
 
     /// Creates a replayer with a new, empty memory tier in front of `disk`.
     public init(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
@@ -150,7 +150,8 @@ public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64,
         try options.validate(against: Memory.descriptor)
         try limits.validate(for: Memory.descriptor)
         cache = TieredCache(memory: try Memory(limits: limits, options: options), disk: disk, memoryCost: memoryCost)
-        driver = TierRequestDriver(ignoreSize: ignoreSize)
+        // Tiers are online policies: an offline policy cannot be a tier.
+        driver = RequestDriver(ignoreSize: ignoreSize, needsFuture: false)
     }
 
     /// Drives both tiers with a batch of requests.
@@ -161,66 +162,6 @@ public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64,
 
     /// Lets the disk tier's clock catch up with the trace, for the timers due after its last call.
     public mutating func finish() { cache.synchronizeDisk() }
-}
-
-/// The tiered replay loop's body: like ``RequestDriver``, with memory and disk hits apart.
-public struct TierRequestDriver: Sendable {
-    @usableFromInline var tally = ReplayCounters()
-    /// The memory tier's observer.
-    @usableFromInline var observer = _TimingObserver()
-    @usableFromInline var diskHits = 0
-    @usableFromInline var diskByteHits = 0
-    @usableFromInline let ignoreSize: Bool
-    @usableFromInline var now = -Double.infinity
-
-    /// Creates a driver with zeroed counters.
-    public init(ignoreSize: Bool) { self.ignoreSize = ignoreSize }
-
-    /// Applies one request to the two tiers.
-    @inlinable @inline(__always)
-    public mutating func apply<Memory: EvictionPolicy>(_ request: Request, to cache: inout TieredCache<Memory, DiskTierHandle>)
-    where Memory.Key == UInt64, Memory.Value == Void {
-        if request.time > now {
-            now = request.time
-            cache.advance(to: now, observer: &observer)
-        }
-        switch request.operation {
-        case .get:
-            guard request.size > 0 else { tally.skipped += 1; return }
-            tally.requests += 1
-            tally.byteRequests += request.size
-            switch cache.access(request.key, cost: ignoreSize ? 1 : request.size, orInsert: (), observer: &observer) {
-            case .memory:
-                tally.hits += 1
-                tally.byteHits += request.size
-            case .disk:
-                tally.hits += 1
-                tally.byteHits += request.size
-                diskHits += 1
-                diskByteHits += request.size
-            case nil:
-                break
-            }
-        case .set:
-            guard request.size > 0 else { tally.skipped += 1; return }
-            tally.sets += 1
-            cache.insert((), forKey: request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
-        case .delete:
-            tally.deletes += 1
-            cache.remove(request.key, observer: &observer)
-        case .memoryWarning:
-            tally.events += 1
-            cache.handle(.memoryWarning, observer: &observer)
-        case .background:
-            tally.events += 1
-            cache.handle(.background, observer: &observer)
-        case .terminate:
-            tally.events += 1
-            cache.handle(.terminate, observer: &observer)
-        case .tick:
-            tally.events += 1
-        }
-    }
 }
 
 /// One tiered run behind closures specialized for the memory tier's type.
@@ -253,12 +194,8 @@ extension TieredRun {
         return TieredRun(
             apply: { box.replayer.apply($0) },
             finish: { box.replayer.finish() },
-            counters: {
-                var counters = box.replayer.driver.tally
-                counters.evictions = box.replayer.driver.observer.evictions
-                return counters
-            },
-            diskHits: { (box.replayer.driver.diskHits, box.replayer.driver.diskByteHits) },
+            counters: { box.replayer.driver.counters },
+            diskHits: { (box.replayer.driver.lowerTierHits, box.replayer.driver.lowerTierByteHits) },
             memory: {
                 let observer = box.replayer.driver.observer
                 let memory = box.replayer.cache.memory
@@ -306,7 +243,7 @@ extension Replay {
         run.finish()
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         try requireRows(run.counters(), job)
-        return tieredResult(run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
+        return ReplayResult(tiered: run, memory: memory.descriptor, disk: disk.descriptor, tier: tier, trace: job.trace.path,
                             memoryCapacity: memoryCapacity, memoryCountLimit: job.countLimit, diskCapacity: diskCapacity,
                             ignoreSize: job.ignoreSize, seconds: seconds)
     }
@@ -333,38 +270,5 @@ extension Replay {
             return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
                                             memoryCost: tier.memoryCost)
         } catch { throw error.asRunError }
-    }
-
-    /// The report of a finished tiered run: hits are memory hits plus disk hits, evictions and
-    /// trim passes cover both tiers, and `tiers` has each tier's own figures.
-    static func tieredResult(_ run: TieredRun, memory: PolicyDescriptor, disk: PolicyDescriptor, tier: TierJob, trace: String,
-                             memoryCapacity: (Int?, CapacitySource), memoryCountLimit: Int?,
-                             diskCapacity: (Int?, CapacitySource), ignoreSize: Bool, seconds: Double) -> ReplayResult {
-        var counters = run.counters()
-        let memoryState = run.memory(), diskState = run.disk()
-        let (diskHits, diskByteHits) = run.diskHits()
-        counters.evictions = memoryState.evictions + diskState.evictions
-        func tierResult(_ name: String, _ capacity: (Int?, CapacitySource), _ countLimit: Int?,
-                        hits: Int, byteHits: Int, _ state: TierState) -> TierResult {
-            TierResult(policy: name, capacity: capacity.0, capacitySource: capacity.1, countLimit: countLimit,
-                       hits: hits, byteHits: byteHits, evictions: state.evictions, entries: state.entries, bytes: state.bytes,
-                       trim: state.trims.all.summary, trimCaller: state.trims.caller.summary,
-                       trimDeferred: state.trims.deferred.summary, policyMetrics: state.policyMetrics)
-        }
-        let tiers = TierResults(
-            memoryCost: tier.memoryCost.rawValue,
-            memory: tierResult(memory.name, memoryCapacity, memoryCountLimit,
-                               hits: counters.hits - diskHits, byteHits: counters.byteHits - diskByteHits, memoryState),
-            disk: tierResult(disk.name, diskCapacity, tier.diskCountLimit, hits: diskHits, byteHits: diskByteHits, diskState))
-        var all = memoryState.trims.all, caller = memoryState.trims.caller, deferred = memoryState.trims.deferred
-        all.merge(diskState.trims.all)
-        caller.merge(diskState.trims.caller)
-        deferred.merge(diskState.trims.deferred)
-        var result = ReplayResult(policy: TierPair(memory: memory.name, tier: tier).name, trace: trace,
-                                  capacity: memoryCapacity.0, capacitySource: memoryCapacity.1, countLimit: memoryCountLimit,
-                                  ignoreSize: ignoreSize, counters: counters, seconds: seconds,
-                                  trim: all.summary, trimCaller: caller.summary, trimDeferred: deferred.summary)
-        result.tiers = tiers
-        return result
     }
 }

@@ -4,8 +4,8 @@ public enum SizeFormat {
     /// suffix: `KB MB GB TB` (powers of 1000) or `KiB MiB GiB TiB` (powers of 1024), case-insensitive,
     /// optionally `B`. Decimals are allowed with a suffix (`1.5GiB`) and rounded down.
     ///
-    /// - Throws: ``UsageError`` naming `option`.
-    public static func parse(_ text: String, option: String) throws(UsageError) -> Int {
+    /// - Throws: ``InvalidValueError`` for `setting`.
+    public static func parse(_ text: String, setting: String = "size") throws(InvalidValueError) -> Int {
         let trimmed = text.trimmingSpaces
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         let suffix = trimmed.dropFirst(digits.count).trimmingSpaces.lowercased()
@@ -16,17 +16,17 @@ public enum SizeFormat {
             "k": 1024, "m": 1048576, "g": 1073741824, "t": 1099511627776,
         ]
         guard let multiplier = multipliers[suffix] else {
-            throw UsageError("\(option) \(text): unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)")
+            throw InvalidValueError(setting, text, expected: "unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)")
         }
         guard !digits.isEmpty, let number = Double(digits) else {
-            throw UsageError("\(option) \(text): not a size (examples: 1048576, 64MiB, 1GB)")
+            throw InvalidValueError(setting, text, expected: "not a size (examples: 1048576, 64MiB, 1GB)")
         }
         if suffix.isEmpty || suffix == "b" {
-            guard let exact = Int(digits) else { throw UsageError("\(option) \(text): a size without a suffix must be a whole number") }
+            guard let exact = Int(digits) else { throw InvalidValueError(setting, text, expected: "a size without a suffix must be a whole number") }
             return exact
         }
         let value = (number * multiplier).rounded(.down)
-        guard value < 9.2e18 else { throw UsageError("\(option) \(text): too large") }
+        guard value < 9.2e18 else { throw InvalidValueError(setting, text, expected: "too large") }
         return Int(value)
     }
 

@@ -45,14 +45,14 @@ public struct MissRatioReduction: Sendable {
 
     /// The reductions of every other policy of `merge` against `baseline`.
     ///
-    /// - Throws: ``UsageError`` when the sweep has no `baseline` policy or no other.
-    public init(_ merge: SweepMerge, baseline: String = "fifo") throws(UsageError) {
+    /// - Throws: ``SweepError`` when the sweep has no `baseline` policy or no other.
+    public init(_ merge: SweepMerge, baseline: String = "fifo") throws(SweepError) {
         guard merge.manifest.policies.contains(baseline) else {
-            throw UsageError("the sweep has no \(baseline) results to measure reductions against (its policies: \(merge.manifest.policies.joined(separator: ", ")))")
+            throw .noBaselineResults(baseline, policies: merge.manifest.policies)
         }
         self.baseline = baseline
         policies = merge.manifest.policies.filter { $0 != baseline }
-        guard !policies.isEmpty else { throw UsageError("the sweep has only \(baseline); there is nothing to compare with it") }
+        guard !policies.isEmpty else { throw .onlyBaseline(baseline) }
         capacities = merge.manifest.capacities
         traceCount = merge.manifest.traces.count
         var missRatio: [SweepCell: Double] = [:]

@@ -20,25 +20,25 @@ public enum Sweep {
     /// declared by a policy that takes it, a count limit has a policy to apply to.
     ///
     /// - Parameter registry: where the policies are looked up.
-    /// - Throws: ``CacheBenchError/usage(_:)``.
+    /// - Throws: ``CacheBenchError/sweep(_:)``, or ``CacheBenchError/configuration(_:)`` for an unknown policy.
     public static func validate(_ spec: SweepSpec, registry: PolicyRegistry = .standard) throws(CacheBenchError) {
-        guard !spec.traces.isEmpty else { throw .usage(UsageError("a sweep needs at least one trace")) }
-        guard !spec.policies.isEmpty else { throw .usage(UsageError("a sweep needs at least one policy")) }
-        guard !spec.capacities.isEmpty else { throw .usage(UsageError("a sweep needs at least one capacity")) }
+        guard !spec.traces.isEmpty else { throw .sweep(.noTraces) }
+        guard !spec.policies.isEmpty else { throw .sweep(.noPolicies) }
+        guard !spec.capacities.isEmpty else { throw .sweep(.noCapacities) }
         var descriptors: [PolicyDescriptor] = []
         for name in spec.policies {
-            guard !descriptors.contains(where: { $0.name == name }) else { throw .usage(UsageError("policy \(name) is named twice")) }
+            guard !descriptors.contains(where: { $0.name == name }) else { throw .sweep(.policyNamedTwice(name)) }
             do { descriptors.append(try registry.policy(named: name).descriptor) } catch { throw error.asRunError }
         }
         for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
-            throw .usage(UsageError("option \(key): none of the sweep's policies takes it; see 'cachebench policies'"))
+            throw .sweep(.optionTakenByNone(key))
         }
         if spec.countLimit != nil && !descriptors.contains(where: \.supportsCountLimit) {
-            throw .usage(UsageError("count limit: none of the sweep's policies has one"))
+            throw .sweep(.countLimitTakenByNone)
         }
         var seen = Set<String>()
         for path in spec.traces where !seen.insert(path).inserted {
-            throw .usage(UsageError("trace \(path) is named twice"))
+            throw .sweep(.traceNamedTwice(path))
         }
     }
 

@@ -105,7 +105,7 @@ public struct SweepRecordStore: Sendable {
             let existing = String(decoding: data, as: UTF8.self)
             if existing == text { return }
             if let other = SweepManifest(text: existing), other != manifest {
-                throw .usage(UsageError("\(directory) holds another sweep (its \(SweepManifest.fileName) names other traces, policies, capacities or settings); write this one to a new folder"))
+                throw .sweep(.folderHoldsAnotherSweep(directory))
             }
         }
         do throws(OutputError) {

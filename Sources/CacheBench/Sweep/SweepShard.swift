@@ -24,13 +24,13 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
     public static let maximumCount = 1_000_000
 
     /// Parses `K/N`, 1-based.
-    public static func parse(_ text: String) throws(UsageError) -> SweepShard {
+    public static func parse(_ text: String) throws(InvalidValueError) -> SweepShard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw UsageError("shard \(text): expected K/N, e.g. 2/4 (K counts from 1)")
+            throw InvalidValueError("shard", text, expected: "expected K/N, e.g. 2/4 (K counts from 1)")
         }
         guard n >= 1, n <= maximumCount, k >= 1, k <= n else {
-            throw UsageError("shard \(text): K must be from 1 to N, and N from 1 to \(maximumCount)")
+            throw InvalidValueError("shard", text, expected: "K must be from 1 to N, and N from 1 to \(maximumCount)")
         }
         return SweepShard(index: k - 1, count: n)
     }
@@ -38,14 +38,14 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
     /// The shard of a Slurm job-array task, from `SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`,
     /// `SLURM_ARRAY_TASK_MIN` and `SLURM_ARRAY_TASK_STEP` (`--array=0-15:4` gives IDs 0, 4, 8, 12,
     /// shards 1 to 4); `nil` outside an array job.
-    public static func slurm(_ environment: [String: String]) throws(UsageError) -> SweepShard? {
+    public static func slurm(_ environment: [String: String]) throws(SweepError) -> SweepShard? {
         guard environment["SLURM_ARRAY_TASK_ID"] != nil else { return nil }
-        func number(_ name: String, default value: Int?) throws(UsageError) -> Int {
+        func number(_ name: String, default value: Int?) throws(SweepError) -> Int {
             guard let text = environment[name] else {
                 if let value { return value }
-                throw UsageError("\(name) is not set, but SLURM_ARRAY_TASK_ID is (not a Slurm array task?)")
+                throw .slurmVariableMissing(name)
             }
-            guard let number = Int(text) else { throw UsageError("\(name)=\(text): not a whole number") }
+            guard let number = Int(text) else { throw .slurmVariableNotANumber(name, text) }
             return number
         }
         let id = try number("SLURM_ARRAY_TASK_ID", default: nil)
@@ -54,7 +54,7 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         let step = try number("SLURM_ARRAY_TASK_STEP", default: 1)
         guard step >= 1, minimum >= 0, id >= minimum, (id - minimum) % step == 0, count >= 1, count <= maximumCount,
               (id - minimum) / step < count else {
-            throw UsageError("SLURM_ARRAY_TASK_ID=\(id) is not one of \(count) tasks from \(minimum) in steps of \(step)")
+            throw .slurmTaskOutsideArray(id: id, count: count, minimum: minimum, step: step)
         }
         return SweepShard(index: (id - minimum) / step, count: count)
     }

@@ -52,15 +52,6 @@ public struct CSVColumns: Sendable, Equatable {
     }
 }
 
-/// A command-line mistake (exit 2): an unknown option, a bad value, a conflict.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A one-line message naming the option at fault.
-    public var message: String
-    /// Creates an error with a one-line message.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 extension StringProtocol {
     var trimmingSpaces: String {
         var scalars = Substring(self)

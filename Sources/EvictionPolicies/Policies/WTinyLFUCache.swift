@@ -70,8 +70,11 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
 
     // aux = the region the slot is in.
     public var store = SlotArena<Key, Value>()
+    /// The admission window, an LRU of `maxWindow`; new objects enter here.
     @usableFromInline var window = SlotList()
+    /// Main's probationary LRU: window evictees that won admission, and protected's demotions.
     @usableFromInline var probation = SlotList()
+    /// Main's protected LRU of `maxProtected`: entries hit while in probation.
     @usableFromInline var protected = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let maxWindow: Int

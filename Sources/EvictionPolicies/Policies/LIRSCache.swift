@@ -146,14 +146,14 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
     @inlinable
     public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
                                  observer: inout some EvictionObserver<Key, Value>) {
-        guard store.cost(slot) != cost else {
-            store.setValue(slot, value)
-            didHit(slot, observer: &observer)
+        // A new cost goes through `remove`, which prunes S after an LIR block leaves.
+        guard store.cost(slot) == cost else {
+            let key = store.key(slot)
+            remove(key, observer: &observer)
+            miss(key, hash: store.hash(key), ghost: -1, cost: cost, value: { value }, observer: &observer)
             return
         }
-        let key = store.key(slot)
-        remove(key, observer: &observer)
-        miss(key, hash: store.hash(key), ghost: -1, cost: cost, value: { value }, observer: &observer)
+        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 
     /// Takes `slot` out of S, Q and NH, keeping the counts right.

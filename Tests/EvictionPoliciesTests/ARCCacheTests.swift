@@ -162,23 +162,23 @@ struct ARCCacheTests {
         for key in 1...4 { _ = access(&cache, key, &o) }           // T1 [4 3 2 1]
         #expect(access(&cache, 1, &o))                              // T2 [1], T1 [4 3 2]
         _ = access(&cache, 5, &o)           // case IV-B: |T1| = 3 > p = 0 → 2 to B1
-        #expect(o.take() == [2] && listKeys(cache.b1, cache.store) == [2])
+        #expect(o.take() == [2] && listKeys(cache.lists.b1, cache.store) == [2])
         _ = access(&cache, 2, &o)           // B1 hit: p = 0 + max(0/1, 1) = 1; |T1| = 3 > 1 → 3 to B1; 2 → T2
         #expect(o.take() == [3] && cache.target == 1)
-        #expect(listKeys(cache.t2, cache.store) == [2, 1] && listKeys(cache.t1, cache.store) == [5, 4])
+        #expect(listKeys(cache.lists.t2, cache.store) == [2, 1] && listKeys(cache.lists.t1, cache.store) == [5, 4])
         _ = access(&cache, 6, &o)           // |T1| + |B1| + 1 = 4, not > 4: |T1| = 2 > 1 → 4 to B1
-        #expect(o.take() == [4] && listKeys(cache.b1, cache.store) == [4, 3])
+        #expect(o.take() == [4] && listKeys(cache.lists.b1, cache.store) == [4, 3])
         _ = access(&cache, 7, &o)           // |T1| + |B1| + 1 = 5 > 4: forget B1's 3, then 5 to B1
-        #expect(o.take() == [5] && listKeys(cache.b1, cache.store) == [5, 4])
+        #expect(o.take() == [5] && listKeys(cache.lists.b1, cache.store) == [5, 4])
         #expect(access(&cache, 1, &o))      // T2 [1 2]
         _ = access(&cache, 8, &o)           // forget 4, 6 to B1
-        #expect(o.take() == [6] && listKeys(cache.b1, cache.store) == [6, 5])
+        #expect(o.take() == [6] && listKeys(cache.lists.b1, cache.store) == [6, 5])
         _ = access(&cache, 6, &o)           // B1 hit: p = 1 + max(0/2, 1) = 2; |T1| = 2 == p, not a B2 hit → 2 to B2
-        #expect(o.take() == [2] && cache.target == 2 && listKeys(cache.b2, cache.store) == [2])
-        #expect(listKeys(cache.t2, cache.store) == [6, 1] && listKeys(cache.t1, cache.store) == [8, 7])
+        #expect(o.take() == [2] && cache.target == 2 && listKeys(cache.lists.b2, cache.store) == [2])
+        #expect(listKeys(cache.lists.t2, cache.store) == [6, 1] && listKeys(cache.lists.t1, cache.store) == [8, 7])
         _ = access(&cache, 2, &o)           // B2 hit: p = 2 - max(1/1, 1) = 1; |T1| = 2 > 1 → 7 to B1
         #expect(o.take() == [7] && cache.target == 1)
-        #expect(listKeys(cache.t2, cache.store) == [2, 6, 1] && listKeys(cache.t1, cache.store) == [8])
+        #expect(listKeys(cache.lists.t2, cache.store) == [2, 6, 1] && listKeys(cache.lists.t1, cache.store) == [8])
         #expect(cache.count == 4 && cache.totalCost == 4)
     }
 
@@ -189,12 +189,12 @@ struct ARCCacheTests {
         for key in 1...4 { _ = access(&cache, key, &o) }           // T1 [4 3 2 1]
         #expect(access(&cache, 3, &o) && access(&cache, 4, &o))     // T2 [4 3], T1 [2 1]
         _ = access(&cache, 5, &o)                                   // |T1| 2 > 0: 1 to B1; T1 [5 2]
-        cache.p = 4                                                 // make T2 the REPLACE side
+        cache.lists.p = 4                                                 // make T2 the REPLACE side
         _ = access(&cache, 6, &o)                                   // |T1| 2 < p: T2's 3 to B2; T1 [6 5 2]
-        #expect(o.take() == [1, 3] && listKeys(cache.b2, cache.store) == [3])
-        cache.p = 4                                                 // B2 hit: p = 4 - max(1/1, 1) = 3
+        #expect(o.take() == [1, 3] && listKeys(cache.lists.b2, cache.store) == [3])
+        cache.lists.p = 4                                                 // B2 hit: p = 4 - max(1/1, 1) = 3
         _ = access(&cache, 3, &o)                                   // |T1| 3 == p and a B2 hit → T1's 2 goes
-        #expect(cache.target == 3 && o.take() == [2] && listKeys(cache.b1, cache.store) == [2, 1])
+        #expect(cache.target == 3 && o.take() == [2] && listKeys(cache.lists.b1, cache.store) == [2, 1])
     }
 
     @Test("ARC3: variable sizes: |T1| + |B1| + cost > c decides case IV-A; an oversized object changes nothing")
@@ -204,7 +204,7 @@ struct ARCCacheTests {
         _ = cache.access(1, cost: 6, orInsert: (), observer: &o)
         _ = cache.access(2, cost: 4, orInsert: (), observer: &o)   // T1 [2 1], full
         _ = cache.access(3, cost: 5, orInsert: (), observer: &o)   // 10 + 0 + 5 > 10, B1 empty: 1 leaves outright
-        #expect(o.take() == [1] && cache.b1.isEmpty && cache.totalCost == 9)
+        #expect(o.take() == [1] && cache.lists.b1.isEmpty && cache.totalCost == 9)
         _ = cache.access(4, cost: 3, orInsert: (), observer: &o)   // 9 + 0 + 3 > 10: 2 leaves outright, T1 [4 3]
         #expect(o.take() == [2] && cache.totalCost == 8)
         #expect(!cache.access(5, cost: 11, orInsert: (), observer: &o) && cache.totalCost == 8 && o.evicted.isEmpty)

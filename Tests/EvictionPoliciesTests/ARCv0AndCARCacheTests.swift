@@ -188,10 +188,10 @@ struct ARCv0AndCARCacheTests {
         #expect(Self.run(&cache, [6]) == [4])
         #expect(Self.run(&cache, [7]) == [5])                     // |T1| + |B1| + 1 > 4: B1 drops 3 first
         #expect(Self.run(&cache, [1, 5]) == [2])                  // B1 hit: p = 2 = |T1|: T2's LRU (2) to B2
-        #expect(listKeys(cache.t1, cache.store) == [7, 6])
-        #expect(listKeys(cache.t2, cache.store) == [5, 1])
-        #expect(listKeys(cache.b1, cache.store) == [4])
-        #expect(listKeys(cache.b2, cache.store) == [2])
+        #expect(listKeys(cache.lists.t1, cache.store) == [7, 6])
+        #expect(listKeys(cache.lists.t2, cache.store) == [5, 1])
+        #expect(listKeys(cache.lists.b1, cache.store) == [4])
+        #expect(listKeys(cache.lists.b2, cache.store) == [2])
         #expect(cache.target == 2)
     }
 
@@ -200,7 +200,7 @@ struct ARCv0AndCARCacheTests {
         var cache = try ARCv0Cache<Int, Void>.make(capacity: 10)
         #expect(Self.run(&cache, [1, 2], cost: 3) == [])
         #expect(Self.run(&cache, [1], cost: 6) == [])
-        #expect(cache.totalCost == 6 && listKeys(cache.t2, cache.store) == [1])
+        #expect(cache.totalCost == 6 && listKeys(cache.lists.t2, cache.store) == [1])
     }
 
     @Test("CAR, capacity 4: referenced objects at T1's hand move to T2, a B1 hit raises p, B1 is trimmed at c")
@@ -208,15 +208,15 @@ struct ARCv0AndCARCacheTests {
         var cache = try CARCache<Int, Void>.make(capacity: 4)
         #expect(Self.run(&cache, [1, 2, 3, 4, 1, 2]) == [])
         #expect(Self.run(&cache, [5]) == [3])                     // 1 and 2 (referenced) go to T2; 3 to B1
-        #expect(listKeys(cache.t2, cache.store) == [2, 1])
+        #expect(listKeys(cache.lists.t2, cache.store) == [2, 1])
         #expect(Self.run(&cache, [3]) == [4])                     // B1 hit: p = 1; 3 enters T2
         #expect(Self.run(&cache, [6, 7]) == [5, 6])
         #expect(Self.run(&cache, [8]) == [7])                     // |T1| + |B1| = 4 >= c: B1 drops 4
-        #expect(listKeys(cache.b1, cache.store) == [7, 6, 5])
+        #expect(listKeys(cache.lists.b1, cache.store) == [7, 6, 5])
         #expect(Self.run(&cache, [1, 9]) == [8])
-        #expect(listKeys(cache.t1, cache.store) == [9])
-        #expect(listKeys(cache.t2, cache.store) == [3, 2, 1])
-        #expect(listKeys(cache.b1, cache.store) == [8, 7, 6])
+        #expect(listKeys(cache.lists.t1, cache.store) == [9])
+        #expect(listKeys(cache.lists.t2, cache.store) == [3, 2, 1])
+        #expect(listKeys(cache.lists.b1, cache.store) == [8, 7, 6])
         #expect(cache.target == 1)
     }
 

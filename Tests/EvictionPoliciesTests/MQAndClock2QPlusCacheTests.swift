@@ -199,14 +199,14 @@ struct MQAndClock2QPlusCacheTests {
         var cache = try Clock2QPlusCache<Int, Void>.make(capacity: 20)
         // 1 and 2 fill small; before any eviction 3–20 find it full and enter main.
         #expect(Self.run(&cache, Array(1...20)) == [])
-        #expect(listKeys(cache.small, cache.store) == [2, 1])
+        #expect(listKeys(cache.lists.small, cache.store) == [2, 1])
         // 1 was admitted 1 admission ago (counts); 2 was admitted last (inside the window).
         #expect(Self.run(&cache, [1, 2, 21]) == [2])      // 1 moves to main, 2 leaves for the ghost
         #expect(Self.run(&cache, [22]) == [3])            // main holds 19 > 18: its CLOCK evicts 3
         #expect(Self.run(&cache, [2]) == [21])            // ghost hit: small's tail 21 leaves; 2 enters main
-        #expect(listKeys(cache.small, cache.store) == [22])
-        #expect(Array(listKeys(cache.main, cache.store).prefix(3)) == [2, 1, 20])
-        #expect(listKeys(cache.ghost, cache.store) == [21])
+        #expect(listKeys(cache.lists.small, cache.store) == [22])
+        #expect(Array(listKeys(cache.lists.main, cache.store).prefix(3)) == [2, 1, 20])
+        #expect(listKeys(cache.lists.ghost, cache.store) == [21])
     }
 
     @Test("MQ matches the array model on random sequences", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])

@@ -107,7 +107,7 @@ struct QDLPCacheTests {
         #expect(run([6]) == [4])
         #expect(run([1, 7]) == [5])        // 1's counter in main is now 1
         #expect(run([3]) == [6, 2])        // ghost hit: 6 leaves small; main is full: 1 gets a second chance, 2 goes
-        #expect(listKeys(cache.main, cache.store) == [3, 1])
+        #expect(listKeys(cache.lists.main, cache.store) == [3, 1])
     }
 
     @Test("matches the array model on random sequences", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])

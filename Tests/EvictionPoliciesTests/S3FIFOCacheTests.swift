@@ -123,9 +123,9 @@ struct S3FIFOCacheTests {
     @Test("queue sizes: small = floor(10 %), main = the rest, ghost = floor(90 %)")
     func sizes() throws {
         let cache = try Cache.make(capacity: 25)
-        #expect(cache.smallCapacity == 2 && cache.mainCapacity == 23 && cache.ghostCapacity == 22)
+        #expect(cache.lists.shares.small == 2 && cache.lists.shares.main == 23 && cache.lists.shares.ghost == 22)
         let other = try Cache.make(capacity: 1000, options: ["small-ratio": "0.25", "ghost-ratio": "0.5"])
-        #expect(other.smallCapacity == 250 && other.mainCapacity == 750 && other.ghostCapacity == 500)
+        #expect(other.lists.shares.small == 250 && other.lists.shares.main == 750 && other.lists.shares.ghost == 500)
     }
 
     // Capacity 4 with small-ratio 0.5: small 2, main 2, ghost floor(3.6) = 3. Lists newest first.
@@ -139,22 +139,22 @@ struct S3FIFOCacheTests {
         #expect(observer.take() == [1])
         _ = access(&cache, 1, &observer)            // ghost hit: 2 → ghost, 1 → main
         #expect(observer.take() == [2])
-        #expect(listKeys(cache.small, cache.store) == [5, 4, 3])
-        #expect(listKeys(cache.main, cache.store) == [1])
-        #expect(listKeys(cache.ghost, cache.store) == [2])
+        #expect(listKeys(cache.lists.small, cache.store) == [5, 4, 3])
+        #expect(listKeys(cache.lists.main, cache.store) == [1])
+        #expect(listKeys(cache.lists.ghost, cache.store) == [2])
         #expect(access(&cache, 3, &observer) && access(&cache, 3, &observer))   // freq(3) = 2
         _ = access(&cache, 6, &observer)            // small's tail 3 has freq 2 → main; then 4 → ghost
         #expect(observer.take() == [4])
-        #expect(listKeys(cache.small, cache.store) == [6, 5])
-        #expect(listKeys(cache.main, cache.store) == [3, 1])
+        #expect(listKeys(cache.lists.small, cache.store) == [6, 5])
+        #expect(listKeys(cache.lists.main, cache.store) == [3, 1])
         _ = access(&cache, 7, &observer)            // 5 → ghost [5 4 2]
         _ = access(&cache, 8, &observer)            // 6 → ghost [6 5 4 2] → over 3: 2 is forgotten
         #expect(observer.take() == [5, 6])
-        #expect(listKeys(cache.ghost, cache.store) == [6, 5, 4])
+        #expect(listKeys(cache.lists.ghost, cache.store) == [6, 5, 4])
         _ = access(&cache, 2, &observer)            // 2 was forgotten: an ordinary miss into small; 7 → ghost
         #expect(observer.take() == [7])
-        #expect(listKeys(cache.small, cache.store) == [2, 8])
-        #expect(listKeys(cache.ghost, cache.store) == [7, 6, 5])
+        #expect(listKeys(cache.lists.small, cache.store) == [2, 8])
+        #expect(listKeys(cache.lists.ghost, cache.store) == [7, 6, 5])
         #expect(cache.count == 4 && cache.totalCost == 4)
     }
 
@@ -167,7 +167,7 @@ struct S3FIFOCacheTests {
         #expect(access(&cache, 1, &observer) && access(&cache, 2, &observer))
         _ = access(&cache, 5, &observer)            // 1, 2 (freq 1) → main [2 1]; 3 → ghost
         #expect(observer.take() == [3])
-        #expect(listKeys(cache.main, cache.store) == [2, 1])
+        #expect(listKeys(cache.lists.main, cache.store) == [2, 1])
         #expect(access(&cache, 1, &observer))       // freq(1) = 1 in main
         _ = access(&cache, 6, &observer)            // main at its share (2): small's 4 → ghost
         _ = access(&cache, 7, &observer)            // 5 → ghost
@@ -175,10 +175,10 @@ struct S3FIFOCacheTests {
         #expect(access(&cache, 6, &observer))       // freq(6) = 1
         _ = access(&cache, 8, &observer)            // 6 → main [6 2 1] (over its share), 7 → ghost
         #expect(observer.take() == [7])
-        #expect(listKeys(cache.main, cache.store) == [6, 2, 1])
+        #expect(listKeys(cache.lists.main, cache.store) == [6, 2, 1])
         _ = access(&cache, 9, &observer)            // main over share: 1 (freq 1) → head with 0; 2 (freq 0) goes
         #expect(observer.take() == [2])
-        #expect(listKeys(cache.main, cache.store) == [1, 6])
+        #expect(listKeys(cache.lists.main, cache.store) == [1, 6])
         #expect(cache.store.aux(cache.store.find(1)) >> 2 == 0)
         _ = access(&cache, 10, &observer)           // main back at its share: small's 8 → ghost
         #expect(observer.take() == [8])
@@ -189,12 +189,12 @@ struct S3FIFOCacheTests {
         var cache = try Cache.make(capacity: 4, options: ["small-ratio": "0.5", "warm-up": "true"])
         var observer = EvictionRecorder<Int, Void>()
         for key in 1...4 { _ = access(&cache, key, &observer) }   // small holds 2; then 3 and 4 go to main
-        #expect(listKeys(cache.small, cache.store) == [2, 1] && listKeys(cache.main, cache.store) == [4, 3])
+        #expect(listKeys(cache.lists.small, cache.store) == [2, 1] && listKeys(cache.lists.main, cache.store) == [4, 3])
         _ = access(&cache, 5, &observer)            // main at its share, small's 1 → ghost; evictions have begun
         #expect(observer.take() == [1])
         _ = access(&cache, 6, &observer)            // small [5 2] is full again, but 6 now goes to small: 2 → ghost
         #expect(observer.take() == [2])
-        #expect(listKeys(cache.small, cache.store) == [6, 5] && listKeys(cache.main, cache.store) == [4, 3])
+        #expect(listKeys(cache.lists.small, cache.store) == [6, 5] && listKeys(cache.lists.main, cache.store) == [4, 3])
     }
 
     @Test("S3: below 20 objects the small queue holds at most one object, so nothing is ever cached")
@@ -219,7 +219,7 @@ struct S3FIFOCacheTests {
         #expect(observer.take() == [1, 2])
         #expect(!cache.contains(99) && cache.count == 18)      // ...and 99 is still not inserted
         _ = access(&cache, 1, cost: 11, &observer)            // ghost hit, then refused: the ghost entry is spent
-        #expect(!cache.contains(1) && listKeys(cache.ghost, cache.store) == [2])
+        #expect(!cache.contains(1) && listKeys(cache.lists.ghost, cache.store) == [2])
         _ = access(&cache, 98, cost: 101, &observer)          // larger than the cache: untouched
         #expect(cache.count == 18 && observer.evicted.isEmpty)
     }

@@ -99,14 +99,14 @@ struct SLRUCacheTests {
             _ = v0.access(key, cost: cost, orInsert: (), observer: &observer)
         }
         #expect(observer.take() == [])
-        #expect(listKeys(slru.segments[0], slru.store) == [3, 1] && listKeys(slru.segments[1], slru.store) == [2])
+        #expect(listKeys(slru.segments.lists[0], slru.store) == [3, 1] && listKeys(slru.segments.lists[1], slru.store) == [2])
         // Hit x: x goes up to S1, z (cost 2) comes down to S0, which evicts y to fit it.
         #expect(slru.access(3, cost: 1, orInsert: (), observer: &observer))
         #expect(observer.take() == [1])
         #expect(v0.access(3, cost: 1, orInsert: (), observer: &observer))
         #expect(observer.take() == [1])
-        for cache in [listKeys(slru.segments[0], slru.store), listKeys(v0.segments[0], v0.store)] { #expect(cache == [2]) }
-        #expect(listKeys(slru.segments[1], slru.store) == [3] && listKeys(v0.segments[1], v0.store) == [3])
+        for cache in [listKeys(slru.segments.lists[0], slru.store), listKeys(v0.segments.lists[0], v0.store)] { #expect(cache == [2]) }
+        #expect(listKeys(slru.segments.lists[1], slru.store) == [3] && listKeys(v0.segments.lists[1], v0.store) == [3])
     }
 
     @Test("SLRU refreshes a top-segment hit and demotes after promoting; SLRUv0 does neither (capacity 8, 2 segments)")
@@ -121,16 +121,16 @@ struct SLRUCacheTests {
             _ = slru.access(key, cost: 1, orInsert: (), observer: &observer)
             _ = v0.access(key, cost: 1, orInsert: (), observer: &observer)
         }
-        #expect(listKeys(slru.segments[1], slru.store) == [8, 7, 6, 5])
+        #expect(listKeys(slru.segments.lists[1], slru.store) == [8, 7, 6, 5])
         _ = slru.access(5, cost: 1, orInsert: (), observer: &observer)  // top hit: 5 to the head
         _ = v0.access(5, cost: 1, orInsert: (), observer: &observer)    // top hit: nothing moves
-        #expect(listKeys(slru.segments[1], slru.store) == [5, 8, 7, 6])
-        #expect(listKeys(v0.segments[1], v0.store) == [8, 7, 6, 5])
+        #expect(listKeys(slru.segments.lists[1], slru.store) == [5, 8, 7, 6])
+        #expect(listKeys(v0.segments.lists[1], v0.store) == [8, 7, 6, 5])
         _ = slru.access(1, cost: 1, orInsert: (), observer: &observer)  // 1 up; then S1's tail 6 down
         _ = v0.access(1, cost: 1, orInsert: (), observer: &observer)    // room first: S1's tail 5 down, then 1 up
         #expect(observer.take() == [])
-        #expect(listKeys(slru.segments[0], slru.store) == [6, 4, 3, 2] && listKeys(slru.segments[1], slru.store) == [1, 5, 8, 7])
-        #expect(listKeys(v0.segments[0], v0.store) == [5, 4, 3, 2] && listKeys(v0.segments[1], v0.store) == [1, 8, 7, 6])
+        #expect(listKeys(slru.segments.lists[0], slru.store) == [6, 4, 3, 2] && listKeys(slru.segments.lists[1], slru.store) == [1, 5, 8, 7])
+        #expect(listKeys(v0.segments.lists[0], v0.store) == [5, 4, 3, 2] && listKeys(v0.segments.lists[1], v0.store) == [1, 8, 7, 6])
     }
 
     @Test("matches the array model on random sequences", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])

@@ -32,62 +32,40 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
             family: .research)
     }
 
-    @usableFromInline static var t1Tag: UInt32 { 0 }
-    @usableFromInline static var t2Tag: UInt32 { 1 }
-    @usableFromInline static var b1Tag: UInt32 { 2 }
-    @usableFromInline static var b2Tag: UInt32 { 3 }
+    @usableFromInline typealias Lists = _ARCLists
 
     // aux = the list the slot is in.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var t1 = SlotList()
-    @usableFromInline var t2 = SlotList()
-    @usableFromInline var b1 = SlotList()
-    @usableFromInline var b2 = SlotList()
-    @usableFromInline let capacity: Int
-    /// The target size of T1, in cost units.
-    @usableFromInline var p: Double = 0
+    @usableFromInline var lists: Lists
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: "arc")
-        }
-        self.capacity = capacity
+        lists = try Lists(limits, options, for: Self.descriptor)
     }
 
-    @inlinable public var count: Int { t1.count + t2.count }
-    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// The current target size of T1 (ARC's p), for tests and reports.
-    @inlinable public var target: Double { p }
+    @inlinable public var target: Double { lists.p }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) <= Self.t2Tag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) {
-        case Self.t1Tag: store.unlink(slot, &t1)
-        case Self.t2Tag: store.unlink(slot, &t2)
-        case Self.b1Tag: store.unlink(slot, &b1)
-        default: store.unlink(slot, &b2)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
     /// Case I: a hit moves the object to T2's head.
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) {
-        if store.aux(slot) == Self.t1Tag {
-            store.unlink(slot, &t1)
-            store.pushHead(slot, &t2, tag: Self.t2Tag)
+        if store.aux(slot) == Lists.t1Tag {
+            store.unlink(slot, &lists.t1)
+            store.pushHead(slot, &lists.t2, tag: Lists.t2Tag)
         } else {
-            store.moveToHead(slot, &t2)
+            store.moveToHead(slot, &lists.t2)
         }
     }
 
@@ -95,16 +73,11 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity else { return }
-        let hitB2 = slot >= 0 && store.aux(slot) == Self.b2Tag
-        if slot >= 0 && !hitB2 {
-            let raised = p + Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
-            p = raised < Double(capacity) ? raised : Double(capacity)
-            store.unlinkGhost(slot, from: &b1)
-        } else if hitB2 {
-            let lowered = p - Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
-            p = lowered > 0 ? lowered : 0
-            store.unlinkGhost(slot, from: &b2)
+        guard cost <= lists.capacity else { return }
+        let hitB2 = slot >= 0 && store.aux(slot) == Lists.b2Tag
+        if slot >= 0 {
+            lists.adaptTarget(hitB1: !hitB2) { other, own in Self.atLeastOne(Double(other) / Double(own)) }
+            lists.unlink(slot, in: &store)
         }
         // libCacheSim's find has consumed the ghost and moved p before can_insert asks.
         guard observer.admits(key, cost: cost) else {
@@ -112,7 +85,7 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
             return
         }
         var pass = TrimPass(.caller)
-        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+        while lists.needsRoom(for: cost) {
             if slot >= 0 {
                 replaceStep(hitB2: hitB2, &pass, observer: &observer)
             } else {
@@ -121,9 +94,9 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
         }
         if slot >= 0 {
             store.revive(slot, value: value(), cost: cost)
-            store.pushHead(slot, &t2, tag: Self.t2Tag)
+            lists.place(slot, toT2: true, in: &store)
         } else {
-            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &t1, tag: Self.t1Tag)
+            lists.place(store.allocate(key: key, hash: hash, value: value(), cost: cost), toT2: false, in: &store)
         }
         pass.end(&observer)
     }
@@ -137,22 +110,23 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
     /// Case IV's ghost trimming, then REPLACE (libCacheSim `_ARC_evict_miss_on_all_queues`).
     @inlinable
     mutating func evictOnFullMiss(cost: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        if t1.cost + b1.cost + cost > capacity {
-            if b1.cost > 0 && b1.tail >= 0 {
-                store.forgetGhost(b1.tail, from: &b1)
-                store.prefetchEviction(of: b1.tail)
+        if lists.t1.cost + lists.b1.cost + cost > lists.capacity {
+            if lists.b1.cost > 0 && lists.b1.tail >= 0 {
+                store.forgetGhost(lists.b1.tail, from: &lists.b1)
+                store.prefetchEviction(of: lists.b1.tail)
                 replaceStep(hitB2: false, &pass, observer: &observer)
-            } else if t1.tail >= 0 {
+            } else if lists.t1.tail >= 0 {
                 pass.willRemove(&observer)
-                store.evict(t1.tail, from: &t1, observer: &observer)
+                store.evict(lists.t1.tail, from: &lists.t1, observer: &observer)
             } else {
                 replaceStep(hitB2: false, &pass, observer: &observer)
             }
         } else {
             // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
-            if t1.cost + b1.cost + t2.cost + b2.cost - capacity >= capacity && b2.cost > 0 && b2.tail >= 0 {
-                store.forgetGhost(b2.tail, from: &b2)
-                store.prefetchEviction(of: b2.tail)
+            let all = lists.t1.cost + lists.b1.cost + lists.t2.cost + lists.b2.cost
+            if all - lists.capacity >= lists.capacity && lists.b2.cost > 0 && lists.b2.tail >= 0 {
+                store.forgetGhost(lists.b2.tail, from: &lists.b2)
+                store.prefetchEviction(of: lists.b2.tail)
             }
             replaceStep(hitB2: false, &pass, observer: &observer)
         }
@@ -161,19 +135,13 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
     /// REPLACE: T1's LRU object leaves and its key enters B1, or T2's LRU goes to B2.
     @inlinable
     mutating func replaceStep(hitB2: Bool, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        let sizeT1 = Double(t1.cost)
-        let fromT1 = (t1.cost > 0 && (sizeT1 > p || (sizeT1 == p && hitB2))) || t2.cost == 0
-        if (fromT1 && t1.tail >= 0) || t2.tail < 0 {
-            let slot = t1.tail
-            guard slot >= 0 else { return }
-            store.unlink(slot, &t1)
-            store.prefetchEviction(of: t1.tail)
-            store.demote(slot, to: &b1, limit: .max, tag: Self.b1Tag, pass: &pass, observer: &observer)
+        let sizeT1 = Double(lists.t1.cost)
+        let fromT1 = (lists.t1.cost > 0 && (sizeT1 > lists.p || (sizeT1 == lists.p && hitB2))) || lists.t2.cost == 0
+        if (fromT1 && lists.t1.tail >= 0) || lists.t2.tail < 0 {
+            guard lists.t1.tail >= 0 else { return }
+            lists.demoteTail(fromT1: true, &store, &pass, observer: &observer)
         } else {
-            let slot = t2.tail
-            store.unlink(slot, &t2)
-            store.prefetchEviction(of: t2.tail)
-            store.demote(slot, to: &b2, limit: .max, tag: Self.b2Tag, pass: &pass, observer: &observer)
+            lists.demoteTail(fromT1: false, &store, &pass, observer: &observer)
         }
     }
 }

@@ -38,42 +38,30 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
             family: .research)
     }
 
-    @usableFromInline static var t1Tag: UInt32 { 0 }
-    @usableFromInline static var t2Tag: UInt32 { 1 }
-    @usableFromInline static var b1Tag: UInt32 { 2 }
-    @usableFromInline static var b2Tag: UInt32 { 3 }
+    @usableFromInline typealias Lists = _ARCLists
 
     // aux = the list the slot is in.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var t1 = SlotList()
-    @usableFromInline var t2 = SlotList()
-    @usableFromInline var b1 = SlotList()
-    @usableFromInline var b2 = SlotList()
-    @usableFromInline let capacity: Int
-    /// The target size of T1, in cost units.
-    @usableFromInline var p: Double = 0
+    @usableFromInline var lists: Lists
     /// Whether the last request that found its key anywhere found it in B2 (libCacheSim's
     /// `curr_obj_in_L2_ghost`), read by REPLACE's tie rule.
     @usableFromInline var lastFoundInB2 = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
-        self.capacity = capacity
+        lists = try Lists(limits, options, for: Self.descriptor)
     }
 
-    @inlinable public var count: Int { t1.count + t2.count }
-    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// The current target size of T1 (ARC's p).
-    @inlinable public var target: Double { p }
+    @inlinable public var target: Double { lists.p }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) <= Self.t2Tag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
     /// A lookup or access of a resident key is a request for it at its cost.
     @inlinable @inline(__always)
@@ -97,15 +85,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
         return store.release(slot)
     }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) {
-        case Self.t1Tag: store.unlink(slot, &t1)
-        case Self.t2Tag: store.unlink(slot, &t2)
-        case Self.b1Tag: store.unlink(slot, &b1)
-        default: store.unlink(slot, &b2)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
@@ -115,24 +95,23 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
     mutating func hit(_ slot: Int32, cost: Int, value: Value?, observer: inout some EvictionObserver<Key, Value>) {
         lastFoundInB2 = false
         store.setValue(slot, value)
-        guard store.aux(slot) == Self.t1Tag else {
-            store.moveToHead(slot, &t2)
+        guard store.aux(slot) == Lists.t1Tag else {
+            store.moveToHead(slot, &lists.t2)
             return
         }
-        store.unlink(slot, &t1)
-        guard cost <= capacity else {
+        store.unlink(slot, &lists.t1)
+        guard cost <= lists.capacity else {
             store.release(slot)
             return
         }
         store.setCost(slot, cost)
         var pass = TrimPass(.caller)
-        while t2.cost + cost > capacity && !t2.isEmpty {
+        while lists.t2.cost + cost > lists.capacity && !lists.t2.isEmpty {
             pass.willRemove(&observer)
-            store.evict(t2.tail, from: &t2, observer: &observer)
+            store.evict(lists.t2.tail, from: &lists.t2, observer: &observer)
         }
         pass.end(&observer)
-        store.setAux(slot, Self.t2Tag)
-        store.pushHead(slot, &t2)
+        lists.place(slot, toT2: true, in: &store)
     }
 
     /// Cases II–IV. `ghostSlot` is the key's ghost slot, or -1 when the key is unknown.
@@ -141,33 +120,18 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
                               observer: inout some EvictionObserver<Key, Value>) {
         let ghostHit = ghostSlot >= 0
         if ghostHit {
-            if store.aux(ghostSlot) == Self.b1Tag {
-                lastFoundInB2 = false
-                let raised = p + Self.atLeastOne(Double(b2.cost) / Double(b1.cost))
-                p = raised < Double(capacity) ? raised : Double(capacity)
-                store.unlink(ghostSlot, &b1)
-            } else {
-                lastFoundInB2 = true
-                let lowered = p - Self.atLeastOne(Double(b1.cost) / Double(b2.cost))
-                p = lowered > 0 ? lowered : 0
-                store.unlink(ghostSlot, &b2)
-            }
+            lastFoundInB2 = store.aux(ghostSlot) == Lists.b2Tag
+            lists.adaptTarget(hitB1: !lastFoundInB2) { other, own in Self.atLeastOne(Double(other) / Double(own)) }
+            lists.unlink(ghostSlot, in: &store)
             store.release(ghostSlot)
         }
-        guard cost <= capacity else { return }
+        guard cost <= lists.capacity else { return }
         var pass = TrimPass(.caller)
-        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+        while lists.needsRoom(for: cost) {
             if ghostHit { replace(&pass, observer: &observer) } else { evictOnFullMiss(cost: cost, &pass, observer: &observer) }
         }
-        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-        if ghostHit {
-            lastFoundInB2 = false
-            store.setAux(slot, Self.t2Tag)
-            store.pushHead(slot, &t2)
-        } else {
-            store.setAux(slot, Self.t1Tag)
-            store.pushHead(slot, &t1)
-        }
+        if ghostHit { lastFoundInB2 = false }
+        lists.place(store.allocate(key: key, hash: hash, value: value(), cost: cost), toT2: ghostHit, in: &store)
         pass.end(&observer)
     }
 
@@ -178,33 +142,35 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
     /// Case IV, one eviction (`_ARCv0_evict_miss_on_all_queues`).
     @inlinable
     mutating func evictOnFullMiss(cost: Int, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        if t1.cost + b1.cost + cost > capacity {
-            if b1.cost > 0 {
-                store.forgetGhost(b1.tail, from: &b1)
+        if lists.t1.cost + lists.b1.cost + cost > lists.capacity {
+            if lists.b1.cost > 0 {
+                store.forgetGhost(lists.b1.tail, from: &lists.b1)
                 replace(&pass, observer: &observer)
-            } else if !t1.isEmpty {
+            } else if !lists.t1.isEmpty {
                 pass.willRemove(&observer)
-                store.evict(t1.tail, from: &t1, observer: &observer)
+                store.evict(lists.t1.tail, from: &lists.t1, observer: &observer)
             } else {
                 replace(&pass, observer: &observer)
             }
             return
         }
         // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
-        let resident = t1.cost + b1.cost + t2.cost
-        while resident + b2.cost - capacity >= capacity && !b2.isEmpty { store.forgetGhost(b2.tail, from: &b2) }
+        let resident = lists.t1.cost + lists.b1.cost + lists.t2.cost
+        while resident + lists.b2.cost - lists.capacity >= lists.capacity && !lists.b2.isEmpty {
+            store.forgetGhost(lists.b2.tail, from: &lists.b2)
+        }
         replace(&pass, observer: &observer)
     }
 
     /// REPLACE: T1's LRU object to B1, or T2's LRU to B2.
     @inlinable
     mutating func replace(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        let sizeT1 = Double(t1.cost)
-        let fromT1 = (t1.cost > 0 && (sizeT1 > p || (sizeT1 == p && lastFoundInB2))) || t2.cost == 0
-        if (fromT1 && !t1.isEmpty) || t2.isEmpty {
-            demote(t1.tail, from: Self.t1Tag, to: Self.b1Tag, &pass, observer: &observer)
+        let sizeT1 = Double(lists.t1.cost)
+        let fromT1 = (lists.t1.cost > 0 && (sizeT1 > lists.p || (sizeT1 == lists.p && lastFoundInB2))) || lists.t2.cost == 0
+        if (fromT1 && !lists.t1.isEmpty) || lists.t2.isEmpty {
+            demote(lists.t1.tail, from: Lists.t1Tag, to: Lists.b1Tag, &pass, observer: &observer)
         } else {
-            demote(t2.tail, from: Self.t2Tag, to: Self.b2Tag, &pass, observer: &observer)
+            demote(lists.t2.tail, from: Lists.t2Tag, to: Lists.b2Tag, &pass, observer: &observer)
         }
     }
 
@@ -213,18 +179,18 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     mutating func demote(_ slot: Int32, from resident: UInt32, to ghost: UInt32, _ pass: inout TrimPass,
                          observer: inout some EvictionObserver<Key, Value>) {
-        if resident == Self.t1Tag { store.unlink(slot, &t1) } else { store.unlink(slot, &t2) }
+        if resident == Lists.t1Tag { store.unlink(slot, &lists.t1) } else { store.unlink(slot, &lists.t2) }
         let cost = store.cost(slot)
         pass.willRemove(&observer)
         if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: cost) }
         store.setValue(slot, nil)
         store.setAux(slot, ghost)
-        if ghost == Self.b1Tag {
-            store.trimGhosts(&b1, toCost: capacity - cost)
-            store.pushHead(slot, &b1)
+        if ghost == Lists.b1Tag {
+            store.trimGhosts(&lists.b1, toCost: lists.capacity - cost)
+            store.pushHead(slot, &lists.b1)
         } else {
-            store.trimGhosts(&b2, toCost: capacity - cost)
-            store.pushHead(slot, &b2)
+            store.trimGhosts(&lists.b2, toCost: lists.capacity - cost)
+            store.pushHead(slot, &lists.b2)
         }
     }
 }

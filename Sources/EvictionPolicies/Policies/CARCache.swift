@@ -34,58 +34,38 @@ public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
             family: .research)
     }
 
-    @usableFromInline static var t1Tag: UInt32 { 0 }
-    @usableFromInline static var t2Tag: UInt32 { 1 }
-    @usableFromInline static var b1Tag: UInt32 { 2 }
-    @usableFromInline static var b2Tag: UInt32 { 3 }
+    @usableFromInline typealias Lists = _ARCLists
     @usableFromInline static var referenceBit: UInt32 { 4 }
 
     // aux = the list in bits 0–1, the reference bit in bit 2. In T1 and T2 the tail is the hand
     // (the oldest) and the head the newest; in B1 and B2 the head is the newest key.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var t1 = SlotList()
-    @usableFromInline var t2 = SlotList()
-    @usableFromInline var b1 = SlotList()
-    @usableFromInline var b2 = SlotList()
-    @usableFromInline let capacity: Int
-    /// The target size of T1, in cost units.
-    @usableFromInline var p: Double = 0
+    @usableFromInline var lists: Lists
     /// libCacheSim's `curr_obj_in_L1_ghost` / `curr_obj_in_L2_ghost`: set by a ghost hit, cleared by the next insert.
     @usableFromInline var wasInB1 = false
     @usableFromInline var wasInB2 = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
-        self.capacity = capacity
+        lists = try Lists(limits, options, for: Self.descriptor)
     }
 
-    @inlinable public var count: Int { t1.count + t2.count }
-    @inlinable public var totalCost: Int { t1.cost + t2.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// The current target size of T1 (CAR's p).
-    @inlinable public var target: Double { p }
+    @inlinable public var target: Double { lists.p }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 <= Self.t2Tag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
     /// A hit sets the object's reference bit; nothing moves.
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) { store.setAux(slot, store.aux(slot) | Self.referenceBit) }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) & 3 {
-        case Self.t1Tag: store.unlink(slot, &t1)
-        case Self.t2Tag: store.unlink(slot, &t2)
-        case Self.b1Tag: store.unlink(slot, &b1)
-        default: store.unlink(slot, &b2)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
@@ -95,36 +75,23 @@ public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
     public mutating func miss(_ key: Key, hash: UInt64, ghost ghostSlot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         if ghostSlot >= 0 {
-            if store.aux(ghostSlot) & 3 == Self.b1Tag {
-                wasInB1 = true
-                let raised = p + Double(Self.step(b2.cost, b1.cost))
-                p = raised < Double(capacity) ? raised : Double(capacity)
-            } else {
-                wasInB2 = true
-                let lowered = p - Double(Self.step(b1.cost, b2.cost))
-                p = lowered > 0 ? lowered : 0
-            }
+            let hitB1 = store.aux(ghostSlot) & 3 == Lists.b1Tag
+            if hitB1 { wasInB1 = true } else { wasInB2 = true }
+            lists.adaptTarget(hitB1: hitB1) { other, own in Double(Self.step(other, own)) }
             unlink(ghostSlot)
             store.release(ghostSlot)
         }
-        guard cost <= capacity else { return }
+        guard cost <= lists.capacity else { return }
         var pass = TrimPass(.caller)
-        while t1.cost + t2.cost + cost > capacity && !(t1.isEmpty && t2.isEmpty) {
+        while lists.needsRoom(for: cost) {
             replace(&pass, observer: &observer)
-            if !(wasInB1 && wasInB2) && t1.cost + b1.cost >= capacity && !b1.isEmpty {
-                store.forgetGhost(b1.tail, from: &b1)
+            if !(wasInB1 && wasInB2) && lists.t1.cost + lists.b1.cost >= lists.capacity && !lists.b1.isEmpty {
+                store.forgetGhost(lists.b1.tail, from: &lists.b1)
             }
         }
-        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-        if wasInB1 || wasInB2 {
-            wasInB1 = false
-            wasInB2 = false
-            store.setAux(slot, Self.t2Tag)
-            store.pushHead(slot, &t2)
-        } else {
-            store.setAux(slot, Self.t1Tag)
-            store.pushHead(slot, &t1)
-        }
+        let toT2 = wasInB1 || wasInB2
+        (wasInB1, wasInB2) = (false, false)
+        lists.place(store.allocate(key: key, hash: hash, value: value(), cost: cost), toT2: toT2, in: &store)
         pass.end(&observer)
     }
 
@@ -139,26 +106,19 @@ public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     mutating func replace(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         while true {
-            let fromT1 = (Double(t1.cost) >= max(1, p) && !t1.isEmpty) || t2.isEmpty
-            let hand = fromT1 ? t1.tail : t2.tail
-            let aux = store.aux(hand)
-            if aux & Self.referenceBit == 0 {
-                // The ghost lists have no bound of their own (B1 is trimmed by the miss).
-                if fromT1 {
-                    store.unlink(hand, &t1)
-                    store.demote(hand, to: &b1, limit: .max, tag: Self.b1Tag, pass: &pass, observer: &observer)
-                } else {
-                    store.unlink(hand, &t2)
-                    store.demote(hand, to: &b2, limit: .max, tag: Self.b2Tag, pass: &pass, observer: &observer)
-                }
+            let fromT1 = (Double(lists.t1.cost) >= max(1, lists.p) && !lists.t1.isEmpty) || lists.t2.isEmpty
+            let hand = fromT1 ? lists.t1.tail : lists.t2.tail
+            guard store.aux(hand) & Self.referenceBit != 0 else {
+                lists.demoteTail(fromT1: fromT1, &store, &pass, observer: &observer)
                 return
             }
-            store.setAux(hand, Self.t2Tag)
+            // A set bit is cleared and the object moves behind T2's hand.
+            store.setAux(hand, Lists.t2Tag)
             if fromT1 {
-                store.unlink(hand, &t1)
-                store.pushHead(hand, &t2)
+                store.unlink(hand, &lists.t1)
+                store.pushHead(hand, &lists.t2)
             } else {
-                store.moveToHead(hand, &t2)
+                store.moveToHead(hand, &lists.t2)
             }
         }
     }

@@ -37,16 +37,11 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
             ])
     }
 
-    @usableFromInline static var smallTag: UInt32 { 0 }
-    @usableFromInline static var mainTag: UInt32 { 1 }
-    @usableFromInline static var ghostTag: UInt32 { 2 }
+    @usableFromInline typealias Lists = _SmallMainGhostLists
 
     // aux = queue tag in bits 0–1, then the object's count.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var small = SlotList()
-    @usableFromInline var main = SlotList()
-    @usableFromInline var ghost = SlotList()
-    @usableFromInline let shares: _SmallMainGhostShares
+    @usableFromInline var lists: Lists
     @usableFromInline let correlationWindow: Double
     /// Admissions to small so far; each small entry remembers its number in `admittedAt`.
     @usableFromInline var admissions: Int64 = 0
@@ -55,38 +50,31 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     @usableFromInline var hasEvicted = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
+        lists = Lists(try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1))
         let windowRatio = try options.double("correlation-window-ratio", default: 0.5, in: 0...1_000)
-        correlationWindow = Double(shares.small) * windowRatio
+        correlationWindow = Double(lists.shares.small) * windowRatio
     }
 
-    @inlinable public var count: Int { small.count + main.count }
-    @inlinable public var totalCost: Int { small.cost + main.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) & 3 {
-        case Self.smallTag: store.unlink(slot, &small)
-        case Self.mainTag: store.unlink(slot, &main)
-        default: store.unlink(slot, &ghost)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request
+    /// (outside the window, as any other); then the cache evicts until it fits again.
     @inlinable
     public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
                                  observer: inout some EvictionObserver<Key, Value>) {
-        store.setValue(slot, value)
-        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
+        lists.update(slot, value: value, cost: cost, in: &store)
         didHit(slot)
         var pass = TrimPass(.caller)
-        while totalCost > shares.capacity { evictionStep(&pass, observer: &observer) }
+        while lists.totalCost > lists.shares.capacity { evictionStep(&pass, observer: &observer) }
         pass.end(&observer)
     }
 
@@ -95,7 +83,7 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
-        if aux & 3 == Self.smallTag && Double(admissions - admittedAt[slot]) < correlationWindow { return }
+        if Lists.isSmall(aux) && Double(admissions - admittedAt[slot]) < correlationWindow { return }
         store.setAux(slot, aux &+ 4)
     }
 
@@ -105,53 +93,37 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        let fits = cost <= shares.capacity && cost <= shares.small
-        store.consumeGhost(slot, from: &ghost, keeping: fits)
+        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
+        store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
         guard fits else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > shares.capacity - cost { evictionStep(&pass, observer: &observer) }
+        while lists.count > 0 && lists.totalCost > lists.shares.capacity - cost { evictionStep(&pass, observer: &observer) }
         pass.end(&observer)
         if slot >= 0 {
-            store.revive(slot, value: value(), cost: cost)
-            store.pushHead(slot, &main, tag: Self.mainTag)
+            lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
             return
         }
-        guard cost < shares.small else { return }
+        guard cost < lists.shares.small else { return }
         let new = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-        if !hasEvicted && small.cost >= shares.small {
-            store.pushHead(new, &main, tag: Self.mainTag)
+        if !hasEvicted && lists.small.cost >= lists.shares.small {
+            store.pushHead(new, &lists.main, tag: Lists.mainTag)
         } else {
             admissions += 1
             admittedAt[new] = admissions
-            store.pushHead(new, &small, tag: Self.smallTag)
+            store.pushHead(new, &lists.small, tag: Lists.smallTag)
         }
     }
 
-    /// One call of libCacheSim's `Clock2QPlus_evict`.
+    /// One call of libCacheSim's `Clock2QPlus_evict`: main when it is over its share or small
+    /// is empty, else small. Main's tail with a count ≥ 1 goes back to the head with count 0;
+    /// the first at 0 leaves.
     @inlinable
     mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
-        if main.cost > shares.main || small.isEmpty {
-            evictFromMain(&pass, observer: &observer)
-            return
+        if lists.main.cost > lists.shares.main || lists.small.isEmpty {
+            lists.evictFromMain(&store, &pass, observer: &observer) { count in count >= 1 ? 0 : nil }
+        } else {
+            lists.evictFromSmall(&store, whileCostRemains: false, &pass, observer: &observer)
         }
-        while !small.isEmpty {
-            let slot = small.tail
-            store.unlink(slot, &small)
-            if store.aux(slot) >> 2 >= shares.threshold {
-                store.pushHead(slot, &main, tag: Self.mainTag)
-                continue
-            }
-            store.demote(slot, to: &ghost, limit: shares.ghost, tag: Self.ghostTag, pass: &pass, observer: &observer)
-            return
-        }
-    }
-
-    /// Main's tail with a count ≥ 1 goes back to the head with count 0; the first at 0 leaves.
-    @inlinable
-    mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        let slot = store.clockVictim(in: &main) { aux in aux >> 2 >= 1 ? Self.mainTag : nil }
-        pass.willRemove(&observer)
-        store.evict(slot, from: &main, observer: &observer)
     }
 }

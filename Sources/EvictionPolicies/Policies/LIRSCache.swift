@@ -45,7 +45,7 @@
 ///
 /// - Complexity: lookup is O(1) expected plus the stack pruning it triggers (amortized O(1));
 ///   each eviction is amortized O(1).
-public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
+public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lirs",
@@ -65,7 +65,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline static var inQueue: UInt32 { 8 }
     @usableFromInline static var inNonResident: UInt32 { 16 }
 
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
     /// S, over the store's own links.
     @usableFromInline var stack = SlotList()
     /// Q, over a second pair of links.
@@ -85,11 +85,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var pinned: Int32 = -1
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: "lirs")
-        }
+        let capacity = try limits._requiredCapacity(for: Self.descriptor, options: options)
         let ratio = try options.double("hir-ratio", default: 0.01, in: 0...(1.0 / 3.0))
         guard ratio > 0 else { throw PolicyConfigurationError.invalidOption("hir-ratio", value: "\(ratio)", expected: "a ratio greater than 0") }
         hirLimit = max(1, _proportion(of: capacity, ratio))
@@ -108,80 +104,64 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && isResident(store.aux(slot))
-    }
-
     /// libCacheSim's hit test: LIR, or resident HIR in S, or (not in S) resident in Q.
     @inlinable @inline(__always)
-    func isResident(_ flags: UInt32) -> Bool {
-        flags & Self.inStack != 0
-            ? flags & (Self.isLIR | Self.stackResident) != 0
-            : flags & Self.inQueue != 0
+    public func isResident(_ slot: Int32) -> Bool { Self.isResident(flags: store.aux(slot)) }
+
+    @inlinable @inline(__always)
+    static func isResident(flags: UInt32) -> Bool {
+        flags & inStack != 0
+            ? flags & (isLIR | stackResident) != 0
+            : flags & inQueue != 0
     }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0, isResident(store.aux(slot)) else { return nil }
+    public mutating func didHit(_ slot: Int32) {
+        var ignoring = IgnoringObserver<Key, Value>()
+        didHit(slot, observer: &ignoring)
+    }
+
+    /// A hit: `LIRS_find` on a resident block, then S's bound; what they push out is one trim pass.
+    @inlinable
+    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         var passOpen = false
         recordHit(slot, passOpen: &passOpen, observer: &observer)
         limitStack(passOpen: &passOpen, observer: &observer)
         if passOpen { observer.trimDidEnd(.caller) }
-        return store.values[Int(slot)]
     }
 
+    /// A miss: `slot` is the key's slot when S remembers it as non-resident, else -1.
     @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         var passOpen = false
-        var hit = false
-        if slot >= 0 && isResident(store.aux(slot)) {
-            recordHit(slot, passOpen: &passOpen, observer: &observer)
-            hit = true
-        } else {
-            guard admit(key, slot: slot, cost: max(cost, 0), value: value, passOpen: &passOpen, observer: &observer)
-            else { return false }
-        }
+        guard admit(key, hash: hash, slot: slot, cost: cost, value: value, passOpen: &passOpen, observer: &observer)
+        else { return }
         limitStack(passOpen: &passOpen, observer: &observer)
         if passOpen { observer.trimDidEnd(.caller) }
-        return hit
     }
 
+    /// A re-insert at the same cost is a hit; at a new cost, a new object (the old one goes, not
+    /// an eviction, and the new one misses).
     @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        var slot = store.find(key)
-        var passOpen = false
-        if slot >= 0 && isResident(store.aux(slot)) {
-            if store.cost(slot) == cost {
-                store.values[Int(slot)] = value
-                recordHit(slot, passOpen: &passOpen, observer: &observer)
-                limitStack(passOpen: &passOpen, observer: &observer)
-                if passOpen { observer.trimDidEnd(.caller) }
-                return
-            }
-            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        // A new cost goes through `remove`, which prunes S after an LIR block leaves.
+        guard store.cost(slot) == cost else {
+            let key = store.key(slot)
             remove(key, observer: &observer)
-            slot = -1
+            miss(key, hash: store.hash(key), ghost: -1, cost: cost, value: { value }, observer: &observer)
+            return
         }
-        guard admit(key, slot: slot, cost: cost, value: { value }, passOpen: &passOpen, observer: &observer) else { return }
-        limitStack(passOpen: &passOpen, observer: &observer)
-        if passOpen { observer.trimDidEnd(.caller) }
+        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 
+    /// Takes `slot` out of S, Q and NH, keeping the counts right.
     @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
+    public mutating func unlink(_ slot: Int32) {
         let flags = store.aux(slot)
         let cost = store.cost(slot)
-        if isResident(flags) && store.values[Int(slot)] != nil {
+        if Self.isResident(flags: flags) && store.value(slot) != nil {
             residentCount -= 1
             residentCost -= cost
         }
@@ -198,9 +178,19 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
             queue.unlink(slot, cost: cost)
         }
         if flags & Self.inNonResident != 0 { nonResident.unlink(slot, cost: cost) }
+    }
+
+    /// Removes `key`, resident or remembered; as libCacheSim, removing an LIR block then prunes
+    /// S, whose bottom may now be HIR entries.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        let flags = store.aux(slot)
+        unlink(slot)
         let value = store.release(slot)
         if flags & (Self.inStack | Self.isLIR) == Self.inStack | Self.isLIR {
-            // As libCacheSim: removing an LIR block may leave HIR entries at S's bottom.
             var passOpen = false
             prune(passOpen: &passOpen, observer: &observer)
             if passOpen { observer.trimDidEnd(.caller) }
@@ -254,7 +244,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     /// - Parameter slot: the key's slot when the stack remembers it as non-resident, else -1.
     /// - Returns: `false` when the object is refused and nothing changed.
     @inlinable
-    mutating func admit(_ key: Key, slot: Int32, cost requestCost: Int, value: () -> Value,
+    mutating func admit(_ key: Key, hash: UInt64, slot: Int32, cost requestCost: Int, value: () -> Value,
                         passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) -> Bool {
         if slot >= 0 {
             let flags = store.aux(slot)
@@ -266,7 +256,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
             if flags & Self.inNonResident != 0 { nonResident.unlink(slot, cost: store.cost(slot)) }
             store.release(slot)
         }
-        return admitNew(key, cost: requestCost, value: value, passOpen: &passOpen, observer: &observer)
+        return admitNew(key, hash: hash, cost: requestCost, value: value, passOpen: &passOpen, observer: &observer)
     }
 
     /// A non-resident HIR key in S comes back: it becomes LIR, with its remembered cost.
@@ -298,14 +288,14 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
         store.setAux(slot, store.aux(slot) | Self.isLIR | Self.stackResident)
         lirCost += cost
         occupied += cost
-        store.values[Int(slot)] = value()
+        store.setValue(slot, value())
         residentCount += 1
         residentCost += cost
     }
 
     /// A key neither in S nor in Q.
     @inlinable
-    mutating func admitNew(_ key: Key, cost: Int, value: () -> Value,
+    mutating func admitNew(_ key: Key, hash: UInt64, cost: Int, value: () -> Value,
                            passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) -> Bool {
         guard cost <= capacity, cost <= lirLimit, cost <= hirLimit else { return false }
         if lirCost + cost > lirLimit {
@@ -317,7 +307,7 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
                 && queue.list.tail >= 0 {
             evictHIR(passOpen: &passOpen, observer: &observer)
         }
-        let slot = store.allocate(key: key, value: value(), cost: cost)
+        let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
         queue.reserve(store.slotCapacity)
         nonResident.reserve(store.slotCapacity)
         store.pushHead(slot, &stack)
@@ -427,11 +417,11 @@ public struct LIRSCache<Key: Hashable, Value>: EvictionPolicy {
     mutating func settle(_ slot: Int32, passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) {
         guard slot != pinned else { return }
         let flags = store.aux(slot)
-        if !isResident(flags), let value = store.values[Int(slot)] {
+        if !Self.isResident(flags: flags), let value = store.value(slot) {
             if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
             let cost = store.cost(slot)
             observer.didEvict(store.key(slot), value: value, cost: cost)
-            store.values[Int(slot)] = nil
+            store.setValue(slot, nil)
             residentCount -= 1
             residentCost -= cost
         }

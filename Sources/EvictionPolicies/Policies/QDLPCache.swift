@@ -32,50 +32,38 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
             ])
     }
 
-    @usableFromInline static var smallTag: UInt32 { 0 }
-    @usableFromInline static var mainTag: UInt32 { 1 }
-    @usableFromInline static var ghostTag: UInt32 { 2 }
+    @usableFromInline typealias Lists = _SmallMainGhostLists
     /// Main's CLOCK counter ceiling (libCacheSim `Clock` with `n-bit-counter=2`).
     @usableFromInline static var maximumCounter: UInt32 { 3 }
 
     // aux = queue tag in bits 0–1, then small's request count or main's CLOCK counter.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var small = SlotList()
-    @usableFromInline var main = SlotList()
-    @usableFromInline var ghost = SlotList()
-    @usableFromInline let shares: _SmallMainGhostShares
+    @usableFromInline var lists: Lists
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
+        lists = Lists(try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1))
     }
 
-    @inlinable public var count: Int { small.count + main.count }
-    @inlinable public var totalCost: Int { small.cost + main.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) & 3 {
-        case Self.smallTag: store.unlink(slot, &small)
-        case Self.mainTag: store.unlink(slot, &main)
-        default: store.unlink(slot, &ghost)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request.
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request;
+    /// eviction steps then run until the cache fits again.
     @inlinable
     public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
                                  observer: inout some EvictionObserver<Key, Value>) {
-        store.setValue(slot, value)
-        if store.aux(slot) & 3 == Self.smallTag { store.setCost(slot, cost, in: &small) } else { store.setCost(slot, cost, in: &main) }
+        lists.update(slot, value: value, cost: cost, in: &store)
         didHit(slot)
         var pass = TrimPass(.caller)
-        while totalCost > shares.capacity { evictionStep(&pass, observer: &observer) }
+        while totalCost > lists.shares.capacity { evictionStep(&pass, observer: &observer) }
         pass.end(&observer)
     }
 
@@ -84,7 +72,7 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
-        if aux & 3 == Self.smallTag || aux >> 2 < Self.maximumCounter { store.setAux(slot, aux &+ 4) }
+        if Lists.isSmall(aux) || Lists.counter(aux) < Self.maximumCounter { store.setAux(slot, aux &+ 4) }
     }
 
     /// The miss: consume a ghost entry, refuse what `QDLP_can_insert` refuses, run eviction steps
@@ -92,20 +80,19 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        let fits = cost <= shares.capacity && cost <= shares.small
-        store.consumeGhost(slot, from: &ghost, keeping: fits)
+        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
+        store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
         guard fits else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > shares.capacity - cost { evictionStep(&pass, observer: &observer) }
+        while count > 0 && totalCost > lists.shares.capacity - cost { evictionStep(&pass, observer: &observer) }
         if slot >= 0 {
             if makeRoomInMain(for: cost, &pass, observer: &observer) {
-                store.revive(slot, value: value(), cost: cost)
-                store.pushHead(slot, &main, tag: Self.mainTag)
+                lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
             } else {
                 store.release(slot)
             }
-        } else if cost < shares.small {
-            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &small, tag: Self.smallTag)
+        } else if cost < lists.shares.small {
+            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &lists.small, tag: Lists.smallTag)
         }
         pass.end(&observer)
     }
@@ -113,22 +100,21 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     /// One call of libCacheSim's `QDLP_evict`.
     @inlinable
     mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        guard !small.isEmpty else {
+        guard !lists.small.isEmpty else {
             evictFromMain(&pass, observer: &observer)
             return
         }
-        let slot = small.tail
-        guard store.aux(slot) >> 2 >= shares.threshold else {
-            store.unlink(slot, &small)
-            store.demote(slot, to: &ghost, limit: shares.ghost, tag: Self.ghostTag, pass: &pass, observer: &observer)
+        let slot = lists.small.tail
+        guard Lists.counter(store.aux(slot)) >= lists.shares.threshold else {
+            lists.demoteSmallTail(&store, &pass, observer: &observer)
             return
         }
         if makeRoomInMain(for: store.cost(slot), &pass, observer: &observer) {
-            store.unlink(slot, &small)
-            store.pushHead(slot, &main, tag: Self.mainTag)
+            store.unlink(slot, &lists.small)
+            store.pushHead(slot, &lists.main, tag: Lists.mainTag)
         } else {
             pass.willRemove(&observer)
-            store.evict(slot, from: &small, observer: &observer)
+            store.evict(slot, from: &lists.small, observer: &observer)
         }
     }
 
@@ -137,8 +123,8 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     mutating func makeRoomInMain(for cost: Int, _ pass: inout TrimPass,
                                  observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        guard cost <= shares.main else { return false }
-        while !main.isEmpty && main.cost + cost > shares.main { evictFromMain(&pass, observer: &observer) }
+        guard cost <= lists.shares.main else { return false }
+        while !lists.main.isEmpty && lists.main.cost + cost > lists.shares.main { evictFromMain(&pass, observer: &observer) }
         return true
     }
 
@@ -146,8 +132,6 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     /// to the head; the first at 0 leaves.
     @inlinable
     mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        let slot = store.clockVictim(in: &main) { aux in aux >> 2 >= 1 ? Self.mainTag | ((aux >> 2) - 1) << 2 : nil }
-        pass.willRemove(&observer)
-        store.evict(slot, from: &main, observer: &observer)
+        lists.evictFromMain(&store, &pass, observer: &observer) { counter in counter >= 1 ? counter - 1 : nil }
     }
 }

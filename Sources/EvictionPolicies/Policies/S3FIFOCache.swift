@@ -88,57 +88,39 @@ public typealias S3FIFOv0Cache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Va
 public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor { Version.descriptor }
 
-    @usableFromInline static var smallTag: UInt32 { 0 }
-    @usableFromInline static var mainTag: UInt32 { 1 }
-    @usableFromInline static var ghostTag: UInt32 { 2 }
+    @usableFromInline typealias Lists = _SmallMainGhostLists
 
     // aux = queue tag in bits 0–1, frequency above.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var small = SlotList()
-    @usableFromInline var main = SlotList()
-    @usableFromInline var ghost = SlotList()
-    @usableFromInline let capacity: Int
-    @usableFromInline let smallCapacity: Int
-    @usableFromInline let mainCapacity: Int
-    @usableFromInline let ghostCapacity: Int
-    @usableFromInline let threshold: UInt32
+    @usableFromInline var lists: Lists
     @usableFromInline let maximumFrequency: UInt32
     @usableFromInline let warmUp: Bool
     /// Whether the cache has ever had to evict (the warm-up rule's switch).
     @usableFromInline var hasEvicted = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        let shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 2)
-        (capacity, smallCapacity, mainCapacity, ghostCapacity) = (shares.capacity, shares.small, shares.main, shares.ghost)
-        threshold = shares.threshold
-        maximumFrequency = max(3, threshold)
+        lists = Lists(try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 2))
+        maximumFrequency = max(3, lists.shares.threshold)
         warmUp = try options.bool("warm-up", default: Version.warmsUp)
     }
 
-    @inlinable public var count: Int { small.count + main.count }
-    @inlinable public var totalCost: Int { small.cost + main.cost }
+    @inlinable public var count: Int { lists.count }
+    @inlinable public var totalCost: Int { lists.totalCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) & 3 != Self.ghostTag }
+    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) & 3 {
-        case Self.smallTag: store.unlink(slot, &small)
-        case Self.mainTag: store.unlink(slot, &main)
-        default: store.unlink(slot, &ghost)
-        }
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) {
         let aux = store.aux(slot)
-        if aux >> 2 < maximumFrequency { store.setAux(slot, aux &+ 4) }
+        if Lists.counter(aux) < maximumFrequency { store.setAux(slot, aux &+ 4) }
     }
 
     /// libCacheSim's miss path: consume a ghost entry, refuse what S3FIFO_can_insert refuses,
@@ -146,25 +128,23 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity else { return }
-        if slot >= 0 { store.unlinkGhost(slot, from: &ghost) }
-        guard cost <= smallCapacity, observer.admits(key, cost: cost) else {
-            if slot >= 0 { store.release(slot) }
-            return
-        }
+        guard cost <= lists.shares.capacity else { return }
+        // Admission is asked only of what S3FIFO_can_insert lets through, after the ghost is consumed.
+        let admitted = cost <= lists.shares.small && observer.admits(key, cost: cost)
+        store.consumeGhost(slot, from: &lists.ghost, keeping: admitted)
+        guard admitted else { return }
         var pass = TrimPass(.caller)
-        while small.cost + main.cost + cost > capacity && !(small.isEmpty && main.isEmpty) {
+        while lists.totalCost + cost > lists.shares.capacity && lists.count > 0 {
             evictOne(&pass, observer: &observer)
         }
         if slot >= 0 {
-            store.revive(slot, value: value(), cost: cost)
-            store.pushHead(slot, &main, tag: Self.mainTag)
-        } else if cost < smallCapacity {
+            lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
+        } else if cost < lists.shares.small {
             let new = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-            if warmUp && !hasEvicted && small.cost >= smallCapacity {
-                store.pushHead(new, &main, tag: Self.mainTag)
+            if warmUp && !hasEvicted && lists.small.cost >= lists.shares.small {
+                store.pushHead(new, &lists.main, tag: Lists.mainTag)
             } else {
-                store.pushHead(new, &small, tag: Self.smallTag)
+                store.pushHead(new, &lists.small, tag: Lists.smallTag)
             }
         }
         pass.end(&observer)
@@ -172,42 +152,17 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
 
     // MARK: Eviction
 
-    /// One call of libCacheSim's `S3FIFO_evict`.
+    /// One call of libCacheSim's `S3FIFO_evict`: main when it is over its share or small holds
+    /// no cost, else small. Main is a 2-bit CLOCK: a tail with freq >= 1 goes back to the head
+    /// with min(freq, 3) - 1; the first with freq 0 leaves.
     @inlinable
     mutating func evictOne(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
-        if main.cost > mainCapacity || small.cost == 0 {
-            evictFromMain(&pass, observer: &observer)
+        if lists.main.cost > lists.shares.main || lists.small.cost == 0 {
+            guard lists.main.cost > 0 else { return }
+            lists.evictFromMain(&store, &pass, observer: &observer) { freq in freq >= 1 ? min(freq, 3) - 1 : nil }
         } else {
-            evictFromSmall(&pass, observer: &observer)
+            lists.evictFromSmall(&store, whileCostRemains: true, &pass, observer: &observer)
         }
-    }
-
-    /// Scans small's tail: frequent objects move to main, the first infrequent one is demoted
-    /// to the ghost queue, which ends the step.
-    @inlinable
-    mutating func evictFromSmall(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        while small.cost > 0 && small.tail >= 0 {
-            let slot = small.tail
-            store.unlink(slot, &small)
-            if store.aux(slot) >> 2 >= threshold {
-                store.pushHead(slot, &main, tag: Self.mainTag)
-                continue
-            }
-            store.demote(slot, to: &ghost, limit: ghostCapacity, tag: Self.ghostTag, pass: &pass, observer: &observer)
-            return
-        }
-    }
-
-    /// Scans main's tail as a 2-bit CLOCK: objects with freq >= 1 go back to the head with
-    /// min(freq, 3) - 1; the first with freq 0 leaves, which ends the step.
-    @inlinable
-    mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        guard main.cost > 0 else { return }
-        let slot = store.clockVictim(in: &main) { aux in
-            aux >> 2 >= 1 ? Self.mainTag | (min(aux >> 2, 3) - 1) << 2 : nil
-        }
-        pass.willRemove(&observer)
-        store.evict(slot, from: &main, observer: &observer)
     }
 }

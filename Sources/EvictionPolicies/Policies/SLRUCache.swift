@@ -23,58 +23,45 @@ public struct SLRUCache<Key: Hashable, Value>: HitEvictingPolicy {
             name: "slru", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRU.c",
             rule: "n equal LRU segments: a hit promotes one segment up, an overfull segment demotes its LRU tail one segment down, the lowest evicts",
             family: .research,
-            parameters: [PolicyParameter("segments", default: "4", "number of LRU segments, each floor(capacity / segments)",
-                                         aliases: ["n-seg"])])
+            parameters: [_LRUSegments.parameter])
     }
 
     public var store = SlotArena<Key, Value>()
     /// Segment 0 is the probationary one; aux holds an entry's segment.
-    @usableFromInline var segments: [SlotList]
-    @usableFromInline let segmentCapacity: Int
+    @usableFromInline var segments: _LRUSegments
     public let capacity: Int
     public var countLimit: Int { .max }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
-        let n = try options.integer("segments", default: 4, in: 1...64)
-        segments = Array(repeating: SlotList(), count: n)
-        segmentCapacity = capacity / n
+        segments = try _LRUSegments(capacity: capacity, options: options)
     }
 
-    @inlinable public var count: Int { segments.reduce(0) { $0 + $1.count } }
-    @inlinable public var totalCost: Int { segments.reduce(0) { $0 + $1.cost } }
+    @inlinable public var count: Int { segments.count }
+    @inlinable public var totalCost: Int { segments.totalCost }
 
-    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segmentCapacity }
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.share }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        let cost = store.cost(slot)
-        let segment = segments.firstIndex { $0.cost + cost <= segmentCapacity } ?? 0
-        store.setAux(slot, UInt32(segment))
-        store.pushHead(slot, &segments[segment])
+        segments.place(slot, in: segments.lowestWithRoom(for: store.cost(slot)), &store)
     }
 
-    @inlinable public mutating func victim() -> Int32 {
-        segments.first { !$0.isEmpty }?.tail ?? -1
-    }
+    @inlinable public mutating func victim() -> Int32 { segments.victim }
 
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &segments[Int(store.aux(slot))]) }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, in: &segments[Int(store.aux(slot))])
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { segments.unlink(slot, in: &store) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { segments.setCost(slot, cost, in: &store) }
 
     /// The hit rule: promote one segment (or refresh in the top one), then cool the segment it
     /// entered, evicting from segment 0 as one trim pass if the cooling reaches it.
     @inlinable
     public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         let from = Int(store.aux(slot))
-        guard from + 1 < segments.count else {
-            store.moveToHead(slot, &segments[from])
+        guard from < segments.top else {
+            store.moveToHead(slot, &segments.lists[from])
             return
         }
-        store.unlink(slot, &segments[from])
-        store.setAux(slot, UInt32(from + 1))
-        store.pushHead(slot, &segments[from + 1])
+        store.unlink(slot, &segments.lists[from])
+        segments.place(slot, in: from + 1, &store)
         var pass = TrimPass(.caller)
         cool(from + 1, pass: &pass, observer: &observer)
         pass.end(&observer)
@@ -84,16 +71,15 @@ public struct SLRUCache<Key: Hashable, Value>: HitEvictingPolicy {
     /// cooled in turn), and segment 0 evicts its tail.
     @inlinable
     mutating func cool(_ segment: Int, pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        while segments[segment].cost > segmentCapacity {
-            let tail = segments[segment].tail
+        while segments.lists[segment].cost > segments.share {
+            let tail = segments.lists[segment].tail
             if segment == 0 {
                 pass.willRemove(&observer)
                 evict(tail, observer: &observer)
                 continue
             }
-            store.unlink(tail, &segments[segment])
-            store.setAux(tail, UInt32(segment - 1))
-            store.pushHead(tail, &segments[segment - 1])
+            store.unlink(tail, &segments.lists[segment])
+            segments.place(tail, in: segment - 1, &store)
             cool(segment - 1, pass: &pass, observer: &observer)
         }
     }

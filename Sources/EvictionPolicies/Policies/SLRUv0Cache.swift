@@ -23,44 +23,37 @@ public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
             name: "slruv0", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRUv0.c",
             rule: "n equal stacked LRUs: a hit moves an entry up one segment, which first pushes its LRU tail down; the lowest evicts; hits in the top segment change nothing",
             family: .research,
-            parameters: [PolicyParameter("segments", default: "4", "number of LRU segments, each floor(capacity / segments)",
-                                         aliases: ["n-seg"])])
+            parameters: [_LRUSegments.parameter])
     }
 
     public var store = SlotArena<Key, Value>()
     /// Segment 0 is the lowest; aux holds an entry's segment.
-    @usableFromInline var segments: [SlotList]
-    @usableFromInline let segmentCapacity: Int
+    @usableFromInline var segments: _LRUSegments
     public let capacity: Int
     public var countLimit: Int { .max }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
-        let n = try options.integer("segments", default: 4, in: 1...64)
-        segments = Array(repeating: SlotList(), count: n)
-        segmentCapacity = capacity / n
+        segments = try _LRUSegments(capacity: capacity, options: options)
     }
 
-    @inlinable public var count: Int { segments.reduce(0) { $0 + $1.count } }
-    @inlinable public var totalCost: Int { segments.reduce(0) { $0 + $1.cost } }
+    @inlinable public var count: Int { segments.count }
+    @inlinable public var totalCost: Int { segments.totalCost }
 
-    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segmentCapacity }
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.share }
 
-    @inlinable public mutating func victim() -> Int32 { segments.first { !$0.isEmpty }?.tail ?? -1 }
+    @inlinable public mutating func victim() -> Int32 { segments.victim }
 
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &segments[Int(store.aux(slot))]) }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, in: &segments[Int(store.aux(slot))])
-    }
+    @inlinable public mutating func unlink(_ slot: Int32) { segments.unlink(slot, in: &store) }
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { segments.setCost(slot, cost, in: &store) }
 
     @inlinable public mutating func didInsert(_ slot: Int32) { place(slot, in: 0) }
 
     @inlinable
     public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         let from = Int(store.aux(slot))
-        guard from + 1 < segments.count else { return }
-        store.unlink(slot, &segments[from])
+        guard from < segments.top else { return }
+        store.unlink(slot, &segments.lists[from])
         var pass = TrimPass(.caller)
         makeRoom(in: from + 1, for: store.cost(slot), pass: &pass, observer: &observer)
         pass.end(&observer)
@@ -78,8 +71,8 @@ public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
             pass.willRemove(&observer)
             evict(victim(), observer: &observer)
         }
-        let segment = segments.firstIndex { $0.cost + cost <= segmentCapacity } ?? 0
-        while count > 0 && segments[segment].cost + cost > segmentCapacity {
+        let segment = segments.lowestWithRoom(for: cost)
+        while count > 0 && segments.lists[segment].cost + cost > segments.share {
             pass.willRemove(&observer)
             evict(victim(), observer: &observer)
         }
@@ -92,22 +85,19 @@ public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
     mutating func makeRoom(in segment: Int, for cost: Int, pass: inout TrimPass,
                            observer: inout some EvictionObserver<Key, Value>) {
         // An entry re-costed above a segment's share empties the segment and stops there.
-        while !segments[segment].isEmpty && segments[segment].cost + cost > segmentCapacity {
-            let tail = segments[segment].tail
+        while !segments.lists[segment].isEmpty && segments.lists[segment].cost + cost > segments.share {
+            let tail = segments.lists[segment].tail
             if segment == 0 {
                 pass.willRemove(&observer)
                 evict(tail, observer: &observer)
                 continue
             }
-            store.unlink(tail, &segments[segment])
+            store.unlink(tail, &segments.lists[segment])
             makeRoom(in: segment - 1, for: store.cost(tail), pass: &pass, observer: &observer)
             place(tail, in: segment - 1)
         }
     }
 
     @inlinable
-    mutating func place(_ slot: Int32, in segment: Int) {
-        store.setAux(slot, UInt32(segment))
-        store.pushHead(slot, &segments[segment])
-    }
+    mutating func place(_ slot: Int32, in segment: Int) { segments.place(slot, in: segment, &store) }
 }

@@ -52,11 +52,7 @@ public struct TwoQCache<Key: Hashable, Value>: GhostListPolicy {
     @usableFromInline let mainCapacity: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: "2q")
-        }
+        let capacity = try limits._requiredCapacity(for: Self.descriptor, options: options)
         let inRatio = try options.double("ain-ratio", default: 0.25, in: 0...1)
         let outRatio = try options.double("aout-ratio", default: 0.5, in: 0...100)
         self.capacity = capacity

@@ -42,7 +42,7 @@
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sketch reset is O(table size)
 ///   every 10 × table-size additions, so amortized O(1).
-public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
+public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "caffeine-wtinylfu",
@@ -69,9 +69,12 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline enum Weighting { case undecided, unweighted, weighted }
 
     // aux = the region the slot is in.
-    @usableFromInline var store = SlotArena<Key, Value>()
+    public var store = SlotArena<Key, Value>()
+    /// The admission window, an LRU of `maxWindow`; new objects enter here.
     @usableFromInline var window = SlotList()
+    /// Main's probationary LRU: window evictees that won admission, and protected's demotions.
     @usableFromInline var probation = SlotList()
+    /// Main's protected LRU of `maxProtected`: entries hit while in probation.
     @usableFromInline var protected = SlotList()
     @usableFromInline let capacity: Int
     @usableFromInline let maxWindow: Int
@@ -85,11 +88,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @usableFromInline var random: _JavaRandom
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else {
-            throw PolicyConfigurationError.missingLimit(.capacity, policy: Self.descriptor.name)
-        }
+        let capacity = try limits._requiredCapacity(for: Self.descriptor, options: options)
         let windowRatio = try options.double("window-ratio", default: 0.01, in: 0...1)
         let protectedRatio = try options.double("protected-ratio", default: 0.8, in: 0...1)
         countersMultiplier = try options.double("counters-multiplier", default: 1.0, in: 0...64)
@@ -119,61 +118,29 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool { store.find(key) >= 0 }
-
     /// The sketch's estimate of `key`'s frequency (0–15), for tests and reports.
     public func frequency(of key: Key) -> Int {
         hasSketch ? sketch.frequency(Self.javaLong(key)) : 0
     }
 
     @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        recordHit(slot, observer: &observer)
-        return store.values[Int(slot)]
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let slot = store.find(key)
-        if slot >= 0 {
-            recordHit(slot, observer: &observer)
-            return true
+    public mutating func unlink(_ slot: Int32) {
+        switch store.aux(slot) {
+        case Self.windowTag: store.unlink(slot, &window)
+        case Self.probationTag: store.unlink(slot, &probation)
+        default: store.unlink(slot, &protected)
         }
-        admit(key, cost: max(cost, 0), value: value(), observer: &observer)
-        return false
     }
 
+    /// A re-insert at the same cost is a hit; at a new cost, a new object (the old one goes, not
+    /// an eviction, and the new one misses).
     @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let cost = max(cost, 0)
-        let slot = store.find(key)
-        if slot >= 0 {
-            if store.cost(slot) == cost {
-                store.values[Int(slot)] = value
-                recordHit(slot, observer: &observer)
-                return
-            }
-            // A new cost is a new object: the old one goes (not an eviction) and the new one is admitted.
-            remove(key, observer: &observer)
-        }
-        admit(key, cost: cost, value: value, observer: &observer)
+    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        unlinkFromRegion(slot)
-        return store.release(slot)
-    }
-
-    // MARK: Accesses
+    // MARK: The rule
 
     /// Caffeine's `Long` view of a key, which its sketch hashes.
     @inlinable @inline(__always)
@@ -188,9 +155,15 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         if hasSketch { sketch.increment(Self.javaLong(key)) }
     }
 
-    /// onWindowHit, onProbationHit, onProtectedHit.
     @inlinable
-    mutating func recordHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func didHit(_ slot: Int32) {
+        var ignoring = IgnoringObserver<Key, Value>()
+        didHit(slot, observer: &ignoring)
+    }
+
+    /// onWindowHit, onProbationHit, onProtectedHit; then the cache evicts as after any access.
+    @inlinable
+    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         record(store.key(slot))
         switch store.aux(slot) {
         case Self.windowTag:
@@ -200,8 +173,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
                 store.moveToHead(slot, &probation)
             } else {
                 store.unlink(slot, &probation)
-                store.setAux(slot, Self.protectedTag)
-                store.pushHead(slot, &protected)
+                store.pushHead(slot, &protected, tag: Self.protectedTag)
                 demoteProtected()
             }
         default:
@@ -211,9 +183,10 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         evict(observer: &observer)
     }
 
-    /// onMiss.
+    /// onMiss: the object enters the window's MRU end and is counted.
     @inlinable
-    mutating func admit(_ key: Key, cost: Int, value: Value, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         if weighting == .undecided { weighting = cost == 1 ? .unweighted : .weighted }
         if weighting == .unweighted && !hasSketch {
@@ -221,10 +194,17 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
             hasSketch = true
         }
         record(key)
-        let slot = store.allocate(key: key, value: value, cost: cost)
-        store.setAux(slot, Self.windowTag)
-        store.pushHead(slot, &window)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &window, tag: Self.windowTag)
         evict(observer: &observer)
+    }
+
+    /// Takes `slot` out of its region, frees it and reports it to `observer`. O(1) expected.
+    @inlinable
+    mutating func evictEntry(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        unlink(slot)
+        let key = store.key(slot)
+        let cost = store.cost(slot)
+        if let value = store.release(slot) { observer.didEvict(key, value: value, cost: cost) }
     }
 
     @inlinable
@@ -232,8 +212,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         while protected.cost > maxProtected && protected.tail >= 0 {
             let slot = protected.tail
             store.unlink(slot, &protected)
-            store.setAux(slot, Self.probationTag)
-            store.pushHead(slot, &probation)
+            store.pushHead(slot, &probation, tag: Self.probationTag)
         }
     }
 
@@ -260,8 +239,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         while window.cost > maxWindow && window.tail >= 0 {
             let slot = window.tail
             store.unlink(slot, &window)
-            store.setAux(slot, Self.probationTag)
-            store.pushHead(slot, &probation)
+            store.pushHead(slot, &probation, tag: Self.probationTag)
             if first < 0 { first = slot }
         }
         return first
@@ -274,8 +252,8 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         var searchedWindow = false
         var victimRegion = Self.probationTag
         var victim = probation.tail
-        var passOpen = false
-        defer { if passOpen { observer.trimDidEnd(.caller) } }
+        var pass = TrimPass(.caller)
+        defer { pass.end(&observer) }
         while totalCost > capacity {
             if candidate < 0 && !searchedWindow {
                 candidate = window.tail
@@ -293,33 +271,29 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
                 }
                 break
             }
-            if !passOpen { observer.trimWillBegin(.caller); passOpen = true }
-            if victim < 0 {
-                let evicted = candidate
-                candidate = store.prev(candidate)
-                evictEntry(evicted, observer: &observer)
-                continue
-            } else if candidate < 0 {
-                let evicted = victim
-                victim = store.prev(victim)
-                evictEntry(evicted, observer: &observer)
-                continue
-            }
-            if candidate == victim {
+            pass.willRemove(&observer)
+            // Which of the two leaves: the one present, the candidate if both are the same entry,
+            // else the loser of TinyLFU's admission; the survivor's newer neighbour is next.
+            let evictCandidate: Bool
+            if victim < 0 || candidate < 0 {
+                evictCandidate = victim < 0
+            } else if candidate == victim {
                 victim = store.prev(victim)
                 evictEntry(candidate, observer: &observer)
                 candidate = -1
                 continue
-            }
-            if admits(candidate: store.key(candidate), victim: store.key(victim)) {
-                let evicted = victim
-                victim = store.prev(victim)
-                evictEntry(evicted, observer: &observer)
-                candidate = store.prev(candidate)
             } else {
+                evictCandidate = !admits(candidate: store.key(candidate), victim: store.key(victim))
+            }
+            if evictCandidate {
                 let evicted = candidate
                 candidate = store.prev(candidate)
                 evictEntry(evicted, observer: &observer)
+            } else {
+                let evicted = victim
+                victim = store.prev(victim)
+                evictEntry(evicted, observer: &observer)
+                if candidate >= 0 { candidate = store.prev(candidate) }
             }
         }
     }
@@ -331,23 +305,6 @@ public struct WTinyLFUCache<Key: Hashable, Value>: EvictionPolicy {
         let candidateFrequency = hasSketch ? sketch.frequency(Self.javaLong(candidate)) : 0
         if candidateFrequency > victimFrequency { return true }
         return candidateFrequency >= jitterThreshold && Double(random.nextFloat()) < jitterProbability
-    }
-
-    @inlinable
-    mutating func evictEntry(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
-        unlinkFromRegion(slot)
-        let key = store.key(slot)
-        let cost = store.cost(slot)
-        if let value = store.release(slot) { observer.didEvict(key, value: value, cost: cost) }
-    }
-
-    @inlinable
-    mutating func unlinkFromRegion(_ slot: Int32) {
-        switch store.aux(slot) {
-        case Self.windowTag: store.unlink(slot, &window)
-        case Self.probationTag: store.unlink(slot, &probation)
-        default: store.unlink(slot, &protected)
-        }
     }
 }
 

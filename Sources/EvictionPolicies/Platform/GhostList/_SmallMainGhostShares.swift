@@ -13,9 +13,7 @@ internal struct _SmallMainGhostShares {
     /// Validates `options` and `limits` for `descriptor`, which must require a capacity.
     init(_ limits: CacheLimits, _ options: PolicyOptions, for descriptor: PolicyDescriptor, threshold defaultThreshold: Int)
         throws(PolicyConfigurationError) {
-        try options.validate(against: descriptor)
-        try limits.validate(for: descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: descriptor.name) }
+        let capacity = try limits._requiredCapacity(for: descriptor, options: options)
         let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
         let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
         threshold = UInt32(try options.integer("move-to-main-threshold", default: defaultThreshold, in: 0...1_000_000))

@@ -27,7 +27,7 @@
 /// used by the next hit or insertion; without one an entry counts as never requested again.
 ///
 /// - Complexity: lookup, insert, remove and each eviction are O(log n).
-public struct BeladyCache<Key: Hashable, Value>: SlotPolicy {
+public struct BeladyCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "belady", reproduces: "Belady MIN, offline optimum (libCacheSim Belady.c)",
@@ -41,16 +41,14 @@ public struct BeladyCache<Key: Hashable, Value>: SlotPolicy {
     @usableFromInline var heap = PQueueMaxHeap()
     /// What ``noteNextAccess(_:)`` said about the request being handled.
     @usableFromInline var pendingNext: Int64 = .max
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { heap.count }
-    @inlinable public var totalCost: Int { residentCost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -68,7 +66,7 @@ public struct BeladyCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didHit(_ slot: Int32) { heap.update(slot, priority: takePendingNext()) }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         heap.insert(slot, priority: takePendingNext())
     }
 
@@ -76,10 +74,6 @@ public struct BeladyCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         heap.remove(slot)
-        residentCost -= store.cost(slot)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        budget.cost -= store.cost(slot)
     }
 }

@@ -25,7 +25,7 @@
 /// the cache directly) every object counts as never requested again, so nothing is stored.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(`n-sample`) expected.
-public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
+public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "beladysize", reproduces: "Belady-Size (sampled) as libCacheSim 0.3.5 BeladySize.c",
@@ -39,7 +39,10 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents: _SampledResidents
+    /// The residents drawn from.
+    public var residents: _SampledResidents
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
     /// Per slot: the 1-based index of its next request.
     @usableFromInline var nextRequest = SideTable<Int64>(filling: .max)
     /// The 1-based index of the request being handled (libCacheSim's `n_req`).
@@ -47,17 +50,12 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     /// The next request of the object being handled, `Int64.max` for none.
     @usableFromInline var pendingNext: Int64 = .max
     @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residents.cost }
-    public let capacity: Int
-    public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         samples = try options.integer("n-sample", default: 128, in: 1...1_000_000)
         residents = try _SampledResidents(options: options)
     }
-
-    @inlinable public var count: Int { residents.count }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -122,32 +120,16 @@ public struct BeladySizeCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residents.insert(slot, of: store)
+        _sample(slot)
     }
 
+    /// The largest size × distance to the next request among the draws, as a Double (no
+    /// overflow; the order of libCacheSim's sum of logarithms), negated to take the lowest.
     @inlinable public mutating func victim() -> Int32 {
-        var best = residents.draw()
-        var bestScore = score(best)
-        for _ in 1..<samples {
-            let drawn = residents.draw()
-            let drawnScore = score(drawn)
-            if bestScore < drawnScore { (best, bestScore) = (drawn, drawnScore) }
+        let (store, nextRequest, now) = (self.store, self.nextRequest, self.now)
+        return residents.lowest(of: samples) { slot in
+            let distance = nextRequest[slot] == .max ? Double.infinity : Double(nextRequest[slot] - now)
+            return -(Double(store.cost(slot)) * distance)
         }
-        return best
-    }
-
-    /// size × distance to the next request, as a Double (no overflow; the order of libCacheSim's
-    /// sum of logarithms).
-    @inlinable func score(_ slot: Int32) -> Double {
-        let distance = nextRequest[slot] == .max ? Double.infinity : Double(nextRequest[slot] - now)
-        return Double(store.cost(slot)) * distance
-    }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot, of: store)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residents.cost)
     }
 }

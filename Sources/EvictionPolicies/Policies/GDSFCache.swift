@@ -13,7 +13,7 @@
 /// cost and counts as a hit.
 ///
 /// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
-public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
+public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "gdsf", reproduces: "GDSF (Cherkasova 1998; libCacheSim 0.3.5 GDSF.cpp)",
@@ -28,13 +28,11 @@ public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
     @usableFromInline var lastEvictedPriority = 0.0
     /// The request counter that orders equal priorities (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
-    @usableFromInline var residentCost = 0
-    @inlinable public var totalCost: Int { residentCost }
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { heap.count }
@@ -53,7 +51,7 @@ public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didInsert(_ slot: Int32) {
         requests += 1
         store.setAux(slot, 1)
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         heap.insert(slot, priority: priority(slot, frequency: 1), tie: requests)
     }
 
@@ -65,11 +63,7 @@ public struct GDSFCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         heap.remove(slot)
-        residentCost -= store.cost(slot)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residentCost)
+        budget.cost -= store.cost(slot)
     }
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.

@@ -15,7 +15,7 @@
 /// The draws come from a generator seeded by `seed`.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(`n-sample`) expected.
-public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
+public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "hyperbolic", reproduces: "Hyperbolic caching (Blankstein et al., ATC'17) as libCacheSim 0.3.5 Hyperbolic.c",
@@ -28,23 +28,21 @@ public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents: _SampledResidents
+    /// The residents drawn from.
+    public var residents: _SampledResidents
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
     @usableFromInline var frequency = SideTable<UInt32>(filling: 0)
     @usableFromInline var entered = SideTable<Int64>(filling: 0)
     /// Requests so far, the current one included (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
     @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residents.cost }
-    public let capacity: Int
-    public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         samples = try options.integer("n-sample", default: 64, in: 1...1_000_000)
         residents = try _SampledResidents(options: options, buckets: 1 << 12)
     }
-
-    @inlinable public var count: Int { residents.count }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -67,27 +65,14 @@ public struct HyperbolicCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didInsert(_ slot: Int32) {
         frequency[slot] = 1
         entered[slot] = requests
-        residents.insert(slot, of: store)
+        _sample(slot)
     }
 
+    /// The lowest rate among the draws. libCacheSim starts from a score of 10^16, which every
+    /// resident is below (an age of 0 would need an object inserted by this same request, and
+    /// none is resident yet), so starting from the first draw is the same choice.
     @inlinable public mutating func victim() -> Int32 {
-        var best: Int32 = -1
-        var bestScore = 1.0e16
-        for _ in 0..<samples {
-            let drawn = residents.draw()
-            let score = 1.0e8 * Double(frequency[drawn]) / Double(requests - entered[drawn])
-            if bestScore > score { (best, bestScore) = (drawn, score) }
-        }
-        // Every score is below 10^16 unless an age is 0, which only an object inserted by this
-        // same request could have: none is resident yet. Fall back to a draw all the same.
-        return best >= 0 ? best : residents.draw()
-    }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot, of: store)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residents.cost)
+        let (frequency, entered, requests) = (self.frequency, self.entered, self.requests)
+        return residents.lowest(of: samples) { 1.0e8 * Double(frequency[$0]) / Double(requests - entered[$0]) }
     }
 }

@@ -32,7 +32,7 @@ internal struct _FrequencyBucket {
 /// resident key replaces its cost and counts as a hit.
 ///
 /// - Complexity: lookup, insert, remove and each eviction are O(1) expected.
-public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
+public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lfu", reproduces: "LFU (libCacheSim LFU.c)",
@@ -48,19 +48,17 @@ public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
     /// Head of the free bucket list, chained through `higher`.
     @usableFromInline var freeBucket: Int32 = -1
     @usableFromInline var residentCount = 0
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { residentCount }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { residentCost }
 
     /// The access count of `key` while it is resident (for tests and inspection).
     public func frequency(of key: Key) -> Int? {
@@ -79,7 +77,7 @@ public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
         store.pushHead(slot, &buckets[Int(bucket)].list)
         store.setAux(slot, UInt32(bitPattern: bucket))
         residentCount += 1
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
     }
 
     /// The oldest arrival at the lowest count.
@@ -88,13 +86,13 @@ public struct LFUCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func unlink(_ slot: Int32) {
         let bucket = Int32(bitPattern: store.aux(slot))
         residentCount -= 1
-        residentCost -= store.cost(slot)
+        budget.cost -= store.cost(slot)
         store.unlink(slot, &buckets[Int(bucket)].list)
         if buckets[Int(bucket)].list.isEmpty { releaseBucket(bucket) }
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
+        budget.cost += cost - store.cost(slot)
         store.setCost(slot, cost, in: &buckets[Int(store.aux(slot))].list)
     }
 

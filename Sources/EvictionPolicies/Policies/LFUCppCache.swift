@@ -8,7 +8,7 @@
 /// `lfu` (libCacheSim `LFU.c`), whose ties go to the oldest *insertion into the frequency bucket*.
 ///
 /// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
-public struct LFUCppCache<Key: Hashable, Value>: SlotPolicy {
+public struct LFUCppCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lfucpp", reproduces: "LFU, least recent first among equals (libCacheSim 0.3.5 cpp/LFU.cpp)",
@@ -20,16 +20,14 @@ public struct LFUCppCache<Key: Hashable, Value>: SlotPolicy {
     @usableFromInline var heap = IndexedMinHeap()
     /// The request counter that orders equal frequencies (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { heap.count }
-    @inlinable public var totalCost: Int { residentCost }
 
     /// The frequency lives in the slot's aux word.
     @inlinable public mutating func didHit(_ slot: Int32) {
@@ -42,7 +40,7 @@ public struct LFUCppCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didInsert(_ slot: Int32) {
         requests += 1
         store.setAux(slot, 1)
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         heap.insert(slot, priority: 1, tie: requests)
     }
 
@@ -50,11 +48,6 @@ public struct LFUCppCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         heap.remove(slot)
-        residentCost -= store.cost(slot)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
-        store.setCost(slot, cost)
+        budget.cost -= store.cost(slot)
     }
 }

@@ -16,7 +16,7 @@
 ///
 /// - Complexity: a hit and an eviction are O(1) expected plus O(log b) to find the next
 ///   non-empty bucket, b buckets (libCacheSim scans every frequency in between).
-public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
+public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lfuda", reproduces: "LFUDA (Arlitt et al., 2000) as libCacheSim 0.3.5 LFUDA.c",
@@ -35,16 +35,14 @@ public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
     /// Frequencies whose bucket became non-empty, lowest first; stale entries are skipped.
     @usableFromInline var live = _FrequencyHeap()
     @usableFromInline var residentCount = 0
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public var countLimit: Int { .max }
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { residentCount }
-    @inlinable public var totalCost: Int { residentCost }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         let f = age == Int64.max ? age : age + 1
@@ -53,7 +51,7 @@ public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
             maxFrequency = max(maxFrequency, f)
         }
         residentCount += 1
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         frequency[slot] = f
         push(slot, into: f)
     }
@@ -82,12 +80,12 @@ public struct LFUDACache<Key: Hashable, Value>: SlotPolicy {
         let f = frequency[slot]
         store.unlink(slot, &buckets[f, default: SlotList()])
         residentCount -= 1
-        residentCost -= store.cost(slot)
+        budget.cost -= store.cost(slot)
         if f == age && buckets[f]?.isEmpty == true { raiseAge() }
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
+        budget.cost += cost - store.cost(slot)
         store.setCost(slot, cost, in: &buckets[frequency[slot], default: SlotList()])
     }
 

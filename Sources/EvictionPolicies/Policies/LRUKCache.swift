@@ -12,7 +12,7 @@
 /// is not empty, else the heap's lowest key, until the object fits.
 ///
 /// - Complexity: a hit is O(log n); an insertion O(1) (O(log n) when K = 1); an eviction O(log n).
-public struct LRUKCache<Key: Hashable, Value>: SlotPolicy {
+public struct LRUKCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lru-k", reproduces: "LRU-K (O'Neil et al., SIGMOD'93) as libCacheSim 0.3.5 cpp/LRU_K.cpp",
@@ -31,21 +31,19 @@ public struct LRUKCache<Key: Hashable, Value>: SlotPolicy {
     @usableFromInline let k: Int
     /// The request counter (libCacheSim's `n_req`).
     @usableFromInline var now: Int64 = 0
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         k = try options.integer("k", default: 2, in: 1...64)
     }
 
     @inlinable public var count: Int { young.count + heap.count }
-    @inlinable public var totalCost: Int { residentCost }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         now += 1
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         store.setAux(slot, 0)
         let kth = record(slot)
         if k == 1 { heap.insert(slot, priority: Double(kth), tie: 0) } else { store.pushHead(slot, &young) }
@@ -66,11 +64,11 @@ public struct LRUKCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         if heap.contains(slot) { heap.remove(slot) } else { store.unlink(slot, &young) }
-        residentCost -= store.cost(slot)
+        budget.cost -= store.cost(slot)
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
+        budget.cost += cost - store.cost(slot)
         if heap.contains(slot) { store.setCost(slot, cost) } else { store.setCost(slot, cost, in: &young) }
     }
 

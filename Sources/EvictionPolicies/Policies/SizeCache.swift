@@ -11,7 +11,7 @@
 /// `pqueue.c` move for move (``PQueueMaxHeap``).
 ///
 /// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
-public struct SizeCache<Key: Hashable, Value>: SlotPolicy {
+public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "size", reproduces: "Size (Williams et al., SIGCOMM'96) as libCacheSim 0.3.5 Size.c",
@@ -21,21 +21,19 @@ public struct SizeCache<Key: Hashable, Value>: SlotPolicy {
 
     public var store = SlotArena<Key, Value>()
     @usableFromInline var heap = PQueueMaxHeap()
-    @usableFromInline var residentCost = 0
-    public let capacity: Int
-    public let countLimit: Int
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
     @inlinable public var count: Int { heap.count }
-    @inlinable public var totalCost: Int { residentCost }
 
     @inlinable public mutating func didHit(_ slot: Int32) { heap.update(slot, priority: Double(store.cost(slot))) }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residentCost += store.cost(slot)
+        budget.cost += store.cost(slot)
         heap.insert(slot, priority: Double(store.cost(slot)))
     }
 
@@ -43,11 +41,6 @@ public struct SizeCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         heap.remove(slot)
-        residentCost -= store.cost(slot)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        residentCost += cost - store.cost(slot)
-        store.setCost(slot, cost)
+        budget.cost -= store.cost(slot)
     }
 }

@@ -26,30 +26,14 @@ extension SlotArena {
     /// Puts `slot` at the tail (oldest end) of `list`.
     @inlinable
     public mutating func pushTail(_ slot: Int32, _ list: inout SlotList) {
-        slots.withUnsafeMutableBufferPointer { s in
-            let i = Int(slot)
-            s[i].next = -1
-            s[i].prev = list.tail
-            if list.tail >= 0 { s[Int(list.tail)].next = slot } else { list.head = slot }
-            list.tail = slot
-            list.count += 1
-            list.cost += s[i].cost
-        }
+        slots.withUnsafeMutableBufferPointer { Self._link($0, slot, after: list.tail, before: -1, &list) }
     }
 
     /// Inserts `slot` just before `successor` (on the head side of it).
     @inlinable
     public mutating func insert(_ slot: Int32, before successor: Int32, _ list: inout SlotList) {
         slots.withUnsafeMutableBufferPointer { s in
-            let previous = s[Int(successor)].prev
-            guard previous >= 0 else { Self._pushHead(s, slot, &list); return }
-            let i = Int(slot)
-            s[i].prev = previous
-            s[i].next = successor
-            s[Int(previous)].next = slot
-            s[Int(successor)].prev = slot
-            list.count += 1
-            list.cost += s[i].cost
+            Self._link(s, slot, after: s[Int(successor)].prev, before: successor, &list)
         }
     }
 
@@ -71,11 +55,19 @@ extension SlotArena {
 
     @inlinable @inline(__always)
     static func _pushHead(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32, _ list: inout SlotList) {
+        _link(s, slot, after: -1, before: list.head, &list)
+    }
+
+    /// Links `slot` between `previous` (toward the head, -1 at the head) and `next` (toward the
+    /// tail, -1 at the tail), adjacent slots of `list`, and counts it in.
+    @inlinable @inline(__always)
+    static func _link(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32,
+                      after previous: Int32, before next: Int32, _ list: inout SlotList) {
         let i = Int(slot)
-        s[i].prev = -1
-        s[i].next = list.head
-        if list.head >= 0 { s[Int(list.head)].prev = slot } else { list.tail = slot }
-        list.head = slot
+        s[i].prev = previous
+        s[i].next = next
+        if previous >= 0 { s[Int(previous)].next = slot } else { list.head = slot }
+        if next >= 0 { s[Int(next)].prev = slot } else { list.tail = slot }
         list.count += 1
         list.cost += s[i].cost
     }

@@ -10,7 +10,7 @@
 /// seeded by the `seed` option, so a run is reproducible.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1) expected.
-public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
+public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "random", reproduces: "Random (libCacheSim Random.c)",
@@ -20,17 +20,15 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents: _SampledResidents
-    @inlinable public var totalCost: Int { residents.cost }
-    public let capacity: Int
-    public let countLimit: Int
+    /// The residents drawn from.
+    public var residents: _SampledResidents
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         residents = try _SampledResidents(options: options)
     }
-
-    @inlinable public var count: Int { residents.count }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -38,16 +36,8 @@ public struct RandomCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        residents.insert(slot, of: store)
+        _sample(slot)
     }
 
     @inlinable public mutating func victim() -> Int32 { residents.draw() }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot, of: store)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residents.cost)
-    }
 }

@@ -13,7 +13,7 @@
 /// inserted. The draws come from a generator seeded by the `seed` option.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(`n-samples`) expected.
-public struct RandomLRUCache<Key: Hashable, Value>: SlotPolicy {
+public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "randomlru", reproduces: "sampled LRU as libCacheSim 0.3.5 RandomLRU.c",
@@ -26,52 +26,21 @@ public struct RandomLRUCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents: _SampledResidents
-    @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
-    @usableFromInline var clock: Int64 = 0
-    @usableFromInline let samples: Int
-    @inlinable public var totalCost: Int { residents.cost }
-    public let capacity: Int
-    public let countLimit: Int
+    /// The residents drawn from.
+    public var residents: _SampledResidents
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
+    /// The residents' last access times.
+    public var recency = _RecencyStamps()
+    /// Residents drawn per eviction.
+    public let samples: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         samples = try options.integer("n-samples", default: 16, in: 1...1_000_000)
         residents = try _SampledResidents(options: options)
     }
 
-    @inlinable public var count: Int { residents.count }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable public mutating func didHit(_ slot: Int32) {
-        clock += 1
-        lastAccess[slot] = clock
-    }
-
-    @inlinable public mutating func didInsert(_ slot: Int32) {
-        clock += 1
-        lastAccess[slot] = clock
-        residents.insert(slot, of: store)
-    }
-
-    /// The oldest of the draws; the first drawn among equals, as a sort by access time would
-    /// put it (stamps are distinct, so only a slot drawn twice ties).
-    @inlinable public mutating func victim() -> Int32 {
-        var oldest = residents.draw()
-        for _ in 1..<samples {
-            let drawn = residents.draw()
-            if lastAccess[drawn] < lastAccess[oldest] { oldest = drawn }
-        }
-        return oldest
-    }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot, of: store)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residents.cost)
-    }
 }

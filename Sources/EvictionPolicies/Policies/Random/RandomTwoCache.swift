@@ -14,7 +14,7 @@
 /// seeded by the `seed` option, so a run is reproducible.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1) expected.
-public struct RandomTwoCache<Key: Hashable, Value>: SlotPolicy {
+public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "randomtwo", reproduces: "RandomTwo (libCacheSim 0.3.5 RandomTwo.c)",
@@ -24,45 +24,21 @@ public struct RandomTwoCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var residents: _SampledResidents
-    @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
-    @usableFromInline var clock: Int64 = 0
-    @inlinable public var totalCost: Int { residents.cost }
-    public let capacity: Int
-    public let countLimit: Int
+    /// The residents drawn from.
+    public var residents: _SampledResidents
+    /// The limits and the residents' total cost.
+    public var budget: PolicyBudget
+    /// The residents' last access times.
+    public var recency = _RecencyStamps()
+    /// Two draws per eviction. libCacheSim keeps the second of two equals, which only a slot
+    /// drawn twice can be (stamps are distinct), so keeping the first is the same choice.
+    @inlinable public var samples: Int { 2 }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
         residents = try _SampledResidents(options: options)
     }
 
-    @inlinable public var count: Int { residents.count }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable public mutating func didHit(_ slot: Int32) {
-        clock += 1
-        lastAccess[slot] = clock
-    }
-
-    @inlinable public mutating func didInsert(_ slot: Int32) {
-        clock += 1
-        lastAccess[slot] = clock
-        residents.insert(slot, of: store)
-    }
-
-    @inlinable public mutating func victim() -> Int32 {
-        let first = residents.draw()
-        let second = residents.draw()
-        return lastAccess[first] < lastAccess[second] ? first : second
-    }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot, of: store)
-    }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
-        store.setCost(slot, cost, adjusting: &residents.cost)
-    }
 }

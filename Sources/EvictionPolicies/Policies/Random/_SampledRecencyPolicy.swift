@@ -1,0 +1,49 @@
+/// Each resident's last access time, as the request count when it was last requested
+/// (libCacheSim's `last_access_vtime`, stamped by RandomLRU and RandomTwo).
+///
+/// - Complexity: ``touch(_:)`` O(1) amortised.
+public struct _RecencyStamps {
+    /// Per slot: the request count at its last access.
+    @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
+    /// Requests so far.
+    @usableFromInline var clock: Int64 = 0
+
+    /// No stamp yet.
+    @inlinable public init() {}
+
+    /// Counts a request for `slot` and stamps it with the count.
+    @inlinable
+    mutating func touch(_ slot: Int32) {
+        clock += 1
+        lastAccess[slot] = clock
+    }
+}
+
+/// A sampling policy that evicts the least recently used of `samples` draws (RandomLRU, and
+/// RandomTwo with two): its hit, insert and eviction rules, written once.
+///
+/// **Rule.** Every request stamps its object with the request count. Each eviction draws
+/// `samples` residents with replacement (``_SampledResidents``) and evicts the one whose last
+/// access is oldest; stamps are distinct, so only a slot drawn twice ties.
+///
+/// - Complexity: a hit and an insert O(1) amortised; each eviction O(`samples`) expected.
+public protocol _SampledRecencyPolicy: _SampledPolicy {
+    /// The residents' last access times.
+    var recency: _RecencyStamps { get set }
+    /// How many residents each eviction draws.
+    var samples: Int { get }
+}
+
+extension _SampledRecencyPolicy {
+    @inlinable public mutating func didHit(_ slot: Int32) { recency.touch(slot) }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        recency.touch(slot)
+        _sample(slot)
+    }
+
+    @inlinable public mutating func victim() -> Int32 {
+        let lastAccess = recency.lastAccess
+        return residents.lowest(of: samples) { lastAccess[$0] }
+    }
+}

@@ -7,8 +7,8 @@
 /// let hit = images[url]
 /// ```
 ///
-/// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, back to
-///   iOS 13; the standard library's `Mutex` elsewhere), so each call is atomic with respect to
+/// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, a
+///   `pthread_mutex_t` elsewhere; both back to iOS 13), so each call is atomic with respect to
 ///   the others. The class is `Sendable` when `Key` and `Value` are.
 /// - **Limits.** `nil` (or 0, as with NSCache) means none. Setting ``costLimit`` or
 ///   ``countLimit`` trims at once and keeps the policy's order: the entries come out in the order
@@ -284,33 +284,28 @@ public final class Cache<Key: Hashable, Value> {
 
     // MARK: Internals
 
-    /// Runs `body` under the lock with an observer for `reason`, then reports what it evicted,
-    /// once the lock is released.
+    /// Runs `body` under the lock with an observer for `reason`, then reports what it evicted.
     @inlinable @inline(__always)
     func _withState<Result>(_ reason: CacheEvictionReason, _ body: (UnsafeMutablePointer<_CacheState<Key, Value>>, inout Observer) -> Result) -> Result {
-        // An empty array allocates nothing; a get that evicts nothing never fills it.
-        var batch: [(Key, Value, CacheEvictionReason)] = []
-        var handler: EvictionHandler?
-        let result = _lock.withLock { () -> Result in
-            let state = _state
-            let reports = state.pointee.handler != nil
-            var observer = Observer(state: state, reports: reports, reason: reason)
-            if state.pointee.advancesPolicyClock {
-                // The policy's timers fire as events, whatever the call.
-                observer.reason = .event
-                _core.advance(to: state.pointee.clock.now(), observer: &observer)
-                observer.reason = reason
-            }
-            let result = body(state, &observer)
-            if reports, !state.pointee.evicted.isEmpty {
-                swap(&batch, &state.pointee.evicted)
-                handler = state.pointee.handler
-            }
+        _lock.lock()
+        let state = _state
+        let reports = state.pointee.handler != nil
+        var observer = Observer(state: state, reports: reports, reason: reason)
+        if state.pointee.advancesPolicyClock {
+            // The policy's timers fire as events, whatever the call.
+            observer.reason = .event
+            _core.advance(to: state.pointee.clock.now(), observer: &observer)
+            observer.reason = reason
+        }
+        let result = body(state, &observer)
+        guard reports, !state.pointee.evicted.isEmpty, let handler = state.pointee.handler else {
+            _lock.unlock()
             return result
         }
-        if let handler {
-            for (key, value, why) in batch { handler(key, value, why) }
-        }
+        var batch: [(Key, Value, CacheEvictionReason)] = []
+        swap(&batch, &state.pointee.evicted)
+        _lock.unlock()
+        for (key, value, why) in batch { handler(key, value, why) }
         return result
     }
 

@@ -1,22 +1,17 @@
 #if canImport(Darwin)
 import Darwin
-#else
-import Synchronization
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
-/// The lock behind ``Cache``, ``DiskCache`` and the trace recorder: `os_unfair_lock` on Apple
-/// platforms (iOS 10, macOS 10.12), the standard library's `Mutex` elsewhere.
+/// The lock behind ``Cache`` and ``DiskCache``: `os_unfair_lock` on Apple platforms (iOS 10,
+/// macOS 10.12), `pthread_mutex_t` elsewhere.
 ///
-/// Why not `Mutex` on Apple platforms: it needs iOS 18 / macOS 15, and the caches must run back
-/// to iOS 13. On Linux it has no such limit, and it is the faster lock: its uncontended path is
-/// an inlined compare-and-swap (a `pthread_mutex_t` costs two calls into the C library per
-/// request), and when contended it spins briefly before it sleeps, where a default
-/// `pthread_mutex_t` sleeps at once: two threads taking turns at a lock held for well under a
-/// microsecond then hand it over without a system call each time.
-///
-/// Why a pointer (Darwin) or a class (elsewhere): neither lock may move once used, and a Swift
-/// stored property may. ThreadSanitizer intercepts `os_unfair_lock` and sees `Mutex`'s atomics,
-/// so no annotations are needed.
+/// Why not `Mutex`: it needs iOS 18 / macOS 15, and the caches must run back to iOS 13. Why a
+/// pointer: both C locks must not move once used, and a Swift stored property may.
+/// ThreadSanitizer intercepts both, so no annotations are needed.
 ///
 /// Not reentrant: code that holds it must not call back into the object that owns it.
 @usableFromInline
@@ -24,7 +19,7 @@ internal struct _Lock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline let _pointer: UnsafeMutablePointer<os_unfair_lock>
     #else
-    @usableFromInline let _box: _MutexBox
+    @usableFromInline let _pointer: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
     /// Allocates an unlocked lock; the owner calls ``deallocate()`` in its `deinit`.
@@ -34,36 +29,44 @@ internal struct _Lock: @unchecked Sendable {
         _pointer = .allocate(capacity: 1)
         _pointer.initialize(to: os_unfair_lock())
         #else
-        _box = _MutexBox()
+        _pointer = .allocate(capacity: 1)
+        _pointer.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(_pointer, nil)
         #endif
     }
 
     @usableFromInline
     func deallocate() {
-        #if canImport(Darwin)
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(_pointer)
+        #endif
         _pointer.deinitialize(count: 1)
         _pointer.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    func lock() {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(_pointer)
+        #else
+        pthread_mutex_lock(_pointer)
+        #endif
+    }
+
+    @inlinable @inline(__always)
+    func unlock() {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(_pointer)
+        #else
+        pthread_mutex_unlock(_pointer)
         #endif
     }
 
     /// Runs `body` holding the lock.
     @inlinable @inline(__always)
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        #if canImport(Darwin)
-        os_unfair_lock_lock(_pointer)
-        defer { os_unfair_lock_unlock(_pointer) }
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
         return try body()
-        #else
-        return try _box.mutex.withLock { _ throws(E) -> T in try body() }
-        #endif
     }
 }
-
-#if !canImport(Darwin)
-/// A `Mutex` at a fixed address: a class's `let`, as `Mutex` requires.
-@usableFromInline
-internal final class _MutexBox: Sendable {
-    @usableFromInline let mutex = Mutex(())
-    @usableFromInline init() {}
-}
-#endif

@@ -31,9 +31,22 @@ public struct LRUCache<Key: Hashable, Value>: SlotPolicy {
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
     @inlinable public var totalCost: Int { list.cost }
 
-    @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &list) }
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &list) }
-    @inlinable public mutating func victim() -> Int32 { list.tail }
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &list) }
+    // A hit's move to the head is queued and applied in batches (see PendingHits), always before
+    // an insert, a victim choice or an unlink, so the order they see is the order of the rule.
+    @usableFromInline var pendingHits = PendingHits()
+
+    @inlinable public mutating func didHit(_ slot: Int32) { store.deferMoveToHead(slot, &list, &pendingHits) }
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        store.applyPendingHits(&pendingHits, &list)
+        store.pushHead(slot, &list)
+    }
+    @inlinable public mutating func victim() -> Int32 {
+        store.applyPendingHits(&pendingHits, &list)
+        return list.tail
+    }
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        store.applyPendingHits(&pendingHits, &list)
+        store.unlink(slot, &list)
+    }
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
 }

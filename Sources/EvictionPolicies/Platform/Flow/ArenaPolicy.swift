@@ -47,11 +47,23 @@ extension ArenaPolicy {
         return slot >= 0 && isResident(slot)
     }
 
+    /// Runs `body` on the arena in place.
+    ///
+    /// Why: in this generic extension, a plain read of `store` goes through the requirement's
+    /// getter, which returns a copy of the arena: four reference counts taken and dropped per
+    /// request (its three arrays and its placeholder key), atomic operations that profiled at
+    /// about a third of a cache hit. Borrowing it `inout` goes through the modify accessor,
+    /// which for a stored `store` is its address.
+    @inlinable @inline(__always)
+    mutating func _inPlace<Result>(_ body: (inout SlotArena<Key, Value>) -> Result) -> Result {
+        body(&store)
+    }
+
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
+        let slot = _inPlace { $0.find(key) }
         // The value is read before the hit rule runs: a rule that evicts on a hit may evict it.
-        guard slot >= 0, isResident(slot), let value = store.value(slot) else { return nil }
+        guard slot >= 0, isResident(slot), let value = _inPlace({ $0.value(slot) }) else { return nil }
         didHit(slot, observer: &observer)
         return value
     }
@@ -59,8 +71,10 @@ extension ArenaPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
+        let (hash, slot) = _inPlace { store in
+            let hash = store.hash(key)
+            return (hash, store.find(key, hash: hash))
+        }
         if slot >= 0 && isResident(slot) {
             didHit(slot, observer: &observer)
             return true
@@ -72,8 +86,10 @@ extension ArenaPolicy {
     @inlinable
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
+        let (hash, slot) = _inPlace { store in
+            let hash = store.hash(key)
+            return (hash, store.find(key, hash: hash))
+        }
         if slot >= 0 && isResident(slot) {
             replace(slot, with: value, cost: max(cost, 0), observer: &observer)
         } else {
@@ -84,7 +100,7 @@ extension ArenaPolicy {
     @inlinable
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
+        let slot = _inPlace { $0.find(key) }
         guard slot >= 0 else { return nil }
         unlink(slot)
         defer { store.shrinkIfSparse() }

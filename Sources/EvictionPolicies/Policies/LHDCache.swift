@@ -39,7 +39,7 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
         PolicyDescriptor(
             name: "lhd", reproduces: "LHD (Beckmann et al., NSDI'18) as libCacheSim 0.3.5 LHD/lhd.cpp",
             rule: "evict the lowest expected hits per byte per remaining lifetime among random candidates and recent low-density admissions",
-            family: .research, aliases: ["LHD"], isDeterministic: false,
+            family: .research, isDeterministic: false,
             parameters: [
                 PolicyParameter("associativity", default: "32", "candidates drawn per eviction once 50 reconfigurations have run (8 before)"),
                 PolicyParameter("admission", default: "8", "recently admitted low-density objects always considered"),

@@ -36,19 +36,27 @@ struct _HitDensityClasses {
     @usableFromInline var ewmaObjects: Float = 0
     @usableFromInline var ewmaObjectsMass: Float = 0
 
+    /// A fresh model. The tables start as shared copies of one zeroed table and one initial
+    /// density table (copied on first write), so a cache costs little until it sees traffic.
     @usableFromInline init() {
-        let size = Self.classCount * Self.maximumAge
-        hits = ContiguousArray(repeating: 0, count: size)
-        evictions = ContiguousArray(repeating: 0, count: size)
-        densities = ContiguousArray(repeating: 0, count: size)
-        // libCacheSim starts from a GDSF-like guess: (global class number + 1) / (age + 1).
-        for c in 0..<Self.classCount {
-            let number = Double(Self.applicationClass * Self.classCount + c + 1)
-            for a in 0..<Self.maximumAge {
-                densities[c * Self.maximumAge + a] = Float(number / Double(a + 1))
+        hits = Self.zeros
+        evictions = Self.zeros
+        densities = Self.initialDensities
+    }
+
+    static let zeros = ContiguousArray<Float>(repeating: 0, count: classCount * maximumAge)
+
+    /// libCacheSim's starting guess, GDSF-like: (global class number + 1) / (age + 1).
+    static let initialDensities: ContiguousArray<Float> = {
+        var densities = ContiguousArray<Float>(repeating: 0, count: classCount * maximumAge)
+        for c in 0..<classCount {
+            let number = Double(applicationClass * classCount + c + 1)
+            for a in 0..<maximumAge {
+                densities[c * maximumAge + a] = Float(number / Double(a + 1))
             }
         }
-    }
+        return densities
+    }()
 
     /// The class of an object whose last two hit ages sum to `hitAges`: about log2(maximumAge /
     /// hitAges), so objects hit again sooner land in higher classes; 15 for a sum of 0.

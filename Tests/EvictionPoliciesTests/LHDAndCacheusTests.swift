@@ -8,13 +8,67 @@ import Testing
 // on seeded random sequences, and reproducibility by seed. Parity with libCacheSim's counts is
 // in GoldenParityRandomizedTests and Scripts/parity-randomized.sh.
 
+// MARK: - Shared checks
+
+/// A plain model of a policy's documented rule, to be compared decision by decision.
+private protocol PlainPolicyModel {
+    /// Requests `key` with `cost`; whether it hit.
+    mutating func access(_ key: Int, cost: Int) -> Bool
+    /// The keys evicted so far, in order.
+    var evicted: [Int] { get }
+    /// The residents' total cost.
+    var total: Int { get }
+}
+
+/// `P` and `reference` see the same `requests` keys (drawn by `nextKey` from a generator seeded
+/// by `seed`; each key keeps one cost, 1 or drawn up to `maxCost` when `bytes`): every hit and
+/// every eviction must agree, and at least `minimumEvictions` must happen.
+private func expectSameAsReference<P: EvictionPolicy>(_ type: P.Type, _ reference: inout some PlainPolicyModel,
+                                              capacity: Int, seed: UInt64, bytes: Bool, maxCost: Int,
+                                              requests: Int, minimumEvictions: Int,
+                                              nextKey: (Int, inout SeededRandom) -> Int) throws
+    where P.Key == Int, P.Value == Int {
+    var cache = try P.make(capacity: capacity, options: ["seed": "\(seed)"])
+    var observer = EvictionRecorder<Int, Int>()
+    var random = SeededRandom(seed: seed)
+    var sizes: [Int: Int] = [:]
+    for i in 0..<requests {
+        let key = nextKey(i, &random)
+        let cost = bytes ? sizes[key, default: Int.random(in: 1...maxCost, using: &random)] : 1
+        sizes[key] = cost
+        let hit = cache.access(key, cost: cost, orInsert: i, observer: &observer)
+        let expected = reference.access(key, cost: cost)
+        #expect(hit == expected, "request \(i)")
+        if hit != expected || observer.evicted != reference.evicted { break }
+    }
+    #expect(observer.evicted == reference.evicted)
+    #expect(reference.evicted.count > minimumEvictions)
+    #expect(cache.totalCost == reference.total)
+}
+
+/// The same keys and seed twice give the same evictions; another seed other ones.
+private func expectReproducibleBySeed<P: EvictionPolicy>(_ type: P.Type) throws where P.Key == Int, P.Value == Int {
+    func evictions(_ seed: Int) throws -> [Int] {
+        var cache = try P.make(capacity: 50, options: ["seed": "\(seed)"])
+        var observer = EvictionRecorder<Int, Int>()
+        var random = SeededRandom(seed: 7)
+        for i in 0..<5_000 {
+            let key = min(Int.random(in: 0..<400, using: &random), Int.random(in: 0..<400, using: &random))
+            _ = cache.access(key, cost: 1, orInsert: i, observer: &observer)
+        }
+        return observer.evicted
+    }
+    #expect(try evictions(1) == evictions(1))
+    #expect(try evictions(1) != evictions(2))
+}
+
 // MARK: - LHD reference
 
 /// LHD as its documentation states the rule, written plainly: a vector of resident keys drawn by
 /// index (swap-remove on leaving), the initial hit-density model (17 + class) / (age + 1), the
 /// explorer budget and the ring of recent low-density admissions. Valid before the first
 /// reconfiguration (2^20 accesses).
-struct ReferenceLHD {
+private struct ReferenceLHD: PlainPolicyModel {
     struct Tag { var stamp: UInt64; var lastHit: UInt64; var lastLast: UInt64; var size: Int; var explorer: Bool }
     var keys: [Int] = []
     var tags: [Int: Tag] = [:]
@@ -141,39 +195,15 @@ struct LHDTests {
           arguments: [(false, UInt64(1)), (false, 2), (true, 3), (true, 4)])
     func matchesReference(_ bytes: Bool, _ seed: UInt64) throws {
         let capacity = bytes ? 2_000 : 60
-        var cache = try LHDCache<Int, Int>.make(capacity: capacity, options: ["seed": "\(seed)"])
         var reference = ReferenceLHD(capacity: capacity, seed: seed)
-        var observer = EvictionRecorder<Int, Int>()
-        var random = SeededRandom(seed: seed)
-        var sizes: [Int: Int] = [:]
-        for i in 0..<20_000 {
-            let key = min(Int.random(in: 0..<400, using: &random), Int.random(in: 0..<400, using: &random))
-            let cost = bytes ? sizes[key, default: Int.random(in: 1...150, using: &random)] : 1
-            sizes[key] = cost
-            let hit = cache.access(key, cost: cost, orInsert: i, observer: &observer)
-            let expected = reference.access(key, cost: cost)
-            #expect(hit == expected, "request \(i)")
-            if hit != expected || observer.evicted != reference.evicted { break }
+        try expectSameAsReference(LHDCache<Int, Int>.self, &reference, capacity: capacity, seed: seed, bytes: bytes,
+                                  maxCost: 150, requests: 10_000, minimumEvictions: 500) { _, random in
+            min(Int.random(in: 0..<400, using: &random), Int.random(in: 0..<400, using: &random))
         }
-        #expect(observer.evicted == reference.evicted)
-        #expect(reference.evicted.count > 1_000)
-        #expect(cache.totalCost == reference.total)
     }
 
     @Test("a seed fixes the evictions")
-    func seeded() throws {
-        func evictions(_ seed: Int) throws -> [Int] {
-            var cache = try LHDCache<Int, Int>.make(capacity: 50, options: ["seed": "\(seed)"])
-            var observer = EvictionRecorder<Int, Int>()
-            var random = SeededRandom(seed: 7)
-            for i in 0..<5_000 {
-                _ = cache.access(Int.random(in: 0..<200, using: &random), cost: 1, orInsert: i, observer: &observer)
-            }
-            return observer.evicted
-        }
-        #expect(try evictions(1) == evictions(1))
-        #expect(try evictions(1) != evictions(2))
-    }
+    func seeded() throws { try expectReproducibleBySeed(LHDCache<Int, Int>.self) }
 }
 
 // MARK: - Cacheus reference
@@ -181,7 +211,7 @@ struct LHDTests {
 /// Cacheus as its documentation states libCacheSim's rule, written plainly: R, SR and H as arrays
 /// (index 0 the most recent), marks and counts in dictionaries, CR-LFU's candidate found by a
 /// scan (lowest count, latest to reach it), the same generator drawn in the same order.
-struct ReferenceCacheus {
+private struct ReferenceCacheus: PlainPolicyModel {
     var recent: [Int] = [], screen: [Int] = [], history: [Int] = []
     var size: [Int: Int] = [:]
     var demoted: Set<Int> = [], new: Set<Int> = []
@@ -348,40 +378,15 @@ struct CacheusTests {
     func matchesReference(_ bytes: Bool, _ seed: UInt64) throws {
         let capacity = bytes ? 1_500 : 40
         let rate = 0.001 + Double(seed.multipliedFullWidth(by: 0xda94_2042_e4dd_58b5).high % 1000) / 1000
-        var cache = try CacheusCache<Int, Int>.make(capacity: capacity, options: ["seed": "\(seed)"])
         var reference = ReferenceCacheus(capacity: capacity, seed: seed, rate: rate)
-        var observer = EvictionRecorder<Int, Int>()
-        var random = SeededRandom(seed: seed)
-        var sizes: [Int: Int] = [:]
-        for i in 0..<8_000 {
-            let key = i % 997 < 300 ? Int.random(in: 0..<150, using: &random) : Int.random(in: 0..<30, using: &random) * 7
-            let cost = bytes ? sizes[key, default: Int.random(in: 1...60, using: &random)] : 1
-            sizes[key] = cost
-            let hit = cache.access(key, cost: cost, orInsert: i, observer: &observer)
-            let expected = reference.access(key, cost: cost)
-            #expect(hit == expected, "request \(i)")
-            if hit != expected || observer.evicted != reference.evicted { break }
+        try expectSameAsReference(CacheusCache<Int, Int>.self, &reference, capacity: capacity, seed: seed, bytes: bytes,
+                                  maxCost: 60, requests: 8_000, minimumEvictions: 500) { i, random in
+            i % 997 < 300 ? Int.random(in: 0..<150, using: &random) : Int.random(in: 0..<30, using: &random) * 7
         }
-        #expect(observer.evicted == reference.evicted)
-        #expect(reference.evicted.count > 500)
-        #expect(cache.totalCost == reference.total)
     }
 
     @Test("a seed fixes the evictions")
-    func seeded() throws {
-        func evictions(_ seed: Int) throws -> [Int] {
-            var cache = try CacheusCache<Int, Int>.make(capacity: 50, options: ["seed": "\(seed)"])
-            var observer = EvictionRecorder<Int, Int>()
-            var random = SeededRandom(seed: 7)
-            for i in 0..<5_000 {
-                let key = min(Int.random(in: 0..<400, using: &random), Int.random(in: 0..<400, using: &random))
-                _ = cache.access(key, cost: 1, orInsert: i, observer: &observer)
-            }
-            return observer.evicted
-        }
-        #expect(try evictions(1) == evictions(1))
-        #expect(try evictions(1) != evictions(2))
-    }
+    func seeded() throws { try expectReproducibleBySeed(CacheusCache<Int, Int>.self) }
 
     @Test("learning-rate and ghost-list-factor are accepted, and bad values refused")
     func options() throws {

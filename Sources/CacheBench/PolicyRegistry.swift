@@ -137,6 +137,8 @@ extension PolicyRegistry {
         .of(FlashProbCache<UInt64, Void>.self),
         .of(LeCaRCache<UInt64, Void>.self),
         .of(LeCaRv0Cache<UInt64, Void>.self),
+        .of(LHDCache<UInt64, Void>.self),
+        .of(CacheusCache<UInt64, Void>.self),
         .of(GDSFCache<UInt64, Void>.self),
         .of(LFUCache<UInt64, Void>.self),
         .of(S3FIFOCache<UInt64, Void>.self),

@@ -26,7 +26,7 @@ extension Golden035Row {
 /// stay fast; `Scripts/parity-randomized.sh` checks every row with a release build.
 @Suite("Randomized parity with libCacheSim 0.3.5 (subset; Scripts/parity-randomized.sh has all rows)")
 struct GoldenParityRandomizedTests {
-    static let algorithms = ["randomtwo", "randomlru", "lru-prob", "fifo-merge", "hyperbolic", "beladysize", "flashprob", "lecar", "lecarv0"]
+    static let algorithms = ["randomtwo", "randomlru", "lru-prob", "fifo-merge", "hyperbolic", "beladysize", "flashprob", "lecar", "lecarv0", "lhd", "cacheus"]
     static let smallTraces: Set = ["lirs-gli.csv"]
 
     static let rows: [Golden035Row] = algorithms.flatMap { (try? Golden035Row.randomized($0)) ?? [] }

@@ -50,6 +50,8 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         .of(FlashProbCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(LeCaRCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(LeCaRv0Cache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(LHDCache<UInt64, Void>.self, limits: .afterEveryCall),
+        .of(CacheusCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(GDSFCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(LFUCache<UInt64, Void>.self, limits: .afterEveryCall),
         .of(BeladyCache<UInt64, Void>.self, limits: .afterEveryCall),

@@ -1,0 +1,203 @@
+// LHD: least hit density (Beckmann, Chen and Cidon, "LHD: Improving cache hit rate by maximizing
+// hit density", NSDI'18), as libCacheSim 0.3.5's LHD (PyPI `libcachesim` 0.3.5,
+// src/libCacheSim/cache/eviction/LHD/lhd.cpp, lhd.hpp and LHD_Interface.cpp, the authors' code
+// adapted by libCacheSim): 8 candidates drawn per eviction (32 after 50 reconfigurations), the 8
+// most recently admitted low-density objects always considered, 1 % of the capacity for
+// explorers, a reconfiguration every 2^20 accesses. libCacheSim's `LHD_init` ignores its
+// parameter string; `associativity` and `admission` are its two fields, offered here.
+
+/// A cache that evicts, among a few residents drawn at random, the one with the least expected
+/// hits per byte over its expected remaining time in the cache.
+///
+/// **Rule** (libCacheSim 0.3.5 `lhd.cpp`). Time counts accesses (hits and insertions); an
+/// object's *age* is the time since its last access, shifted right by a coarsening (10 bits
+/// at first). Its *class* is the log-scaled sum of its last two hit ages.
+/// - **Density** of an object: its class's modelled hit density at its age, divided by its
+///   size, plus 1 if it is an explorer; the lowest float at the last age (20,000). The model
+///   starts as (17 + class) / (age + 1) and is rebuilt every 2^20 accesses from the hits and
+///   evictions counted per class and age, decayed by 0.9 (see `_HitDensityClasses`).
+/// - **Access** (hit or insertion): a hit counts at the object's old class and age; its hit
+///   ages shift (the older is dropped); its time and size are renewed. One draw in 32 makes it
+///   an *explorer* (never the cheapest to evict) while the explorer budget, 1 % of the capacity,
+///   lasts and fewer than 50 reconfigurations have run. A new object that did not draw to
+///   explore and whose density is below the running average of victims' densities joins the
+///   ring of the 8 most recently admitted candidates.
+/// - **Eviction** (until the new object fits): `associativity` residents are drawn uniformly
+///   with replacement (8 until 50 reconfigurations have run), then the ring's residents are
+///   considered; the lowest density goes (the first seen among equals). The victim's density
+///   enters the running average (decay 0.9) and its eviction is counted at its class and age.
+/// - An object larger than the capacity is never inserted.
+///
+/// The ring holds slots: a ring member that leaves is forgotten there, where libCacheSim keeps
+/// its key and would consider it again if it came back before the ring turned. The draws come
+/// from a generator seeded by `seed`.
+///
+/// - Complexity: lookup, insert and remove O(1) expected; an eviction O(`associativity` +
+///   `admission`); every 2^20 accesses a reconfiguration O(16 × 20,000).
+public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
+    public static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(
+            name: "lhd", reproduces: "LHD (Beckmann et al., NSDI'18) as libCacheSim 0.3.5 LHD/lhd.cpp",
+            rule: "evict the lowest expected hits per byte per remaining lifetime among random candidates and recent low-density admissions",
+            family: .research, isDeterministic: false,
+            parameters: [
+                PolicyParameter("associativity", default: "32", "candidates drawn per eviction once 50 reconfigurations have run (8 before)"),
+                PolicyParameter("admission", default: "8", "recently admitted low-density objects always considered"),
+                PolicyParameter("seed", default: "1", "seed of the random generator"),
+            ])
+    }
+
+    @usableFromInline static var accessesPerReconfiguration: Int { 1 << 20 }
+    @usableFromInline static var exploreInverseProbability: UInt64 { 32 }
+    @usableFromInline static var warmUpReconfigurations: Int { 50 }
+
+    public var store = SlotArena<Key, Value>()
+    /// The residents, densely (libCacheSim's `tags` vector): draws index it; a leaving slot's
+    /// place is taken by the last one.
+    @usableFromInline var residents: ContiguousArray<Int32> = []
+    @usableFromInline var position = SideTable<Int32>(filling: -1)
+    @usableFromInline var tags = SideTable<_LHDTag>(filling: _LHDTag())
+    @usableFromInline var classes = _HitDensityClasses()
+    @usableFromInline var recentlyAdmitted: ContiguousArray<Int32>
+    @usableFromInline var recentlyAdmittedHead = 0
+    @usableFromInline var ewmaVictimDensity: Float = 0
+    @usableFromInline var explorerBudget: Int
+    @usableFromInline var now: UInt64 = 0
+    @usableFromInline var untilReconfiguration = Self.accessesPerReconfiguration
+    @usableFromInline var reconfigurations = 0
+    @usableFromInline let associativity: Int
+    @usableFromInline var generator: SeededGenerator
+    @usableFromInline var cost = 0
+    public let capacity: Int
+    public let countLimit: Int
+
+    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        associativity = try options.integer("associativity", default: 32, in: 1...1_000_000)
+        let admission = try options.integer("admission", default: 8, in: 1...1_000_000)
+        recentlyAdmitted = ContiguousArray(repeating: -1, count: admission)
+        explorerBudget = Int(Double(capacity) * 0.01)
+        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+    }
+
+    @inlinable public var count: Int { residents.count }
+    @inlinable public var totalCost: Int { cost }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        var tag = tags[slot]
+        let age = classes.age(now: now, stamp: tag.stamp)
+        classes.recordHit(hitAges: tag.hitAges, age: age)
+        if tag.explorer { explorerBudget &+= tag.size }
+        tag.lastLastHitAge = tag.lastHitAge
+        tag.lastHitAge = UInt64(age)
+        access(slot, &tag, isNew: false)
+    }
+
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        position[slot] = Int32(residents.count)
+        residents.append(slot)
+        cost += store.cost(slot)
+        var tag = _LHDTag()
+        tag.lastLastHitAge = UInt64(_HitDensityClasses.maximumAge)
+        access(slot, &tag, isNew: true)
+    }
+
+    /// libCacheSim's `update`, after the hit or insertion bookkeeping: renews the time and
+    /// size, draws an explorer, files a new low-density object as a candidate, and counts the
+    /// access toward the next reconfiguration.
+    @inlinable
+    mutating func access(_ slot: Int32, _ tag: inout _LHDTag, isNew: Bool) {
+        tag.stamp = now
+        tag.size = store.cost(slot)
+        let explore = generator.next() % Self.exploreInverseProbability == 0
+        if explore && explorerBudget > 0 && reconfigurations < Self.warmUpReconfigurations {
+            tag.explorer = true
+            explorerBudget &-= tag.size
+        } else {
+            tag.explorer = false
+        }
+        tags[slot] = tag
+        if isNew && !explore && density(tag) < ewmaVictimDensity {
+            recentlyAdmitted[recentlyAdmittedHead % recentlyAdmitted.count] = slot
+            recentlyAdmittedHead = (recentlyAdmittedHead + 1) % recentlyAdmitted.count
+        }
+        now += 1
+        untilReconfiguration -= 1
+        if untilReconfiguration == 0 {
+            classes.reconfigure(residents: residents.count, reconfigurations: reconfigurations)
+            untilReconfiguration = Self.accessesPerReconfiguration
+            reconfigurations += 1
+        }
+    }
+
+    /// The expected hits per unit of size of `tag`'s object from now on.
+    @inlinable
+    func density(_ tag: _LHDTag) -> Float {
+        let age = classes.age(now: now, stamp: tag.stamp)
+        if age == _HitDensityClasses.maximumAge - 1 { return -Float.greatestFiniteMagnitude }
+        var density = classes.density(hitAges: tag.hitAges, age: age) / Float(tag.size)
+        if tag.explorer { density += 1 }
+        return density
+    }
+
+    /// libCacheSim's `rank` and `replaced`: the least dense of the drawn residents and of the
+    /// recent low-density admissions. The flow evicts the answer at once, so its eviction is
+    /// counted here (a removal by the caller is not an eviction and is not counted).
+    @inlinable public mutating func victim() -> Int32 {
+        var victim: Int32 = -1
+        var lowest = Float.greatestFiniteMagnitude
+        let draws = reconfigurations > Self.warmUpReconfigurations ? associativity : 8
+        let n = UInt64(residents.count)
+        for _ in 0..<draws {
+            let slot = residents[Int(generator.next() % n)]
+            let d = density(tags[slot])
+            if d < lowest { victim = slot; lowest = d }
+        }
+        for slot in recentlyAdmitted where slot >= 0 {
+            let d = density(tags[slot])
+            if d < lowest { victim = slot; lowest = d }
+        }
+        if victim < 0 { victim = residents[0] }
+        ewmaVictimDensity = _HitDensityClasses.decay * ewmaVictimDensity + (1 - _HitDensityClasses.decay) * lowest
+        let tag = tags[victim]
+        classes.recordEviction(hitAges: tag.hitAges, age: classes.age(now: now, stamp: tag.stamp))
+        if tag.explorer { explorerBudget &+= tag.size }
+        return victim
+    }
+
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        let at = Int(position[slot])
+        let last = residents.removeLast()
+        if last != slot {
+            residents[at] = last
+            position[last] = Int32(at)
+        }
+        position[slot] = -1
+        cost -= store.cost(slot)
+        for i in recentlyAdmitted.indices where recentlyAdmitted[i] == slot { recentlyAdmitted[i] = -1 }
+    }
+
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        store.setCost(slot, cost, adjusting: &self.cost)
+    }
+}
+
+/// What LHD keeps per object (libCacheSim's `Tag`).
+@usableFromInline
+struct _LHDTag {
+    /// The access time of its last access.
+    @usableFromInline var stamp: UInt64 = 0
+    @usableFromInline var lastHitAge: UInt64 = 0
+    @usableFromInline var lastLastHitAge: UInt64 = 0
+    /// Its size when last accessed (a `Float` in libCacheSim, converted where the density divides by it).
+    @usableFromInline var size = 0
+    @usableFromInline var explorer = false
+
+    @inlinable init() {}
+
+    /// The sum its class is drawn from.
+    @inlinable var hitAges: UInt64 { lastHitAge &+ lastLastHitAge }
+}

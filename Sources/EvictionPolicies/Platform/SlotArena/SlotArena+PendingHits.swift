@@ -30,7 +30,7 @@ public struct PendingHits: Sendable {
 
 extension SlotArena {
     /// Records that `slot`, in `list`, was hit and moves to the head of `list`: at once when it
-    /// is the head already, otherwise when the pending hits are applied (every ``PendingHits/batch``
+    /// is the head already, otherwise when the pending hits are applied (every 32
     /// hits, or by ``applyPendingHits(_:_:)``). O(1) amortised.
     @inlinable @inline(__always)
     public mutating func deferMoveToHead(_ slot: Int32, _ list: inout SlotList, _ pending: inout PendingHits) {

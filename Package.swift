@@ -31,6 +31,6 @@ let package = Package(
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),
         .testTarget(name: "CacheBenchTests", dependencies: ["CacheBench", "CacheBenchCommandLine", "EvictionPolicies", "TestSupport"]),
         .testTarget(name: "EndToEndTests",
-                    dependencies: ["cachebench", "example-policy", "disk-cache-crash-writer", "EvictionPolicies"]),
+                    dependencies: ["cachebench", "example-policy", "disk-cache-crash-writer", "EvictionPolicies", "TestSupport"]),
     ]
 )

@@ -1,12 +1,13 @@
 @testable import CacheBench
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("AtomicFile: every output is written whole or not at all")
 struct AtomicFileTests {
     /// A fresh folder, removed by the caller.
     func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-atomic-\(UUID().uuidString)").path
+        let path = scratchDirectory.appendingPathComponent("cachebench-atomic-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

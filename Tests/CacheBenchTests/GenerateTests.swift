@@ -8,7 +8,7 @@ import Testing
 struct GenerateTests {
     /// Generates into a temporary file and returns its text.
     func generate(_ kind: String, seed: UInt64 = 1, requests: Int? = nil, _ options: [String: String] = [:]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-gen-\(UUID().uuidString).csv").path
+        let path = scratchDirectory.appendingPathComponent("cachebench-gen-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try TraceGeneration.run(kind: kind, seed: seed, requests: requests, options: GeneratorOptions(options), output: path)
         return try String(contentsOfFile: path, encoding: .utf8)
@@ -123,7 +123,7 @@ struct GenerateTests {
 
     @Test("bad kinds and options are usage errors; an unwritable output is exit 74")
     func errors() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-gen-\(UUID().uuidString).csv").path
+        let scratch = scratchDirectory.appendingPathComponent("cachebench-gen-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         func exitCode(_ kind: String, requests: Int = 1, _ options: [String: String] = [:], output: String? = nil) -> Int32? {
             do {

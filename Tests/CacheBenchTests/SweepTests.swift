@@ -26,7 +26,7 @@ private func randomTrace(seed: UInt64, rows: Int = 1500, onlyGets: Bool = false)
 }
 
 private func scratchFolder() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sweep-\(UUID().uuidString)").path
+    scratchDirectory.appendingPathComponent("cachebench-sweep-\(UUID().uuidString)").path
 }
 
 @Suite("sweeps: cells, shards, records and merging")

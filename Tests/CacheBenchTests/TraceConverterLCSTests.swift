@@ -8,7 +8,7 @@ import TestSupport
 @Suite("convert to lcs and sampled, as traceConv")
 struct TraceConverterLCSTests {
     static func convert(_ trace: String, _ options: TraceConverter.Options) throws -> [UInt8] {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-lcs-\(UUID().uuidString)").path
+        let output = scratchDirectory.appendingPathComponent("cachebench-lcs-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         _ = try TraceConverter.convert(TraceSpec(path: trace), to: output, options: options)
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))

@@ -47,7 +47,7 @@ struct TraceConverterTests {
 
     @Test("libCacheSim's sample converts to the records traceConv writes for it")
     func twitterSample() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-tw-\(UUID().uuidString).og").path
+        let output = scratchDirectory.appendingPathComponent("cachebench-tw-\(UUID().uuidString).og").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         _ = try TraceConverter.convert(TraceSpec(path: Repository.trace("twitter_cluster52-1500.csv")), to: output)
         // The first three records of traceConv's output for this file.

@@ -6,7 +6,7 @@ import Testing
 
 /// The rows `kind` generates, read back through the trace reader.
 private func generated(_ kind: String, seed: UInt64 = 1, requests: Int, _ options: [String: String] = [:]) throws -> (text: String, rows: [Request]) {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-kind-\(UUID().uuidString).csv").path
+    let path = scratchDirectory.appendingPathComponent("cachebench-kind-\(UUID().uuidString).csv").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try TraceGeneration.run(kind: kind, seed: seed, requests: requests, options: GeneratorOptions(options), output: path)
     var reader = try TraceSpec(path: path).open()

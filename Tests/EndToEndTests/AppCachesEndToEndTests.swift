@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("end to end: the app caches of issue 8 and --tier from the command line")
 struct AppCachesEndToEndTests {
@@ -65,7 +66,7 @@ struct AppCachesEndToEndTests {
 
     @Test("a terminate row reaches the policies: sd-disk cleans up synchronously")
     func terminate() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-terminate-\(UUID().uuidString).csv")
+        let path = scratchDirectory.appendingPathComponent("cachebench-terminate-\(UUID().uuidString).csv")
         try Data("timestamp,key,size,op\n0,1,600,get\n1,2,600,get\n2,,,terminate\n".utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         let result = try Command.run(["replay", path.path, "--policy", "sd-disk", "--capacity", "1000", "--format", "json"])
@@ -90,7 +91,7 @@ struct CompareTierEndToEndTests {
         #expect(results.map { $0["policy"] as? String ?? "" } == ["memory=yy-lru,disk=yy-disk", "memory=yy-lru,disk=yy-disk",
                                                                  "memory=nuke-clock,disk=sd-disk", "memory=nuke-clock,disk=sd-disk"])
         #expect(results.allSatisfy { ($0["tiers"] as? [String: Any])?["disk"] != nil })
-        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-tier-baseline-\(UUID().uuidString).json")
+        let baseline = scratchDirectory.appendingPathComponent("cachebench-tier-baseline-\(UUID().uuidString).json")
         try Data(result.out.utf8).write(to: baseline)
         defer { try? FileManager.default.removeItem(at: baseline) }
         let gated = try Command.run(arguments + ["--baseline", baseline.path])

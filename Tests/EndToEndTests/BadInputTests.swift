@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// One malformed input or invocation, what `cachebench` must exit with, and what its message names.
 struct BadInput: Sendable, CustomTestStringConvertible {
@@ -107,7 +108,7 @@ struct BadInputTests {
             cleanup = path
         }
         defer { if let cleanup { try? FileManager.default.removeItem(atPath: cleanup) } }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-out-\(UUID().uuidString).json").path
+        let output = scratchDirectory.appendingPathComponent("cachebench-out-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: output) }
 
         var arguments = ["replay", path]
@@ -136,7 +137,7 @@ struct BadInputTests {
     }
 
     static func write(_ data: Data) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-bad-\(UUID().uuidString).csv")
+        let url = scratchDirectory.appendingPathComponent("cachebench-bad-\(UUID().uuidString).csv")
         try data.write(to: url)
         return url.path
     }

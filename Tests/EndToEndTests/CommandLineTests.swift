@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `cachebench` executable the way a user would.
 enum CLI {
@@ -141,7 +142,7 @@ struct CommandLineTests {
 
     @Test("--output writes the whole report to a file")
     func output() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).json").path
+        let path = scratchDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["replay", "Traces/lirs-cs.csv", "--policy", "lru", "--capacity", "150", "--format", "json", "--output", path])
         #expect(result.status == 0 && result.stdout.isEmpty)
@@ -166,7 +167,7 @@ struct CommandLineTests {
 
     @Test("convert writes libCacheSim's own oracleGeneral file byte for byte")
     func convert() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).bin").path
+        let path = scratchDirectory.appendingPathComponent("cachebench-\(UUID().uuidString).bin").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try CLI.run(["convert", "Traces/cloudPhysicsIO.og.csv", "--columns", "time=1,key=2,size=3", "--output", path])
         #expect(result.status == 0, "\(result.stderr)")

@@ -3,11 +3,12 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
+import TestSupport
 #endif
 
 /// A fresh path in the temporary directory, removed by the caller.
 private func scratchPath(_ suffix: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString)\(suffix)").path
+    scratchDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString)\(suffix)").path
 }
 
 @Suite("compare, mrc and the regression gate from the command line")

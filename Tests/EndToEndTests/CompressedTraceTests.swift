@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Compressed traces are read in place")
 struct CompressedTraceTests {
@@ -7,7 +8,7 @@ struct CompressedTraceTests {
     /// records of the bundled cloudPhysicsIO oracleGeneral trace.
     static func prefix() throws -> String {
         let bytes = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/cloudPhysicsIO.oracleGeneral.bin")).prefix(196_608)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-og-\(UUID().uuidString).oracleGeneral.bin")
+        let url = scratchDirectory.appendingPathComponent("cachebench-og-\(UUID().uuidString).oracleGeneral.bin")
         try bytes.write(to: url)
         return url.path
     }

@@ -1,6 +1,7 @@
 import EvictionPolicies
 import Foundation
 import Testing
+import TestSupport
 
 /// Kills `disk-cache-crash-writer` with SIGKILL at random moments, over and over on one
 /// directory, and after each kill opens the cache the way a relaunched app would.
@@ -26,7 +27,7 @@ struct DiskCacheKillTests {
 
     @Test("1,000 kills at random moments: no torn or wrong value, no acknowledged entry lost")
     func killAtRandomMoments() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disk-cache-kill-\(UUID().uuidString)")
+        let directory = scratchDirectory.appendingPathComponent("disk-cache-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let trials = 1_000
         var acknowledged: [String: UInt64] = [:]       // key → newest acknowledged version

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The `example-policy` executable: LIP, a policy defined only in that target, registered beside
 /// the standard ones, run through `policies`, `replay`, `compare` and the regression gate.
@@ -87,7 +88,7 @@ struct ExamplePolicyEndToEndTests {
             #expect(replay.json?["hits"] as? Int == hits, "replay at \(capacity)")
         }
 
-        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("lip-\(UUID().uuidString).json").path
+        let baseline = scratchDirectory.appendingPathComponent("lip-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: baseline) }
         let compare = try Self.example(["compare", "Traces/zipf.csv", "--policies", "lip,lru",
                                         "--capacities", capacities.map(String.init).joined(separator: ","),

@@ -3,11 +3,12 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
+import TestSupport
 #endif
 
 /// A fresh folder in the temporary directory, removed by the caller.
 private func scratchFolder() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sweep-e2e-\(UUID().uuidString)").path
+    scratchDirectory.appendingPathComponent("cachebench-sweep-e2e-\(UUID().uuidString)").path
 }
 
 /// Small Zipf traces from `cachebench generate`, each of its own size and seed, in `folder`.

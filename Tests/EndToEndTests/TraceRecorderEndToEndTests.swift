@@ -1,6 +1,7 @@
 import EvictionPolicies
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("TraceRecorder: an app session recorded through Cache replays with the same hits")
 struct TraceRecorderEndToEndTests {
@@ -37,7 +38,7 @@ struct TraceRecorderEndToEndTests {
 
     @Test("lru and sieve, keys in clear and hashed", arguments: [(CachePolicy.lru, false), (.sieve, true), (.lru, true)])
     func replaysWithTheSameHits(policy: CachePolicy, hashed: Bool) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("recorded-\(UUID().uuidString).csv")
+        let url = scratchDirectory.appendingPathComponent("recorded-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: url) }
         let app = try session(policy, hashingKeys: hashed, to: url)
         #expect(app.hits > 1_000 && app.hits < app.gets)

@@ -3,6 +3,7 @@ import Testing
 
 #if canImport(FoundationXML)
 import FoundationXML
+import TestSupport
 #endif
 
 @Suite("warm-up, caps, sampling, intervals and MINISIM from the command line")
@@ -28,7 +29,7 @@ struct WindowCommandTests {
 
     @Test("--plot-intervals writes an SVG that parses; it needs --report-interval")
     func plotIntervals() throws {
-        let plot = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).svg").path
+        let plot = scratchDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).svg").path
         defer { try? FileManager.default.removeItem(atPath: plot) }
         let result = try CLI.run(["compare", Self.trace, "--policies", "lru,fifo", "--capacities", "0.05,0.2",
                                   "--report-interval", "2h", "--plot-intervals", plot])
@@ -42,7 +43,7 @@ struct WindowCommandTests {
 
     @Test("bad values: exit 2 for ratios 0 or above 1 and bad spans; exit 65 for a warm-up past the end, with no output")
     func badValues() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).json").path
+        let output = scratchDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         for arguments in [["replay", Self.trace, "--policy", "lru", "--sample", "0"],
                           ["replay", Self.trace, "--policy", "lru", "--sample", "1.01"],

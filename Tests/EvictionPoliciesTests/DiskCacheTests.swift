@@ -1,11 +1,12 @@
 import EvictionPolicies
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("DiskCache and MemoryAndDiskCache")
 struct DiskCacheTests {
     func temporaryDirectory() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("disk-cache-\(UUID().uuidString)")
+        scratchDirectory.appendingPathComponent("disk-cache-\(UUID().uuidString)")
     }
 
     func bytes(_ n: Int, _ size: Int) -> Data { Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }) }

@@ -13,7 +13,9 @@
 ///   contend for one ``Cache``'s lock.
 /// - **Limits** are split evenly between the stripes (the first ones take the remainder), so
 ///   the totals never exceed the limits given, except that every stripe may hold at least one
-///   entry and cost unit: the number of stripes is lowered to the smallest limit.
+///   entry and cost unit: the number of stripes is lowered to the smallest limit. Keys do not
+///   spread exactly evenly, so the fullest stripe starts evicting a little before the total
+///   reaches the limit (with 8 stripes of 25,000 entries, a few hundred entries before).
 ///   ``count``, ``totalCost`` and changing a limit visit every stripe, one lock at a time: they
 ///   are not a snapshot when other threads write meanwhile.
 /// - Everything else (time to live, memory warnings, the eviction handler and its thread) is as

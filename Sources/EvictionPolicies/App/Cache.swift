@@ -193,15 +193,6 @@ public final class Cache<Key: Hashable, Value> {
         }
     }
 
-    /// The value for `key` (get), or stores one with cost 0 (set); setting `nil` removes.
-    @inlinable
-    public subscript(key: Key) -> Value? {
-        get { value(forKey: key) }
-        set {
-            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
-        }
-    }
-
     /// Whether `key` has an entry (an expired one not yet removed included), without recording an
     /// access.
     @inlinable
@@ -335,6 +326,8 @@ public final class Cache<Key: Hashable, Value> {
 }
 
 extension Cache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+extension Cache: KeyedCache {}
 
 /// A limit as the policies take it: `nil` for none, and NSCache's 0 (or less) also none.
 @inlinable

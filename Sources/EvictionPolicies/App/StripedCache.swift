@@ -26,6 +26,10 @@
 ///   limit changes are O(stripes) calls.
 public final class StripedCache<Key: Hashable, Value> {
     @usableFromInline let _stripes: ContiguousArray<Cache<Key, Value>>
+    /// The same stripes, unretained (``_stripes`` keeps them alive): a call reaches its stripe
+    /// without retaining and releasing it, atomic writes to one reference count that every
+    /// thread using the stripe would otherwise pass back and forth between cores.
+    @usableFromInline let _unretained: ContiguousArray<Unmanaged<Cache<Key, Value>>>
     /// Every policy index's hash seed: see ``Cache/_keyHash(_:)``.
     @usableFromInline let _hashSeed: UInt64 = _stringHashSeed
 
@@ -54,27 +58,30 @@ public final class StripedCache<Key: Hashable, Value> {
                   countLimit: _share(of: countLimit, stripe: stripe, stripes: count), timeToLive: timeToLive,
                   clock: clock, memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
         })
+        _unretained = ContiguousArray(_stripes.map { Unmanaged.passUnretained($0) })
     }
 
     /// The number of stripes.
     public var stripeCount: Int { _stripes.count }
 
-    /// The stripe that holds `key`, and `key`'s hash.
+    /// The number of the stripe that holds a key whose hash is `hash`.
     ///
     /// The stripe comes from the hash's high 32 bits, which a stripe's own index does not use to
     /// place keys (it uses the low bits), so every stripe's index stays evenly spread.
     @inlinable @inline(__always)
-    func _stripe(for key: Key) -> (cache: Cache<Key, Value>, hash: UInt64) {
+    func _stripeIndex(hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(_unretained.count)) >> 32)
+    }
+
+    /// Runs `body` on the stripe that holds `key`, with `key`'s hash, without retaining the stripe.
+    @inlinable @inline(__always)
+    func _withStripe<Result>(for key: Key, _ body: (Cache<Key, Value>, UInt64) -> Result) -> Result {
         let hash = _hash(key, seed: _hashSeed)
-        let stripe = Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(_stripes.count)) >> 32)
-        return (_stripes[stripe], hash)
+        return _unretained[_stripeIndex(hash: hash)]._withUnsafeGuaranteedRef { body($0, hash) }
     }
 
     /// The stripe number of `key` (for tests).
-    func _stripeIndex(for key: Key) -> Int {
-        let stripe = _stripe(for: key).cache
-        return _stripes.firstIndex { $0 === stripe } ?? -1
-    }
+    func _stripeIndex(for key: Key) -> Int { _stripeIndex(hash: _hash(key, seed: _hashSeed)) }
 
     // MARK: Reading and writing
 
@@ -82,36 +89,26 @@ public final class StripedCache<Key: Hashable, Value> {
     /// entry expired.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        let (stripe, hash) = _stripe(for: key)
-        return stripe._get(key, hash: hash, withCost: false)?.value
+        _withStripe(for: key) { stripe, hash in stripe._get(key, hash: hash, withCost: false)?.value }
     }
 
     /// Stores `value` under `key` in its stripe, evicting what that stripe's policy says must go.
     /// The parameters are ``Cache/setValue(_:forKey:cost:timeToLive:)``'s.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
-        _stripe(for: key).cache.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
+        _withStripe(for: key) { stripe, _ in stripe.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive) }
     }
 
     /// Removes `key`'s entry and returns its value, or `nil` if there was none (not an eviction).
     @inlinable
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        _stripe(for: key).cache.removeValue(forKey: key)
-    }
-
-    /// The value for `key` (get), or stores one with cost 0 (set); setting `nil` removes.
-    @inlinable
-    public subscript(key: Key) -> Value? {
-        get { value(forKey: key) }
-        set {
-            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
-        }
+        _withStripe(for: key) { stripe, _ in stripe.removeValue(forKey: key) }
     }
 
     /// Whether `key` has an entry, without recording an access.
     @inlinable
-    public func contains(_ key: Key) -> Bool { _stripe(for: key).cache.contains(key) }
+    public func contains(_ key: Key) -> Bool { _withStripe(for: key) { stripe, _ in stripe.contains(key) } }
 
     /// Removes every entry, stripe by stripe (not an eviction).
     public func removeAll() { for stripe in _stripes { stripe.removeAll() } }
@@ -179,6 +176,8 @@ public final class StripedCache<Key: Hashable, Value> {
 }
 
 extension StripedCache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+extension StripedCache: KeyedCache {}
 
 /// Stripe `stripe`'s share of `limit` split between `stripes`: the quotient, plus one for the
 /// first `limit % stripes` stripes, and at least 1 (0 would mean no limit).

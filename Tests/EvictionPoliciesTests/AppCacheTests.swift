@@ -302,22 +302,8 @@ struct AppCacheTests {
             _ = cache.contains(key)
             if value.bytes > 0 { evictions.append(key, .limit) }
         }
-        DispatchQueue.concurrentPerform(iterations: 4) { thread in
-            var rng = SeededRandom(seed: UInt64(thread) + 1)
-            for _ in 0..<10_000 {
-                let n = Int.random(in: 0..<1_000, using: &rng)
-                let key = "https://example.com/\(n).jpg"
-                switch Int.random(in: 0..<20, using: &rng) {
-                case 0..<12:
-                    if let blob = cache[key] { precondition(blob.bytes == n % 50 + 1) } else {
-                        cache.setValue(Blob(bytes: n % 50 + 1), forKey: key, cost: n % 50 + 1)
-                    }
-                case 12..<18: cache.removeValue(forKey: key)
-                case 18: cache.costLimit = Int.random(in: 2_000...5_000, using: &rng)
-                default: cache.handle(.memoryWarning)
-                }
-            }
-        }
+        shareBetweenThreads(cache, seed: 1, changeLimit: { cache.costLimit = Int.random(in: 2_000...5_000, using: &$0) },
+                            warn: { cache.handle(.memoryWarning) })
         #expect(cache.count <= 300 && cache.totalCost <= 5_000)
         var sum = 0
         for n in 0..<1_000 { sum += cache.removeValue(forKey: "https://example.com/\(n).jpg")?.bytes ?? 0 }

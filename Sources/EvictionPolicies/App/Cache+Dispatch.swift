@@ -22,7 +22,7 @@ internal enum _PolicyKind: UInt8, Sendable {
 }
 
 /// One hot-path call on a ``Cache``'s policy, written once for any policy type: ``Cache`` runs it
-/// on the concrete type its ``_PolicyKind`` names, so the call is compiled for that type where
+/// on the concrete type its ``_PolicyKind`` names (every one an ``ArenaPolicy``), so the call is compiled for that type where
 /// the app uses the cache. The key is an argument, not a field: borrowed, it costs no retain.
 @usableFromInline
 internal protocol _PolicyCall<Key, Value> {
@@ -30,7 +30,7 @@ internal protocol _PolicyCall<Key, Value> {
     associatedtype Value
     associatedtype Result
     /// The call on a policy of a known type.
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
     where P.Key == Key, P.Value == CacheEntry<Value>
     /// The call on a policy chosen by a type the cache does not name.
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
@@ -38,10 +38,12 @@ internal protocol _PolicyCall<Key, Value> {
 
 @usableFromInline
 internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
-    @inlinable init() {}
+    /// The key's hash, computed before the cache took its lock (see ``Cache/_keyHash(_:)``).
+    @usableFromInline let hash: UInt64
+    @inlinable init(hash: UInt64) { self.hash = hash }
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
-    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.lookup(key, observer: &observer) }
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
+    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee._lookup(key, hash: hash, observer: &observer) }
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
         custom.lookup(key, &observer)
@@ -54,7 +56,7 @@ internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     @usableFromInline let cost: Int
     @inlinable init(entry: CacheEntry<Value>, cost: Int) { self.entry = entry; self.cost = cost }
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>)
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>)
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) }
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
@@ -66,7 +68,7 @@ internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
 internal struct _Remove<Key: Hashable, Value>: _PolicyCall {
     @inlinable init() {}
     @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.remove(key, observer: &observer) }
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
@@ -78,7 +80,7 @@ internal struct _Remove<Key: Hashable, Value>: _PolicyCall {
 internal struct _Contains<Key: Hashable, Value>: _PolicyCall {
     @inlinable init() {}
     @inlinable
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.contains(key) }
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool {

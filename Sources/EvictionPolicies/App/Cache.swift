@@ -47,6 +47,9 @@ public final class Cache<Key: Hashable, Value> {
     @usableFromInline let _core: _CacheCore<Key, Value>
     @usableFromInline let _kind: _PolicyKind
     @usableFromInline var _systemEvents: AnyObject?
+    /// The seed of every policy's key index (one per process), so the cache can hash a key as
+    /// the index does without holding the lock.
+    @usableFromInline let _hashSeed: UInt64 = _stringHashSeed
 
     /// Creates an empty cache with a policy chosen by name.
     ///
@@ -139,8 +142,16 @@ public final class Cache<Key: Hashable, Value> {
     /// A get; the cost is read from the side table only when asked for.
     @inlinable @inline(__always)
     func _get(_ key: Key, withCost: Bool) -> (value: Value, cost: Int)? {
+        // Hashed before the lock is taken: reading the key's bytes (often a cache miss) and
+        // hashing them stay out of the time other threads wait.
+        _get(key, hash: _keyHash(key), withCost: withCost)
+    }
+
+    /// A get of `key`, whose hash ``_keyHash(_:)`` gave.
+    @inlinable @inline(__always)
+    func _get(_ key: Key, hash: UInt64, withCost: Bool) -> (value: Value, cost: Int)? {
         _withState(.limit) { state, observer in
-            guard let entry = _call(_Lookup(), key, &observer) else { return nil }
+            guard let entry = _call(_Lookup(hash: hash), key, &observer) else { return nil }
             if state.pointee.mayExpire && state.pointee.isExpired(entry) {
                 if let removed = _call(_Remove(), key, &observer) { observer.didEvict(key, removed, because: .expired) }
                 return nil
@@ -179,15 +190,6 @@ public final class Cache<Key: Hashable, Value> {
             let expired = state.pointee.isExpired(entry)
             state.pointee.ring.release(entry.slot, stamp: entry.stamp)
             return expired ? nil : entry.value
-        }
-    }
-
-    /// The value for `key` (get), or stores one with cost 0 (set); setting `nil` removes.
-    @inlinable
-    public subscript(key: Key) -> Value? {
-        get { value(forKey: key) }
-        set {
-            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
         }
     }
 
@@ -309,6 +311,10 @@ public final class Cache<Key: Hashable, Value> {
         return result
     }
 
+    /// `key`'s hash as the policy's key index computes it; a pure function of the key.
+    @inlinable @inline(__always)
+    func _keyHash(_ key: Key) -> UInt64 { _hash(key, seed: _hashSeed) }
+
     /// Applies the limits `change` makes (or none, if the policy rejects them).
     func _changeLimits(_ change: (inout CacheLimits) -> Void) {
         _withState(.limit) { state, observer in
@@ -320,6 +326,8 @@ public final class Cache<Key: Hashable, Value> {
 }
 
 extension Cache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+extension Cache: KeyedCache {}
 
 /// A limit as the policies take it: `nil` for none, and NSCache's 0 (or less) also none.
 @inlinable

@@ -1,3 +1,4 @@
+import _CSupport
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +8,8 @@ import Musl
 #endif
 
 /// The lock behind ``Cache`` and ``DiskCache``: `os_unfair_lock` on Apple platforms (iOS 10,
-/// macOS 10.12), `pthread_mutex_t` elsewhere.
+/// macOS 10.12), `pthread_mutex_t` elsewhere (glibc's adaptive kind, which spins a little
+/// before sleeping: a cache call holds the lock for less time than a sleep and wake-up costs).
 ///
 /// Why not `Mutex`: it needs iOS 18 / macOS 15, and the caches must run back to iOS 13. Why a
 /// pointer: both C locks must not move once used, and a Swift stored property may.
@@ -31,7 +33,7 @@ internal struct _Lock: @unchecked Sendable {
         #else
         _pointer = .allocate(capacity: 1)
         _pointer.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(_pointer, nil)
+        _cs_mutex_init(_pointer)
         #endif
     }
 

@@ -46,4 +46,9 @@ int _cs_temporary_register(const char *path);
 /// Forgets slot `slot` (a value `_cs_temporary_register` returned; -1 is ignored).
 void _cs_temporary_unregister(int slot);
 
+/// Initializes the `pthread_mutex_t` at `mutex` (typed `void *` so that this header needs no
+/// pthread include): with glibc an adaptive mutex, which spins briefly before sleeping when it is
+/// contended; elsewhere a default one. Returns `pthread_mutex_init`'s result.
+int _cs_mutex_init(void *mutex);
+
 #endif

@@ -61,7 +61,16 @@ extension ArenaPolicy {
 
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = _inPlace { $0.find(key) }
+        _lookup(key, hash: _inPlace { $0.hash(key) }, observer: &observer)
+    }
+
+    /// ``lookup(_:observer:)`` for a key whose hash was computed already, by
+    /// ``SlotArena/hash(_:)`` or, equally, by `_hash(key, seed: _stringHashSeed)`, the seed every
+    /// arena's index uses: how ``Cache`` hashes a key before it takes its lock.
+    @inlinable
+    public mutating func _lookup(_ key: Key, hash: UInt64, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        assert(hash == _inPlace { $0.hash(key) }, "the key's hash was computed with another seed")
+        let slot = _inPlace { $0.find(key, hash: hash) }
         // The value is read before the hit rule runs: a rule that evicts on a hit may evict it.
         guard slot >= 0, isResident(slot), let value = _inPlace({ $0.value(slot) }) else { return nil }
         didHit(slot, observer: &observer)

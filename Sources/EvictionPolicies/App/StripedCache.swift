@@ -1,0 +1,187 @@
+/// A thread-safe in-memory cache split into independent stripes, each a ``Cache`` with its own
+/// lock and its own policy, chosen by the key's hash: for caches that many threads use at once.
+///
+/// ```swift
+/// let thumbnails = StripedCache<URL, UIImage>(policy: .lru, stripes: 8, countLimit: 2_000)
+/// thumbnails[url] = image
+/// ```
+///
+/// - **Approximate order.** The policy's rule holds within each stripe, not across them: an LRU
+///   striped cache evicts the least recently used entry *of the stripe that is full*, which may
+///   not be the least recently used of all. Use ``Cache`` when the exact global order matters
+///   (a replay of a trace, a hit ratio to compare with a model); use this one when threads
+///   contend for one ``Cache``'s lock.
+/// - **Limits** are split evenly between the stripes (the first ones take the remainder), so
+///   the totals never exceed the limits given, except that every stripe may hold at least one
+///   entry and cost unit: the number of stripes is lowered to the smallest limit. Keys do not
+///   spread exactly evenly, so the fullest stripe starts evicting a little before the total
+///   reaches the limit (with 8 stripes of 25,000 entries, a few hundred entries before).
+///   ``count``, ``totalCost`` and changing a limit visit every stripe, one lock at a time: they
+///   are not a snapshot when other threads write meanwhile.
+/// - Everything else (time to live, memory warnings, the eviction handler and its thread) is as
+///   in ``Cache``, per stripe.
+///
+/// - Complexity: a get, set or remove is one stripe's ``Cache`` call plus one hash of the key
+///   (shared with the stripe's lookup on a get); ``count``, ``totalCost``, ``removeAll()`` and
+///   limit changes are O(stripes) calls.
+public final class StripedCache<Key: Hashable, Value> {
+    @usableFromInline let _stripes: ContiguousArray<Cache<Key, Value>>
+    /// The same stripes, unretained (``_stripes`` keeps them alive): a call reaches its stripe
+    /// without retaining and releasing it, atomic writes to one reference count that every
+    /// thread using the stripe would otherwise pass back and forth between cores.
+    @usableFromInline let _unretained: ContiguousArray<Unmanaged<Cache<Key, Value>>>
+    /// Every policy index's hash seed: see ``Cache/_keyHash(_:)``.
+    @usableFromInline let _hashSeed: UInt64 = _stringHashSeed
+
+    /// Creates an empty striped cache.
+    ///
+    /// - Parameters:
+    ///   - policy: each stripe's eviction rule; LRU by default.
+    ///   - stripes: how many independent stripes (at least 1; lowered to the smallest limit).
+    ///     More stripes, less waiting between threads; the order drifts further from one cache's.
+    ///   - costLimit: the most total cost the cache holds, or `nil` (or 0) for none.
+    ///   - countLimit: the most entries it holds, or `nil` (or 0) for none.
+    ///   - timeToLive: seconds an entry stays valid after it is set, or `nil` for ever.
+    ///   - clock: where time is read.
+    ///   - memoryWarningResponse: what a memory warning does in each stripe.
+    ///   - observesSystemEvents: whether, on Apple platforms, each stripe subscribes itself to
+    ///     memory warnings, memory pressure and entering the background (as ``Cache`` does).
+    /// - Precondition: `stripes` ≥ 1, and the policy can enforce the limits given (see ``Cache``).
+    public init(policy: CachePolicy = .lru, stripes: Int = 8, costLimit: Int? = nil, countLimit: Int? = nil,
+                timeToLive: Double? = nil, clock: CacheClock = .system,
+                memoryWarningResponse: MemoryWarningResponse = .removeAll, observesSystemEvents: Bool = true) {
+        precondition(stripes >= 1, "StripedCache(stripes: \(stripes)): at least one stripe")
+        let costLimit = _limit(costLimit), countLimit = _limit(countLimit)
+        let count = min(stripes, costLimit ?? .max, countLimit ?? .max)
+        _stripes = ContiguousArray((0..<count).map { stripe in
+            Cache(policy: policy, costLimit: _share(of: costLimit, stripe: stripe, stripes: count),
+                  countLimit: _share(of: countLimit, stripe: stripe, stripes: count), timeToLive: timeToLive,
+                  clock: clock, memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
+        })
+        _unretained = ContiguousArray(_stripes.map { Unmanaged.passUnretained($0) })
+    }
+
+    /// The number of stripes.
+    public var stripeCount: Int { _stripes.count }
+
+    /// The number of the stripe that holds a key whose hash is `hash`.
+    ///
+    /// The stripe comes from the hash's high 32 bits, which a stripe's own index does not use to
+    /// place keys (it uses the low bits), so every stripe's index stays evenly spread.
+    @inlinable @inline(__always)
+    func _stripeIndex(hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(_unretained.count)) >> 32)
+    }
+
+    /// Runs `body` on the stripe that holds `key`, with `key`'s hash, without retaining the stripe.
+    @inlinable @inline(__always)
+    func _withStripe<Result>(for key: Key, _ body: (Cache<Key, Value>, UInt64) -> Result) -> Result {
+        let hash = _hash(key, seed: _hashSeed)
+        return _unretained[_stripeIndex(hash: hash)]._withUnsafeGuaranteedRef { body($0, hash) }
+    }
+
+    /// The stripe number of `key` (for tests).
+    func _stripeIndex(for key: Key) -> Int { _stripeIndex(hash: _hash(key, seed: _hashSeed)) }
+
+    // MARK: Reading and writing
+
+    /// The value for `key`, recording the access in its stripe, or `nil` on a miss or when the
+    /// entry expired.
+    @inlinable
+    public func value(forKey key: Key) -> Value? {
+        _withStripe(for: key) { stripe, hash in stripe._get(key, hash: hash, withCost: false)?.value }
+    }
+
+    /// Stores `value` under `key` in its stripe, evicting what that stripe's policy says must go.
+    /// The parameters are ``Cache/setValue(_:forKey:cost:timeToLive:)``'s.
+    @inlinable
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
+        _withStripe(for: key) { stripe, _ in stripe.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive) }
+    }
+
+    /// Removes `key`'s entry and returns its value, or `nil` if there was none (not an eviction).
+    @inlinable
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        _withStripe(for: key) { stripe, _ in stripe.removeValue(forKey: key) }
+    }
+
+    /// Whether `key` has an entry, without recording an access.
+    @inlinable
+    public func contains(_ key: Key) -> Bool { _withStripe(for: key) { stripe, _ in stripe.contains(key) } }
+
+    /// Removes every entry, stripe by stripe (not an eviction).
+    public func removeAll() { for stripe in _stripes { stripe.removeAll() } }
+
+    /// The number of entries: the sum over the stripes.
+    public var count: Int { _stripes.reduce(0) { $0 + $1.count } }
+
+    /// The sum of the entries' costs over the stripes.
+    public var totalCost: Int { _stripes.reduce(0) { $0 + $1.totalCost } }
+
+    // MARK: Limits, time and events
+
+    /// The most total cost the cache holds (the sum of the stripes' shares), or `nil` for none.
+    /// Setting it splits the new limit between the stripes and trims each at once.
+    public var costLimit: Int? {
+        get { _total(\.costLimit) }
+        set { _split(_limit(newValue)) { $0.costLimit = $1 } }
+    }
+
+    /// The most entries the cache holds (the sum of the stripes' shares), or `nil` for none.
+    /// Setting it splits the new limit between the stripes and trims each at once.
+    public var countLimit: Int? {
+        get { _total(\.countLimit) }
+        set { _split(_limit(newValue)) { $0.countLimit = $1 } }
+    }
+
+    /// Seconds an entry stays valid after it is set (see ``Cache/timeToLive``), for every stripe.
+    public var timeToLive: Double? {
+        get { _stripes[0].timeToLive }
+        set { for stripe in _stripes { stripe.timeToLive = newValue } }
+    }
+
+    /// What a memory warning does, in every stripe.
+    public var memoryWarningResponse: MemoryWarningResponse {
+        get { _stripes[0].memoryWarningResponse }
+        set { for stripe in _stripes { stripe.memoryWarningResponse = newValue } }
+    }
+
+    /// Called for each entry a stripe drops on its own; see ``Cache/evictionHandler``.
+    public var evictionHandler: Cache<Key, Value>.EvictionHandler? {
+        get { _stripes[0].evictionHandler }
+        set { for stripe in _stripes { stripe.evictionHandler = newValue } }
+    }
+
+    /// Removes every expired entry, stripe by stripe.
+    public func removeExpired() { for stripe in _stripes { stripe.removeExpired() } }
+
+    /// Delivers an environment event to every stripe; see ``Cache/handle(_:)``.
+    public func handle(_ event: CacheEvent) { for stripe in _stripes { stripe.handle(event) } }
+
+    /// The sum of a limit over the stripes, or `nil` when they have none.
+    func _total(_ limit: KeyPath<Cache<Key, Value>, Int?>) -> Int? {
+        var total = 0
+        for stripe in _stripes {
+            guard let share = stripe[keyPath: limit] else { return nil }
+            total += share
+        }
+        return total
+    }
+
+    /// Gives each stripe its share of `limit` through `apply`.
+    func _split(_ limit: Int?, _ apply: (Cache<Key, Value>, Int?) -> Void) {
+        for (stripe, cache) in _stripes.enumerated() { apply(cache, _share(of: limit, stripe: stripe, stripes: _stripes.count)) }
+    }
+}
+
+extension StripedCache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+extension StripedCache: KeyedCache {}
+
+/// Stripe `stripe`'s share of `limit` split between `stripes`: the quotient, plus one for the
+/// first `limit % stripes` stripes, and at least 1 (0 would mean no limit).
+func _share(of limit: Int?, stripe: Int, stripes: Int) -> Int? {
+    guard let limit else { return nil }
+    return max(limit / stripes + (stripe < limit % stripes ? 1 : 0), 1)
+}

@@ -40,7 +40,6 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
     /// `L`, libCacheSim's `min_freq`.
     @usableFromInline var age = 0
     @usableFromInline var maxFrequency = 0
-    @usableFromInline var residentCount = 0
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
@@ -48,10 +47,8 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { residentCount }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+    /// The arena holds residents only.
+    @inlinable public var count: Int { store.occupiedSlots }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         let f = age == .max ? age : age + 1
@@ -59,7 +56,6 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         // was made by an insertion or a hit, which raised max_freq to its frequency then, except
         // bucket 1, made at the start without raising it.
         if f != 1 { maxFrequency = max(maxFrequency, f) }
-        residentCount += 1
         budget.cost += store.cost(slot)
         push(slot, into: f)
     }
@@ -89,7 +85,6 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
     @inlinable public mutating func unlink(_ slot: Int32) {
         let bucket = Int32(bitPattern: store.aux(slot))
         take(slot, from: bucket, frequency: buckets.key(bucket))
-        residentCount -= 1
         budget.cost -= store.cost(slot)
     }
 
@@ -97,6 +92,9 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         budget.cost += cost - store.cost(slot)
         store.setCost(slot, cost, in: &members[Int32(bitPattern: store.aux(slot))])
     }
+
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// Puts `slot` at the newest end of the bucket `f`, making the bucket if it has none.
     @inlinable mutating func push(_ slot: Int32, into f: Int) {

@@ -32,9 +32,6 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
 
     @inlinable public var count: Int { heap.count }
 
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
     /// `pqueue_change_priority` with the size the object already has moves nothing.
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
@@ -57,4 +54,8 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
         store.setCost(slot, cost)
         heap.update(slot, priority: Double(cost))
     }
+
+    /// Loads the entry's memory ahead of its request; a hit touches nothing else.
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 }

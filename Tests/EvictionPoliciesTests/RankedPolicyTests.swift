@@ -112,7 +112,9 @@ struct LFUDAModel: ResearchModel {
         guard cost <= capacity else { return (false, []) }
         var evicted: [Int] = []
         while !costs.isEmpty && totalCost + cost > capacity {
-            let f = minFrequency <= 1 ? 1 : minFrequency
+            var f = minFrequency <= 1 ? 1 : minFrequency
+            // Bucket L empty (libCacheSim dereferences null): the lowest non-empty bucket.
+            if (buckets[f] ?? []).isEmpty, let lowest = buckets.filter({ !$0.value.isEmpty }).keys.min() { f = lowest }
             let victim = buckets[f]!.removeFirst()
             minFrequency = f
             frequency[victim] = nil
@@ -189,6 +191,22 @@ struct RankedPolicyTests {
         #expect(observer.take() == [4])     // 7 + 6 > 10: the 4 goes, and 3 + 6 fits
     }
 
+    @Test("size: an update to a new cost re-keys the object, and a hit after it keeps that key")
+    func sizeUpdateRekeys() throws {
+        var cache = try SizeCache<Int, Void>.make(capacity: 20)
+        var observer = EvictionRecorder<Int, Void>()
+        for (key, cost) in [(1, 2), (2, 5), (3, 4)] { _ = cache.access(key, cost: cost, orInsert: (), observer: &observer) }
+        cache.insert((), forKey: 1, cost: 9, observer: &observer)      // 1 is now the largest
+        _ = cache.access(1, cost: 9, orInsert: (), observer: &observer)  // a hit changes nothing
+        #expect(observer.take().isEmpty)
+        _ = cache.access(4, cost: 3, orInsert: (), observer: &observer)  // 18 + 3 > 20
+        #expect(observer.take() == [1])
+        cache.insert((), forKey: 2, cost: 1, observer: &observer)      // 2 shrinks from the largest to the smallest
+        _ = cache.access(5, cost: 13, orInsert: (), observer: &observer) // 8 + 13 > 20: the 4 (key 3) goes
+        #expect(observer.take() == [3])
+        #expect(cache.totalCost == 17)
+    }
+
     @Test("lfuda: L is 0 until the first eviction, so early hits do not count; then a hit adds L")
     func lfudaVector() throws {
         var cache = try LFUDACache<Int, Void>.make(capacity: 2)
@@ -196,6 +214,21 @@ struct RankedPolicyTests {
         #expect(run(&cache, [1, 2, 1, 3]) == [2])      // bucket 1 oldest first: 2; L = 1
         // 3 entered at L + 1 = 2; a hit on 1 makes it 1 + L = 2; bucket 1 empties, L moves up to 2.
         #expect(run(&cache, [1, 4]) == [3])             // bucket 2 oldest first: 3 (entered before 1's move)
+    }
+
+    @Test("lfuda: a hit can leave an object below L and bucket L empty; the next victim is the lowest non-empty bucket's oldest")
+    func lfudaBelowAge() throws {
+        // Capacity 2. 1 and 2 enter at 1; 3 evicts 1 (L = 1) and enters at 2; eight hits take 3 to
+        // 10. 4 evicts 2; bucket 1 empties, so L = 10, and 4 enters at 11. A hit takes 4 to 21;
+        // a hit on 3 empties bucket 10 = L, so L = 21 first, and 3 lands at 20, below L. A hit
+        // on 4 empties bucket 21 with nothing above it: L stays on an empty bucket; 4 goes to 42.
+        // 5 misses: bucket 21 is empty, so 3 (bucket 20) goes, L = 20, then 42; 5 enters at 43.
+        // 6 misses: bucket 42 = L, so 4 goes.
+        let requests = [1, 2, 3] + Array(repeating: 3, count: 8) + [4, 4, 3, 4, 5, 6]
+        var cache = try LFUDACache<Int, Void>.make(capacity: 2)
+        #expect(run(&cache, requests) == [1, 2, 3, 4])
+        var model = LFUDAModel(capacity: 2)
+        #expect(requests.flatMap { model.access($0, cost: 1).evicted } == [1, 2, 3, 4])
     }
 
     @Test("each matches its model on random sequences", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])

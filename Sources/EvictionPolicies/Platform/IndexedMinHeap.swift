@@ -10,7 +10,7 @@
 @frozen
 public struct IndexedMinHeap {
     @usableFromInline
-    struct _Entry {
+    struct _Entry: _SlotHeapEntry {
         @usableFromInline var priority: Double
         @usableFromInline var tie: Int64
         @usableFromInline var slot: Int32
@@ -21,105 +21,68 @@ public struct IndexedMinHeap {
             self.slot = slot
         }
 
+        @inlinable static var root: Int { 0 }
+
         @inlinable @inline(__always)
         func precedes(_ other: _Entry) -> Bool {
             priority == other.priority ? tie < other.tie : priority < other.priority
         }
     }
 
-    @usableFromInline var entries: ContiguousArray<_Entry> = []
-    /// Each slot's index in `entries`, -1 when absent.
-    @usableFromInline var positions = SideTable<Int32>(filling: -1)
+    /// 0-based; a slot's position is -1 when absent.
+    @usableFromInline var heap = _SlotHeap<_Entry>(entries: [], absent: -1)
 
     /// An empty heap.
     @inlinable public init() {}
 
     /// The number of slots held.
-    @inlinable public var count: Int { entries.count }
+    @inlinable public var count: Int { heap.entries.count }
 
     /// Whether no slot is held.
-    @inlinable public var isEmpty: Bool { entries.isEmpty }
+    @inlinable public var isEmpty: Bool { heap.entries.isEmpty }
 
     /// The slot that goes first, or -1 when empty.
-    @inlinable public var minimum: Int32 { entries.first?.slot ?? -1 }
+    @inlinable public var minimum: Int32 { heap.entries.first?.slot ?? -1 }
 
     /// The priority of `slot`, which must be held.
     @inlinable
-    public func priority(of slot: Int32) -> Double { entries[Int(positions[slot])].priority }
+    public func priority(of slot: Int32) -> Double { heap.entries[heap.position(of: slot)].priority }
 
     /// Whether `slot` is held.
     @inlinable
-    public func contains(_ slot: Int32) -> Bool { positions[slot] >= 0 }
+    public func contains(_ slot: Int32) -> Bool { heap.position(of: slot) >= 0 }
 
     /// Adds `slot`, which must not be held.
     @inlinable
     public mutating func insert(_ slot: Int32, priority: Double, tie: Int64) {
-        entries.append(_Entry(priority: priority, tie: tie, slot: slot))
-        siftUp(entries.count - 1)
+        heap.insert(_Entry(priority: priority, tie: tie, slot: slot))
     }
 
     /// Gives `slot`, which must be held, a new priority and tie.
     @inlinable
     public mutating func update(_ slot: Int32, priority: Double, tie: Int64) {
-        let i = Int(positions[slot])
-        let old = entries[i]
-        entries[i].priority = priority
-        entries[i].tie = tie
-        if entries[i].precedes(old) { siftUp(i) } else { siftDown(i) }
+        heap.replace(at: heap.position(of: slot), with: _Entry(priority: priority, tie: tie, slot: slot))
     }
 
     /// Removes `slot` if it is held.
     @inlinable
     public mutating func remove(_ slot: Int32) {
-        let i = Int(positions[slot])
+        let i = heap.position(of: slot)
         guard i >= 0 else { return }
-        positions[slot] = -1
-        let last = entries.removeLast()
-        guard i < entries.count else { return }
-        entries[i] = last
-        positions[last.slot] = Int32(truncatingIfNeeded: i)
-        if i > 0 && last.precedes(entries[(i - 1) / 2]) { siftUp(i) } else { siftDown(i) }
+        heap.positions[slot] = -1
+        let last = heap.entries.removeLast()
+        guard i < heap.entries.count else { return }
+        heap.entries[i] = last
+        heap.positions[last.slot] = Int32(truncatingIfNeeded: i)
+        if i > 0 && last.precedes(heap.entries[(i - 1) / 2]) { heap.siftUp(i) } else { heap.siftDown(i) }
     }
 
     /// Removes and returns the slot that goes first with its priority. The heap must not be empty.
     @inlinable
     @discardableResult
     public mutating func popMinimum() -> (slot: Int32, priority: Double) {
-        let first = entries[0]
+        let first = heap.entries[0]
         remove(first.slot)
         return (first.slot, first.priority)
-    }
-
-    @inlinable
-    mutating func siftUp(_ start: Int) {
-        var i = start
-        let moving = entries[i]
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard moving.precedes(entries[parent]) else { break }
-            entries[i] = entries[parent]
-            positions[entries[i].slot] = Int32(truncatingIfNeeded: i)
-            i = parent
-        }
-        entries[i] = moving
-        positions[moving.slot] = Int32(truncatingIfNeeded: i)
-    }
-
-    @inlinable
-    mutating func siftDown(_ start: Int) {
-        var i = start
-        let moving = entries[i]
-        let count = entries.count
-        while true {
-            var child = 2 * i + 1
-            guard child < count else { break }
-            if child + 1 < count && entries[child + 1].precedes(entries[child]) { child += 1 }
-            guard entries[child].precedes(moving) else { break }
-            entries[i] = entries[child]
-            positions[entries[i].slot] = Int32(truncatingIfNeeded: i)
-            i = child
-        }
-        entries[i] = moving
-        positions[moving.slot] = Int32(truncatingIfNeeded: i)
     }
 }

@@ -10,107 +10,78 @@
 @frozen
 public struct PQueueMaxHeap {
     @usableFromInline
-    struct _Entry {
+    struct _Entry: _SlotHeapEntry {
         @usableFromInline var priority: Double
         @usableFromInline var slot: Int32
         @inlinable init(priority: Double, slot: Int32) {
             self.priority = priority
             self.slot = slot
         }
+
+        /// `pqueue.c` is 1-based: `d[0]` is unused.
+        @inlinable static var root: Int { 1 }
+
+        /// `pqueue.c`'s `cmppri(next, curr)`, `next < curr`, as the entry `curr` going above `next`.
+        @inlinable @inline(__always)
+        func precedes(_ other: _Entry) -> Bool { other.priority < priority }
     }
 
-    /// `entries[0]` is unused, as `pqueue.c`'s `d[0]`.
-    @usableFromInline var entries: ContiguousArray<_Entry> = [_Entry(priority: 0, slot: -1)]
-    /// Each slot's index in `entries`, 0 when absent.
-    @usableFromInline var positions = SideTable<Int32>(filling: 0)
+    /// `entries[0]` is unused, as `pqueue.c`'s `d[0]`; a slot's position is 0 when absent.
+    @usableFromInline var heap = _SlotHeap<_Entry>(entries: [_Entry(priority: 0, slot: -1)], absent: 0)
 
     /// An empty heap.
     @inlinable public init() {}
 
     /// The number of slots held. O(1).
-    @inlinable public var count: Int { entries.count - 1 }
+    @inlinable public var count: Int { heap.entries.count - 1 }
 
     /// The slot on top (the highest priority), or -1 when empty. O(1).
-    @inlinable public var maximum: Int32 { entries.count > 1 ? entries[1].slot : -1 }
+    @inlinable public var maximum: Int32 { heap.entries.count > 1 ? heap.entries[1].slot : -1 }
 
     /// Whether `slot` is held. O(1).
-    @inlinable public func contains(_ slot: Int32) -> Bool { positions[slot] > 0 }
+    @inlinable public func contains(_ slot: Int32) -> Bool { heap.position(of: slot) > 0 }
 
     /// The priority of `slot`, which must be held. O(1).
-    @inlinable public func priority(of slot: Int32) -> Double { entries[Int(positions[slot])].priority }
+    @inlinable public func priority(of slot: Int32) -> Double { heap.entries[heap.position(of: slot)].priority }
 
     /// Adds `slot`, which must not be held (`pqueue_insert`).
     @inlinable
     public mutating func insert(_ slot: Int32, priority: Double) {
-        entries.append(_Entry(priority: priority, slot: slot))
-        bubbleUp(entries.count - 1)
+        heap.insert(_Entry(priority: priority, slot: slot))
     }
 
-    /// Gives held `slot` a new priority (`pqueue_change_priority`): up if it grew, else down.
+    /// Gives held `slot` a new priority (`pqueue_change_priority`): up if it grew, else down
+    /// (which moves nothing when it is unchanged).
     @inlinable
     public mutating func update(_ slot: Int32, priority: Double) {
-        let i = Int(positions[slot])
-        let old = entries[i].priority
-        entries[i].priority = priority
-        if old < priority { bubbleUp(i) } else { percolateDown(i) }
+        heap.replace(at: heap.position(of: slot), with: _Entry(priority: priority, slot: slot))
     }
 
     /// Removes `slot` if held (`pqueue_remove`): the last entry takes its place and moves up if
     /// it is greater than the removed one, else down.
     @inlinable
     public mutating func remove(_ slot: Int32) {
-        let i = Int(positions[slot])
+        let i = heap.position(of: slot)
         guard i > 0 else { return }
-        positions[slot] = 0
-        let removed = entries[i]
-        let last = entries.removeLast()
-        guard i < entries.count else { return }
-        entries[i] = last
-        if removed.priority < last.priority { bubbleUp(i) } else { percolateDown(i) }
+        heap.positions[slot] = 0
+        let removed = heap.entries[i]
+        let last = heap.entries.removeLast()
+        guard i < heap.entries.count else { return }
+        heap.entries[i] = last
+        if last.precedes(removed) { heap.siftUp(i) } else { heap.siftDown(i) }
     }
 
     /// Removes and returns the top slot (`pqueue_pop`). The heap must not be empty.
     @inlinable
     @discardableResult
     public mutating func popMaximum() -> Int32 {
-        let top = entries[1].slot
-        positions[top] = 0
-        let last = entries.removeLast()
-        if entries.count > 1 {
-            entries[1] = last
-            percolateDown(1)
+        let top = heap.entries[1].slot
+        heap.positions[top] = 0
+        let last = heap.entries.removeLast()
+        if heap.entries.count > 1 {
+            heap.entries[1] = last
+            heap.siftDown(1)
         }
         return top
-    }
-
-    @inlinable
-    mutating func bubbleUp(_ start: Int) {
-        var i = start
-        let moving = entries[i]
-        while i > 1 && entries[i >> 1].priority < moving.priority {
-            entries[i] = entries[i >> 1]
-            positions[entries[i].slot] = Int32(truncatingIfNeeded: i)
-            i >>= 1
-        }
-        entries[i] = moving
-        positions[moving.slot] = Int32(truncatingIfNeeded: i)
-    }
-
-    @inlinable
-    mutating func percolateDown(_ start: Int) {
-        var i = start
-        let moving = entries[i]
-        let size = entries.count
-        while true {
-            var child = i << 1
-            guard child < size else { break }
-            if child + 1 < size && entries[child].priority < entries[child + 1].priority { child += 1 }
-            guard moving.priority < entries[child].priority else { break }
-            entries[i] = entries[child]
-            positions[entries[i].slot] = Int32(truncatingIfNeeded: i)
-            i = child
-        }
-        entries[i] = moving
-        positions[moving.slot] = Int32(truncatingIfNeeded: i)
     }
 }

@@ -12,10 +12,15 @@
 ///   lowest non-empty bucket above it (at most the highest frequency seen).
 /// - **Evict**: the oldest object of bucket `L` (bucket 1 while `L` ≤ 1); `L` becomes that
 ///   bucket's frequency, and moves up the same way when the bucket empties.
-/// Objects left in a bucket below `L` are never chosen again, as in libCacheSim.
+/// Objects left in a bucket below `L` are not chosen again while bucket `L` has objects. When it
+/// has none (libCacheSim dereferences null there), the victim comes from the lowest non-empty
+/// bucket, whose frequency `L` becomes.
 ///
-/// - Complexity: a hit and an eviction are O(1) expected plus O(log b) to find the next
-///   non-empty bucket, b buckets (libCacheSim scans every frequency in between).
+/// Only non-empty buckets are kept (libCacheSim keeps every bucket it made, which is most of its
+/// memory on a long trace, as frequencies grow by `L` per hit).
+///
+/// - Complexity: a hit and an eviction are O(1) expected plus O(log b) when a bucket is made or
+///   emptied, b non-empty buckets (libCacheSim scans every frequency between two buckets).
 public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
@@ -24,17 +29,17 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
             family: .research)
     }
 
+    /// A resident's aux word is its bucket.
     public var store = SlotArena<Key, Value>()
-    /// Buckets by frequency, head newest. A bucket once made stays (libCacheSim's `freq_map`),
-    /// because whether it exists decides whether an insert raises ``maxFrequency``.
-    @usableFromInline var buckets: [Int64: SlotList] = [1: SlotList()]
-    @usableFromInline var frequency = SideTable<Int64>(filling: 0)
+    /// The non-empty buckets, each a slot keyed by its frequency.
+    @usableFromInline var buckets = SlotArena<Int, Void>()
+    /// Each bucket's objects, head newest.
+    @usableFromInline var members = SideTable<SlotList>(filling: SlotList())
+    /// The non-empty buckets above `L`, lowest frequency first: where `L` moves next.
+    @usableFromInline var above = IndexedMinHeap()
     /// `L`, libCacheSim's `min_freq`.
-    @usableFromInline var age: Int64 = 0
-    @usableFromInline var maxFrequency: Int64 = 0
-    /// Frequencies whose bucket became non-empty, lowest first; stale entries are skipped.
-    @usableFromInline var live = _FrequencyHeap()
-    @usableFromInline var residentCount = 0
+    @usableFromInline var age = 0
+    @usableFromInline var maxFrequency = 0
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
@@ -42,99 +47,109 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { residentCount }
+    /// The arena holds residents only.
+    @inlinable public var count: Int { store.occupiedSlots }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        let f = age == Int64.max ? age : age + 1
-        if buckets[f] == nil {
-            buckets[f] = SlotList()
-            maxFrequency = max(maxFrequency, f)
-        }
-        residentCount += 1
+        let f = age == .max ? age : age + 1
+        // libCacheSim raises max_freq only when the insertion makes the bucket. A bucket it finds
+        // was made by an insertion or a hit, which raised max_freq to its frequency then, except
+        // bucket 1, made at the start without raising it.
+        if f != 1 { maxFrequency = max(maxFrequency, f) }
         budget.cost += store.cost(slot)
-        frequency[slot] = f
         push(slot, into: f)
     }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
-        let old = frequency[slot]
+        let bucket = Int32(bitPattern: store.aux(slot))
+        let old = buckets.key(bucket)
         // Frequencies grow by L per hit; saturate rather than overflow.
-        let f = old > Int64.max - age ? Int64.max : old + age
-        frequency[slot] = f
+        let f = old > Int.max - age ? Int.max : old + age
         maxFrequency = max(maxFrequency, f)
-        store.unlink(slot, &buckets[old, default: SlotList()])
-        if age == old && buckets[old]?.isEmpty == true { raiseAge() }
+        if f == old {
+            store.moveToHead(slot, &members[bucket])
+            return
+        }
+        take(slot, from: bucket, frequency: old)
         push(slot, into: f)
     }
 
     @inlinable public mutating func victim() -> Int32 {
-        var f: Int64 = age <= 1 ? 1 : age
-        // libCacheSim dereferences null here when `L` was left on an empty bucket; take the
-        // lowest non-empty bucket instead (never reached on the golden traces).
-        if buckets[f]?.isEmpty ?? true, let lowest = buckets.filter({ !$0.value.isEmpty }).keys.min() { f = lowest }
-        age = f
-        return buckets[f]?.tail ?? -1
+        var bucket = buckets.find(age <= 1 ? 1 : age)
+        if bucket < 0 { bucket = lowestBucket() }
+        let f = buckets.key(bucket)
+        if f != age { moveAge(to: f) }
+        return members[bucket].tail
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        let f = frequency[slot]
-        store.unlink(slot, &buckets[f, default: SlotList()])
-        residentCount -= 1
+        let bucket = Int32(bitPattern: store.aux(slot))
+        take(slot, from: bucket, frequency: buckets.key(bucket))
         budget.cost -= store.cost(slot)
-        if f == age && buckets[f]?.isEmpty == true { raiseAge() }
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
         budget.cost += cost - store.cost(slot)
-        store.setCost(slot, cost, in: &buckets[frequency[slot], default: SlotList()])
+        store.setCost(slot, cost, in: &members[Int32(bitPattern: store.aux(slot))])
     }
 
-    @inlinable mutating func push(_ slot: Int32, into f: Int64) {
-        if buckets[f]?.isEmpty ?? true { live.push(f) }
-        store.pushHead(slot, &buckets[f, default: SlotList()])
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    /// Puts `slot` at the newest end of the bucket `f`, making the bucket if it has none.
+    @inlinable mutating func push(_ slot: Int32, into f: Int) {
+        let hash = buckets.hash(f)
+        var bucket = buckets.find(f, hash: hash)
+        if bucket < 0 {
+            bucket = buckets.allocate(key: f, hash: hash, value: (), cost: 0)
+            if f > age { above.insert(bucket, priority: Double(f), tie: Int64(f)) }
+        }
+        store.pushHead(slot, &members[bucket], tag: UInt32(bitPattern: bucket))
+    }
+
+    /// Takes `slot` out of `bucket`, of frequency `f`; a bucket left empty goes, and when it was
+    /// bucket `L`, `L` moves up (`update_min_freq`).
+    @inlinable mutating func take(_ slot: Int32, from bucket: Int32, frequency f: Int) {
+        store.unlink(slot, &members[bucket])
+        guard members[bucket].isEmpty else { return }
+        buckets.release(bucket)
+        if f > age { above.remove(bucket) } else if f == age { raiseAge() }
     }
 
     /// `update_min_freq`: `L` moves to the lowest non-empty bucket in (L, highest frequency],
     /// and stays when there is none.
     @inlinable mutating func raiseAge() {
-        while let f = live.minimum, f <= maxFrequency {
-            if f > age && !(buckets[f]?.isEmpty ?? true) {
-                age = f
-                return
+        guard !above.isEmpty else { return }
+        // `above` orders by the frequency as a `Double`, rounded, then exactly by the tie.
+        let next = buckets.key(above.minimum)
+        guard next <= maxFrequency else { return }
+        age = next
+        above.popMinimum()
+    }
+
+    /// `L` becomes `f`, the frequency of a non-empty bucket below or above it, and ``above``
+    /// follows. Off the common path: `L` moves from 0 to 1 once, and below itself only where
+    /// libCacheSim fails.
+    @inlinable @inline(never)
+    mutating func moveAge(to f: Int) {
+        if f < age {
+            above = IndexedMinHeap()
+            for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where buckets.isResident(bucket) {
+                let frequency = buckets.key(bucket)
+                if frequency > f { above.insert(bucket, priority: Double(frequency), tie: Int64(frequency)) }
             }
-            live.pop()
         }
-    }
-}
-
-/// A binary min-heap of frequencies, duplicates allowed: the candidates for LFUDA's next `L`.
-@usableFromInline
-struct _FrequencyHeap {
-    @usableFromInline var items: [Int64] = []
-    @inlinable init() {}
-    @inlinable var minimum: Int64? { items.first }
-
-    @inlinable mutating func push(_ f: Int64) {
-        items.append(f)
-        var i = items.count - 1
-        while i > 0 && items[(i - 1) / 2] > items[i] {
-            items.swapAt(i, (i - 1) / 2)
-            i = (i - 1) / 2
-        }
+        age = f
+        while !above.isEmpty && buckets.key(above.minimum) <= age { above.popMinimum() }
     }
 
-    @inlinable mutating func pop() {
-        let last = items.removeLast()
-        guard !items.isEmpty else { return }
-        items[0] = last
-        var i = 0
-        while true {
-            var child = 2 * i + 1
-            guard child < items.count else { return }
-            if child + 1 < items.count && items[child + 1] < items[child] { child += 1 }
-            guard items[child] < items[i] else { return }
-            items.swapAt(i, child)
-            i = child
+    /// The non-empty bucket of the lowest frequency. O(b).
+    @inlinable @inline(never)
+    func lowestBucket() -> Int32 {
+        var lowest: Int32 = -1
+        for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where buckets.isResident(bucket) {
+            if lowest < 0 || buckets.key(bucket) < buckets.key(lowest) { lowest = bucket }
         }
+        return lowest
     }
 }

@@ -5,12 +5,14 @@
 /// A cache that evicts its largest object.
 ///
 /// **Rule** (libCacheSim 0.3.5 `Size.c`). Every object sits in a max-heap keyed by its size. A
-/// hit re-keys it with the same size, which leaves it in place; a miss evicts the top of the
-/// heap until the object fits, then inserts it. Among equal sizes (every object in object mode)
+/// hit re-keys it with the same size, which leaves it in place, so a hit does nothing here; a
+/// new cost re-keys it at once. A miss evicts the top of the heap until the object fits, then
+/// inserts it. Among equal sizes (every object in object mode)
 /// the victim is whichever the heap's moves leave on top, so the heap is libCacheSim's
 /// `pqueue.c` move for move (``PQueueMaxHeap``).
 ///
-/// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
+/// - Complexity: a hit is O(1); an insertion, a removal, a cost change and each eviction are
+///   O(log n).
 public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
@@ -30,7 +32,8 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
 
     @inlinable public var count: Int { heap.count }
 
-    @inlinable public mutating func didHit(_ slot: Int32) { heap.update(slot, priority: Double(store.cost(slot))) }
+    /// `pqueue_change_priority` with the size the object already has moves nothing.
+    @inlinable public mutating func didHit(_ slot: Int32) {}
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         budget.cost += store.cost(slot)
@@ -43,4 +46,16 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
         heap.remove(slot)
         budget.cost -= store.cost(slot)
     }
+
+    /// The re-keying that libCacheSim does on the hit that follows an update, done here instead,
+    /// so that a hit need not look at the heap.
+    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
+        budget.cost += cost - store.cost(slot)
+        store.setCost(slot, cost)
+        heap.update(slot, priority: Double(cost))
+    }
+
+    /// Loads the entry's memory ahead of its request; a hit touches nothing else.
+    @inlinable @inline(__always)
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 }

@@ -164,15 +164,15 @@ struct LibCacheSimWTinyLFUCacheTests {
         // 21 does not fit: 1–18 move into main (probation 1–3, protected 4–17, probation again
         // for 18 when no segment has room); 19 (seen once) loses to probation's tail 1 (seen twice).
         #expect(run(Array(1...21)) == [19])
-        #expect(listKeys(cache.probation, cache.store) == [18, 3, 2, 1])
+        #expect(listKeys(cache.lists.probation, cache.store) == [18, 3, 2, 1])
         // A hit on 1 in probation moves it to protected, whose tail 4 goes back to probation,
         // which is over its share: its tail 2 leaves.
         #expect(run([1]) == [2])
-        #expect(listKeys(cache.protected, cache.store).first == 1)
+        #expect(listKeys(cache.lists.protected, cache.store).first == 1)
         // 22 fits; 23 moves 20 into main's last free unit, then 21 loses to 3.
         #expect(run([22, 23]) == [21])
-        #expect(listKeys(cache.window, cache.store) == [23, 22])
-        #expect(listKeys(cache.probation, cache.store) == [20, 4, 18, 3])
+        #expect(listKeys(cache.lists.window, cache.store) == [23, 22])
+        #expect(listKeys(cache.lists.probation, cache.store) == [20, 4, 18, 3])
     }
 
     @Test("matches the array model on random sequences", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])

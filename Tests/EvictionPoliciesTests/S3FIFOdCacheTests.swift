@@ -123,17 +123,17 @@ struct S3FIFOdCacheTests {
         }
         // The cache fills through small (it never exceeds the capacity, small alone may).
         #expect(run(Array(1...20)) == [])
-        #expect(listKeys(cache.small, cache.store).count == 20)
+        #expect(listKeys(cache.lists.small, cache.store).count == 20)
         // 21 misses: small's tail 1 was never hit, so it leaves for the ghost and E_S.
         #expect(run([2, 21]) == [1])
         // 22: small's tail is 2, hit once: it moves to main (no eviction), then 3 leaves.
         #expect(run([22]) == [3])
-        #expect(listKeys(cache.main, cache.store) == [2])
-        #expect(listKeys(cache.ghost, cache.store) == [3, 1])
+        #expect(listKeys(cache.lists.main, cache.store) == [2])
+        #expect(listKeys(cache.lists.ghost, cache.store) == [3, 1])
         #expect(listKeys(cache.evictedFromSmall.queue, cache.evictedFromSmall.store) == [3, 1])
         // 1 is a ghost hit: it leaves the ghost and E_S and, after 4 leaves small, enters main.
         #expect(run([1]) == [4])
-        #expect(listKeys(cache.main, cache.store) == [1, 2])
+        #expect(listKeys(cache.lists.main, cache.store) == [1, 2])
         #expect(cache.smallEvictionHits == 1)
         #expect(listKeys(cache.evictedFromSmall.queue, cache.evictedFromSmall.store) == [4, 3])
     }
@@ -142,7 +142,7 @@ struct S3FIFOdCacheTests {
     func sizing() throws {
         var cache = try S3FIFOdCache<Int, Void>.make(capacity: 1_000)
         var observer = IgnoringObserver<Int, Void>()
-        #expect(cache.smallCapacity == 100 && cache.mainCapacity == 900 && cache.ghostCapacity == 900)
+        #expect(cache.lists.shares.small == 100 && cache.lists.shares.main == 900 && cache.lists.shares.ghost == 900)
         // 2 000 keys requested twice each: every one moves to main, which evicts into E_M, so E_M
         // is not empty (none of them is requested again).
         for key in 0..<2_000 {
@@ -158,9 +158,9 @@ struct S3FIFOdCacheTests {
         }
         // 250 hits on E_S: the first resize at 101 hits (step max(1, 100 / 1000) = 1), then one
         // more after each 21 hits that bring the decayed count (80) back above 100.
-        #expect(cache.smallCapacity > 100)
-        #expect(cache.smallCapacity + cache.mainCapacity == 1_000)
-        #expect(cache.ghostCapacity - cache.smallCapacity == 800)
+        #expect(cache.lists.shares.small > 100)
+        #expect(cache.lists.shares.small + cache.lists.shares.main == 1_000)
+        #expect(cache.lists.shares.ghost - cache.lists.shares.small == 800)
     }
 
     @Test("matches the array model on random sequences", arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])

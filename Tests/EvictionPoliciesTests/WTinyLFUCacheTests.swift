@@ -284,10 +284,10 @@ struct WTinyLFUCacheTests {
         var o = EvictionRecorder<Int, Void>()
         for key in 1...10 { _ = access(&cache, key, &o) }
         #expect(o.evicted.isEmpty)
-        #expect(listKeys(cache.window, cache.store) == [10] && listKeys(cache.probation, cache.store) == Array((1...9).reversed()))
+        #expect(listKeys(cache.lists.window, cache.store) == [10] && listKeys(cache.lists.probation, cache.store) == Array((1...9).reversed()))
         for key in 1...8 { #expect(access(&cache, key, &o)) }      // protected [8 … 1] is over 7: 1 is demoted
-        #expect(listKeys(cache.protected, cache.store) == [8, 7, 6, 5, 4, 3, 2])
-        #expect(listKeys(cache.probation, cache.store) == [1, 9])
+        #expect(listKeys(cache.lists.protected, cache.store) == [8, 7, 6, 5, 4, 3, 2])
+        #expect(listKeys(cache.lists.probation, cache.store) == [1, 9])
     }
 
     @Test("W2: the window's evictee enters main only if the sketch counts it more often than main's victim")
@@ -302,7 +302,7 @@ struct WTinyLFUCacheTests {
         #expect(access(&cache, 11, &o) && cache.frequency(of: 11) == 2)
         _ = access(&cache, 12, &o)                                  // candidate 11 (2) vs victim 9 (1): admitted
         #expect(o.take() == [9])
-        #expect(listKeys(cache.probation, cache.store) == [11, 1] && listKeys(cache.window, cache.store) == [12])
+        #expect(listKeys(cache.lists.probation, cache.store) == [11, 1] && listKeys(cache.lists.window, cache.store) == [12])
     }
 
     @Test("W3: jitter admits a warm (>= 6) rejected candidate with probability 1/128, drawn from java.util.Random")

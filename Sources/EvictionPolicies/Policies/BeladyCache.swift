@@ -27,7 +27,7 @@
 /// used by the next hit or insertion; without one an entry counts as never requested again.
 ///
 /// - Complexity: lookup, insert, remove and each eviction are O(log n).
-public struct BeladyCache<Key: Hashable, Value>: BudgetedPolicy {
+public struct BeladyCache<Key: Hashable, Value>: _HeapPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "belady", reproduces: "Belady MIN, offline optimum (libCacheSim Belady.c)",
@@ -38,17 +38,12 @@ public struct BeladyCache<Key: Hashable, Value>: BudgetedPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// Slots by the 1-based index of their next request (`Int64.max`: never), largest on top.
-    @usableFromInline var heap = PQueueMaxHeap()
+    public var heap = PQueueMaxHeap()
     /// What ``noteNextAccess(_:)`` said about the request being handled.
     @usableFromInline var pendingNext: Int64 = .max
-    /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
-    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
-    }
-
-    @inlinable public var count: Int { heap.count }
+    public init(budget: PolicyBudget) { self.budget = budget }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -71,9 +66,4 @@ public struct BeladyCache<Key: Hashable, Value>: BudgetedPolicy {
     }
 
     @inlinable public mutating func victim() -> Int32 { heap.maximum }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        heap.remove(slot)
-        budget.cost -= store.cost(slot)
-    }
 }

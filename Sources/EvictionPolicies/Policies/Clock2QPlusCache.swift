@@ -20,17 +20,13 @@
 ///   tail with a count ≥ 1 goes back to main's head with count 0; the first at 0 leaves.
 ///
 /// - Complexity: lookups O(1) expected; an eviction step is amortised O(1).
-public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
+public struct Clock2QPlusCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "clock2qplus", reproduces: "CLOCK-2Q+ as libCacheSim 0.3.5 Clock2QPlus.c",
             rule: "new keys enter a small FIFO where only requests outside a correlation window count; counted ones move to a CLOCK main, the others leave and are remembered in a ghost FIFO that admits them straight to main",
             family: .research,
-            parameters: [
-                PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity, truncated", aliases: ["fifo-size-ratio"]),
-                PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, truncated; 0 disables it",
-                                aliases: ["ghost-size-ratio"]),
-                PolicyParameter("move-to-main-threshold", default: "1", "counted requests in the small FIFO needed to move to main"),
+            parameters: _SmallMainGhostShares.parameters(threshold: 1, counting: "counted requests") + [
                 PolicyParameter("correlation-window-ratio", default: "0.5",
                                 "admissions to the small FIFO, as a share of its size, before a request there counts",
                                 aliases: ["corr-window-ratio"]),
@@ -38,10 +34,13 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     }
 
     @usableFromInline typealias Lists = _SmallMainGhostLists
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request
+    /// (outside the window, as any other); then the cache evicts until it fits again.
+    public static var updatesInPlace: Bool { true }
 
     // aux = queue tag in bits 0–1, then the object's count.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var lists: Lists
+    public var lists: _SmallMainGhostLists
     @usableFromInline let correlationWindow: Double
     /// Admissions to small so far; each small entry remembers its number in `admittedAt`.
     @usableFromInline var admissions: Int64 = 0
@@ -55,36 +54,15 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
         correlationWindow = Double(lists.shares.small) * windowRatio
     }
 
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
-
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request
-    /// (outside the window, as any other); then the cache evicts until it fits again.
-    @inlinable
-    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
-                                 observer: inout some EvictionObserver<Key, Value>) {
-        lists.update(slot, value: value, cost: cost, in: &store)
-        didHit(slot)
-        var pass = TrimPass(.caller)
-        while lists.totalCost > lists.shares.capacity { evictionStep(&pass, observer: &observer) }
-        pass.end(&observer)
-    }
-
     // MARK: The rule
 
+    /// A hit counts in main, and in small once the window's admissions came after the object's.
     @inlinable @inline(__always)
-    public mutating func didHit(_ slot: Int32) {
-        let aux = store.aux(slot)
-        if Lists.isSmall(aux) && Double(admissions - admittedAt[slot]) < correlationWindow { return }
-        store.setAux(slot, aux &+ 4)
+    public func counts(hit slot: Int32, aux: UInt32) -> Bool {
+        !Lists.isSmall(aux) || Double(admissions - admittedAt[slot]) >= correlationWindow
     }
 
     /// The miss: consume a ghost entry, refuse what `Clock2QPlus_can_insert` refuses, evict
@@ -93,11 +71,8 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
-        store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
-        guard fits else { return }
         var pass = TrimPass(.caller)
-        while lists.count > 0 && lists.totalCost > lists.shares.capacity - cost { evictionStep(&pass, observer: &observer) }
+        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
         pass.end(&observer)
         if slot >= 0 {
             lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
@@ -118,7 +93,7 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     /// is empty, else small. Main's tail with a count ≥ 1 goes back to the head with count 0;
     /// the first at 0 leaves.
     @inlinable
-    mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
         if lists.main.cost > lists.shares.main || lists.small.isEmpty {
             lists.evictFromMain(&store, &pass, observer: &observer) { count in count >= 1 ? 0 : nil }

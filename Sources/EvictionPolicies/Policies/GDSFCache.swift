@@ -13,7 +13,7 @@
 /// cost and counts as a hit.
 ///
 /// - Complexity: a hit, an insertion, a removal and each eviction are O(log n).
-public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
+public struct GDSFCache<Key: Hashable, Value>: _HeapPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "gdsf", reproduces: "GDSF (Cherkasova 1998; libCacheSim 0.3.5 GDSF.cpp)",
@@ -23,19 +23,14 @@ public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var heap = IndexedMinHeap()
+    public var heap = IndexedMinHeap()
     /// `L`: the priority of the last evicted object.
     @usableFromInline var lastEvictedPriority = 0.0
     /// The request counter that orders equal priorities (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
-    /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
-    public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
-    }
-
-    @inlinable public var count: Int { heap.count }
+    public init(budget: PolicyBudget) { self.budget = budget }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
@@ -59,11 +54,6 @@ public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
         let slot = heap.minimum
         lastEvictedPriority = heap.priority(of: slot)
         return slot
-    }
-
-    @inlinable public mutating func unlink(_ slot: Int32) {
-        heap.remove(slot)
-        budget.cost -= store.cost(slot)
     }
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.

@@ -39,7 +39,7 @@ import Foundation
 /// - Complexity: lookups O(1) expected plus 10 sketch counters on a hit in main; an eviction is
 ///   amortised O(1) plus two sketch estimates. The sketch's decay is O(counters) every
 ///   32 × main-capacity hits in main.
-public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
+public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "wtinylfu",
@@ -49,15 +49,11 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
             parameters: [PolicyParameter("window-size", default: "0.01", "window share of the capacity, truncated, in [0, 1)")])
     }
 
-    @usableFromInline static var windowTag: UInt32 { 0 }
-    @usableFromInline static var probationTag: UInt32 { 1 }
-    @usableFromInline static var protectedTag: UInt32 { 2 }
+    @usableFromInline typealias Regions = _TinyLFURegions
 
-    // aux = the list the slot is in.
+    // aux = the region the slot is in.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var window = SlotList()
-    @usableFromInline var probation = SlotList()
-    @usableFromInline var protected = SlotList()
+    public var lists = _TinyLFURegions()
     @usableFromInline let capacity: Int
     @usableFromInline let windowCapacity: Int
     @usableFromInline let mainCapacity: Int
@@ -83,64 +79,32 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
         decayPeriod = overflow ? .max : period
     }
 
-    @inlinable public var count: Int { window.count + probation.count + protected.count }
-    @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
-    @inlinable var mainCost: Int { probation.cost + protected.cost }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable @inline(__always)
-    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
-        hit(slot, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func didHit(_ slot: Int32) {
-        var ignoring = IgnoringObserver<Key, Value>()
-        hit(slot, observer: &ignoring)
-    }
-
-    /// Re-inserting a resident key with its cost is a hit; with another cost the old object is
-    /// removed (not an eviction) and the new one admitted.
-    @inlinable
-    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
-                                 observer: inout some EvictionObserver<Key, Value>) {
-        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) {
-        case Self.windowTag: store.unlink(slot, &window)
-        case Self.probationTag: store.unlink(slot, &probation)
-        default: store.unlink(slot, &protected)
-        }
-    }
 
     // MARK: The rule
 
     @inlinable
-    mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         switch store.aux(slot) {
-        case Self.windowTag:
-            store.moveToHead(slot, &window)
+        case Regions.windowTag:
+            store.moveToHead(slot, &lists.window)
             return
-        case Self.protectedTag:
-            store.moveToHead(slot, &protected)
+        case Regions.protectedTag:
+            store.moveToHead(slot, &lists.protected)
         default:
-            store.unlink(slot, &probation)
-            store.setAux(slot, Self.protectedTag)
-            store.pushHead(slot, &protected)
+            store.unlink(slot, &lists.probation)
+            store.setAux(slot, Regions.protectedTag)
+            store.pushHead(slot, &lists.protected)
             var pass = TrimPass(.caller)
-            while protected.cost > protectedCapacity {
-                let tail = protected.tail
-                store.unlink(tail, &protected)
-                store.setAux(tail, Self.probationTag)
-                store.pushHead(tail, &probation)
-                while probation.cost > probationCapacity && !probation.isEmpty {
+            while lists.protected.cost > protectedCapacity {
+                let tail = lists.protected.tail
+                store.unlink(tail, &lists.protected)
+                store.setAux(tail, Regions.probationTag)
+                store.pushHead(tail, &lists.probation)
+                while lists.probation.cost > probationCapacity && !lists.probation.isEmpty {
                     pass.willRemove(&observer)
-                    store.evict(probation.tail, from: &probation, observer: &observer)
+                    store.evict(lists.probation.tail, from: &lists.probation, observer: &observer)
                 }
             }
             pass.end(&observer)
@@ -161,8 +125,8 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
         var pass = TrimPass(.caller)
         while totalCost + cost > capacity && count > 0 { evictionStep(&pass, observer: &observer) }
         let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)
-        store.setAux(slot, Self.windowTag)
-        store.pushHead(slot, &window)
+        store.setAux(slot, Regions.windowTag)
+        store.pushHead(slot, &lists.window)
         sketch.add(key)
         pass.end(&observer)
     }
@@ -172,26 +136,26 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     @inlinable
     mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         while true {
-            guard window.cost > 0 || (window.count > 0 && mainCost == 0) else {
+            guard lists.window.cost > 0 || (lists.window.count > 0 && lists.mainCost == 0) else {
                 evictFromMain(&pass, observer: &observer)
                 return
             }
-            let candidate = window.tail
+            let candidate = lists.window.tail
             let key = store.key(candidate), cost = store.cost(candidate)
-            if mainCost + cost <= mainCapacity {
-                store.unlink(candidate, &window)
+            if lists.mainCost + cost <= mainCapacity {
+                store.unlink(candidate, &lists.window)
                 enterMain(candidate, &pass, observer: &observer)
                 sketch.add(key)
                 continue
             }
-            let mainVictim = probation.cost > 0 || protected.isEmpty ? probation.tail : protected.tail
+            let mainVictim = lists.probation.cost > 0 || lists.protected.isEmpty ? lists.probation.tail : lists.protected.tail
             if sketch.estimate(key) > sketch.estimate(store.key(mainVictim)) {
                 evictFromMain(&pass, observer: &observer)
-                store.unlink(candidate, &window)
+                store.unlink(candidate, &lists.window)
                 enterMain(candidate, &pass, observer: &observer)
             } else {
                 pass.willRemove(&observer)
-                store.evict(candidate, from: &window, observer: &observer)
+                store.evict(candidate, from: &lists.window, observer: &observer)
             }
             sketch.add(key)
             return
@@ -203,16 +167,16 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     @inlinable
     mutating func enterMain(_ slot: Int32, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         let cost = store.cost(slot)
-        if probation.cost + cost <= probationCapacity {
-            store.setAux(slot, Self.probationTag)
-            store.pushHead(slot, &probation)
-        } else if protected.cost + cost <= protectedCapacity {
-            store.setAux(slot, Self.protectedTag)
-            store.pushHead(slot, &protected)
+        if lists.probation.cost + cost <= probationCapacity {
+            store.setAux(slot, Regions.probationTag)
+            store.pushHead(slot, &lists.probation)
+        } else if lists.protected.cost + cost <= protectedCapacity {
+            store.setAux(slot, Regions.protectedTag)
+            store.pushHead(slot, &lists.protected)
         } else {
-            while mainCost + cost > mainCapacity && mainCost > 0 { evictFromMain(&pass, observer: &observer) }
-            store.setAux(slot, Self.probationTag)
-            store.pushHead(slot, &probation)
+            while lists.mainCost + cost > mainCapacity && lists.mainCost > 0 { evictFromMain(&pass, observer: &observer) }
+            store.setAux(slot, Regions.probationTag)
+            store.pushHead(slot, &lists.probation)
         }
     }
 
@@ -220,10 +184,10 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     @inlinable
     mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         pass.willRemove(&observer)
-        if probation.cost > 0 || protected.isEmpty {
-            store.evict(probation.tail, from: &probation, observer: &observer)
+        if lists.probation.cost > 0 || lists.protected.isEmpty {
+            store.evict(lists.probation.tail, from: &lists.probation, observer: &observer)
         } else {
-            store.evict(protected.tail, from: &protected, observer: &observer)
+            store.evict(lists.protected.tail, from: &lists.protected, observer: &observer)
         }
     }
 }

@@ -18,61 +18,39 @@
 ///   the cache and its key enters the ghost, which drops its oldest keys to stay within its share.
 ///
 /// - Complexity: lookups O(1) expected; an eviction step is amortised O(1).
-public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
+public struct QDLPCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "qdlp", reproduces: "QD-LP (Yang et al., HotOS'23) as libCacheSim 0.3.5 QDLP.c (main-cache=Clock2)",
             rule: "new keys enter a small FIFO; a key requested there moves to a 2-bit CLOCK when it reaches the tail, the others leave and are remembered in a ghost FIFO that admits them straight to the CLOCK",
             family: .research,
-            parameters: [
-                PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity, truncated", aliases: ["fifo-size-ratio"]),
-                PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, truncated; 0 disables it",
-                                aliases: ["ghost-size-ratio"]),
-                PolicyParameter("move-to-main-threshold", default: "1", "requests in the small FIFO needed to move to main"),
-            ])
+            parameters: _SmallMainGhostShares.parameters(threshold: 1, counting: "requests"))
     }
 
     @usableFromInline typealias Lists = _SmallMainGhostLists
     /// Main's CLOCK counter ceiling (libCacheSim `Clock` with `n-bit-counter=2`).
     @usableFromInline static var maximumCounter: UInt32 { 3 }
+    /// Re-inserting a resident key replaces its value and cost in place and counts as a request;
+    /// eviction steps then run until the cache fits again.
+    public static var updatesInPlace: Bool { true }
 
     // aux = queue tag in bits 0–1, then small's request count or main's CLOCK counter.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var lists: Lists
+    public var lists: _SmallMainGhostLists
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         lists = Lists(try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1))
     }
 
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
-
-    /// Re-inserting a resident key replaces its value and cost in place and counts as a request;
-    /// eviction steps then run until the cache fits again.
-    @inlinable
-    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
-                                 observer: inout some EvictionObserver<Key, Value>) {
-        lists.update(slot, value: value, cost: cost, in: &store)
-        didHit(slot)
-        var pass = TrimPass(.caller)
-        while totalCost > lists.shares.capacity { evictionStep(&pass, observer: &observer) }
-        pass.end(&observer)
-    }
-
     // MARK: The rule
 
+    /// A hit counts in small; in main until the counter reaches its ceiling.
     @inlinable @inline(__always)
-    public mutating func didHit(_ slot: Int32) {
-        let aux = store.aux(slot)
-        if Lists.isSmall(aux) || Lists.counter(aux) < Self.maximumCounter { store.setAux(slot, aux &+ 4) }
+    public func counts(hit slot: Int32, aux: UInt32) -> Bool {
+        Lists.isSmall(aux) || Lists.counter(aux) < Self.maximumCounter
     }
 
     /// The miss: consume a ghost entry, refuse what `QDLP_can_insert` refuses, run eviction steps
@@ -80,13 +58,10 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
-        store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
-        guard fits else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > lists.shares.capacity - cost { evictionStep(&pass, observer: &observer) }
+        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
         if slot >= 0 {
-            if makeRoomInMain(for: cost, &pass, observer: &observer) {
+            if lists.makeRoomInMain(for: cost, &store, &pass, observer: &observer) {
                 lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
             } else {
                 store.release(slot)
@@ -97,11 +72,13 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
         pass.end(&observer)
     }
 
-    /// One call of libCacheSim's `QDLP_evict`.
+    /// One call of libCacheSim's `QDLP_evict`: small empty, main's 2-bit CLOCK evicts; otherwise
+    /// small's tail leaves small, to main (which first makes room) if requested enough, else to
+    /// the ghost.
     @inlinable
-    mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         guard !lists.small.isEmpty else {
-            evictFromMain(&pass, observer: &observer)
+            lists.evictFromMain(&store, &pass, observer: &observer, renewing: Lists.decrementing)
             return
         }
         let slot = lists.small.tail
@@ -109,29 +86,12 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
             lists.demoteSmallTail(&store, &pass, observer: &observer)
             return
         }
-        if makeRoomInMain(for: store.cost(slot), &pass, observer: &observer) {
+        if lists.makeRoomInMain(for: store.cost(slot), &store, &pass, observer: &observer) {
             store.unlink(slot, &lists.small)
             store.pushHead(slot, &lists.main, tag: Lists.mainTag)
         } else {
             pass.willRemove(&observer)
             store.evict(slot, from: &lists.small, observer: &observer)
         }
-    }
-
-    /// Main's `get` of a new object: refused when larger than main's share; otherwise main's
-    /// CLOCK evicts until it fits. Returns whether it fits.
-    @inlinable
-    mutating func makeRoomInMain(for cost: Int, _ pass: inout TrimPass,
-                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        guard cost <= lists.shares.main else { return false }
-        while !lists.main.isEmpty && lists.main.cost + cost > lists.shares.main { evictFromMain(&pass, observer: &observer) }
-        return true
-    }
-
-    /// `Clock_evict` with 2-bit counters: a counter ≥ 1 is decremented and its object goes back
-    /// to the head; the first at 0 leaves.
-    @inlinable
-    mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        lists.evictFromMain(&store, &pass, observer: &observer) { counter in counter >= 1 ? counter - 1 : nil }
     }
 }

@@ -66,12 +66,7 @@ public enum S3FIFOv0Version: S3FIFOVersion {
 
 @usableFromInline
 func _s3fifoParameters(warmUp: Bool) -> [PolicyParameter] {
-    [
-        PolicyParameter("small-ratio", default: "0.1", "small FIFO share of the capacity, truncated",
-                        aliases: ["fifo-size-ratio", "small-size-ratio"]),
-        PolicyParameter("ghost-ratio", default: "0.9", "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it",
-                        aliases: ["ghost-size-ratio"]),
-        PolicyParameter("move-to-main-threshold", default: "2", "hits in the small FIFO needed to move to main"),
+    _SmallMainGhostShares.parameters(threshold: 2, counting: "hits") + [
         PolicyParameter("warm-up", default: String(warmUp), "libCacheSim's Dec-2024 S3FIFO.c rule: before the first eviction, a new object that finds the small FIFO full goes to main"),
     ]
 }
@@ -85,14 +80,16 @@ public typealias S3FIFOv0Cache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Va
 /// FIFO of recently demoted keys; `Version` picks the warm-up default.
 ///
 /// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
-public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: GhostListPolicy {
+public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: _SmallMainGhostPolicy {
     public static var descriptor: PolicyDescriptor { Version.descriptor }
 
     @usableFromInline typealias Lists = _SmallMainGhostLists
+    /// libCacheSim's find-then-insert: a re-insert at the same cost is a hit, at a new cost a new object.
+    public static var updatesInPlace: Bool { false }
 
     // aux = queue tag in bits 0–1, frequency above.
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var lists: Lists
+    public var lists: _SmallMainGhostLists
     @usableFromInline let maximumFrequency: UInt32
     @usableFromInline let warmUp: Bool
     /// Whether the cache has ever had to evict (the warm-up rule's switch).
@@ -104,24 +101,14 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
         warmUp = try options.bool("warm-up", default: Version.warmsUp)
     }
 
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable @inline(__always)
-    public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
-
     // MARK: The rule
 
+    /// A hit counts, in small or main, until the frequency saturates.
     @inlinable @inline(__always)
-    public mutating func didHit(_ slot: Int32) {
-        let aux = store.aux(slot)
-        if Lists.counter(aux) < maximumFrequency { store.setAux(slot, aux &+ 4) }
-    }
+    public func counts(hit slot: Int32, aux: UInt32) -> Bool { Lists.counter(aux) < maximumFrequency }
 
     /// libCacheSim's miss path: consume a ghost entry, refuse what S3FIFO_can_insert refuses,
     /// evict until the object fits, then insert into main (ghost hit) or small.
@@ -134,9 +121,7 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
         store.consumeGhost(slot, from: &lists.ghost, keeping: admitted)
         guard admitted else { return }
         var pass = TrimPass(.caller)
-        while lists.totalCost + cost > lists.shares.capacity && lists.count > 0 {
-            evictOne(&pass, observer: &observer)
-        }
+        _evict(toFit: cost, &pass, observer: &observer)
         if slot >= 0 {
             lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
         } else if cost < lists.shares.small {
@@ -156,7 +141,7 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: G
     /// no cost, else small. Main is a 2-bit CLOCK: a tail with freq >= 1 goes back to the head
     /// with min(freq, 3) - 1; the first with freq 0 leaves.
     @inlinable
-    mutating func evictOne(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         hasEvicted = true
         if lists.main.cost > lists.shares.main || lists.small.cost == 0 {
             guard lists.main.cost > 0 else { return }

@@ -31,248 +31,146 @@
 ///
 /// - Complexity: lookups O(1) expected; evictions amortised O(1). Three index probes per request
 ///   that misses S (the cache's and the two evicted-key queues'), as libCacheSim's five.
-public struct S3FIFOdCache<Key: Hashable, Value>: EvictionPolicy {
+public struct S3FIFOdCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "s3fifod",
             reproduces: "S3-FIFO with a dynamic small queue (Yang et al., SOSP'23) as libCacheSim 0.3.5 S3FIFOd.c (main-cache=Clock2)",
             rule: "S3-FIFO whose small-queue share grows or shrinks by the hits on the keys each queue recently evicted",
             family: .research,
-            parameters: [
-                PolicyParameter("small-ratio", default: "0.1", "initial small FIFO share of the capacity, truncated",
-                                aliases: ["fifo-size-ratio", "small-size-ratio"]),
-                PolicyParameter("move-to-main-threshold", default: "1", "requests in the small FIFO needed to move to main"),
-            ])
+            parameters: _SmallMainGhostShares.parameters(small: "initial small FIFO share of the capacity, truncated", ghost: false,
+                                                         threshold: 1, counting: "requests"))
     }
 
-    @usableFromInline static var smallTag: UInt32 { 0 }
-    @usableFromInline static var mainTag: UInt32 { 1 }
-    @usableFromInline static var ghostTag: UInt32 { 2 }
+    @usableFromInline typealias Lists = _SmallMainGhostLists
     /// Main's CLOCK counter ceiling (libCacheSim `Clock` with `n-bit-counter=2`).
     @usableFromInline static var maximumCounter: UInt32 { 3 }
     /// Small's request count saturates here; only `>= threshold` is ever asked of it.
     @usableFromInline static var maximumRequests: UInt32 { 1 << 28 }
+    /// libCacheSim's find-then-insert: a re-insert at the same cost is a request, at a new cost
+    /// the old object is removed (not an eviction) and the new one requested.
+    public static var updatesInPlace: Bool { false }
 
     // aux = queue tag in bits 0–1, then small's request count or main's CLOCK counter.
-    @usableFromInline var store = SlotArena<Key, Value>()
-    @usableFromInline var small = SlotList()
-    @usableFromInline var main = SlotList()
-    @usableFromInline var ghost = SlotList()
+    public var store = SlotArena<Key, Value>()
+    /// The queues; their shares move with the sizing rule (the ghost's with small's).
+    public var lists: _SmallMainGhostLists
     @usableFromInline var evictedFromSmall: _EvictedKeyFIFO<Key>
     @usableFromInline var evictedFromMain: _EvictedKeyFIFO<Key>
-    @usableFromInline let capacity: Int
-    @usableFromInline var smallCapacity: Int
-    @usableFromInline var mainCapacity: Int
-    @usableFromInline var ghostCapacity: Int
-    @usableFromInline let threshold: UInt32
     /// Requests for keys recently evicted from small and from main, since the last decay.
     @usableFromInline var smallEvictionHits = 0
     @usableFromInline var mainEvictionHits = 0
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        try options.validate(against: Self.descriptor)
-        try limits.validate(for: Self.descriptor)
-        guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
-        let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
-        threshold = UInt32(try options.integer("move-to-main-threshold", default: 1, in: 0...1_000_000))
-        self.capacity = capacity
-        smallCapacity = _proportion(of: capacity, smallRatio)
-        mainCapacity = capacity - smallCapacity
-        ghostCapacity = mainCapacity
-        evictedFromSmall = _EvictedKeyFIFO(capacity: capacity / 10)
-        evictedFromMain = _EvictedKeyFIFO(capacity: capacity / 10)
+        var shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
+        shares.ghost = shares.main
+        lists = Lists(shares)
+        evictedFromSmall = _EvictedKeyFIFO(capacity: shares.capacity / 10)
+        evictedFromMain = _EvictedKeyFIFO(capacity: shares.capacity / 10)
     }
-
-    @inlinable public var count: Int { small.count + main.count }
-    @inlinable public var totalCost: Int { small.cost + main.cost }
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
-    @inlinable
-    public func contains(_ key: Key) -> Bool {
-        let slot = store.find(key)
-        return slot >= 0 && store.aux(slot) & 3 != Self.ghostTag
-    }
-
-    /// A lookup of a resident key is a request for it; of any other key, nothing.
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        guard contains(key) else { return nil }
-        _ = request(key, cost: 0, value: nil, observer: &observer)
-        return store.value(store.find(key))
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        request(key, cost: cost, value: value(), observer: &observer)
-    }
-
-    /// Re-inserting a resident key with its cost is a request; with another cost the old object
-    /// is removed (not an eviction) and the new one requested.
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        let slot = store.find(key)
-        if slot >= 0 && store.aux(slot) & 3 != Self.ghostTag {
-            if store.cost(slot) == max(cost, 0) {
-                store.setValue(slot, value)
-                _ = request(key, cost: cost, value: nil, observer: &observer)
-                return
-            }
-            remove(key, observer: &observer)
-        }
-        _ = request(key, cost: cost, value: value, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        switch store.aux(slot) & 3 {
-        case Self.smallTag: store.unlink(slot, &small)
-        case Self.mainTag: store.unlink(slot, &main)
-        default: store.unlink(slot, &ghost)
-        }
-        return store.release(slot)
-    }
-
     // MARK: The rule
 
-    /// One request, as `S3FIFOd_get`: resize, find, and on a miss evict and insert `value`
-    /// (`nil` only for keys known to be resident).
+    /// A hit, after `S3FIFOd_get` resizes: counted; a hit in small returns before the
+    /// evicted-key queues are consulted.
     @inlinable
-    mutating func request(_ key: Key, cost: Int, value: @autoclosure () -> Value?,
-                          observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        let cost = max(cost, 0)
+    public mutating func didHit(_ slot: Int32) {
         resize()
-        let hash = store.hash(key)
-        let slot = store.find(key, hash: hash)
-        let tag = slot >= 0 ? store.aux(slot) & 3 : Self.ghostTag
-        if slot >= 0 && tag != Self.ghostTag {
-            let aux = store.aux(slot)
-            let ceiling = tag == Self.smallTag ? Self.maximumRequests : Self.maximumCounter
-            if aux >> 2 < ceiling { store.setAux(slot, aux &+ 4) }
-            // A hit in small returns before the evicted-key queues are consulted.
-            if tag == Self.smallTag { return true }
-        }
-        let ghostHit = slot >= 0 && tag == Self.ghostTag
-        if ghostHit {
-            store.unlink(slot, &ghost)
+        _countHit(slot)
+        if !Lists.isSmall(store.aux(slot)) { consultEvictedKeys(store.key(slot)) }
+    }
+
+    /// A hit counts until the counter's ceiling: small's request count, main's 2-bit CLOCK.
+    @inlinable @inline(__always)
+    public func counts(hit slot: Int32, aux: UInt32) -> Bool {
+        Lists.counter(aux) < (Lists.isSmall(aux) ? Self.maximumRequests : Self.maximumCounter)
+    }
+
+    /// A miss, after `S3FIFOd_get` resizes: the key leaves the ghost and the evicted-key queues;
+    /// an object larger than small is refused; eviction steps run until it fits; a ghost key
+    /// enters main (main making room, unrecorded), any other small.
+    @inlinable
+    public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
+        resize()
+        consultEvictedKeys(key)
+        var pass = TrimPass(.caller)
+        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
+        if slot < 0 {
+            store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &lists.small, tag: Lists.smallTag)
+        } else if lists.makeRoomInMain(for: cost, &store, &pass, observer: &observer) {
+            lists.reviveInMain(slot, value: value(), cost: cost, in: &store)
+        } else {
             store.release(slot)
         }
+        pass.end(&observer)
+    }
+
+    /// A request for a key not in small: it leaves the evicted-key queues, each hit counted.
+    @inlinable
+    mutating func consultEvictedKeys(_ key: Key) {
         if evictedFromSmall.remove(key) { smallEvictionHits += 1 }
         if evictedFromMain.remove(key) { mainEvictionHits += 1 }
-        if slot >= 0 && tag == Self.mainTag { return true }
-
-        guard cost <= smallCapacity, cost <= capacity, let value = value() else { return false }
-        var pass = TrimPass(.caller)
-        while small.cost + main.cost + cost > capacity && count > 0 { evictionStep(&pass, observer: &observer) }
-        if ghostHit {
-            // main's own `get`: refused above its share, else its CLOCK makes room, unrecorded.
-            if cost <= mainCapacity {
-                while main.cost + cost > mainCapacity && !main.isEmpty {
-                    evictFromMain(recording: false, &pass, observer: &observer)
-                }
-                enter(store.allocate(key: key, hash: hash, value: value, cost: cost), Self.mainTag)
-            }
-        } else {
-            enter(store.allocate(key: key, hash: hash, value: value, cost: cost), Self.smallTag)
-        }
-        pass.end(&observer)
-        return false
     }
 
     /// `S3FIFOd_update_fifo_size`: moves a step of capacity toward the queue whose evicted keys
     /// are requested more than twice as often as the other's.
     @inlinable
     mutating func resize() {
-        let step = max(1, min(smallCapacity, mainCapacity) / 1000)
+        let step = max(1, min(lists.shares.small, lists.shares.main) / 1000)
         guard evictedFromMain.cost > 0 else {
             smallEvictionHits = 0
             mainEvictionHits = 0
             return
         }
         guard smallEvictionHits + mainEvictionHits > 100 else { return }
+        let capacity = lists.shares.capacity
         if smallEvictionHits > mainEvictionHits * 2 {
-            if mainCapacity > capacity / 100 {
-                smallCapacity += step
-                ghostCapacity += step
-                mainCapacity -= step
-            }
+            if lists.shares.main > capacity / 100 { moveShare(step) }
         } else if mainEvictionHits > smallEvictionHits * 2 {
-            if smallCapacity > capacity / 100 {
-                smallCapacity -= step
-                ghostCapacity -= step
-                mainCapacity += step
-            }
+            if lists.shares.small > capacity / 100 { moveShare(-step) }
         }
         smallEvictionHits = Int(Double(smallEvictionHits) * 0.8)
         mainEvictionHits = Int(Double(mainEvictionHits) * 0.8)
     }
 
+    /// Moves `step` of capacity from main to small and the ghost (back when negative).
+    @inlinable
+    mutating func moveShare(_ step: Int) {
+        lists.shares.small += step
+        lists.shares.ghost += step
+        lists.shares.main -= step
+    }
+
     /// One call of `S3FIFOd_evict`.
     @inlinable
-    mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        guard small.cost > 0 || main.isEmpty else {
-            evictFromMain(recording: true, &pass, observer: &observer)
+    public mutating func evictionStep(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        guard lists.small.cost > 0 || lists.main.isEmpty else {
+            evictFromMain(&pass, observer: &observer)
             return
         }
-        let slot = small.tail
-        store.unlink(slot, &small)
-        if store.aux(slot) >> 2 >= threshold {
-            enter(slot, Self.mainTag)
-            while main.cost > mainCapacity && !main.isEmpty {
-                evictFromMain(recording: true, &pass, observer: &observer)
-            }
+        let slot = lists.small.tail
+        store.unlink(slot, &lists.small)
+        if Lists.counter(store.aux(slot)) >= lists.shares.threshold {
+            store.pushHead(slot, &lists.main, tag: Lists.mainTag)
+            while lists.main.cost > lists.shares.main && !lists.main.isEmpty { evictFromMain(&pass, observer: &observer) }
             return
         }
-        let key = store.key(slot), cost = store.cost(slot)
-        pass.willRemove(&observer)
-        if let value = store.value(slot) { observer.didEvict(key, value: value, cost: cost) }
-        evictedFromSmall.add(key, cost: cost)
+        evictedFromSmall.add(store.key(slot), cost: store.cost(slot))
         // The ghost's own `get`: refused above its share, else its oldest keys make room.
-        guard cost <= ghostCapacity else {
-            store.release(slot)
-            return
-        }
-        while ghost.cost + cost > ghostCapacity && !ghost.isEmpty {
-            let oldest = ghost.tail
-            store.unlink(oldest, &ghost)
-            store.release(oldest)
-        }
-        store.setValue(slot, nil)
-        enter(slot, Self.ghostTag)
+        store.demote(slot, to: &lists.ghost, limit: lists.shares.ghost, tag: Lists.ghostTag, pass: &pass, observer: &observer)
     }
 
+    /// Main's 2-bit CLOCK evicts, and its victim's key enters the evicted-from-main queue.
     @inlinable
-    mutating func enter(_ slot: Int32, _ tag: UInt32) {
-        store.setAux(slot, tag)
-        switch tag {
-        case Self.smallTag: store.pushHead(slot, &small)
-        case Self.mainTag: store.pushHead(slot, &main)
-        default: store.pushHead(slot, &ghost)
-        }
-    }
-
-    /// `Clock_evict` with 2-bit counters: a counter ≥ 1 is decremented and its object goes back
-    /// to the head; the first at 0 leaves, and enters the evicted-from-main queue if `recording`.
-    @inlinable
-    mutating func evictFromMain(recording: Bool, _ pass: inout TrimPass,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        while true {
-            let slot = main.tail
-            let counter = store.aux(slot) >> 2
-            guard counter >= 1 else { break }
-            store.setAux(slot, Self.mainTag | (counter - 1) << 2)
-            store.moveToHead(slot, &main)
-        }
-        let victim = main.tail
-        if recording { evictedFromMain.add(store.key(victim), cost: store.cost(victim)) }
+    mutating func evictFromMain(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
+        let victim = lists.mainVictim(&store, renewing: Lists.decrementing)
+        evictedFromMain.add(store.key(victim), cost: store.cost(victim))
         pass.willRemove(&observer)
-        store.evict(victim, from: &main, observer: &observer)
+        store.evict(victim, from: &lists.main, observer: &observer)
     }
 }
 

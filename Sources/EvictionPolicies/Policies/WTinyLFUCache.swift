@@ -42,7 +42,7 @@
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sketch reset is O(table size)
 ///   every 10 × table-size additions, so amortized O(1).
-public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
+public struct WTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "caffeine-wtinylfu",
@@ -61,21 +61,14 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
             ])
     }
 
-    @usableFromInline static var windowTag: UInt32 { 0 }
-    @usableFromInline static var probationTag: UInt32 { 1 }
-    @usableFromInline static var protectedTag: UInt32 { 2 }
+    @usableFromInline typealias Regions = _TinyLFURegions
 
     /// How the sketch is sized.
     @usableFromInline enum Weighting { case undecided, unweighted, weighted }
 
-    // aux = the region the slot is in.
+    // aux = the region the slot is in; the window holds up to `maxWindow`, protected `maxProtected`.
     public var store = SlotArena<Key, Value>()
-    /// The admission window, an LRU of `maxWindow`; new objects enter here.
-    @usableFromInline var window = SlotList()
-    /// Main's probationary LRU: window evictees that won admission, and protected's demotions.
-    @usableFromInline var probation = SlotList()
-    /// Main's protected LRU of `maxProtected`: entries hit while in probation.
-    @usableFromInline var protected = SlotList()
+    public var lists = _TinyLFURegions()
     @usableFromInline let capacity: Int
     @usableFromInline let maxWindow: Int
     @usableFromInline let maxProtected: Int
@@ -112,32 +105,12 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
         sketch = _CountMin4()
     }
 
-    @inlinable public var count: Int { window.count + probation.count + protected.count }
-    @inlinable public var totalCost: Int { window.cost + probation.cost + protected.cost }
-
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// The sketch's estimate of `key`'s frequency (0–15), for tests and reports.
     public func frequency(of key: Key) -> Int {
         hasSketch ? sketch.frequency(Self.javaLong(key)) : 0
-    }
-
-    @inlinable
-    public mutating func unlink(_ slot: Int32) {
-        switch store.aux(slot) {
-        case Self.windowTag: store.unlink(slot, &window)
-        case Self.probationTag: store.unlink(slot, &probation)
-        default: store.unlink(slot, &protected)
-        }
-    }
-
-    /// A re-insert at the same cost is a hit; at a new cost, a new object (the old one goes, not
-    /// an eviction, and the new one misses).
-    @inlinable
-    public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
-                                 observer: inout some EvictionObserver<Key, Value>) {
-        _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 
     // MARK: The rule
@@ -155,29 +128,23 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
         if hasSketch { sketch.increment(Self.javaLong(key)) }
     }
 
-    @inlinable
-    public mutating func didHit(_ slot: Int32) {
-        var ignoring = IgnoringObserver<Key, Value>()
-        didHit(slot, observer: &ignoring)
-    }
-
     /// onWindowHit, onProbationHit, onProtectedHit; then the cache evicts as after any access.
     @inlinable
-    public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+    public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         record(store.key(slot))
         switch store.aux(slot) {
-        case Self.windowTag:
-            store.moveToHead(slot, &window)
-        case Self.probationTag:
+        case Regions.windowTag:
+            store.moveToHead(slot, &lists.window)
+        case Regions.probationTag:
             if store.cost(slot) > maxProtected {
-                store.moveToHead(slot, &probation)
+                store.moveToHead(slot, &lists.probation)
             } else {
-                store.unlink(slot, &probation)
-                store.pushHead(slot, &protected, tag: Self.protectedTag)
+                store.unlink(slot, &lists.probation)
+                store.pushHead(slot, &lists.protected, tag: Regions.protectedTag)
                 demoteProtected()
             }
         default:
-            store.moveToHead(slot, &protected)
+            store.moveToHead(slot, &lists.protected)
             demoteProtected()
         }
         evict(observer: &observer)
@@ -194,14 +161,14 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
             hasSketch = true
         }
         record(key)
-        store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &window, tag: Self.windowTag)
+        store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &lists.window, tag: Regions.windowTag)
         evict(observer: &observer)
     }
 
     /// Takes `slot` out of its region, frees it and reports it to `observer`. O(1) expected.
     @inlinable
     mutating func evictEntry(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
-        unlink(slot)
+        lists.unlink(slot, in: &store)
         let key = store.key(slot)
         let cost = store.cost(slot)
         if let value = store.release(slot) { observer.didEvict(key, value: value, cost: cost) }
@@ -209,10 +176,10 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
 
     @inlinable
     mutating func demoteProtected() {
-        while protected.cost > maxProtected && protected.tail >= 0 {
-            let slot = protected.tail
-            store.unlink(slot, &protected)
-            store.pushHead(slot, &probation, tag: Self.probationTag)
+        while lists.protected.cost > maxProtected && lists.protected.tail >= 0 {
+            let slot = lists.protected.tail
+            store.unlink(slot, &lists.protected)
+            store.pushHead(slot, &lists.probation, tag: Regions.probationTag)
         }
     }
 
@@ -227,7 +194,7 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
             }
             sketch.ensureCapacity(count, multiplier: countersMultiplier)
         }
-        guard window.cost > maxWindow || totalCost > capacity else { return }
+        guard lists.window.cost > maxWindow || totalCost > capacity else { return }
         evictFromMain(candidate: evictFromWindow(), observer: &observer)
     }
 
@@ -236,10 +203,10 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     @inlinable
     mutating func evictFromWindow() -> Int32 {
         var first: Int32 = -1
-        while window.cost > maxWindow && window.tail >= 0 {
-            let slot = window.tail
-            store.unlink(slot, &window)
-            store.pushHead(slot, &probation, tag: Self.probationTag)
+        while lists.window.cost > maxWindow && lists.window.tail >= 0 {
+            let slot = lists.window.tail
+            store.unlink(slot, &lists.window)
+            store.pushHead(slot, &lists.probation, tag: Regions.probationTag)
             if first < 0 { first = slot }
         }
         return first
@@ -250,23 +217,23 @@ public struct WTinyLFUCache<Key: Hashable, Value>: ArenaPolicy {
     mutating func evictFromMain(candidate first: Int32, observer: inout some EvictionObserver<Key, Value>) {
         var candidate = first
         var searchedWindow = false
-        var victimRegion = Self.probationTag
-        var victim = probation.tail
+        var victimRegion = Regions.probationTag
+        var victim = lists.probation.tail
         var pass = TrimPass(.caller)
         defer { pass.end(&observer) }
         while totalCost > capacity {
             if candidate < 0 && !searchedWindow {
-                candidate = window.tail
+                candidate = lists.window.tail
                 searchedWindow = true
             }
             if candidate < 0 && victim < 0 {
-                if victimRegion == Self.probationTag {
-                    victimRegion = Self.protectedTag
-                    victim = protected.tail
+                if victimRegion == Regions.probationTag {
+                    victimRegion = Regions.protectedTag
+                    victim = lists.protected.tail
                     continue
-                } else if victimRegion == Self.protectedTag {
-                    victimRegion = Self.windowTag
-                    victim = window.tail
+                } else if victimRegion == Regions.protectedTag {
+                    victimRegion = Regions.windowTag
+                    victim = lists.window.tail
                     continue
                 }
                 break

@@ -1,12 +1,12 @@
 /// The sizes of the S3-FIFO family (S3-FIFO, QD-LP, CLOCK-2Q+), validated once from the
 /// options they share: a small FIFO of ⌊small-ratio × capacity⌋, a main queue of the rest and a
 /// ghost FIFO of ⌊ghost-ratio × capacity⌋, in the same cost units, truncated as libCacheSim does.
-@usableFromInline
-internal struct _SmallMainGhostShares {
+/// S3-FIFO-d moves share between small and main as it runs.
+public struct _SmallMainGhostShares {
     @usableFromInline let capacity: Int
-    @usableFromInline let small: Int
-    @usableFromInline let main: Int
-    @usableFromInline let ghost: Int
+    @usableFromInline var small: Int
+    @usableFromInline var main: Int
+    @usableFromInline var ghost: Int
     /// Requests in the small FIFO needed to move to main (`move-to-main-threshold`).
     @usableFromInline let threshold: UInt32
 
@@ -21,5 +21,17 @@ internal struct _SmallMainGhostShares {
         small = _proportion(of: capacity, smallRatio)
         main = capacity - small
         ghost = _proportion(of: capacity, ghostRatio)
+    }
+
+    /// The options the family shares, as its policies list them: `small-ratio` (described as
+    /// `small`), `ghost-ratio` unless `ghost` is false (S3-FIFO-d's ghost follows main), and
+    /// `move-to-main-threshold` defaulting to `threshold`, which counts `counting` in the small FIFO.
+    static func parameters(small: String = "small FIFO share of the capacity, truncated", ghost: Bool = true,
+                           threshold: Int, counting: String) -> [PolicyParameter] {
+        [PolicyParameter("small-ratio", default: "0.1", small, aliases: ["fifo-size-ratio", "small-size-ratio"])]
+            + (ghost ? [PolicyParameter("ghost-ratio", default: "0.9",
+                                        "ghost FIFO size as a share of the capacity, in the same units, truncated; 0 disables it",
+                                        aliases: ["ghost-size-ratio"])] : [])
+            + [PolicyParameter("move-to-main-threshold", default: String(threshold), "\(counting) in the small FIFO needed to move to main")]
     }
 }

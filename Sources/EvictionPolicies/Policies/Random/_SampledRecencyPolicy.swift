@@ -1,21 +1,21 @@
-/// Each resident's last access time, as the request count when it was last requested
-/// (libCacheSim's `last_access_vtime`, stamped by RandomLRU and RandomTwo).
+/// The request count that stamps each resident with its last access time (libCacheSim's
+/// `last_access_vtime`, stamped by RandomLRU and RandomTwo). The stamps themselves live in the
+/// slots (``SlotArena/stamp(_:)``), in the line a lookup has already loaded, so a hit writes no
+/// other cache line; a count below 2^53 is exact as a `Double`.
 ///
-/// - Complexity: ``touch(_:)`` O(1) amortised.
+/// - Complexity: ``tick()`` O(1).
 public struct _RecencyStamps {
-    /// Per slot: the request count at its last access.
-    @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
     /// Requests so far.
     @usableFromInline var clock: Int64 = 0
 
-    /// No stamp yet.
+    /// No request yet.
     @inlinable public init() {}
 
-    /// Counts a request for `slot` and stamps it with the count.
+    /// Counts a request and returns its stamp.
     @inlinable
-    mutating func touch(_ slot: Int32) {
+    mutating func tick() -> Double {
         clock += 1
-        lastAccess[slot] = clock
+        return Double(clock)
     }
 }
 
@@ -28,22 +28,25 @@ public struct _RecencyStamps {
 ///
 /// - Complexity: a hit and an insert O(1) amortised; each eviction O(`samples`) expected.
 public protocol _SampledRecencyPolicy: _SampledPolicy {
-    /// The residents' last access times.
+    /// The request count the stamps come from.
     var recency: _RecencyStamps { get set }
     /// How many residents each eviction draws.
     var samples: Int { get }
 }
 
 extension _SampledRecencyPolicy {
-    @inlinable public mutating func didHit(_ slot: Int32) { recency.touch(slot) }
+    @inlinable public mutating func didHit(_ slot: Int32) {
+        let stamp = recency.tick()
+        _inPlace { $0.setStamp(slot, stamp) }
+    }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        recency.touch(slot)
+        let stamp = recency.tick()
+        _inPlace { $0.setStamp(slot, stamp) }
         _sample(slot)
     }
 
     @inlinable public mutating func victim() -> Int32 {
-        let lastAccess = recency.lastAccess
-        return residents.lowest(of: samples) { lastAccess[$0] }
+        _lowest(of: samples) { policy, slot in policy._inPlace { $0.stamp(slot) } }
     }
 }

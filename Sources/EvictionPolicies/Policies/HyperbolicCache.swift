@@ -33,7 +33,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
     /// Per slot: its frequency and entry time, side by side, so a draw's score loads one line.
-    @usableFromInline var rates = SideTable<_HyperbolicRate>(filling: _HyperbolicRate(frequency: 0, entered: 0))
+    @usableFromInline var rates = SideTable<(frequency: UInt32, entered: Int64)>(filling: (frequency: 0, entered: 0))
     /// Requests so far, the current one included (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
     @usableFromInline let samples: Int
@@ -63,7 +63,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        rates[slot] = _HyperbolicRate(frequency: 1, entered: requests)
+        rates[slot] = (frequency: 1, entered: requests)
         _sample(slot)
     }
 
@@ -75,17 +75,5 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
             let rate = policy.rates[slot]
             return 1.0e8 * Double(rate.frequency) / Double(policy.requests - rate.entered)
         }
-    }
-}
-
-/// A Hyperbolic resident's request count since it entered and the request count when it entered.
-@usableFromInline
-struct _HyperbolicRate {
-    @usableFromInline var frequency: UInt32
-    @usableFromInline var entered: Int64
-
-    @inlinable init(frequency: UInt32, entered: Int64) {
-        self.frequency = frequency
-        self.entered = entered
     }
 }

@@ -16,14 +16,16 @@
 /// - Complexity: insert O(1) amortised; remove and draw O(chain length), O(1) expected.
 @usableFromInline
 struct _ChainedSample {
-    @usableFromInline var buckets: ContiguousArray<_ChainBucket>
-    /// Per slot: the next slot of its chain and the hash it is filed under (for rebuilding).
-    @usableFromInline var links = SideTable<_ChainLink>(filling: _ChainLink(next: -1, hash: 0))
+    /// Per bucket: its chain's first slot (-1 when empty) and its length.
+    @usableFromInline var buckets: ContiguousArray<(head: Int32, length: UInt32)>
+    /// Per slot: the next slot of its chain and the low 32 bits of the hash it is filed under
+    /// (for rebuilding; enough for any bucket count an `Int32` slot number allows).
+    @usableFromInline var links = SideTable<(next: Int32, hash: UInt32)>(filling: (next: -1, hash: 0))
     @usableFromInline var count = 0
 
     /// An empty table of `buckets` buckets (a power of two).
     @inlinable init(buckets: Int = 1 << 16) {
-        self.buckets = ContiguousArray(repeating: _ChainBucket(head: -1, length: 0), count: buckets)
+        self.buckets = ContiguousArray(repeating: (head: -1, length: 0), count: buckets)
     }
 
     @inlinable var mask: UInt32 { UInt32(truncatingIfNeeded: buckets.count - 1) }
@@ -34,7 +36,7 @@ struct _ChainedSample {
         if count > buckets.count * 2 { rebuild(buckets: buckets.count * 2) }
         let hash = UInt32(truncatingIfNeeded: hash)
         let bucket = Int(hash & mask)
-        links[slot] = _ChainLink(next: buckets[bucket].head, hash: hash)
+        links[slot] = (next: buckets[bucket].head, hash: hash)
         buckets[bucket].head = slot
         buckets[bucket].length &+= 1
         count += 1
@@ -84,7 +86,7 @@ struct _ChainedSample {
     @inlinable
     mutating func rebuild(buckets newCount: Int) {
         let old = buckets
-        buckets = ContiguousArray(repeating: _ChainBucket(head: -1, length: 0), count: newCount)
+        buckets = ContiguousArray(repeating: (head: -1, length: 0), count: newCount)
         let mask = self.mask
         for bucket in old {
             var slot = bucket.head
@@ -97,30 +99,5 @@ struct _ChainedSample {
                 slot = link.next
             }
         }
-    }
-}
-
-/// A bucket of a ``_ChainedSample``: its chain's first slot (-1 when empty) and its length.
-@usableFromInline
-struct _ChainBucket {
-    @usableFromInline var head: Int32
-    @usableFromInline var length: UInt32
-
-    @inlinable init(head: Int32, length: UInt32) {
-        self.head = head
-        self.length = length
-    }
-}
-
-/// One slot's place in a ``_ChainedSample``: the next slot in its bucket's chain and the low 32
-/// bits of the hash it is filed under (enough for any bucket count an `Int32` slot allows).
-@usableFromInline
-struct _ChainLink {
-    @usableFromInline var next: Int32
-    @usableFromInline var hash: UInt32
-
-    @inlinable init(next: Int32, hash: UInt32) {
-        self.next = next
-        self.hash = hash
     }
 }

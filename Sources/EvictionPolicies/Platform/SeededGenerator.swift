@@ -34,3 +34,12 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return result
     }
 }
+
+extension SeededGenerator {
+    /// The generator of a randomized policy, seeded by its `seed` option (1 by default), read as a
+    /// 64-bit pattern so that a negative seed is a seed too.
+    @usableFromInline
+    init(seedOption options: PolicyOptions) throws(PolicyConfigurationError) {
+        self.init(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+    }
+}

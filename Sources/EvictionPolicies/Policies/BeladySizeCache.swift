@@ -126,10 +126,10 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
     /// The largest size × distance to the next request among the draws, as a Double (no
     /// overflow; the order of libCacheSim's sum of logarithms), negated to take the lowest.
     @inlinable public mutating func victim() -> Int32 {
-        let (store, nextRequest, now) = (self.store, self.nextRequest, self.now)
-        return residents.lowest(of: samples) { slot in
-            let distance = nextRequest[slot] == .max ? Double.infinity : Double(nextRequest[slot] - now)
-            return -(Double(store.cost(slot)) * distance)
+        _lowest(of: samples) { policy, slot in
+            let next = policy.nextRequest[slot]
+            let distance = next == .max ? Double.infinity : Double(next - policy.now)
+            return -(Double(policy.store.cost(slot)) * distance)
         }
     }
 }

@@ -45,7 +45,8 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
 
     public var store = SlotArena<Key, Value>()
     @usableFromInline var queue = SlotList()
-    @usableFromInline var frequency = SideTable<UInt32>(filling: 0)
+    // A slot's frequency is its arena `aux` word, in the line the lookup has just loaded.
+    /// The last access of each slot, kept only for `retain-policy=recency`, the one score that reads it.
     @usableFromInline var lastAccess = SideTable<Int64>(filling: 0)
     /// The round in which a slot was examined (0: not in the current round's list).
     @usableFromInline var examinedIn = SideTable<UInt32>(filling: 0)
@@ -75,7 +76,7 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
         kept = retain == .none ? examined : try options.integer("n-keep", default: examined / 2, in: 0...examined)
         candidates = Array(repeating: (0, -1), count: examined)
         position = Int.max
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        generator = try SeededGenerator(seedOption: options)
     }
 
     @inlinable public var count: Int { queue.count }
@@ -86,14 +87,14 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         clock += 1
-        frequency[slot] &+= 1
-        lastAccess[slot] = clock
+        store.setAux(slot, store.aux(slot) &+ 1)
+        if retain == .recency { lastAccess[slot] = clock }
     }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         clock += 1
-        frequency[slot] = 0
-        lastAccess[slot] = clock
+        store.setAux(slot, 0)
+        if retain == .recency { lastAccess[slot] = clock }
         examinedIn[slot] = 0
         store.pushHead(slot, &queue)
     }
@@ -143,7 +144,7 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
         case .frequency:
             // libCacheSim adds a small random number to tell equal frequencies apart.
             let tieBreak = Double(generator.next() % 1000) / 10_000
-            return 1.0e6 * (Double(frequency[slot]) + tieBreak) / scoreBase(slot)
+            return 1.0e6 * (Double(store.aux(slot)) + tieBreak) / scoreBase(slot)
         case .recency:
             // The eviction runs within the current request, which libCacheSim has counted already.
             return 1.0e12 / Double(clock + 1 - lastAccess[slot]) / scoreBase(slot)

@@ -32,8 +32,8 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     public var residents: _SampledResidents
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
-    @usableFromInline var frequency = SideTable<UInt32>(filling: 0)
-    @usableFromInline var entered = SideTable<Int64>(filling: 0)
+    /// Per slot: its frequency and entry time, side by side, so a draw's score loads one line.
+    @usableFromInline var rates = SideTable<(frequency: UInt32, entered: Int64)>(filling: (frequency: 0, entered: 0))
     /// Requests so far, the current one included (libCacheSim's `n_req`).
     @usableFromInline var requests: Int64 = 0
     @usableFromInline let samples: Int
@@ -49,7 +49,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         requests += 1
-        frequency[slot] &+= 1
+        rates[slot].frequency &+= 1
     }
 
     /// The flow's miss step, counting the request first so that evictions see its age.
@@ -63,8 +63,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        frequency[slot] = 1
-        entered[slot] = requests
+        rates[slot] = (frequency: 1, entered: requests)
         _sample(slot)
     }
 
@@ -72,7 +71,9 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     /// resident is below (an age of 0 would need an object inserted by this same request, and
     /// none is resident yet), so starting from the first draw is the same choice.
     @inlinable public mutating func victim() -> Int32 {
-        let (frequency, entered, requests) = (self.frequency, self.entered, self.requests)
-        return residents.lowest(of: samples) { 1.0e8 * Double(frequency[$0]) / Double(requests - entered[$0]) }
+        _lowest(of: samples) { policy, slot in
+            let rate = policy.rates[slot]
+            return 1.0e8 * Double(rate.frequency) / Double(policy.requests - rate.entered)
+        }
     }
 }

@@ -68,7 +68,7 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
         // libCacheSim sets both weights to 0.5, then parses lru-weight into the LRU one only.
         lfuWeight = 0.5
         discountRate = _lecarDiscountRate(capacity: capacity)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        generator = try SeededGenerator(seedOption: options)
     }
 
     @inlinable public var count: Int { recency.count }

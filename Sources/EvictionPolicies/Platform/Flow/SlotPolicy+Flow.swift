@@ -54,11 +54,12 @@ extension SlotPolicy {
     public mutating func evict(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         // The victim after this one is usually the newer neighbour (LRU's and FIFO's new tail,
         // SIEVE's hand): start loading it and its index bucket now.
-        let newer = store.prev(slot)
+        // The arena is read in place: a plain read of `store` here copied the arena (an
+        // outlined copy of the whole policy, profiled at about 8 % of FIFO's replay).
+        let newer = _inPlace { $0.prev(slot) }
         unlink(slot)
-        let key = store.key(slot)
-        let cost = store.cost(slot)
-        if let value = store.release(slot) { observer.didEvict(key, value: value, cost: cost) }
-        store.prefetchEviction(of: newer)
+        let (key, cost, value) = _inPlace { store in (store.key(slot), store.cost(slot), store.release(slot)) }
+        if let value { observer.didEvict(key, value: value, cost: cost) }
+        _inPlace { $0.prefetchEviction(of: newer) }
     }
 }

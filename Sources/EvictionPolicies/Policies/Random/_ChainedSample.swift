@@ -8,76 +8,95 @@
 /// libCacheSim's: 2^16 buckets at first (Random's `hashpower - 8`), doubled when it holds more
 /// than two objects per bucket, halved each time a draw has missed more than 32 empty buckets.
 ///
+/// Why each bucket keeps its chain's length beside its head: a draw then loads one line, the
+/// bucket, when the chain has one slot (most do), and removing such a slot loads nothing more;
+/// walking the links of random slots was most of a draw's time (cache misses). libCacheSim
+/// counts the chain by walking it, which draws the same slot for the same random numbers.
+///
 /// - Complexity: insert O(1) amortised; remove and draw O(chain length), O(1) expected.
 @usableFromInline
 struct _ChainedSample {
-    @usableFromInline var heads: ContiguousArray<Int32>
-    @usableFromInline var chain = SideTable<Int32>(filling: -1)
-    @usableFromInline var hashes = SideTable<UInt64>(filling: 0)
+    /// Per bucket: its chain's first slot (-1 when empty) and its length.
+    @usableFromInline var buckets: ContiguousArray<(head: Int32, length: UInt32)>
+    /// Per slot: the next slot of its chain and the low 32 bits of the hash it is filed under
+    /// (for rebuilding; enough for any bucket count an `Int32` slot number allows).
+    @usableFromInline var links = SideTable<(next: Int32, hash: UInt32)>(filling: (next: -1, hash: 0))
     @usableFromInline var count = 0
 
     /// An empty table of `buckets` buckets (a power of two).
-    @inlinable init(buckets: Int = 1 << 16) { heads = ContiguousArray(repeating: -1, count: buckets) }
+    @inlinable init(buckets: Int = 1 << 16) {
+        self.buckets = ContiguousArray(repeating: (head: -1, length: 0), count: buckets)
+    }
 
-    @inlinable var mask: UInt64 { UInt64(heads.count - 1) }
+    @inlinable var mask: UInt32 { UInt32(truncatingIfNeeded: buckets.count - 1) }
 
+    /// Files `slot`, whose key hashes to `hash`.
     @inlinable
     mutating func insert(_ slot: Int32, hash: UInt64) {
-        if count > heads.count * 2 { rebuild(buckets: heads.count * 2) }
-        hashes[slot] = hash
-        file(slot)
+        if count > buckets.count * 2 { rebuild(buckets: buckets.count * 2) }
+        let hash = UInt32(truncatingIfNeeded: hash)
+        let bucket = Int(hash & mask)
+        links[slot] = (next: buckets[bucket].head, hash: hash)
+        buckets[bucket].head = slot
+        buckets[bucket].length &+= 1
         count += 1
     }
 
+    /// Takes out filed `slot`, whose key hashes to `hash` (as it was filed).
     @inlinable
-    mutating func remove(_ slot: Int32) {
-        let bucket = Int(hashes[slot] & mask)
-        if heads[bucket] == slot {
-            heads[bucket] = chain[slot]
+    mutating func remove(_ slot: Int32, hash: UInt64) {
+        let index = Int(UInt32(truncatingIfNeeded: hash) & mask)
+        var bucket = buckets[index]
+        if bucket.length == 1 {
+            bucket.head = -1
+        } else if bucket.head == slot {
+            bucket.head = links[slot].next
         } else {
-            var previous = heads[bucket]
-            while chain[previous] != slot { previous = chain[previous] }
-            chain[previous] = chain[slot]
+            var previous = bucket.head
+            while links[previous].next != slot { previous = links[previous].next }
+            links[previous].next = links[slot].next
         }
-        chain[slot] = -1
+        bucket.length &-= 1
+        buckets[index] = bucket
         count -= 1
     }
 
     /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable
     mutating func draw(using generator: inout some RandomNumberGenerator) -> Int32 {
-        var bucket = Int(generator.next() & mask)
+        var index = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
         var misses = 0
-        while heads[bucket] < 0 {
+        while buckets[index].length == 0 {
             misses += 1
-            if misses > 32 && heads.count > 1 { rebuild(buckets: heads.count / 2) }
-            bucket = Int(generator.next() & mask)
+            if misses > 32 && buckets.count > 1 { rebuild(buckets: buckets.count / 2) }
+            index = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
         }
-        var length: UInt64 = 0
-        var slot = heads[bucket]
-        while slot >= 0 { length += 1; slot = chain[slot] }
-        slot = heads[bucket]
-        for _ in 0..<(generator.next() % length) { slot = chain[slot] }
+        let bucket = buckets[index]
+        // The position is drawn even in a chain of one, so the generator's sequence (and every
+        // later draw) stays libCacheSim's; the division, tens of cycles, is skipped there.
+        let position = generator.next()
+        var slot = bucket.head
+        if bucket.length > 1 {
+            for _ in 0..<(position % UInt64(bucket.length)) { slot = links[slot].next }
+        }
         return slot
     }
 
+    /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.
     @inlinable
-    mutating func file(_ slot: Int32) {
-        let bucket = Int(hashes[slot] & mask)
-        chain[slot] = heads[bucket]
-        heads[bucket] = slot
-    }
-
-    @inlinable
-    mutating func rebuild(buckets: Int) {
-        let old = heads
-        heads = ContiguousArray(repeating: -1, count: buckets)
-        for head in old {
-            var slot = head
-            while slot >= 0 {
-                let next = chain[slot]
-                file(slot)
-                slot = next
+    mutating func rebuild(buckets newCount: Int) {
+        let old = buckets
+        buckets = ContiguousArray(repeating: (head: -1, length: 0), count: newCount)
+        let mask = self.mask
+        for bucket in old {
+            var slot = bucket.head
+            for _ in 0..<bucket.length {
+                let link = links[slot]
+                let index = Int(link.hash & mask)
+                links[slot].next = buckets[index].head
+                buckets[index].head = slot
+                buckets[index].length &+= 1
+                slot = link.next
             }
         }
     }

@@ -2,8 +2,8 @@
 /// BeladySize): the chained-hash sample it draws its candidates from and the seeded generator of
 /// those draws. A policy keeps only its own scores beside it (see ``_SampledPolicy``).
 ///
-/// - Complexity: ``insert(_:hash:)`` O(1) amortised; ``remove(_:)`` and ``draw()`` O(1)
-///   expected (see `_ChainedSample`); ``lowest(of:by:)`` O(samples) expected.
+/// - Complexity: ``insert(_:hash:)`` O(1) amortised; ``remove(_:hash:)`` and ``draw()`` O(1)
+///   expected (see `_ChainedSample`).
 public struct _SampledResidents {
     @usableFromInline var sample: _ChainedSample
     @usableFromInline var generator: SeededGenerator
@@ -11,7 +11,7 @@ public struct _SampledResidents {
     /// An empty sample of `buckets` hash buckets, its generator seeded by the `seed` option (1 by default).
     init(options: PolicyOptions, buckets: Int = 1 << 16) throws(PolicyConfigurationError) {
         sample = _ChainedSample(buckets: buckets)
-        generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
+        generator = try SeededGenerator(seedOption: options)
     }
 
     @inlinable var count: Int { sample.count }
@@ -20,28 +20,13 @@ public struct _SampledResidents {
     @inlinable
     mutating func insert(_ slot: Int32, hash: UInt64) { sample.insert(slot, hash: hash) }
 
-    /// Takes a slot that is leaving out of the sample.
+    /// Takes a slot that is leaving, whose key hashes to `hash`, out of the sample.
     @inlinable
-    mutating func remove(_ slot: Int32) { sample.remove(slot) }
+    mutating func remove(_ slot: Int32, hash: UInt64) { sample.remove(slot, hash: hash) }
 
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable
     mutating func draw() -> Int32 { sample.draw(using: &generator) }
-
-    /// The lowest-scoring of `samples` residents drawn with replacement; the first drawn among
-    /// equals (a later draw wins only if its score is lower), as libCacheSim's sampling loops
-    /// compare. There must be a resident.
-    @inlinable
-    mutating func lowest<Score: Comparable>(of samples: Int, by score: (Int32) -> Score) -> Int32 {
-        var best = draw()
-        var bestScore = score(best)
-        for _ in 1..<samples {
-            let drawn = draw()
-            let drawnScore = score(drawn)
-            if drawnScore < bestScore { (best, bestScore) = (drawn, drawnScore) }
-        }
-        return best
-    }
 }
 
 /// A policy that evicts residents drawn at random (``_SampledResidents``): the count, filing a
@@ -60,12 +45,34 @@ extension _SampledPolicy {
 
     /// Files newly stored `slot` in the sample and its cost in the budget. O(1) amortised.
     @inlinable public mutating func _sample(_ slot: Int32) {
-        residents.insert(slot, hash: store.hash(store.key(slot)))
-        budget.cost += store.cost(slot)
+        // `_inPlace`: a plain read of `store` here would copy the arena (see ArenaPolicy).
+        let (hash, cost) = _inPlace { ($0.hash($0.key(slot)), $0.cost(slot)) }
+        residents.insert(slot, hash: hash)
+        budget.cost += cost
+    }
+
+    /// The lowest-scoring of `samples` residents drawn with replacement; the first drawn among
+    /// equals (a later draw wins only if its score is lower), as libCacheSim's sampling loops
+    /// compare. There must be a resident. O(samples) expected.
+    ///
+    /// `score` reads the policy it is given, in place: a closure that captured the policy's
+    /// score tables instead would retain and release each of them on every eviction.
+    @inlinable
+    public mutating func _lowest<Score: Comparable>(of samples: Int, by score: (inout Self, Int32) -> Score) -> Int32 {
+        var best = residents.draw()
+        var bestScore = score(&self, best)
+        for _ in 1..<samples {
+            let drawn = residents.draw()
+            let drawnScore = score(&self, drawn)
+            if drawnScore < bestScore { (best, bestScore) = (drawn, drawnScore) }
+        }
+        return best
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        residents.remove(slot)
-        budget.cost -= store.cost(slot)
+        // The hash comes from the key, in the slot's line that the eviction loads anyway.
+        let (hash, cost) = _inPlace { ($0.hash($0.key(slot)), $0.cost(slot)) }
+        residents.remove(slot, hash: hash)
+        budget.cost -= cost
     }
 }

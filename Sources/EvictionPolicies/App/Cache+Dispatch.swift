@@ -36,15 +36,21 @@ internal protocol _PolicyCall<Key, Value> {
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
 }
 
+/// The two calls that take only the key and answer with its entry: `lookup` reads it, `remove`
+/// takes it out. `removes` is a constant where ``Cache`` makes the call, so the inlined call
+/// keeps one branch of the two.
 @usableFromInline
-internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
-    @inlinable init() {}
+internal struct _EntryCall<Key: Hashable, Value>: _PolicyCall {
+    @usableFromInline let removes: Bool
+    @inlinable init(removes: Bool) { self.removes = removes }
     @inlinable @inline(__always)
     func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
-    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.lookup(key, observer: &observer) }
+    where P.Key == Key, P.Value == CacheEntry<Value> {
+        removes ? policy.pointee.remove(key, observer: &observer) : policy.pointee.lookup(key, observer: &observer)
+    }
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
-        custom.lookup(key, &observer)
+        removes ? custom.remove(key, &observer) : custom.lookup(key, &observer)
     }
 }
 
@@ -59,18 +65,6 @@ internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     @inlinable
     func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
         custom.insert(entry, key, cost, &observer)
-    }
-}
-
-@usableFromInline
-internal struct _Remove<Key: Hashable, Value>: _PolicyCall {
-    @inlinable init() {}
-    @inlinable @inline(__always)
-    func callAsFunction<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
-    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.remove(key, observer: &observer) }
-    @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
-        custom.remove(key, &observer)
     }
 }
 

@@ -140,9 +140,9 @@ public final class Cache<Key: Hashable, Value> {
     @inlinable @inline(__always)
     func _get(_ key: Key, withCost: Bool) -> (value: Value, cost: Int)? {
         _withState(.limit) { state, observer in
-            guard let entry = _call(_Lookup(), key, &observer) else { return nil }
+            guard let entry = _call(_EntryCall(removes: false), key, &observer) else { return nil }
             if state.pointee.mayExpire && state.pointee.isExpired(entry) {
-                if let removed = _call(_Remove(), key, &observer) { observer.didEvict(key, removed, because: .expired) }
+                if let removed = _call(_EntryCall(removes: true), key, &observer) { observer.didEvict(key, removed, because: .expired) }
                 return nil
             }
             return (entry.value, withCost ? state.pointee.cost(of: entry) : 0)
@@ -175,7 +175,7 @@ public final class Cache<Key: Hashable, Value> {
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         _withState(.limit) { state, observer in
-            guard let entry = _call(_Remove(), key, &observer) else { return nil }
+            guard let entry = _call(_EntryCall(removes: true), key, &observer) else { return nil }
             let expired = state.pointee.isExpired(entry)
             state.pointee.ring.release(entry.slot, stamp: entry.stamp)
             return expired ? nil : entry.value

@@ -123,9 +123,9 @@ extension EvictionPolicy {
         lookupOrInsert(key, cost: cost, orInsert: value(), observer: &observer)
     }
 
-    /// Cache-aside access as two calls: ``lookup(_:observer:)``, then, on a miss,
-    /// ``insert(_:forKey:cost:observer:)``. It is the default
-    /// ``access(_:cost:orInsert:observer:)``, and the one a ``ForwardingPolicy`` whose lookup
+    /// Cache-aside access as two calls: ``EvictionPolicy/lookup(_:observer:)``, then, on a miss,
+    /// ``EvictionPolicy/insert(_:forKey:cost:observer:)``. It is the default
+    /// ``EvictionPolicy/access(_:cost:orInsert:observer:)``, and the one a ``ForwardingPolicy`` whose lookup
     /// refuses some resident entries (an expired object) writes, so both steps stay its own.
     ///
     /// - Returns: `true` on a hit.

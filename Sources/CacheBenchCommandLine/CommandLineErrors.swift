@@ -53,7 +53,8 @@ extension CacheBenchError {
         case .invalidValue(let error): error.commandLineMessage(flag: "--" + error.setting)
         case .generator(let error): error.commandLineMessage
         case .sweep(let error): error.commandLineMessage
-        case .trace, .output, .regression: description
+        case .trace(let error): error.commandLineMessage
+        case .output, .regression: description
         }
     }
 }
@@ -83,6 +84,27 @@ extension GeneratorError {
         case let .sizeRangeInverted(minimum, maximum): return "--max-size \(maximum) is below --min-size \(minimum)"
         case .weightsAllZero(let names): return "\(flags(names)) cannot all be 0"
         case .sharesAboveOne(let names): return "\(flags(names)) add up to more than 1"
+        }
+    }
+}
+
+extension TraceError {
+    /// The error in the command line's words: its hint named by the option or command that gives it.
+    var commandLineMessage: String {
+        guard let hint else { return description }
+        return located(reason.replacing(hint.phrase, with: hint.commandLinePhrase))
+    }
+}
+
+extension TraceError.Hint {
+    /// What ``phrase`` says, by the option or command that gives it.
+    var commandLinePhrase: String {
+        switch self {
+        case .columnMap: "use --columns"
+        case .binaryFormat(let format): "try --trace-format \(format.rawValue)"
+        case .sweepRecordsFolder: "the folder given to 'sweep --output'"
+        case .comparisonReport: "the output of 'cachebench compare --format json'"
+        case .sampleRatio(let ratio): "--sample \(ratio)"
         }
     }
 }

@@ -120,6 +120,18 @@ extension EvictionPolicy {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        lookupOrInsert(key, cost: cost, orInsert: value(), observer: &observer)
+    }
+
+    /// Cache-aside access as two calls: ``EvictionPolicy/lookup(_:observer:)``, then, on a miss,
+    /// ``EvictionPolicy/insert(_:forKey:cost:observer:)``. It is the default
+    /// ``EvictionPolicy/access(_:cost:orInsert:observer:)``, and the one a ``ForwardingPolicy`` whose lookup
+    /// refuses some resident entries (an expired object) writes, so both steps stay its own.
+    ///
+    /// - Returns: `true` on a hit.
+    @inlinable
+    public mutating func lookupOrInsert(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                        observer: inout some EvictionObserver<Key, Value>) -> Bool {
         if lookup(key, observer: &observer) != nil { return true }
         insert(value(), forKey: key, cost: cost, observer: &observer)
         return false

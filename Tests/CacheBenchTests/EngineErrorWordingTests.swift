@@ -1,7 +1,9 @@
 import CacheBench
 @testable import CacheBenchCommandLine
 import EvictionPolicies
+import Foundation
 import Testing
+import TestSupport
 
 /// The engine reports problems in its own words (which setting, which value, what was expected)
 /// and never names a command-line flag; the command line maps each error back to its flags.
@@ -105,5 +107,66 @@ struct EngineErrorWordingTests {
     func configuration(_ error: RunConfigurationError) {
         #expect(!error.description.contains("--"))
         #expect(error.commandLineMessage.contains("--"))
+    }
+
+    /// Every error a malformed or unexpected input makes the engine throw with a hint, with the
+    /// exit code and the message the command line prints for it (as it did when the engine
+    /// named the flags itself).
+    static func inputErrors() throws -> [(engine: CacheBenchError, exitCode: Int32, commandLine: String)] {
+        var cases: [(CacheBenchError, Int32, String)] = []
+        func read(_ text: String, header: HeaderMode = .auto) throws -> (String, CacheBenchError?) {
+            let path = try temporaryFile(text)
+            do throws(TraceError) {
+                var reader = try TraceSpec(path: path, header: header).open()
+                var batch: [Request] = []
+                while try reader.nextBatch(&batch) {}
+                return (path, nil)
+            } catch { return (path, .trace(error)) }
+        }
+        for (text, header, line, message) in [
+            ("key,id\n1,2\n", HeaderMode.auto, 1, "the header names the key column twice ('key' in column 1, 'id' in column 2); use --columns"),
+            ("time,size\n1,2\n", .auto, 1, "the header names no key column (expected key, id or obj_id); use --columns"),
+            ("foo,bar\n1,2\n", .present, 1, "the header names no known column (time, key, size, op); use --columns"),
+            ("timestamp,key,size\n1,a\u{0}b,3\n", .auto, 2, "NUL byte in line (is this a binary file? try --trace-format oracle-general)"),
+        ] {
+            let (path, error) = try read(text, header: header)
+            cases.append((try #require(error), 65, "\(path):\(line): \(message)"))
+        }
+        do throws(CacheBenchError) { _ = try SweepRecordStore(directory: "/nonexistent-folder").manifest() } catch {
+            cases.append((error, 66, "/nonexistent-folder/sweep.json: cannot open: no sweep manifest here (is this the folder given to 'sweep --output'?)"))
+        }
+        for (text, message) in [
+            ("{}", "baseline.json: expected an object with a \"results\" array (the output of 'cachebench compare --format json')"),
+            ("[", "; expected the output of 'cachebench compare --format json'"),
+        ] {
+            do throws(CacheBenchError) { _ = try RegressionGate.parse(Data(text.utf8), name: "baseline.json", tolerance: 0) } catch {
+                cases.append((error, 65, message))
+            }
+        }
+        let trace = try temporaryFile("1,1,1\n2,2,1\n3,3,1\n")
+        var job = ReplayJob(trace: TraceSpec(path: trace), policy: "lru", capacity: 2, ignoreSize: true)
+        job.window = RequestWindow(sampleRatio: 0.000001)
+        do throws(CacheBenchError) { _ = try Replay.run(job) } catch {
+            cases.append((error, 65, "\(trace): no row of the trace is in the sample (--sample 0.000001 kept none of its keys; the trace may be empty, or too small for this ratio)"))
+        }
+        return cases
+    }
+
+    @Test("input errors name no flag; the command line prints them with the flag, and the same exit code, as before")
+    func inputErrorsNameNoFlag() throws {
+        let cases = try Self.inputErrors()
+        // 4 CSV headers and rows, 1 sweep folder, 2 baselines, 1 sample: every one throws.
+        #expect(cases.count == 8)
+        for (engine, exitCode, commandLine) in cases {
+            #expect(!engine.description.contains("--"), "\(engine)")
+            #expect(engine.exitCode == exitCode, "\(engine)")
+            #expect(engine.commandLineDescription.hasSuffix(commandLine), "\(engine.commandLineDescription)")
+            guard case .trace(let error) = engine, let hint = error.hint else {
+                Issue.record("no hint: \(engine)")
+                continue
+            }
+            #expect(error.reason.contains(hint.phrase), "\(error)")
+            #expect(!error.reason.contains("cachebench"), "\(error)")
+        }
     }
 }

@@ -134,7 +134,7 @@ public enum Compare {
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
         if rows == 0 {
             progress?.finish()
-            throw .trace(TraceError(.malformed, file: plan.job.trace.path, reason: plan.job.window.emptyStreamReason))
+            throw .trace(plan.job.window.emptyStreamError(file: plan.job.trace.path))
         }
         results.collect(firstWave, lanes)
         lanes = []

@@ -75,13 +75,17 @@ public struct RegressionGate: Sendable {
     /// Parses a baseline report's bytes; `name` is used in messages.
     public static func parse(_ data: Data, name: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
         func malformed(_ reason: String) -> CacheBenchError { .trace(TraceError(.malformed, file: name, reason: reason)) }
+        let report = TraceError.Hint.comparisonReport
+        func notAReport(_ reason: String) -> CacheBenchError {
+            .trace(TraceError(.malformed, file: name, reason: reason, hint: report))
+        }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
-            throw malformed("not a JSON document (\(detail)); expected the output of 'cachebench compare --format json'")
+            throw notAReport("not a JSON document (\(detail)); expected \(report.phrase)")
         }
         guard let root = object as? [String: Any], let results = root["results"] as? [Any] else {
-            throw malformed("expected an object with a \"results\" array (the output of 'cachebench compare --format json')")
+            throw notAReport("expected an object with a \"results\" array (\(report.phrase))")
         }
         var baseline: [Key: Double?] = [:]
         var requestCounts: [Key: Int] = [:]

@@ -51,12 +51,16 @@ public struct RequestWindow: Sendable, Equatable {
         return max(1, Int((Double(capacity) * ratio).rounded()))
     }
 
-    /// Why a run saw no rows: an empty trace, or a sample that kept none of its keys.
-    var emptyStreamReason: String {
+    /// The error of a run of `file` that saw no rows: an empty trace, or a sample that kept none
+    /// of its keys.
+    func emptyStreamError(file: String) -> TraceError {
         if let ratio = sampleRatio, ratio < 1 {
-            return "no row of the trace is in the sample (--sample \(String(format6: ratio).trimmingZeros) kept none of its keys; the trace may be empty, or too small for this ratio)"
+            let hint = TraceError.Hint.sampleRatio(String(format6: ratio).trimmingZeros)
+            return TraceError(.malformed, file: file,
+                              reason: "no row of the trace is in the sample (\(hint.phrase) kept none of its keys; the trace may be empty, or too small for this ratio)",
+                              hint: hint)
         }
-        return "the trace has no rows (empty file, or a header alone)"
+        return TraceError(.malformed, file: file, reason: "the trace has no rows (empty file, or a header alone)")
     }
 
     /// Parses a sampling ratio: a number above 0 and at most 1 (`0.01`), or a percentage (`1%`).

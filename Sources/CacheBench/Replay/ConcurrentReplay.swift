@@ -20,18 +20,14 @@ enum ConcurrentReplay {
     static func run<P: ReplayPolicy & SendableMetatype>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions,
                                                        ignoreSize: Bool, threads: Int,
                                                        reader: consuming sending any TraceReader) throws(CacheBenchError) -> Outcome {
+        // The single-threaded replay's policy and driver: one policy behind a lock, one driver a thread.
         let policy: P
-        do {
-            try options.validate(against: P.descriptor)
-            try limits.validate(for: P.descriptor)
-            policy = try P(limits: limits, options: options)
-        } catch { throw error.asRunError }
+        do { policy = try Replayer<P>.makePolicy(limits: limits, options: options) } catch { throw error.asRunError }
         let cache = SynchronizedCache(policy)
         let shared = _SharedTrace(reader)
-        let needsFuture = P.descriptor.needsFuture
         let start = monotonicNanoseconds()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            var driver = RequestDriver(ignoreSize: ignoreSize, needsFuture: needsFuture)
+            var driver = Replayer<P>.makeDriver(ignoreSize: ignoreSize)
             var batch: [Request] = []
             while shared.next(&batch) {
                 for request in batch {

@@ -283,7 +283,7 @@ public enum Replay {
     static func requireRows(_ counters: ReplayCounters, _ job: ReplayJob) throws(CacheBenchError) {
         let rows = counters.requests + counters.sets + counters.deletes + counters.events + counters.skipped
         if rows == 0 {
-            throw .trace(TraceError(.malformed, file: job.trace.path, reason: job.window.emptyStreamReason))
+            throw .trace(job.window.emptyStreamError(file: job.trace.path))
         }
     }
 

@@ -12,10 +12,20 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
 
     /// Creates a replayer with a new, empty policy.
     public init(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) {
+        policy = try Self.makePolicy(limits: limits, options: options)
+        driver = Self.makeDriver(ignoreSize: ignoreSize)
+    }
+
+    /// A new, empty policy, its options and limits checked against its descriptor.
+    static func makePolicy(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> Policy {
         try options.validate(against: Policy.descriptor)
         try limits.validate(for: Policy.descriptor)
-        policy = try Policy(limits: limits, options: options)
-        driver = RequestDriver(ignoreSize: ignoreSize, needsFuture: Policy.descriptor.needsFuture)
+        return try Policy(limits: limits, options: options)
+    }
+
+    /// A driver with zeroed counters, for the policy's descriptor.
+    static func makeDriver(ignoreSize: Bool) -> RequestDriver {
+        RequestDriver(ignoreSize: ignoreSize, needsFuture: Policy.descriptor.needsFuture)
     }
 
     /// Drives the policy with a batch of requests.

@@ -124,7 +124,8 @@ public struct SweepRecordStore: Sendable {
     public func manifest() throws(CacheBenchError) -> SweepManifest {
         let path = directory + "/" + SweepManifest.fileName
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot open: no sweep manifest here (is this the folder given to 'sweep --output'?)"))
+            let hint = TraceError.Hint.sweepRecordsFolder
+            throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot open: no sweep manifest here (is this \(hint.phrase)?)", hint: hint))
         }
         guard let manifest = SweepManifest(text: String(decoding: data, as: UTF8.self)) else {
             throw .trace(TraceError(.malformed, file: path, reason: "not a sweep manifest"))

@@ -39,14 +39,16 @@ public struct CSVColumns: Sendable, Equatable {
             guard let field = fieldNames[raw.trimmingSpaces.lowercased()] else { continue }
             if let first = map[field] {
                 throw TraceError(.malformed, file: file, line: 1,
-                                 reason: "the header names the \(field) column twice ('\(names[first])' in column \(first + 1), '\(raw)' in column \(column + 1)); use --columns")
+                                 reason: "the header names the \(field) column twice ('\(names[first])' in column \(first + 1), '\(raw)' in column \(column + 1)); \(TraceError.Hint.columnMap.phrase)",
+                                 hint: .columnMap)
             }
             map[field] = column
         }
         guard !map.isEmpty else { return nil }
         guard let key = map["key"] else {
             throw TraceError(.malformed, file: file, line: 1,
-                             reason: "the header names no key column (expected key, id or obj_id); use --columns")
+                             reason: "the header names no key column (expected key, id or obj_id); \(TraceError.Hint.columnMap.phrase)",
+                             hint: .columnMap)
         }
         return CSVColumns(time: map["time"], key: key, size: map["size"], operation: map["op"])
     }

@@ -286,7 +286,8 @@ public struct CSVTraceReader: TraceReader {
         if columns == nil {
             if isHeader {
                 guard let named = try CSVColumns.fromHeader(names, file: name) else {
-                    throw malformed("the header names no known column (time, key, size, op); use --columns")
+                    throw malformed("the header names no known column (time, key, size, op); \(TraceError.Hint.columnMap.phrase)",
+                                    hint: .columnMap)
                 }
                 columns = named
             } else {
@@ -447,11 +448,12 @@ public struct CSVTraceReader: TraceReader {
     }
 
     private func nulByte() -> TraceError {
-        malformed("NUL byte in line (is this a binary file? try --trace-format oracle-general)")
+        let hint = TraceError.Hint.binaryFormat(.oracleGeneral)
+        return malformed("NUL byte in line (is this a binary file? \(hint.phrase))", hint: hint)
     }
 
-    private func malformed(_ reason: String) -> TraceError {
-        TraceError(.malformed, file: name, line: lineNumber, reason: reason)
+    private func malformed(_ reason: String, hint: TraceError.Hint? = nil) -> TraceError {
+        TraceError(.malformed, file: name, line: lineNumber, reason: reason, hint: hint)
     }
 
     private func missingColumn(_ column: Int, _ found: Int) -> TraceError {

@@ -91,20 +91,53 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int?
     /// The byte offset, for binary traces.
     public var offset: Int?
-    /// What is wrong.
+    /// What is wrong, in the engine's words; where it says what would help, ``hint`` names it.
     public var reason: String
+    /// The setting or input that would help, whose ``Hint/phrase`` `reason` contains.
+    public var hint: Hint?
 
-    /// Creates an error.
-    public init(_ kind: Kind, file: String, line: Int? = nil, offset: Int? = nil, reason: String) {
+    /// What would get past the error, in the engine's words. A command line names its own
+    /// option for it instead, replacing ``phrase`` in the reason (`cachebench` does, in
+    /// `CacheBenchCommandLine`).
+    public enum Hint: Sendable, Equatable {
+        /// A map of the CSV columns, given explicitly: the header cannot serve as one.
+        case columnMap
+        /// Reading the input as a binary `format`: a text trace that looks binary.
+        case binaryFormat(TraceFormat)
+        /// The folder a sweep writes its records to, which the input should have been.
+        case sweepRecordsFolder
+        /// A comparison's JSON report, which the input should have been.
+        case comparisonReport
+        /// The sampling ratio `ratio` (as printed), which kept none of the trace's keys.
+        case sampleRatio(String)
+
+        /// The words for it in ``TraceError/reason``.
+        public var phrase: String {
+            switch self {
+            case .columnMap: "give a column map"
+            case .binaryFormat(let format): "read it as \(format.rawValue)"
+            case .sweepRecordsFolder: "the folder a sweep wrote its records to"
+            case .comparisonReport: "a comparison's JSON report"
+            case .sampleRatio(let ratio): "a sampling ratio of \(ratio)"
+            }
+        }
+    }
+
+    /// Creates an error; `reason` contains `hint`'s ``Hint/phrase`` when there is one.
+    public init(_ kind: Kind, file: String, line: Int? = nil, offset: Int? = nil, reason: String, hint: Hint? = nil) {
         self.kind = kind
         self.file = file
         self.line = line
         self.offset = offset
         self.reason = reason
+        self.hint = hint
     }
 
     /// `FILE:LINE: reason`, `FILE: byte OFFSET: reason` or `FILE: reason`.
-    public var description: String {
+    public var description: String { located(reason) }
+
+    /// `reason`, or another wording of it, after the file and the line or byte offset.
+    public func located(_ reason: String) -> String {
         if let line { return "\(file):\(line): \(reason)" }
         if let offset { return "\(file): byte \(offset): \(reason)" }
         return "\(file): \(reason)"

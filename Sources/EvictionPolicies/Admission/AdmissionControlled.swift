@@ -13,7 +13,7 @@
 /// libCacheSim, whose requests are all gets; explicit inserts are not.
 ///
 /// - Complexity: the rule's cost per request and per miss, on top of the policy's.
-public struct AdmissionControlled<Base: EvictionPolicy, Rule: AdmissionRule>: EvictionPolicy
+public struct AdmissionControlled<Base: EvictionPolicy, Rule: AdmissionRule>: ForwardingPolicy
 where Rule.Key == Base.Key {
     public typealias Key = Base.Key
     public typealias Value = Base.Value
@@ -43,39 +43,6 @@ where Rule.Key == Base.Key {
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         throw .invalidOption("admission", value: "", expected: "a rule given to AdmissionControlled.init(_:rule:capacity:)")
     }
-
-    @inlinable public var count: Int { base.count }
-    @inlinable public var totalCost: Int { base.totalCost }
-    @inlinable public func contains(_ key: Key) -> Bool { base.contains(key) }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        base.lookup(key, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        base.insert(value, forKey: key, cost: cost, observer: &observer)
-    }
-
-    @inlinable @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        base.remove(key, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        base.handle(event, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
-        base.advance(to: time, observer: &observer)
-    }
-
-    @inlinable public mutating func noteNextAccess(_ index: Int64) { base.noteNextAccess(index) }
-    @inlinable public func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
 
     /// The policy's own figures, then `admitted` and `rejected`.
     public var extraMetrics: [PolicyMetric] {

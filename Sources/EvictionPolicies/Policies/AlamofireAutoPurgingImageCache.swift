@@ -22,7 +22,7 @@
 /// error, as AlamofireImage's precondition makes it.
 ///
 /// - Complexity: as ``AFAutoPurgingImageCache``: O(1) per operation, O(n log n) per purge.
-public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPolicy {
+public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: ForwardingPolicy {
     /// The library's default memory capacity: 100 000 000 bytes.
     public static var libraryCapacity: Int { 100_000_000 }
 
@@ -38,7 +38,8 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPoli
             ])
     }
 
-    @usableFromInline var base: AFAutoPurgingImageCache<Key, Value>
+    /// The AFNetworking cache this one runs: every operation is its.
+    public var base: AFAutoPurgingImageCache<Key, Value>
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
@@ -59,38 +60,4 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: EvictionPoli
     public var memoryCapacity: UInt64 { base.memoryCapacity }
     /// `preferredMemoryUsageAfterPurge`.
     public var preferredMemoryUsageAfterPurge: UInt64 { base.preferredMemoryUsageAfterPurge }
-
-    @inlinable public var count: Int { base.count }
-    @inlinable public var totalCost: Int { base.totalCost }
-
-    @inlinable
-    public func contains(_ key: Key) -> Bool { base.contains(key) }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        base.lookup(key, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        base.access(key, cost: cost, orInsert: value(), observer: &observer)
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
-                                observer: inout some EvictionObserver<Key, Value>) {
-        base.insert(value, forKey: key, cost: cost, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        base.remove(key, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        base.handle(event, observer: &observer)
-    }
 }

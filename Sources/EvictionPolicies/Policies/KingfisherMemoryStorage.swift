@@ -43,7 +43,7 @@
 /// background is the NSCache's purge unless `keep-when-entering-background`.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sweep is O(n).
-public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _TimerDriven {
+public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _TimerDriven {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "kingfisher",
@@ -60,8 +60,8 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
             ])
     }
 
-    /// `storage`: the NSCache.
-    @usableFromInline var nscache: DarwinNSCacheApproximation<Key, Value>
+    /// `storage`: the NSCache. Counts, removal and events are its; gets and stores add the expiry.
+    public var base: DarwinNSCacheApproximation<Key, Value>
     /// Each NSCache slot's `estimatedExpiration`, in trace time.
     @usableFromInline var expiry = SideTable<Double>(filling: 0)
     /// `config.expiration` in seconds (+infinity: `.never`).
@@ -82,35 +82,27 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
         let keep = try options.bool("keep-when-entering-background", default: false)
         var nscacheOptions = ["remove-all-on-background": String(!keep)]
         if let value = options.values["keep-position-on-reset"] { nscacheOptions["keep-position-on-reset"] = value }
-        nscache = try DarwinNSCacheApproximation(limits: limits, options: PolicyOptions(nscacheOptions))
+        base = try DarwinNSCacheApproximation(limits: limits, options: PolicyOptions(nscacheOptions))
     }
-
-    @inlinable public var count: Int { nscache.count }
-    @inlinable public var totalCost: Int { nscache.totalCost }
-
-    /// Whether `key` is resident, expired or not. (Kingfisher's `isCached(forKey:)` also
-    /// excludes expired objects: that is ``isCached(_:)``.)
-    @inlinable
-    public func contains(_ key: Key) -> Bool { nscache.store.find(key) >= 0 }
 
     /// `isCached(forKey:)`: resident and not expired, so a get would hit.
     @inlinable
     public func isCached(_ key: Key) -> Bool {
-        let slot = nscache.store.find(key)
+        let slot = base.store.find(key)
         return slot >= 0 && now < expiry[slot]
     }
 
     /// `value(forKey:extendingExpiration: .cacheTime)`.
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = nscache.store.find(key)
+        let slot = base.store.find(key)
         guard slot >= 0 else { return nil }
         guard now < expiry[slot] else {
             expiredMisses += 1
             return nil
         }
         expiry[slot] = now + expiration
-        return nscache.store.values[Int(slot)]
+        return base.store.values[Int(slot)]
     }
 
     /// `store(value:forKey:)`.
@@ -118,23 +110,23 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         guard expiration > 0 else { return }                   // already expired: not stored
-        nscache.insert(value, forKey: key, cost: cost, observer: &observer)
-        let slot = nscache.store.find(key)                     // gone if NSCache dropped it at once
+        base.insert(value, forKey: key, cost: cost, observer: &observer)
+        let slot = base.store.find(key)                        // gone if NSCache dropped it at once
         guard slot >= 0 else { return }
         expiry[slot] = now + expiration
     }
 
-    /// `remove(forKey:)`: not an eviction.
+    /// A get, then a store on a miss: the NSCache's own access would not see the expiry.
     @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        nscache.remove(key, observer: &observer)
+    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
+                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        lookupOrInsert(key, cost: cost, orInsert: value(), observer: &observer)
     }
 
     /// Memory warning: `clearMemoryCache()`. Background: Darwin's purge. Terminate: disk only.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
-        nscache.handleAsLibraryStore(event, observer: &observer)
+        base.handleAsLibraryStore(event, observer: &observer)
     }
 
     /// Moves trace time forward, running each due sweep at its own time.
@@ -151,7 +143,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
         var earliest = Double.infinity
         let expiry = self.expiry, now = self.now
         var pass = TrimPass(.deferred)
-        nscache.store.evictOldestFirst(from: &nscache.queue, pass: &pass, observer: &observer) { slot in
+        base.store.evictOldestFirst(from: &base.queue, pass: &pass, observer: &observer) { slot in
             let expires = expiry[slot]
             if expires <= now { return true }
             earliest = min(earliest, expires)

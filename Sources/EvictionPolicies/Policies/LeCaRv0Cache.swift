@@ -14,7 +14,7 @@
 /// byte-mode runs with objects over half the capacity tell the two apart.
 ///
 /// - Complexity: as ``LeCaRCache``.
-public struct LeCaRv0Cache<Key: Hashable, Value>: EvictionPolicy {
+public struct LeCaRv0Cache<Key: Hashable, Value>: ForwardingPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lecarv0", reproduces: "LeCaR (Vietri et al., HotStorage'18) as libCacheSim 0.3.5 LeCaRv0.c",
@@ -23,44 +23,14 @@ public struct LeCaRv0Cache<Key: Hashable, Value>: EvictionPolicy {
             parameters: [PolicyParameter("seed", default: "1", "seed of the random generator")])
     }
 
-    @usableFromInline var lecar: LeCaRCache<Key, Value>
+    /// The LeCaR cache this one runs, its ghosts refusing keys over half the capacity.
+    public var base: LeCaRCache<Key, Value>
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         try options.validate(against: Self.descriptor)
         var forwarded = PolicyOptions()
         if let seed = options.values["seed"] { forwarded = PolicyOptions(["seed": seed]) }
-        lecar = try LeCaRCache(limits: limits, options: forwarded)
-        lecar.ghostsRefuseOversized = true
-    }
-
-    @inlinable public var count: Int { lecar.count }
-    @inlinable public var totalCost: Int { lecar.totalCost }
-    public var extraMetrics: [PolicyMetric] { lecar.extraMetrics }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { lecar.prefetch(key, stage) }
-
-    @inlinable public func contains(_ key: Key) -> Bool { lecar.contains(key) }
-
-    @inlinable
-    public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        lecar.lookup(key, observer: &observer)
-    }
-
-    @inlinable
-    public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
-                                observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        lecar.access(key, cost: cost, orInsert: value(), observer: &observer)
-    }
-
-    @inlinable
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
-        lecar.insert(value, forKey: key, cost: cost, observer: &observer)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        lecar.remove(key, observer: &observer)
+        base = try LeCaRCache(limits: limits, options: forwarded)
+        base.ghostsRefuseOversized = true
     }
 }

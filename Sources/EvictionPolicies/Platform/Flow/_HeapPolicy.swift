@@ -1,14 +1,14 @@
-/// A heap of arena slots, as ``IndexedMinHeap`` and ``PQueueMaxHeap`` are: what
+/// A heap of a policy's resident slots, as ``IndexedMinHeap`` and ``PQueueMaxHeap`` are: what
 /// ``_HeapPolicy`` needs of it.
-public protocol _SlotHeap {
+public protocol _ResidentHeap {
     /// The number of slots in the heap. O(1).
     var count: Int { get }
     /// Takes `slot`, which must be in the heap, out of it. O(log n).
     mutating func remove(_ slot: Int32)
 }
 
-extension IndexedMinHeap: _SlotHeap {}
-extension PQueueMaxHeap: _SlotHeap {}
+extension IndexedMinHeap: _ResidentHeap {}
+extension PQueueMaxHeap: _ResidentHeap {}
 
 /// A ``BudgetedPolicy`` whose residents are exactly the slots of a heap ordered by the policy's
 /// priority (GDSF's, Belady's next request): the limits, the count and the unlink step are
@@ -18,7 +18,7 @@ extension PQueueMaxHeap: _SlotHeap {}
 /// - Complexity: ``count`` O(1); the unlink step O(log n).
 public protocol _HeapPolicy: BudgetedPolicy {
     /// The heap type.
-    associatedtype Heap: _SlotHeap
+    associatedtype Heap: _ResidentHeap
     /// The residents by priority.
     var heap: Heap { get set }
     /// A policy with `budget` and nothing resident.

@@ -75,7 +75,7 @@ where Rule.Key == Base.Key {
     }
 
     @inlinable public mutating func noteNextAccess(_ index: Int64) { base.noteNextAccess(index) }
-    @inlinable public func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
+    @inlinable public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
 
     /// The policy's own figures, then `admitted` and `rejected`.
     public var extraMetrics: [PolicyMetric] {

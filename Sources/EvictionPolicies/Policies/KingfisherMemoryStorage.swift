@@ -151,7 +151,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: EvictionPolicy, _Ti
         var earliest = Double.infinity
         let expiry = self.expiry, now = self.now
         var pass = TrimPass(.deferred)
-        nscache.store.evictOldestFirst(from: &nscache.queue, pass: &pass, observer: &observer) { slot in
+        nscache.store.evictOldestFirst(from: &nscache.residents.list, pass: &pass, observer: &observer) { slot in
             let expires = expiry[slot]
             if expires <= now { return true }
             earliest = min(earliest, expires)

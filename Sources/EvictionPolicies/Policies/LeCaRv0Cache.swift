@@ -38,7 +38,7 @@ public struct LeCaRv0Cache<Key: Hashable, Value>: EvictionPolicy {
     public var extraMetrics: [PolicyMetric] { lecar.extraMetrics }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { lecar.prefetch(key, stage) }
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) { lecar.prefetch(key, stage) }
 
     @inlinable public func contains(_ key: Key) -> Bool { lecar.contains(key) }
 

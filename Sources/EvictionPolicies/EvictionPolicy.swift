@@ -107,7 +107,11 @@ public protocol EvictionPolicy<Key, Value> {
     /// A replay engine that can see the requests ahead calls it twice per request: with
     /// `.index` some requests ahead, then with `.entry` a few requests ahead. The default does
     /// nothing.
-    func prefetch(_ key: Key, _ stage: PrefetchStage)
+    ///
+    /// It is `mutating` so that a default can read the policy's storage in place: a
+    /// non-mutating default reads a stored property through the protocol's getter, which copies
+    /// it (see ``ArenaPolicy``). A non-mutating implementation satisfies it as well.
+    mutating func prefetch(_ key: Key, _ stage: PrefetchStage)
 
     /// Figures particular to this policy, for the replay report's `policyMetrics` (for example,
     /// how many of YYDiskCache's entries are inline SQLite blobs and how many are files).
@@ -141,7 +145,7 @@ extension EvictionPolicy {
     public mutating func noteNextAccess(_ index: Int64) {}
 
     @inlinable
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) {}
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {}
 
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {}

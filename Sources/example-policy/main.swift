@@ -33,7 +33,6 @@ struct LIPCache<Key: Hashable, Value>: SlotPolicy {
 
     var count: Int { list.count }
     var totalCost: Int { list.cost }
-    func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &list) }
     mutating func didInsert(_ slot: Int32) { store.pushTail(slot, &list) }

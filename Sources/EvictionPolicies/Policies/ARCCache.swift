@@ -23,7 +23,7 @@
 /// ARC, the adaptive replacement cache (Megiddo & Modha, FAST'03; libCacheSim ARC.c at aa0fc40).
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
-public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
+public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "arc",
@@ -42,19 +42,8 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
         lists = try Lists(limits, options, for: Self.descriptor)
     }
 
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    /// The current target size of T1 (ARC's p), for tests and reports.
-    @inlinable public var target: Double { lists.p }
-
     @inlinable @inline(__always)
     public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
@@ -76,7 +65,7 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
         guard cost <= lists.capacity else { return }
         let hitB2 = slot >= 0 && store.aux(slot) == Lists.b2Tag
         if slot >= 0 {
-            lists.adaptTarget(hitB1: !hitB2) { other, own in Self.atLeastOne(Double(other) / Double(own)) }
+            lists.adaptTarget(hitB1: !hitB2, step: Lists.ratioStep)
             lists.unlink(slot, in: &store)
         }
         // libCacheSim's find has consumed the ghost and moved p before can_insert asks.
@@ -100,10 +89,6 @@ public struct ARCCache<Key: Hashable, Value>: GhostListPolicy {
         }
         pass.end(&observer)
     }
-
-    /// C's `MAX(x, 1)`, which keeps 1 when `x` is NaN (a ghost list of zero-cost keys).
-    @inlinable @inline(__always)
-    static func atLeastOne(_ x: Double) -> Double { x > 1 ? x : 1 }
 
     // MARK: Eviction
 

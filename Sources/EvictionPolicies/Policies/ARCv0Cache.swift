@@ -29,7 +29,7 @@
 ///   the last found key was in B2), or when T2 is empty; otherwise T2's LRU goes to B2's head.
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1) amortised.
-public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
+public struct ARCv0Cache<Key: Hashable, Value>: _ARCListsPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "arcv0",
@@ -50,15 +50,6 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         lists = try Lists(limits, options, for: Self.descriptor)
     }
-
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    /// The current target size of T1 (ARC's p).
-    @inlinable public var target: Double { lists.p }
 
     @inlinable @inline(__always)
     public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
@@ -84,8 +75,6 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
         unlink(slot)
         return store.release(slot)
     }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
@@ -121,7 +110,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
         let ghostHit = ghostSlot >= 0
         if ghostHit {
             lastFoundInB2 = store.aux(ghostSlot) == Lists.b2Tag
-            lists.adaptTarget(hitB1: !lastFoundInB2) { other, own in Self.atLeastOne(Double(other) / Double(own)) }
+            lists.adaptTarget(hitB1: !lastFoundInB2, step: Lists.ratioStep)
             lists.unlink(ghostSlot, in: &store)
             store.release(ghostSlot)
         }
@@ -134,10 +123,6 @@ public struct ARCv0Cache<Key: Hashable, Value>: GhostListPolicy {
         lists.place(store.allocate(key: key, hash: hash, value: value(), cost: cost), toT2: ghostHit, in: &store)
         pass.end(&observer)
     }
-
-    /// C's `MAX(x, 1)`, which keeps 1 when `x` is NaN (a ghost list of zero-cost keys).
-    @inlinable @inline(__always)
-    static func atLeastOne(_ x: Double) -> Double { x > 1 ? x : 1 }
 
     /// Case IV, one eviction (`_ARCv0_evict_miss_on_all_queues`).
     @inlinable

@@ -26,7 +26,7 @@
 ///   leaves for B2; set → cleared and moved behind the hand. Repeats until one object leaves.
 ///
 /// - Complexity: lookups O(1) expected; REPLACE is amortised O(1) (each bit it clears was set by a hit).
-public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
+public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "car", reproduces: "CAR (Bansal & Modha, FAST'04) as libCacheSim 0.3.5 CAR.c",
@@ -49,23 +49,12 @@ public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
         lists = try Lists(limits, options, for: Self.descriptor)
     }
 
-    @inlinable public var count: Int { lists.count }
-    @inlinable public var totalCost: Int { lists.totalCost }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    /// The current target size of T1 (CAR's p).
-    @inlinable public var target: Double { lists.p }
-
     @inlinable @inline(__always)
     public func isResident(_ slot: Int32) -> Bool { Lists.isResident(store.aux(slot)) }
 
     /// A hit sets the object's reference bit; nothing moves.
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) { store.setAux(slot, store.aux(slot) | Self.referenceBit) }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { lists.unlink(slot, in: &store) }
 
     // MARK: The rule
 
@@ -78,7 +67,7 @@ public struct CARCache<Key: Hashable, Value>: GhostListPolicy {
             let hitB1 = store.aux(ghostSlot) & 3 == Lists.b1Tag
             if hitB1 { wasInB1 = true } else { wasInB2 = true }
             lists.adaptTarget(hitB1: hitB1) { other, own in Double(Self.step(other, own)) }
-            unlink(ghostSlot)
+            lists.unlink(ghostSlot, in: &store)
             store.release(ghostSlot)
         }
         guard cost <= lists.capacity else { return }

@@ -14,7 +14,7 @@
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected. One eviction moves at most
 ///   `count × (2^bits − 1)` entries, O(1) amortised per counter increment.
-public struct ClockCache<Key: Hashable, Value>: SlotPolicy {
+public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "clock", reproduces: "CLOCK (libCacheSim Clock.c, n-bit-counter=1)",
@@ -31,23 +31,15 @@ public struct ClockCache<Key: Hashable, Value>: SlotPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// Head: newest insertion or reinsertion; tail: where the hand looks first.
-    @usableFromInline var queue = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    public var residents: LimitedList
     /// 2^bits − 1: the counter's ceiling.
     @usableFromInline let maximumCounter: UInt32
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
         let bits = try options.integer("bits", default: 1, in: 1...16)
         maximumCounter = (UInt32(1) << UInt32(bits)) - 1
     }
-
-    @inlinable public var count: Int { queue.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { queue.cost }
 
     /// One more reference, up to the counter's ceiling; the entry stays where it is.
     @inlinable public mutating func didHit(_ slot: Int32) {
@@ -55,20 +47,14 @@ public struct ClockCache<Key: Hashable, Value>: SlotPolicy {
         if counter < maximumCounter { store.setAux(slot, counter + 1) }
     }
 
-    /// A fresh slot's counter is 0: a new object has not been referenced since it entered.
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-
     /// The hand: a referenced tail loses one reference and goes back to the head.
     @inlinable public mutating func victim() -> Int32 {
-        var slot = queue.tail
+        var slot = residents.tail
         while store.aux(slot) >= 1 {
             store.setAux(slot, store.aux(slot) - 1)
-            store.moveToHead(slot, &queue)
-            slot = queue.tail
+            store.moveToHead(slot, &residents.list)
+            slot = residents.tail
         }
         return slot
     }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }

@@ -33,7 +33,7 @@
 /// - **Remove** frees the entry's cost, so a later newcomer may fit again.
 ///
 /// - Complexity: every operation is O(1) expected.
-public struct ClockProCache<Key: Hashable, Value>: SlotPolicy {
+public struct ClockProCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "clockpro", reproduces: "CLOCK-Pro as libCacheSim 0.3.5 ClockPro.c runs it (never evicts)",
@@ -53,43 +53,30 @@ public struct ClockProCache<Key: Hashable, Value>: SlotPolicy {
     public var store = SlotArena<Key, Value>()
     /// The resident entries, newest at the head: libCacheSim's clock list, where every object
     /// stays where it entered.
-    @usableFromInline var residents = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    public var residents: LimitedList
     /// libCacheSim's `mem_cold_max`: the most cost the cache admits.
     @usableFromInline let coldBudget: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
-        coldBudget = _proportion(of: capacity, try options.double("init-ratio-cold", default: 1, in: 0...1))
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
+        coldBudget = _proportion(of: residents.capacity, try options.double("init-ratio-cold", default: 1, in: 0...1))
         // Validated so that a typo is reported, though no decision reads it.
         _ = try options.bool("init-ref", default: false)
     }
-
-    @inlinable public var count: Int { residents.count }
-    @inlinable public var totalCost: Int { residents.cost }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     /// No decision depends on a hit.
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
     /// `ClockPro_can_insert`: the newcomer must fit in the cold budget beside everything resident.
     @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool {
-        residents.cost <= coldBudget - cost && residents.count < countLimit
+        totalCost <= coldBudget - cost && count < countLimit
     }
-
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &residents) }
 
     /// Never asked: ``admits(_:cost:)`` keeps the resident cost within the cold budget (at most
     /// the capacity) and the count within its limit, so ``makeRoom(forCost:count:observer:)``
     /// finds room already, and an update re-enters through the miss. Answers the oldest entry,
     /// which is what a FIFO of the clock list would give up.
     @inlinable public mutating func victim() -> Int32 { residents.tail }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &residents) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &residents) }
 
     /// libCacheSim's find-then-insert: a new cost is a new object, admitted or refused as a miss.
     @inlinable

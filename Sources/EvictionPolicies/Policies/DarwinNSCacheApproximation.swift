@@ -28,7 +28,7 @@
 /// of the entries (rounded up), both as deferred passes. Costs below 0 count as 0.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPolicy {
+public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPolicy, SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "nscache-darwin",
@@ -47,34 +47,23 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
 
     public var store = SlotArena<Key, Value>()
     /// Insertion order: the head is the newest, the tail the oldest and the next to go.
-    @usableFromInline var queue = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    public var residents: LimitedList
     @usableFromInline let keepPositionOnReset: Bool
     @usableFromInline let memoryWarningFraction: Double
     @usableFromInline let removeAllOnBackground: Bool
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
         keepPositionOnReset = try options.bool("keep-position-on-reset", default: true)
         memoryWarningFraction = try options.double("memory-warning-fraction", default: 1, in: 0...1)
         removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
     }
 
-    @inlinable public var count: Int { queue.count }
-    @inlinable public var totalCost: Int { queue.cost }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
     @inlinable public mutating func didHit(_ slot: Int32) {}
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
     @inlinable public mutating func didReplace(_ slot: Int32, formerCost: Int) {
-        if !keepPositionOnReset { store.moveToHead(slot, &queue) }
+        if !keepPositionOnReset { store.moveToHead(slot, &residents.list) }
     }
-    @inlinable public mutating func victim() -> Int32 { queue.tail }
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+    @inlinable public mutating func victim() -> Int32 { residents.tail }
 
     /// The system's purges: everything on entering the background, the oldest fraction on a
     /// memory warning, as deferred passes.
@@ -83,13 +72,13 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
         let victims: Int
         switch event {
         case .background:
-            victims = removeAllOnBackground ? queue.count : 0
+            victims = removeAllOnBackground ? count : 0
         case .memoryWarning:
-            victims = Int((Double(queue.count) * memoryWarningFraction).rounded(.up))
+            victims = Int((Double(count) * memoryWarningFraction).rounded(.up))
         case .terminate:
             victims = 0
         }
-        evictVictims(toCost: .max, toCount: queue.count - min(victims, queue.count), as: .deferred, observer: &observer)
+        evictVictims(toCost: .max, toCount: count - min(victims, count), as: .deferred, observer: &observer)
     }
 
     /// The events as a library built on this NSCache handles them (SDWebImage, Kingfisher): a
@@ -98,7 +87,7 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
     @inlinable
     public mutating func handleAsLibraryStore(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {
         switch event {
-        case .memoryWarning: store.evictAll(from: &queue, as: .caller, observer: &observer)
+        case .memoryWarning: store.evictAll(from: &residents.list, as: .caller, observer: &observer)
         case .background: handle(.background, observer: &observer)
         case .terminate: break
         }

@@ -8,7 +8,7 @@
 /// place and keeps its position, as a FIFO queue would.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct FIFOCache<Key: Hashable, Value>: SlotPolicy {
+public struct FIFOCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "fifo", reproduces: "FIFO (libCacheSim FIFO.c)",
@@ -17,23 +17,13 @@ public struct FIFOCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var queue = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    /// Insertion order: the head is the newest, the tail the next to go.
+    public var residents: LimitedList
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { queue.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { queue.cost }
-
     @inlinable public mutating func didHit(_ slot: Int32) {}
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-    @inlinable public mutating func victim() -> Int32 { queue.tail }
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+    @inlinable public mutating func victim() -> Int32 { residents.tail }
 }

@@ -143,7 +143,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
         var earliest = Double.infinity
         let expiry = self.expiry, now = self.now
         var pass = TrimPass(.deferred)
-        base.store.evictOldestFirst(from: &base.queue, pass: &pass, observer: &observer) { slot in
+        base.store.evictOldestFirst(from: &base.residents.list, pass: &pass, observer: &observer) { slot in
             let expires = expiry[slot]
             if expires <= now { return true }
             earliest = min(earliest, expires)

@@ -10,7 +10,7 @@
 /// Re-inserting a resident key replaces its cost in place.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct LIFOCache<Key: Hashable, Value>: SlotPolicy {
+public struct LIFOCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lifo", reproduces: "LIFO (stack order; libCacheSim conventions)",
@@ -19,23 +19,13 @@ public struct LIFOCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var stack = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    /// Insertion order: the head is the newest, and the next to go.
+    public var residents: LimitedList
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { stack.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { stack.cost }
-
     @inlinable public mutating func didHit(_ slot: Int32) {}
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &stack) }
-    @inlinable public mutating func victim() -> Int32 { stack.head }
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &stack) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &stack) }
+    @inlinable public mutating func victim() -> Int32 { residents.head }
 }

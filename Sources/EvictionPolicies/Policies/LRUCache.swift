@@ -8,7 +8,7 @@
 /// `can_insert`). Re-inserting a resident key replaces its cost and counts as a use.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct LRUCache<Key: Hashable, Value>: SlotPolicy {
+public struct LRUCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "lru", reproduces: "LRU (libCacheSim LRU.c)",
@@ -17,36 +17,28 @@ public struct LRUCache<Key: Hashable, Value>: SlotPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var list = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    /// Recency order: the head is the most recently used, the tail the next to go.
+    public var residents: LimitedList
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
-
-    @inlinable public var count: Int { list.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { list.cost }
 
     // A hit's move to the head is queued and applied in batches (see PendingHits), always before
     // an insert, a victim choice or an unlink, so the order they see is the order of the rule.
     @usableFromInline var pendingHits = PendingHits()
 
-    @inlinable public mutating func didHit(_ slot: Int32) { store.deferMoveToHead(slot, &list, &pendingHits) }
+    @inlinable public mutating func didHit(_ slot: Int32) { store.deferMoveToHead(slot, &residents.list, &pendingHits) }
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        store.applyPendingHits(&pendingHits, &list)
-        store.pushHead(slot, &list)
+        store.applyPendingHits(&pendingHits, &residents.list)
+        store.pushHead(slot, &residents.list)
     }
     @inlinable public mutating func victim() -> Int32 {
-        store.applyPendingHits(&pendingHits, &list)
-        return list.tail
+        store.applyPendingHits(&pendingHits, &residents.list)
+        return residents.tail
     }
     @inlinable public mutating func unlink(_ slot: Int32) {
-        store.applyPendingHits(&pendingHits, &list)
-        store.unlink(slot, &list)
+        store.applyPendingHits(&pendingHits, &residents.list)
+        store.unlink(slot, &residents.list)
     }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
 }

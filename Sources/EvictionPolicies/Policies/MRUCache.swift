@@ -13,7 +13,7 @@
 /// entry being replaced would always be the first victim of its own growth.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
-public struct MRUCache<Key: Hashable, Value>: SlotPolicy {
+public struct MRUCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "mru", reproduces: "MRU (libCacheSim MRU.c)",
@@ -23,25 +23,14 @@ public struct MRUCache<Key: Hashable, Value>: SlotPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// Head: most recently used or inserted; the victim end.
-    @usableFromInline var list = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    public var residents: LimitedList
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { list.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { list.cost }
-
-    @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &list) }
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &list) }
-    @inlinable public mutating func victim() -> Int32 { list.head }
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &list) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
+    @inlinable public mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &residents.list) }
+    @inlinable public mutating func victim() -> Int32 { residents.head }
 
     /// The update step, changed: the entry stands aside while room is made for its new cost.
     @inlinable
@@ -52,6 +41,6 @@ public struct MRUCache<Key: Hashable, Value>: SlotPolicy {
         store.setValue(slot, value)
         store.setCost(slot, cost)
         makeRoom(forCost: cost, count: 1, observer: &observer)
-        store.pushHead(slot, &list)
+        store.pushHead(slot, &residents.list)
     }
 }

@@ -17,7 +17,7 @@
 ///
 /// - Complexity: a hit is O(n) amortised (each demotion is O(1)); an eviction is O(n) to find
 ///   the lowest non-empty segment; lookups are O(1) expected.
-public struct SLRUCache<Key: Hashable, Value>: HitEvictingPolicy {
+public struct SLRUCache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "slru", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRU.c",
@@ -29,27 +29,14 @@ public struct SLRUCache<Key: Hashable, Value>: HitEvictingPolicy {
     public var store = SlotArena<Key, Value>()
     /// Segment 0 is the probationary one; aux holds an entry's segment.
     @usableFromInline var segments: _LRUSegments
-    public let capacity: Int
-    public var countLimit: Int { .max }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
-        segments = try _LRUSegments(capacity: capacity, options: options)
+        segments = try _LRUSegments(limits, options, for: Self.descriptor)
     }
-
-    @inlinable public var count: Int { segments.count }
-    @inlinable public var totalCost: Int { segments.totalCost }
-
-    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.share }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         segments.place(slot, in: segments.lowestWithRoom(for: store.cost(slot)), &store)
     }
-
-    @inlinable public mutating func victim() -> Int32 { segments.victim }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { segments.unlink(slot, in: &store) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { segments.setCost(slot, cost, in: &store) }
 
     /// The hit rule: promote one segment (or refresh in the top one), then cool the segment it
     /// entered, evicting from segment 0 as one trim pass if the cooling reaches it.

@@ -17,7 +17,7 @@
 ///
 /// - Complexity: a hit is O(n) amortised; an eviction is O(n) to find the lowest non-empty
 ///   segment; lookups are O(1) expected.
-public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
+public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "slruv0", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRUv0.c",
@@ -29,23 +29,10 @@ public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
     public var store = SlotArena<Key, Value>()
     /// Segment 0 is the lowest; aux holds an entry's segment.
     @usableFromInline var segments: _LRUSegments
-    public let capacity: Int
-    public var countLimit: Int { .max }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
-        segments = try _LRUSegments(capacity: capacity, options: options)
+        segments = try _LRUSegments(limits, options, for: Self.descriptor)
     }
-
-    @inlinable public var count: Int { segments.count }
-    @inlinable public var totalCost: Int { segments.totalCost }
-
-    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.share }
-
-    @inlinable public mutating func victim() -> Int32 { segments.victim }
-
-    @inlinable public mutating func unlink(_ slot: Int32) { segments.unlink(slot, in: &store) }
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { segments.setCost(slot, cost, in: &store) }
 
     @inlinable public mutating func didInsert(_ slot: Int32) { place(slot, in: 0) }
 
@@ -65,9 +52,9 @@ public struct SLRUv0Cache<Key: Hashable, Value>: HitEvictingPolicy {
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity, admits(key, cost: cost) else { return }
+        guard cost <= segments.capacity, admits(key, cost: cost) else { return }
         var pass = TrimPass(.caller)
-        while count > 0 && totalCost > capacity - cost {
+        while count > 0 && totalCost > segments.capacity - cost {
             pass.willRemove(&observer)
             evict(victim(), observer: &observer)
         }

@@ -16,7 +16,7 @@
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; one eviction is O(1) amortised
 ///   (each step of the hand clears a bit that a hit set).
-public struct SieveCache<Key: Hashable, Value>: SlotPolicy {
+public struct SieveCache<Key: Hashable, Value>: SingleListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "sieve", reproduces: "SIEVE (Zhang et al., NSDI'24; libCacheSim Sieve.c)",
@@ -27,36 +27,25 @@ public struct SieveCache<Key: Hashable, Value>: SlotPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// Head: newest insertion; tail: oldest. Entries never move within it.
-    @usableFromInline var queue = SlotList()
+    public var residents: LimitedList
     /// The slot the next eviction looks at first, or -1 to start from the tail.
     @usableFromInline var hand: Int32 = -1
-    public let capacity: Int
-    public let countLimit: Int
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
 
-    @inlinable public var count: Int { queue.count }
-
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-    @inlinable public var totalCost: Int { queue.cost }
-
     @inlinable public mutating func didHit(_ slot: Int32) { store.setAux(slot, 1) }
-    @inlinable public mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
 
     /// The hand passes over visited entries, clearing their bit, to the first unvisited one.
     @inlinable public mutating func victim() -> Int32 {
-        let victim = store.sweepClearingAux(from: hand >= 0 ? hand : queue.tail, in: queue)
+        let victim = store.sweepClearingAux(from: hand >= 0 ? hand : residents.tail, in: residents.list)
         hand = store.prev(victim)
         return victim
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         if slot == hand { hand = store.prev(slot) }
-        store.unlink(slot, &queue)
+        store.unlink(slot, &residents.list)
     }
-
-    @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }

@@ -59,6 +59,13 @@ extension ArenaPolicy {
         body(&store)
     }
 
+    /// Starts loading the index bucket (`.index`) or the entry (`.entry`) a request for `key`
+    /// will touch, through the arena in place.
+    @inlinable @inline(__always)
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        _inPlace { $0.prefetch(key, stage) }
+    }
+
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         _lookup(key, hash: _inPlace { $0.hash(key) }, observer: &observer)

@@ -22,7 +22,7 @@ extension ForwardingPolicy {
     @inlinable public var count: Int { base.count }
     @inlinable public var totalCost: Int { base.totalCost }
     @inlinable public func contains(_ key: Key) -> Bool { base.contains(key) }
-    @inlinable public func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
+    @inlinable public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) { base.prefetch(key, stage) }
     public var extraMetrics: [PolicyMetric] { base.extraMetrics }
 
     @inlinable

@@ -12,9 +12,6 @@
 /// - ``ArenaPolicy/replace(_:with:cost:observer:)``, optionally: by default the same cost keeps
 ///   the entry and counts as a hit, and a new cost is a new object: the old one goes (not an
 ///   eviction) and the new one misses.
-///
-/// A policy should implement ``EvictionPolicy/prefetch(_:_:)`` as `store.prefetch(key, stage)`
-/// (see ``SlotPolicy`` for why).
 public protocol GhostListPolicy: ArenaPolicy {}
 
 extension GhostListPolicy {

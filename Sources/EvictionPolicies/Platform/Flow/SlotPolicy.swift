@@ -21,10 +21,9 @@
 /// ``insertNew(_:forKey:hash:cost:observer:)`` (an insert before eviction, a sorted insert) or
 /// ``ArenaPolicy/replace(_:with:cost:observer:)``.
 ///
-/// A policy should also implement ``EvictionPolicy/prefetch(_:_:)`` as
-/// `store.prefetch(key, stage)`: written in the policy, it reads its own stored `store` in place,
-/// whereas a default here would read it through the protocol's getter, which copies the arena
-/// (four reference counts) twice per replayed request and halved FIFO's speed when measured.
+/// ``EvictionPolicy/prefetch(_:_:)`` comes from ``ArenaPolicy``, which reads the arena in place;
+/// a non-mutating one would read it through the protocol's getter, which copies the arena (four
+/// reference counts) twice per replayed request and halved FIFO's speed when measured.
 ///
 /// The flow's methods are `@inlinable` and generic over the observer, so a policy in another
 /// package is specialized into the caller's loop like the ones in this module.

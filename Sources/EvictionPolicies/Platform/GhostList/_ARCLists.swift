@@ -60,6 +60,14 @@ internal struct _ARCLists {
         }
     }
 
+    /// ARC's step, max(`other` / `own`, 1) in `Double`s (ARC.c and ARCv0.c): C's `MAX(x, 1)`
+    /// keeps 1 when the quotient is NaN (a ghost list of zero-cost keys).
+    @inlinable @inline(__always)
+    static func ratioStep(_ other: Int, _ own: Int) -> Double {
+        let ratio = Double(other) / Double(own)
+        return ratio > 1 ? ratio : 1
+    }
+
     /// Puts `slot`, resident and in no list, at the head of T2 (`toT2`) or T1, its bits clear. O(1).
     @inlinable
     mutating func place<Key, Value>(_ slot: Int32, toT2: Bool, in store: inout SlotArena<Key, Value>) {

@@ -4,14 +4,23 @@
 @usableFromInline
 internal struct _LRUSegments {
     @usableFromInline var lists: [SlotList]
+    /// The cost limit.
+    @usableFromInline let capacity: Int
     /// Each segment's share of the capacity.
     @usableFromInline let share: Int
 
-    /// Reads the `segments` option (1–64, default 4) and splits `capacity` among them.
-    init(capacity: Int, options: PolicyOptions) throws(PolicyConfigurationError) {
+    /// Validates `limits` and `options` for `descriptor`, reads the `segments` option (1–64,
+    /// default 4) and splits the capacity among them.
+    init(_ limits: CacheLimits, _ options: PolicyOptions, for descriptor: PolicyDescriptor) throws(PolicyConfigurationError) {
+        (capacity, _) = try limits.validated(for: descriptor, options: options)
         let n = try options.integer("segments", default: 4, in: 1...64)
         lists = Array(repeating: SlotList(), count: n)
         share = capacity / n
+    }
+
+    /// No segments: what a policy's segments are swapped with while they are borrowed.
+    @usableFromInline init() {
+        (lists, capacity, share) = ([], 0, 0)
     }
 
     /// The policies' `segments` parameter.

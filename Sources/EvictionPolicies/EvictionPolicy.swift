@@ -39,6 +39,11 @@ public protocol EvictionPolicy<Key, Value> {
     /// What this policy is, what it reproduces and which parameters it takes.
     static var descriptor: PolicyDescriptor { get }
 
+    /// Whether an admission rule in front of the policy (``AdmissionControlled``) decides its
+    /// misses. `false` for a policy that, as its libCacheSim original, never consults an
+    /// admission algorithm: the rule then refuses nothing. The default is `true`.
+    static var takesAdmission: Bool { get }
+
     /// Creates an empty cache.
     ///
     /// - Parameters:
@@ -117,6 +122,8 @@ public protocol EvictionPolicy<Key, Value> {
 }
 
 extension EvictionPolicy {
+    @inlinable public static var takesAdmission: Bool { true }
+
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {

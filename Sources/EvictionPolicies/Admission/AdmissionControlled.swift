@@ -2,12 +2,15 @@
 /// the rule admits it.
 ///
 /// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``) and is asked at the
-/// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: policies on the
-/// slot flow (``SlotPolicy``) and ARC and S3-FIFO ask the request's observer
-/// (``EvictionObserver/admits(_:cost:)``) after their own refusals and before they evict, and
-/// this wrapper answers through the observer it passes down. A policy that never asks (one
-/// written directly against ``EvictionPolicy``) is handled after its insert: if the missed key is
-/// now resident and the rule refuses it, it is removed again, so room made for it stays made.
+/// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: every research
+/// policy asks the request's observer (``EvictionObserver/admits(_:cost:)``) where its libCacheSim
+/// original's `can_insert` consults the admissioner (after the ghost lookups its `find` makes,
+/// before it evicts; before or after its own size checks as the original orders them), and this
+/// wrapper answers through the observer it passes down. A policy whose original never consults
+/// it (Clock2QPlus, GDSF) says so with ``EvictionPolicy/takesAdmission``, and the rule refuses
+/// nothing there. A policy that never asks otherwise (a library model) is handled after its
+/// insert: if the missed key is now resident and the rule refuses it, it is removed again, so
+/// room made for it stays made.
 ///
 /// Only cache-aside misses (``access(_:cost:orInsert:observer:)``) are subject to admission, as in
 /// libCacheSim, whose requests are all gets; explicit inserts are not.
@@ -38,6 +41,7 @@ where Rule.Key == Base.Key {
     }
 
     public static var descriptor: PolicyDescriptor { Base.descriptor }
+    public static var takesAdmission: Bool { Base.takesAdmission }
 
     /// Unavailable without a rule: use ``init(_:rule:capacity:)``.
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
@@ -97,7 +101,7 @@ where Rule.Key == Base.Key {
                 return hit
             }
         }
-        if !hit && !asked && base.contains(key) {
+        if !hit && !asked && Base.takesAdmission && base.contains(key) {
             // A policy that inserts without asking: decide now, and undo a refused insert.
             asked = true
             admits = rule.admits(key, cost: cost)

@@ -91,6 +91,10 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: GhostListPolicy {
     /// until the object fits, then insert into main (ghost hit, or small full before any
     /// eviction) or small.
     @inlinable
+    /// `Clock2QPlus_can_insert` tests only the FIFO's size: libCacheSim never consults an
+    /// admission algorithm here, so neither does this policy.
+    public static var takesAdmission: Bool { false }
+
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         let fits = cost <= lists.shares.capacity && cost <= lists.shares.small

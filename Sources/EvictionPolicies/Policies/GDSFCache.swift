@@ -68,6 +68,10 @@ public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.
     @inlinable
+    /// `GDSF_can_insert` is GDSF's own priority test: libCacheSim never consults an admission
+    /// algorithm here, so neither does this policy.
+    public static var takesAdmission: Bool { false }
+
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }

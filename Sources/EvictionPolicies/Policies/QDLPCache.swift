@@ -80,7 +80,8 @@ public struct QDLPCache<Key: Hashable, Value>: GhostListPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
+        // QDLP_can_insert: the small FIFO's size, then the admissioner, after find consumed the ghost.
+        let fits = cost <= lists.shares.capacity && cost <= lists.shares.small && observer.admits(key, cost: cost)
         store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
         guard fits else { return }
         var pass = TrimPass(.caller)

@@ -167,7 +167,8 @@ public struct S3FIFOdCache<Key: Hashable, Value>: EvictionPolicy {
         if evictedFromMain.remove(key) { mainEvictionHits += 1 }
         if slot >= 0 && tag == Self.mainTag { return true }
 
-        guard cost <= smallCapacity, cost <= capacity, let value = value() else { return false }
+        // S3FIFOd_can_insert: the small FIFO's size, then the admissioner.
+        guard cost <= smallCapacity, observer.admits(key, cost: cost), cost <= capacity, let value = value() else { return false }
         var pass = TrimPass(.caller)
         while small.cost + main.cost + cost > capacity && count > 0 { evictionStep(&pass, observer: &observer) }
         if ghostHit {

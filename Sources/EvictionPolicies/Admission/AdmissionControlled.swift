@@ -7,7 +7,7 @@
 /// original's `can_insert` consults the admissioner (after the ghost lookups its `find` makes,
 /// before it evicts; before or after its own size checks as the original orders them), and this
 /// wrapper answers through the observer it passes down. A policy whose original never consults
-/// it (Clock2QPlus, GDSF) says so with ``EvictionPolicy/takesAdmission``, and the rule refuses
+/// it (Clock2QPlus) says so with ``EvictionPolicy/takesAdmission``, and the rule refuses
 /// nothing there. A policy that never asks otherwise (a library model) is handled after its
 /// insert: if the missed key is now resident and the rule refuses it, it is removed again, so
 /// room made for it stays made.

@@ -68,13 +68,11 @@ public struct GDSFCache<Key: Hashable, Value>: BudgetedPolicy {
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.
     @inlinable
-    /// `GDSF_can_insert` is GDSF's own priority test: libCacheSim never consults an admission
-    /// algorithm here, so neither does this policy.
-    public static var takesAdmission: Bool { false }
-
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity else { return }
+        // GDSF_get asks cache_can_insert_default (the admissioner; GDSF_can_insert is unused), then
+        // inserts and evicts.
+        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
         makeRoom(forCost: 0, count: 0, observer: &observer)
     }

@@ -1,7 +1,8 @@
 /// Any eviction policy with an ``AdmissionRule`` in front of it: a missed object enters only if
 /// the rule admits it.
 ///
-/// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``) and is asked at the
+/// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``; none where the
+/// policy's libCacheSim original never shows them, ``EvictionPolicy/showsRequestsToAdmission``) and is asked at the
 /// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: every research
 /// policy asks the request's observer (``EvictionObserver/admits(_:cost:)``) where its libCacheSim
 /// original's `can_insert` consults the admissioner (after the ghost lookups its `find` makes,
@@ -42,6 +43,7 @@ where Rule.Key == Base.Key {
 
     public static var descriptor: PolicyDescriptor { Base.descriptor }
     public static var takesAdmission: Bool { Base.takesAdmission }
+    public static var showsRequestsToAdmission: Bool { Base.showsRequestsToAdmission }
 
     /// Unavailable without a rule: use ``init(_:rule:capacity:)``.
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
@@ -89,7 +91,7 @@ where Rule.Key == Base.Key {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        rule.observe(key, cost: cost, capacity: capacity)
+        if Base.showsRequestsToAdmission { rule.observe(key, cost: cost, capacity: capacity) }
         var asked = false, admits = true
         // The gate reaches the caller's observer and the rule through pointers for the one call,
         // so neither is copied (no copy-on-write of their storage per request).

@@ -106,7 +106,7 @@ struct AdmissionCommandLineTests {
         }
     }
 
-    static let badElsewhere: [[String]] = [
+    static let badSweepAndMRC: [[String]] = [
         ["sweep", "--traces", trace, "--policies", "lru", "--capacities", "25", "--output", "/nonexistent-cachebench",
          "--admission", "prob", "--admission-option", "prob=0"],
         ["sweep", "--traces", trace, "--policies", "lru", "--capacities", "25", "--output", "/nonexistent-cachebench",
@@ -115,9 +115,9 @@ struct AdmissionCommandLineTests {
         ["mrc", trace, "--capacities", "25,250", "--admission-option", "prob=0.5"],
     ]
 
-    @Test("sweep and mrc refuse bad rules and parameters with exit 2 and no output", arguments: 0..<badElsewhere.count)
+    @Test("sweep and mrc refuse bad rules and parameters with exit 2 and no output", arguments: 0..<badSweepAndMRC.count)
     func badElsewhere(_ index: Int) throws {
-        let result = try CLI.run(Self.badElsewhere[index])
+        let result = try CLI.run(Self.badSweepAndMRC[index])
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("--admission"), "\(result.stderr)")

@@ -62,14 +62,14 @@ struct AdmissionCommandLineTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-adm-sweep-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let rule = ["--admission", "prob", "--admission-option", "seed=2"]
-        let sweep = try CLI.run(["sweep", "--traces", Self.trace, "--policies", "lru,twoq", "--capacities", "25,250",
+        let sweep = try CLI.run(["sweep", "--traces", Self.trace, "--policies", "lru,fifo", "--capacities", "25,250",
                                  "--ignore-size", "--output", output, "--threads", "1"] + rule)
         #expect(sweep.status == 0, "\(sweep.stderr)")
         let merged = try CLI.run(["merge", output, "--format", "json"])
         #expect(merged.status == 0, "\(merged.stderr)")
         let cells = Self.cells(merged.json)
         #expect(cells.count == 4)
-        for policy in ["lru", "twoq"] {
+        for policy in ["lru", "fifo"] {
             for capacity in [25, 250] {
                 let expected = try Self.replayed(policy, capacity, rule)
                 #expect(cells["\(policy) \(capacity)"] == expected, "\(policy) \(capacity)")
@@ -79,7 +79,7 @@ struct AdmissionCommandLineTests {
         let csv = try CLI.run(["merge", output, "--format", "csv"])
         #expect(csv.stdout.contains("admitted"))
         // The rule is part of every cell's identity: the same folder without it is another sweep.
-        let plain = try CLI.run(["sweep", "--traces", Self.trace, "--policies", "lru,twoq", "--capacities", "25,250",
+        let plain = try CLI.run(["sweep", "--traces", Self.trace, "--policies", "lru,fifo", "--capacities", "25,250",
                                  "--ignore-size", "--output", output, "--threads", "1"])
         #expect(plain.status == 2)
         #expect(plain.stderr.contains("holds another sweep"), "\(plain.stderr)")

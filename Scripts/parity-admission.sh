@@ -6,10 +6,45 @@
 # libCacheSim 0.3.5 is wrong (see Traces/README.md) are checked against the corrected counts.
 #
 # Usage: Scripts/parity-admission.sh
+#        Scripts/parity-admission.sh --derive LCS_ADM DIR ALGORITHM...
 # Environment: CACHEBENCH (default .build/release/cachebench, built if missing), JOBS (default 2).
 # Prints each mismatch and a summary; exits 1 when a row does not match.
+#
+# --derive prints the rows of each ALGORITHM (libCacheSim's name) without a header, for appending
+# to the table: LCS_ADM is the driver Traces/README.md describes (lcs_exact with an admissioner,
+# built outside the repository), DIR holds the traces as oracleGeneral binaries
+# (cloudPhysicsIO.oracleGeneral.bin, and NAME.csv.og.bin for each CSV, as traceConv writes them).
+# Rows per algorithm: lirs-cs, lirs-gli, lirs-ps and cloudPhysicsIO at their two smaller golden
+# sizes in object mode with bloomfilter and prob (seeds 1-3); cloudPhysicsIO at 16 and 128 MiB in
+# byte mode with size (size=65536), bloomfilter, prob (prob=0.8), sizeprob (exponent=0.00001)
+# and adaptsize, seed 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ "${1:-}" == "--derive" ]]; then
+  driver=$(realpath "$2"); dir=$3; shift 3
+  cd "$dir"
+  row() { # trace file mode sizes algorithm admission params seed
+    local ignore=1; [[ $3 == bytes ]] && ignore=0
+    LCS_SEED=$8 LCS_ADMISSION=$6 LCS_ADMISSION_PARAMS="${7/#-/}" "$driver" "$2" "$5" "$4" "$ignore" 2>/dev/null |
+    while IFS=$'\t' read -r _ _ size requests misses bytes byte_misses; do
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$3" "$size" "$5" "$6" "$7" "$8" \
+        "$requests" "$misses" "$bytes" "$byte_misses"
+    done
+  }
+  declare -A sizes=([cloudPhysicsIO.oracleGeneral.bin]=500,5000 [lirs-cs.csv]=20,150 [lirs-gli.csv]=25,250 [lirs-ps.csv]=30,300)
+  cloud=cloudPhysicsIO.oracleGeneral.bin
+  for algorithm in "$@"; do
+    for trace in $cloud lirs-cs.csv lirs-gli.csv lirs-ps.csv; do
+      file=$trace; [[ $trace != "$cloud" ]] && file=$trace.og.bin
+      row $trace $file objects "${sizes[$trace]}" "$algorithm" bloomfilter - 1
+      for seed in 1 2 3; do row $trace $file objects "${sizes[$trace]}" "$algorithm" prob - $seed; done
+    done
+    for rule in size:size=65536 bloomfilter:- prob:prob=0.8 sizeprob:exponent=0.00001 adaptsize:-; do
+      row $cloud $cloud bytes 16777216,134217728 "$algorithm" "${rule%%:*}" "${rule#*:}" 1
+    done
+  done
+  exit 0
+fi
 bin="${CACHEBENCH:-.build/release/cachebench}"
 if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
 exec python3 - "$bin" "${JOBS:-2}" <<'PY'

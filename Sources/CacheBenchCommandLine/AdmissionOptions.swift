@@ -23,6 +23,17 @@ enum AdmissionOptions {
 
     /// The rule the arguments name, or `nil` without `--admission`.
     static func parse(_ arguments: Arguments) throws(UsageError) -> LibCacheSimAdmission<UInt64>? {
+        guard let choice = try choice(arguments) else { return nil }
+        do {
+            return try LibCacheSimAdmission(choice)
+        } catch {
+            throw UsageError(error.commandLineMessage)
+        }
+    }
+
+    /// The rule's name and parameters as given, checked (an unknown rule, parameter or value is a
+    /// usage error), or `nil` without `--admission`.
+    static func choice(_ arguments: Arguments) throws(UsageError) -> AdmissionChoice? {
         let pairs = arguments.all("--admission-option")
         guard let name = arguments.value("--admission") else {
             if !pairs.isEmpty { throw UsageError("--admission-option needs --admission") }
@@ -39,11 +50,13 @@ enum AdmissionOptions {
             }
             parameters.append((key, String(pair[pair.index(after: equals)...])))
         }
+        let choice = AdmissionChoice(name: name, parameters: parameters)
         do {
-            return try LibCacheSimAdmission(AdmissionChoice(name: name, parameters: parameters))
+            _ = try LibCacheSimAdmission<UInt64>(choice)
         } catch {
             throw UsageError(error.commandLineMessage)
         }
+        return choice
     }
 }
 

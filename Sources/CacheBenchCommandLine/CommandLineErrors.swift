@@ -113,6 +113,7 @@ extension SweepError {
     /// The error in the command line's words, with a pointer to the policy catalog where it helps.
     var commandLineMessage: String {
         if case .optionTakenByNone = self { return description + "; see 'cachebench policies'" }
+        if case .admission(let error) = self { return error.commandLineMessage }
         return description
     }
 }

@@ -1,4 +1,5 @@
 import CacheBench
+import EvictionPolicies
 import Foundation
 
 enum MRCCommand {
@@ -47,6 +48,11 @@ enum MRCCommand {
       --output FILE           Write the curve to FILE instead of stdout.
       --plot FILE.svg         Chart of the miss ratio against capacity.
       --threads N             Concurrent runs (default: the number of cores).
+    \(AdmissionOptions.help)
+                              LRU's exact stack-distance pass cannot model a rule that refuses
+                              misses: with --admission, LRU is simulated at each capacity on the
+                              whole trace (a note says so), and any other policy's miniatures
+                              run behind the rule (their counts scaled up with the misses).
       -h, --help              Show this help.
 
     EXAMPLE:
@@ -56,8 +62,10 @@ enum MRCCommand {
 
     static let spec = CommandSpec(
         name: "mrc",
-        valueOptions: ["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
-                       "--policy", "--sample", "--sample-seed", "--min-miniature", "--warmup", "--max-requests", "--threads"],
+        valueOptions: Set(["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
+                           "--policy", "--sample", "--sample-seed", "--min-miniature", "--warmup", "--max-requests", "--threads"])
+            .union(AdmissionOptions.valueOptions),
+        repeatableOptions: AdmissionOptions.repeatableOptions,
         flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String]) throws(CommandLineError) {
@@ -69,6 +77,7 @@ enum MRCCommand {
         let window: RequestWindow
         let threads: Int
         let minimumMiniature: Int
+        let admission: LibCacheSimAdmission<UInt64>?
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
@@ -87,6 +96,7 @@ enum MRCCommand {
             guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
             minimumMiniature = try arguments.integer("--min-miniature") ?? MiniatureSimulation.minimumScaledObjects
             guard minimumMiniature >= 0 else { throw UsageError("--min-miniature \(minimumMiniature): must be 0 or more") }
+            admission = try AdmissionOptions.parse(arguments)
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
@@ -94,7 +104,7 @@ enum MRCCommand {
                                                 ignoreSize: arguments.flags.contains("--ignore-size"),
                                                 threads: threads, progress: progress,
                                                 policy: arguments.value("--policy") ?? "lru", window: window,
-                                                minimumMiniature: minimumMiniature)
+                                                minimumMiniature: minimumMiniature, admission: admission)
             // Rendered first, then the curve and its chart are committed together.
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

@@ -28,6 +28,10 @@ enum SweepCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), for each policy that declares it.
       --no-stack-distance     Simulate LRU at each capacity instead of the one-pass profile.
+    \(AdmissionOptions.help)
+                              Each cell's result then has an admission object (rule, admitted,
+                              rejected); LRU is simulated at each capacity (the one-pass profile
+                              takes no admission rule).
       --output DIR            Where the records go (created if needed): DIR/sweep.json names the
                               cells, DIR/cells/*.jsonl hold them. A DIR holding another sweep
                               is refused.
@@ -53,9 +57,9 @@ enum SweepCommand {
 
     static let spec = CommandSpec(
         name: "sweep",
-        valueOptions: ["--policies", "--capacities", "--count-limit", "--trace-format", "--columns", "--header",
-                       "--output", "--shard", "--format", "--threads"],
-        repeatableOptions: ["--option", "--traces"],
+        valueOptions: Set(["--policies", "--capacities", "--count-limit", "--trace-format", "--columns", "--header",
+                           "--output", "--shard", "--format", "--threads"]).union(AdmissionOptions.valueOptions),
+        repeatableOptions: Set(["--option", "--traces"]).union(AdmissionOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--plan"], positionals: 0...0)
 
     static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
@@ -117,7 +121,8 @@ enum SweepCommand {
                          ignoreSize: arguments.flags.contains("--ignore-size"),
                          options: try TraceOptions.policyOptions(arguments.all("--option")),
                          reading: try TraceOptions.traceSpec(arguments, path: ""),
-                         lruStackDistance: !arguments.flags.contains("--no-stack-distance"), threads: threads)
+                         lruStackDistance: !arguments.flags.contains("--no-stack-distance"), threads: threads,
+                         admission: try AdmissionOptions.choice(arguments))
     }
 
     /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files; each

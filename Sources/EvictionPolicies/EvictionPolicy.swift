@@ -39,6 +39,17 @@ public protocol EvictionPolicy<Key, Value> {
     /// What this policy is, what it reproduces and which parameters it takes.
     static var descriptor: PolicyDescriptor { get }
 
+    /// Whether an admission rule in front of the policy (``AdmissionControlled``) decides its
+    /// misses. `false` for a policy that, as its libCacheSim original, never consults an
+    /// admission algorithm: the rule then refuses nothing. The default is `true`.
+    static var takesAdmission: Bool { get }
+
+    /// Whether the admission rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``),
+    /// as libCacheSim's `cache_get_base` updates its admissioner. `false` for a policy whose
+    /// libCacheSim original has a get of its own that never does (GDSF), so a rule that learns
+    /// from the requests (AdaptSize) keeps its initial state there. The default is `true`.
+    static var showsRequestsToAdmission: Bool { get }
+
     /// Creates an empty cache.
     ///
     /// - Parameters:
@@ -121,6 +132,9 @@ public protocol EvictionPolicy<Key, Value> {
 }
 
 extension EvictionPolicy {
+    @inlinable public static var takesAdmission: Bool { true }
+    @inlinable public static var showsRequestsToAdmission: Bool { true }
+
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {

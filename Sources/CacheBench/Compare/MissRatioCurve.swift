@@ -1,3 +1,5 @@
+import EvictionPolicies
+
 /// A policy's miss-ratio curve (`cachebench mrc`): LRU's exactly, any policy by miniature
 /// simulations (``MiniatureSimulation``).
 public enum MissRatioCurve {
@@ -15,10 +17,13 @@ public enum MissRatioCurve {
     /// With a `policy` other than `lru`, or a `window`, the curve comes from
     /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace, each
     /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio).
+    /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
+    /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
                            window: RequestWindow = RequestWindow(),
-                           minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects) throws(CacheBenchError) -> CompareResult {
+                           minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects,
+                           admission: LibCacheSimAdmission<UInt64>? = nil) throws(CacheBenchError) -> CompareResult {
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -43,11 +48,15 @@ public enum MissRatioCurve {
         if policy != "lru" || !window.isWholeTrace {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
                                                ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
-                                               minimumMiniature: minimumMiniature)
+                                               minimumMiniature: minimumMiniature, admission: admission)
         }
-        var result = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize,
-                                                threads: threads), progress: progress)
+        var job = CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize, threads: threads)
+        job.admission = admission
+        var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = workingSet }
+        if let admission {
+            result.notes.append("lru: simulated at each capacity behind admission \(admission.name) (the stack-distance pass cannot model a rule that refuses misses)")
+        }
         return result
     }
 }

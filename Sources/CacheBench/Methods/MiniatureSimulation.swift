@@ -1,3 +1,5 @@
+import EvictionPolicies
+
 /// Miss-ratio curves for any policy from miniature simulations, as libCacheSim's MINISIM builds
 /// them (Waldspurger et al., "Cache Modeling and Optimization using Miniature Simulations",
 /// ATC '17): the trace is sampled spatially (SHARDS: a key is in or out by its hash), and the
@@ -50,12 +52,14 @@ public enum MiniatureSimulation {
     ///
     /// The results carry the capacities asked (the curve's x axis) and method
     /// ``ReplayMethod/miniatureSimulation`` when sampled; each run's `window` gives its scaled capacity.
+    /// An `admission` rule stands in front of every run; its counts are scaled up as the misses are.
     ///
     /// - Throws: ``CacheBenchError``: usage (2) for an unknown policy or bad limits; trace errors (65, 66).
     public static func run(trace: TraceSpec, policy: String, capacities: CapacityList, workingSet: WorkingSet?,
                            ignoreSize: Bool, window: RequestWindow, threads: Int,
                            progress: ProgressReporter? = nil,
-                           minimumMiniature: Int = minimumScaledObjects) throws(CacheBenchError) -> CompareResult {
+                           minimumMiniature: Int = minimumScaledObjects,
+                           admission: LibCacheSimAdmission<UInt64>? = nil) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
         if window.sampleRatio == nil {
@@ -68,6 +72,7 @@ public enum MiniatureSimulation {
         let ratio = window.sampleRatio ?? 1
         var job = CompareJob(trace: trace, policies: [policy], capacities: capacities, ignoreSize: ignoreSize,
                              lruStackDistance: false, threads: threads)
+        job.admission = admission
         // A miniature cache of a handful of objects says little about the full one: small
         // capacities sample more, so each miniature keeps at least `minimumScaledObjects`
         // objects (their bytes at the working set's mean size in byte mode).
@@ -115,6 +120,10 @@ extension MiniatureSimulation {
         scaled.counters.byteHits = window.traceByteRequests
             - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests)
         scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
+        if let admission = result.admission {
+            scaled.admission?.admitted = estimate(admission.admitted, atMost: .max)
+            scaled.admission?.rejected = estimate(admission.rejected, atMost: .max)
+        }
         scaled.window?.sampledRequests = sampled.requests
         scaled.window?.sampledHits = sampled.hits
         scaled.method = .miniatureSimulation

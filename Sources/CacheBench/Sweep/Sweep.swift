@@ -17,7 +17,8 @@ public enum Sweep {
     }
 
     /// Checks what can be checked before any trace is read: every policy exists, each option is
-    /// declared by a policy that takes it, a count limit has a policy to apply to.
+    /// declared by a policy that takes it, a count limit has a policy to apply to, the admission
+    /// rule can be made.
     ///
     /// - Parameter registry: where the policies are looked up.
     /// - Throws: ``CacheBenchError/sweep(_:)``, or ``CacheBenchError/configuration(_:)`` for an unknown policy.
@@ -35,6 +36,9 @@ public enum Sweep {
         }
         if spec.countLimit != nil && !descriptors.contains(where: \.supportsCountLimit) {
             throw .sweep(.countLimitTakenByNone)
+        }
+        if let admission = spec.admission {
+            do { _ = try LibCacheSimAdmission<UInt64>(admission) } catch { throw .sweep(.admission(error)) }
         }
         var seen = Set<String>()
         for path in spec.traces where !seen.insert(path).inserted {
@@ -139,6 +143,9 @@ public enum Sweep {
                              ignoreSize: spec.ignoreSize, options: options, lruStackDistance: spec.lruStackDistance,
                              threads: spec.threads)
         job.registry = registry
+        if let admission = spec.admission {
+            do { job.admission = try LibCacheSimAdmission(admission) } catch { throw .sweep(.admission(error)) }
+        }
         let outcome = try Compare.run(job)
         let workingSet = outcome.workingSet?.total(ignoreSize: spec.ignoreSize)
         var results: [ReplayResult] = []

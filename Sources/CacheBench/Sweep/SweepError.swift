@@ -1,3 +1,5 @@
+import EvictionPolicies
+
 /// A sweep that cannot run as asked, in the engine's own words. A command-line tool adds its
 /// flags and hints by switching over the cases (`cachebench` does, in `CacheBenchCommandLine`).
 public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,6 +23,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case noBaselineResults(String, policies: [String])
     /// The sweep has only the baseline policy.
     case onlyBaseline(String)
+    /// The admission rule cannot be made as chosen.
+    case admission(AdmissionConfigurationError)
     /// A Slurm array task whose environment lacks this variable.
     case slurmVariableMissing(String)
     /// A Slurm variable that is not a whole number: its name and value.
@@ -43,6 +47,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .noBaselineResults(baseline, policies):
             "the sweep has no \(baseline) results to measure reductions against (its policies: \(policies.joined(separator: ", ")))"
         case .onlyBaseline(let baseline): "the sweep has only \(baseline); there is nothing to compare with it"
+        case .admission(let error): "admission: \(error.description)"
         case .slurmVariableMissing(let name): "\(name) is not set, but SLURM_ARRAY_TASK_ID is (not a Slurm array task?)"
         case let .slurmVariableNotANumber(name, text): "\(name)=\(text): not a whole number"
         case let .slurmTaskOutsideArray(id, count, minimum, step):

@@ -95,7 +95,7 @@ extension TraceIdentity {
 extension ReplayResult {
     /// A result back from its JSON object (``json``); `nil` when a field is missing or of the
     /// wrong type. Derived fields (ratios, requests per second) are recomputed; a tiered run's
-    /// `tiers` are not read back (sweeps have none).
+    /// `tiers` are not read back (sweeps have none); an admission rule's counts are.
     public init?(json object: JSONValue) {
         func summary(_ value: JSONValue?) -> TrimSummary? {
             guard let value, let count = value["count"]?.intValue,
@@ -143,6 +143,11 @@ extension ReplayResult {
         self.policyMetrics = policyMetrics
         self.threads = threads
         self.method = method
+        if let admission = object["admission"] {
+            guard let rule = admission["rule"]?.stringValue, let admitted = admission["admitted"]?.intValue,
+                  let rejected = admission["rejected"]?.intValue else { return nil }
+            self.admission = AdmissionCounts(rule: rule, admitted: admitted, rejected: rejected)
+        }
     }
 
     /// The result with every timing zeroed (the seconds and the trim-pass durations, not their

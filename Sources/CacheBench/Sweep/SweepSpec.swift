@@ -4,7 +4,7 @@ import EvictionPolicies
 /// (`cachebench sweep`).
 ///
 /// Each (trace, policy, capacity) is a ``SweepCell``; the configuration (sizes ignored or not,
-/// the count limit, policy options and how traces are read) is part of every cell's identity, so
+/// the count limit, policy options, the admission rule and how traces are read) is part of every cell's identity, so
 /// results made under another configuration are never taken for these.
 public struct SweepSpec: Sendable, Equatable {
     /// The trace files, in report order. Standard input is not a trace here: a sweep reads each
@@ -26,6 +26,8 @@ public struct SweepSpec: Sendable, Equatable {
     public var lruStackDistance: Bool
     /// Threads per trace, as `compare`'s.
     public var threads: Int
+    /// An admission rule in front of every policy (`--admission`), or `nil` to admit every miss.
+    public var admission: AdmissionChoice?
 
     /// libCacheSim's default grid of cache sizes, as fractions of the working set.
     public static let defaultCapacities: [CapacityList.Item] = [
@@ -38,7 +40,8 @@ public struct SweepSpec: Sendable, Equatable {
     /// Creates a sweep; `capacities` defaults to libCacheSim's grid.
     public init(traces: [String], policies: [String], capacities: [CapacityList.Item] = SweepSpec.defaultCapacities,
                 countLimit: Int? = nil, ignoreSize: Bool = false, options: PolicyOptions = PolicyOptions(),
-                reading: TraceSpec = TraceSpec(path: ""), lruStackDistance: Bool = true, threads: Int = 2) {
+                reading: TraceSpec = TraceSpec(path: ""), lruStackDistance: Bool = true, threads: Int = 2,
+                admission: AdmissionChoice? = nil) {
         self.traces = traces
         self.policies = policies
         var seen = Set<String>()
@@ -49,6 +52,7 @@ public struct SweepSpec: Sendable, Equatable {
         self.reading = reading
         self.lruStackDistance = lruStackDistance
         self.threads = threads
+        self.admission = admission
     }
 
     /// The configuration every cell shares, as canonical text: part of each cell's identity.
@@ -60,6 +64,8 @@ public struct SweepSpec: Sendable, Equatable {
         } ?? "auto"
         return "ignore-size=\(ignoreSize);count-limit=\(countLimit.map(String.init) ?? "none");options=\(options)"
             + ";format=\(reading.format.rawValue);columns=\(columns);header=\(reading.header.rawValue)"
+            // Only when set, so the cells of sweeps without a rule keep the identities they had.
+            + (admission.map { ";admission=\($0.canonicalText)" } ?? "")
     }
 }
 

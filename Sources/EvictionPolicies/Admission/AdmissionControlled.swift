@@ -1,13 +1,17 @@
 /// Any eviction policy with an ``AdmissionRule`` in front of it: a missed object enters only if
 /// the rule admits it.
 ///
-/// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``) and is asked at the
-/// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: policies on the
-/// slot flow (``SlotPolicy``) and ARC and S3-FIFO ask the request's observer
-/// (``EvictionObserver/admits(_:cost:)``) after their own refusals and before they evict, and
-/// this wrapper answers through the observer it passes down. A policy that never asks (one
-/// written directly against ``EvictionPolicy``) is handled after its insert: if the missed key is
-/// now resident and the rule refuses it, it is removed again, so room made for it stays made.
+/// The rule sees every request (``AdmissionRule/observe(_:cost:capacity:)``; none where the
+/// policy's libCacheSim original never shows them, ``EvictionPolicy/showsRequestsToAdmission``) and is asked at the
+/// point where libCacheSim 0.3.5 asks its admissioner, `cache_can_insert_default`: every research
+/// policy asks the request's observer (``EvictionObserver/admits(_:cost:)``) where its libCacheSim
+/// original's `can_insert` consults the admissioner (after the ghost lookups its `find` makes,
+/// before it evicts; before or after its own size checks as the original orders them), and this
+/// wrapper answers through the observer it passes down. A policy whose original never consults
+/// it (Clock2QPlus) says so with ``EvictionPolicy/takesAdmission``, and the rule refuses
+/// nothing there. A policy that never asks otherwise (a library model) is handled after its
+/// insert: if the missed key is now resident and the rule refuses it, it is removed again, so
+/// room made for it stays made.
 ///
 /// Only cache-aside misses (``access(_:cost:orInsert:observer:)``) are subject to admission, as in
 /// libCacheSim, whose requests are all gets; explicit inserts are not.
@@ -38,6 +42,8 @@ where Rule.Key == Base.Key {
     }
 
     public static var descriptor: PolicyDescriptor { Base.descriptor }
+    public static var takesAdmission: Bool { Base.takesAdmission }
+    public static var showsRequestsToAdmission: Bool { Base.showsRequestsToAdmission }
 
     /// Unavailable without a rule: use ``init(_:rule:capacity:)``.
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
@@ -52,7 +58,7 @@ where Rule.Key == Base.Key {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        rule.observe(key, cost: cost, capacity: capacity)
+        if Base.showsRequestsToAdmission { rule.observe(key, cost: cost, capacity: capacity) }
         var asked = false, admits = true
         // The gate reaches the caller's observer and the rule through pointers for the one call,
         // so neither is copied (no copy-on-write of their storage per request).
@@ -64,7 +70,7 @@ where Rule.Key == Base.Key {
                 return hit
             }
         }
-        if !hit && !asked && base.contains(key) {
+        if !hit && !asked && Base.takesAdmission && base.contains(key) {
             // A policy that inserts without asking: decide now, and undo a refused insert.
             asked = true
             admits = rule.admits(key, cost: cost)

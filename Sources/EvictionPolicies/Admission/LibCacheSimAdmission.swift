@@ -130,6 +130,15 @@ public struct AdmissionChoice: Sendable, Equatable {
         a.name == b.name && a.parameters.map(\.0) == b.parameters.map(\.0) && a.parameters.map(\.1) == b.parameters.map(\.1)
     }
 
+    /// The choice as canonical text, `NAME` or `NAME(key=value,...)`: the rule's canonical name
+    /// and its parameters by lower-case name, sorted, so two spellings of one choice have one
+    /// text (a sweep's cells are keyed by it).
+    public var canonicalText: String {
+        let rule = (try? Self.canonicalName(name)) ?? name.lowercased()
+        let pairs = parameters.map { "\($0.0.lowercased())=\($0.1)" }.sorted()
+        return pairs.isEmpty ? rule : "\(rule)(\(pairs.joined(separator: ",")))"
+    }
+
     /// Each rule's canonical name, its libCacheSim aliases, and its parameters with defaults.
     public static let rules: [(name: String, aliases: [String], parameters: String)] = [
         ("size", [], "size=<no limit> (objects of this size or more are refused)"),

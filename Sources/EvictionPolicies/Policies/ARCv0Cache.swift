@@ -115,6 +115,11 @@ public struct ARCv0Cache<Key: Hashable, Value>: _ARCListsPolicy {
             store.release(ghostSlot)
         }
         guard cost <= lists.capacity else { return }
+        // can_insert (the admissioner) after ARCv0_find consumed the ghost and moved p.
+        guard observer.admits(key, cost: cost) else {
+            lastFoundInB2 = false
+            return
+        }
         var pass = TrimPass(.caller)
         while lists.needsRoom(for: cost) {
             if ghostHit { replace(&pass, observer: &observer) } else { evictOnFullMiss(cost: cost, &pass, observer: &observer) }

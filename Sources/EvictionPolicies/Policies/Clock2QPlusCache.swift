@@ -69,10 +69,14 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
     /// until the object fits, then insert into main (ghost hit, or small full before any
     /// eviction) or small.
     @inlinable
+    /// `Clock2QPlus_can_insert` tests only the FIFO's size: libCacheSim never consults an
+    /// admission algorithm here, so neither does this policy.
+    public static var takesAdmission: Bool { false }
+
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.caller)
-        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
+        guard _makeRoom(forMiss: slot, key: key, cost: cost, &pass, observer: &observer) else { return }
         pass.end(&observer)
         if slot >= 0 {
             lists.reviveInMain(slot, value: value(), cost: cost, in: &store)

@@ -58,9 +58,15 @@ public struct GDSFCache<Key: Hashable, Value>: _HeapPolicy {
 
     /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.
     @inlinable
+    /// GDSF_get is GDSF's own, without `cache_get_base`'s update of the admissioner: an
+    /// admission rule never sees GDSF's requests (AdaptSize keeps its initial parameter).
+    public static var showsRequestsToAdmission: Bool { false }
+
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity else { return }
+        // GDSF_get asks cache_can_insert_default (the admissioner; GDSF_can_insert is unused), then
+        // inserts and evicts.
+        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
         makeRoom(forCost: 0, count: 0, observer: &observer)
     }

@@ -135,8 +135,15 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         var passOpen = false
-        guard admit(key, hash: hash, slot: slot, cost: cost, value: value, passOpen: &passOpen, observer: &observer)
-        else { return }
+        // LIRS_can_insert consults the admissioner before anything else. A refused key still had
+        // LIRS_find's stack lookup (a non-resident HIR key moves to the top of S), and LIRS_get
+        // limits the stack after every request.
+        if observer.admits(key, cost: cost) {
+            guard admit(key, hash: hash, slot: slot, cost: cost, value: value, passOpen: &passOpen, observer: &observer)
+            else { return }
+        } else if slot >= 0 && store.aux(slot) & Self.inStack != 0 {
+            store.moveToHead(slot, &stack)
+        }
         limitStack(passOpen: &passOpen, observer: &observer)
         if passOpen { observer.trimDidEnd(.caller) }
     }

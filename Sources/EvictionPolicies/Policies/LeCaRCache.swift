@@ -100,7 +100,8 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
             }
             ghosts.release(ghost)
         }
-        guard cost <= capacity else { return }
+        // can_insert (the admissioner) after LeCaR_find updated the weights.
+        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

@@ -121,7 +121,9 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity, cost <= windowCapacity, cost <= mainCapacity, cost <= probationCapacity else { return }
+        // WTinyLFU_can_insert: the admissioner, then the sizes.
+        guard observer.admits(key, cost: cost),
+              cost <= capacity, cost <= windowCapacity, cost <= mainCapacity, cost <= probationCapacity else { return }
         var pass = TrimPass(.caller)
         while totalCost + cost > capacity && count > 0 { evictionStep(&pass, observer: &observer) }
         let slot = store.allocate(key: key, hash: hash, value: value(), cost: cost)

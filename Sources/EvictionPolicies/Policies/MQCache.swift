@@ -100,7 +100,8 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             ghosts.unlink(ghost, &ghostList)
             ghosts.release(ghost)
         }
-        guard cost <= capacity else { revivedCount = 0; return }
+        // can_insert (the admissioner) after MQ_find consulted Qout.
+        guard cost <= capacity, observer.admits(key, cost: cost) else { revivedCount = 0; return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

@@ -59,7 +59,7 @@ public struct QDLPCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.caller)
-        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
+        guard _makeRoom(forMiss: slot, key: key, cost: cost, &pass, observer: &observer) else { return }
         if slot >= 0 {
             if lists.makeRoomInMain(for: cost, &store, &pass, observer: &observer) {
                 lists.reviveInMain(slot, value: value(), cost: cost, in: &store)

@@ -98,7 +98,7 @@ public struct S3FIFOdCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
         resize()
         consultEvictedKeys(key)
         var pass = TrimPass(.caller)
-        guard _makeRoom(forMiss: slot, cost: cost, &pass, observer: &observer) else { return }
+        guard _makeRoom(forMiss: slot, key: key, cost: cost, &pass, observer: &observer) else { return }
         if slot < 0 {
             store.pushHead(store.allocate(key: key, hash: hash, value: value(), cost: cost), &lists.small, tag: Lists.smallTag)
         } else if lists.makeRoomInMain(for: cost, &store, &pass, observer: &observer) {

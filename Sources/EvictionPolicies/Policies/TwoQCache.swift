@@ -92,7 +92,8 @@ public struct TwoQCache<Key: Hashable, Value>: GhostListPolicy {
                               observer: inout some EvictionObserver<Key, Value>) {
         guard cost <= capacity else { return }
         if slot >= 0 { store.unlinkGhost(slot, from: &a1out) }
-        guard cost <= inCapacity else {
+        // TwoQ_can_insert: A1in's size, then the admissioner (the ghost is consumed either way).
+        guard cost <= inCapacity, observer.admits(key, cost: cost) else {
             if slot >= 0 { store.release(slot) }
             return
         }

@@ -16,7 +16,8 @@ extension SlotPolicy {
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= capacity, admits(key, cost: cost), observer.admits(key, cost: cost) else { return }
+        // As libCacheSim's can_insert overrides (SLRU, ClockPro): the admissioner, then the policy's own test.
+        guard cost <= capacity, observer.admits(key, cost: cost), admits(key, cost: cost) else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

@@ -39,15 +39,17 @@ extension _SmallMainGhostPolicy {
     }
 
     /// The start of a miss in QD-LP, CLOCK-2Q+ and S3-FIFO-d: an object larger than the capacity
-    /// or than small's share is refused (their `*_can_insert`); the key's ghost `slot` (-1 for
-    /// none) leaves the ghost either way, kept to be revived only if the object fits; then
+    /// or than small's share is refused, then one the admission rule refuses, unless the policy
+    /// never asks it (their `*_can_insert`, in that order; ``EvictionPolicy/takesAdmission``);
+    /// the key's ghost `slot` (-1 for none) leaves the ghost either way, kept to be revived only if the object fits; then
     /// eviction steps run, within `pass`, until it fits. Returns whether it fits.
     ///
     /// - Complexity: O(1) plus the eviction steps it runs.
     @inlinable
-    public mutating func _makeRoom(forMiss slot: Int32, cost: Int, _ pass: inout TrimPass,
+    public mutating func _makeRoom(forMiss slot: Int32, key: Key, cost: Int, _ pass: inout TrimPass,
                                    observer: inout some EvictionObserver<Key, Value>) -> Bool {
         let fits = cost <= lists.shares.capacity && cost <= lists.shares.small
+            && (!Self.takesAdmission || observer.admits(key, cost: cost))
         var lists = self.lists
         store.consumeGhost(slot, from: &lists.ghost, keeping: fits)
         self.lists = lists

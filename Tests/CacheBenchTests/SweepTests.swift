@@ -270,4 +270,21 @@ struct SweepTests {
         // The refusal is recorded: a rerun has nothing to do.
         #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
     }
+
+    @Test("policies named by alias or in capitals (twoq, LRU) run and match replay's miss counts")
+    func aliasedPolicies() throws {
+        let trace = try randomTrace(seed: 401, rows: 800, onlyGets: true)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["twoq", "LRU"], capacities: try CapacityList.parse("20").items,
+                             ignoreSize: true)
+        #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 2)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty && merged.refused.isEmpty)
+        #expect(merged.results.map(\.policy) == ["2q", "lru"])
+        for result in merged.results {
+            let replayed = try Replay.run(ReplayJob(trace: TraceSpec(path: trace), policy: result.policy, capacity: 20, ignoreSize: true))
+            #expect(replayed.misses == result.misses, "\(result.policy)")
+        }
+    }
 }

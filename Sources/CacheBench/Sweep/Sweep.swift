@@ -151,7 +151,10 @@ public enum Sweep {
         var results: [ReplayResult] = []
         for cell in cells {
             let capacity = cell.capacity.resolve(workingSet: workingSet)
-            guard let result = outcome.results.first(where: { $0.policy == cell.policy && $0.capacity == capacity }) else {
+            // Compare names each result by the policy's own name; the cell keeps the name as given
+            // (an alias such as `twoq`, or `LRU`), which is part of its identity.
+            let name = (try? registry.policy(named: cell.policy))?.descriptor.name ?? cell.policy
+            guard let result = outcome.results.first(where: { $0.policy == name && $0.capacity == capacity }) else {
                 // Compare runs every policy at every capacity asked; a gap would be a bug here, not bad input.
                 throw .trace(TraceError(.malformed, file: path, reason: "internal: compare returned no result for \(cell.policy) at \(capacity)"))
             }

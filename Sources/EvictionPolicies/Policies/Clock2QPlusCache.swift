@@ -65,14 +65,14 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
         !Lists.isSmall(aux) || Double(admissions - admittedAt[slot]) >= correlationWindow
     }
 
+    /// `Clock2QPlus_can_insert` tests only the FIFO's size: libCacheSim never consults an
+    /// admission algorithm here, so neither does this policy.
+    @inlinable public static var takesAdmission: Bool { false }
+
     /// The miss: consume a ghost entry, refuse what `Clock2QPlus_can_insert` refuses, evict
     /// until the object fits, then insert into main (ghost hit, or small full before any
     /// eviction) or small.
     @inlinable
-    /// `Clock2QPlus_can_insert` tests only the FIFO's size: libCacheSim never consults an
-    /// admission algorithm here, so neither does this policy.
-    public static var takesAdmission: Bool { false }
-
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.caller)

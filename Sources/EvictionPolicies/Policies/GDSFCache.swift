@@ -56,12 +56,12 @@ public struct GDSFCache<Key: Hashable, Value>: _HeapPolicy {
         return slot
     }
 
-    /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.
-    @inlinable
     /// GDSF_get is GDSF's own, without `cache_get_base`'s update of the admissioner: an
     /// admission rule never sees GDSF's requests (AdaptSize keeps its initial parameter).
-    public static var showsRequestsToAdmission: Bool { false }
+    @inlinable public static var showsRequestsToAdmission: Bool { false }
 
+    /// The miss step, changed as libCacheSim's `GDSF_get`: insert first, then evict.
+    @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
         // GDSF_get asks cache_can_insert_default (the admissioner; GDSF_can_insert is unused), then

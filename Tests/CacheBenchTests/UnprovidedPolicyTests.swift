@@ -1,4 +1,5 @@
 import CacheBench
+import CacheBenchCommandLine
 import Testing
 
 @Suite("libCacheSim algorithms that are not provided")

@@ -78,7 +78,7 @@ public struct WindowReport: Sendable, Equatable {
         if let interval = window.reportInterval {
             let ratios = intervals.compactMap(\.missRatio)
             let range = ratios.isEmpty ? "" : ", miss ratio \(String(format2: (ratios.min() ?? 0) * 100)) % to \(String(format2: (ratios.max() ?? 0) * 100)) %"
-            rows.append(("intervals", "\(intervals.count) of \(interval)\(range) (see --format json or --plot-intervals)"))
+            rows.append(("intervals", "\(intervals.count) of \(interval)\(range) (each one is in the JSON report and the interval chart)"))
         }
         return rows
     }

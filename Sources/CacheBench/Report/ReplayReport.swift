@@ -125,7 +125,9 @@ public enum ReplayReport {
         }
     }
 
-    static func csvField(_ value: String) -> String {
+    /// `value` as one CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a
+    /// line break (RFC 4180); as it is otherwise.
+    public static func csvField(_ value: String) -> String {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

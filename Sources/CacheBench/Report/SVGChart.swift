@@ -398,6 +398,6 @@ public enum CompareCharts {
 
     static func subtitle(_ result: CompareResult, objects: Bool) -> String {
         let requests = result.results.first?.requests ?? 0
-        return "\(SizeFormat.grouped(requests)) requests; " + (objects ? "every object counts as 1 (--ignore-size)" : "capacities in bytes")
+        return "\(SizeFormat.grouped(requests)) requests; " + (objects ? "every object counts as 1 (sizes ignored)" : "capacities in bytes")
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
+import CacheBench
 import EvictionPolicies
 
-/// Renders the list of policies (`cachebench policies`).
+/// Renders the list of policies (`cachebench policies`), in the command line's words: a
+/// parameter reads as the `--option` that sets it.
 public enum PolicyCatalog {
     /// The descriptors as a table, JSON array, CSV or Markdown; the table and the Markdown end
     /// with the algorithms in `notProvided` and why (JSON and CSV keep one shape per row).

@@ -7,7 +7,7 @@ import EvictionPolicies
 import Foundation
 
 let usage = """
-    usage: library-benchmark [--keys N] [--rounds N] [--access uniform|zipf] [--short-keys] [--only NAME]
+    usage: library-benchmark [--keys N] [--rounds N] [--access uniform|shuffled|zipf] [--short-keys] [--only NAME]
            library-benchmark --disk [--rounds N] [--trim-files N]
 
     Sets every key once into each cache, then gets as many keys, and prints set and get
@@ -21,8 +21,10 @@ let usage = """
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
-      --access A      the keys the get pass asks for: uniform (each key once, random order;
-                      the default) or zipf (Zipf(1.0) over the keys, popular ones scattered)
+      --access A      the keys the get pass asks for: uniform (each key once, in the random
+                      order the set pass used; the default), shuffled (each key once, in a
+                      random order of its own) or zipf (Zipf(1.0) over the keys, popular ones
+                      scattered)
       --short-keys    keys of at most 15 bytes ("feed/123.jpg"), which Swift stores inline,
                       instead of image URLs (about 40 bytes, on the heap)
       --only NAME     run only the caches whose name contains NAME (for profiling)
@@ -143,6 +145,13 @@ let getOrder: [Int]
 switch access {
 case "uniform":
     getOrder = order
+case "shuffled":
+    // Not the set pass's order: entries stored one after another in a cache's arrays (and the
+    // straightforward LRU's nodes, allocated one after another) are then read scattered, as an
+    // app's gets read them, rather than streamed.
+    var reshuffled = shuffled
+    reshuffled.shuffle(using: &generator)
+    getOrder = reshuffled
 case "zipf":
     var cumulative = [Double](repeating: 0, count: keyCount)
     var total = 0.0
@@ -160,7 +169,7 @@ case "zipf":
         return shuffled[low]
     }
 default:
-    print("library-benchmark: --access is uniform or zipf, not \(access)")
+    print("library-benchmark: --access is uniform, shuffled or zipf, not \(access)")
     exit(64)
 }
 

@@ -25,7 +25,7 @@ ONLY_EXTRA = os.environ.get("MINISIM_ONLY_EXTRA") == "1"
 # as <trace file>-<policy>.json, reused with its wall time on the next run.
 MODE = os.environ.get("MINISIM_MODE", "shards")
 EXACT_CACHE = os.environ.get("MINISIM_EXACT_CACHE")
-ESTIMATORS = ["shards", "cv-lru", "cv-fifo"]
+ESTIMATORS = ["shards", "cv", "cv-lru", "cv-fifo"]
 SEEDS = [0, 1, 2, 3, 4]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.

@@ -8,8 +8,8 @@
 #   Scripts/minisim.sh --quick        # the bundled traces only (no 10M trace)
 #   Scripts/minisim.sh --estimators [--quick]
 #                                     # the estimator table on stdout (shards against the control
-#                                     # variates cv-lru and cv-fifo, 1 % exactly, seeds 0-4), for the
-#                                     # "Estimators" section of results/minisim.md
+#                                     # variates cv, cv-lru and cv-fifo, 1 % exactly, seeds 0-4), for the
+#                                     # "Estimators" section of results/minisim.md (cv: the default blend)
 #
 # MINISIM_TRACE=FILE uses FILE as the 10M trace instead of generating it (e.g. a cached copy);
 # MINISIM_EXACT_CACHE=DIR keeps the exact curves (deterministic) between runs.

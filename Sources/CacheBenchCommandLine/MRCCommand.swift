@@ -33,14 +33,16 @@ enum MRCCommand {
       --min-miniature N       The fewest objects a miniature cache holds (default 200): a
                               capacity whose scaled size would be smaller samples more (a larger,
                               nested sample). 0 runs every capacity at RATIO exactly.
-      --estimator E           How a sampled run's misses become the whole trace's: cv (default)
-                              corrects SHARDS' scaled misses by a control variate, a model of
-                              the misses from each key's request count (Che's approximation for
-                              LRU) evaluated on every key at the full capacity minus the same on
-                              the sampled keys at the miniature's, scaled up; every key's
-                              requests are counted while the trace is read (23 to 46 bytes per
-                              key). cv-lru and cv-fifo name the model (FIFO's: h = rT/(1+rT));
-                              shards is the sample's misses divided by the ratio alone.
+      --estimator E           How a sampled run's misses become the whole trace's (with
+                              RATIO < 1). cv (default): SHARDS' scaled misses corrected by a
+                              control variate, a model of the misses from each key's request
+                              count evaluated on every key at the full capacity minus the same
+                              on the sampled keys at the miniature's capacity, scaled up. The
+                              model blends Che's LRU form, h = 1 - exp(-rT), and FIFO's,
+                              h = rT/(1+rT), by the weight that best fits the miniatures' own
+                              misses (a note gives it). Every key's requests are counted while
+                              the trace is read (23 to 46 bytes per distinct key). cv-lru and
+                              cv-fifo use one form; shards divides by the ratio alone.
       --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
                               each cache before counting starts.
       --max-requests N        Read only the trace's first N rows.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Every key's request count and size over the measured part of a trace, counted while the
 /// trace is read for sampling, for the control variate of ``MiniatureSimulation``.
 ///
@@ -8,6 +10,8 @@
 /// An open-addressing table (linear probing, at most 70 % full) of 16-byte slots: 23 to 46 bytes
 /// per distinct key. One probe sequence per request, no allocation but the table's doubling.
 /// Counts and sizes saturate at `UInt32.max` (a model's input, not a reported figure).
+/// The reader hands each batch over (``enqueue(hashes:sizes:)``) to be counted on the census's
+/// own thread, so the table's cache misses overlap the decoding of the next batches.
 final class _KeyCensus: @unchecked Sendable {
     struct _Slot {
         /// The key's sample hash; meaningful when `count > 0`.
@@ -39,6 +43,21 @@ final class _KeyCensus: @unchecked Sendable {
     }
 
     private var claimed = false
+    private let queue = DispatchQueue(label: "cachebench.key-census")
+    /// At most this many batches wait to be counted: the reader waits rather than queue a whole trace.
+    private let inFlight = DispatchSemaphore(value: 4)
+
+    /// Counts the batch (as ``add(hashes:sizes:)``) on the census's thread.
+    func enqueue(hashes: [UInt64], sizes: [Int]) {
+        inFlight.wait()
+        queue.async { [self] in
+            add(hashes: hashes, sizes: sizes)
+            inFlight.signal()
+        }
+    }
+
+    /// Returns once every batch handed over has been counted.
+    func settle() { queue.sync {} }
 
     /// This census for the first read of the trace, `nil` for the next ones (a comparison in
     /// several waves reads the trace again; its keys are counted once).
@@ -93,14 +112,28 @@ final class _KeyCensus: @unchecked Sendable {
     /// The keys whose sample hash is below `keepBelow` (every key when `nil`), grouped by
     /// request count: what ``_RequestCountModel`` needs. O(slots + groups · log groups).
     func groups(keepBelow: UInt64?) -> [_RequestCountModel.Group] {
-        var byCount: [UInt32: (keys: Double, bytes: Double)] = [:]
-        for slot in slots where slot.count > 0 {
-            if let keepBelow, slot.hash >= keepBelow { continue }
-            byCount[slot.count, default: (0, 0)].keys += 1
-            byCount[slot.count, default: (0, 0)].bytes += Double(slot.size)
+        settle()
+        // Most keys have small counts: those are tallied in an array, the rare large ones in a dictionary.
+        let direct = 4096
+        var small = Array(repeating: (keys: 0.0, bytes: 0.0), count: direct)
+        var large: [UInt32: (keys: Double, bytes: Double)] = [:]
+        let threshold = keepBelow ?? .max
+        for slot in slots where slot.count > 0 && (keepBelow == nil || slot.hash < threshold) {
+            if Int(slot.count) < direct {
+                small[Int(slot.count)].keys += 1
+                small[Int(slot.count)].bytes += Double(slot.size)
+            } else {
+                large[slot.count, default: (0, 0)].keys += 1
+                large[slot.count, default: (0, 0)].bytes += Double(slot.size)
+            }
         }
-        return byCount.sorted { $0.key < $1.key }.map {
-            _RequestCountModel.Group(requests: Double($0.key), keys: $0.value.keys, bytes: $0.value.bytes)
+        var groups: [_RequestCountModel.Group] = []
+        for (count, tally) in small.enumerated() where tally.keys > 0 {
+            groups.append(.init(requests: Double(count), keys: tally.keys, bytes: tally.bytes))
         }
+        for (count, tally) in large.sorted(by: { $0.key < $1.key }) {
+            groups.append(.init(requests: Double(count), keys: tally.keys, bytes: tally.bytes))
+        }
+        return groups
     }
 }

@@ -86,9 +86,12 @@ public struct WindowedReader: TraceReader {
                 keptRows += 1
             }
             if let census, !censusHashes.isEmpty {
-                census.add(hashes: censusHashes, sizes: censusSizes)
-                censusHashes.removeAll(keepingCapacity: true)
-                censusSizes.removeAll(keepingCapacity: true)
+                // Handed over whole: the next batch gathers into new arrays (one allocation per batch).
+                census.enqueue(hashes: censusHashes, sizes: censusSizes)
+                censusHashes = []
+                censusSizes = []
+                censusHashes.reserveCapacity(inner.count)
+                censusSizes.reserveCapacity(inner.count)
             }
         }
         return true

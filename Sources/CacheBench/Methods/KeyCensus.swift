@@ -113,6 +113,17 @@ final class _KeyCensus: @unchecked Sendable {
     /// request count: what ``_RequestCountModel`` needs. O(slots + groups · log groups).
     func groups(keepBelow: UInt64?) -> [_RequestCountModel.Group] {
         settle()
+        if let known = grouped[keepBelow] { return known }
+        let groups = tally(keepBelow: keepBelow)
+        grouped[keepBelow] = groups
+        return groups
+    }
+
+    /// ``groups(keepBelow:)`` already made, by threshold (`nil` for every key): the
+    /// models of a blend share them. Counting is over by the time they are asked for.
+    private var grouped: [UInt64?: [_RequestCountModel.Group]] = [:]
+
+    private func tally(keepBelow: UInt64?) -> [_RequestCountModel.Group] {
         // Most keys have small counts: those are tallied in an array, the rare large ones in a dictionary.
         let direct = 4096
         var small = Array(repeating: (keys: 0.0, bytes: 0.0), count: direct)

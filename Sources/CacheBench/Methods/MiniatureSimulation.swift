@@ -27,7 +27,7 @@ import EvictionPolicies
 /// The ``Estimator/controlVariate`` estimator removes the part of that variance an analytic
 /// model predicts: while the trace is read, every key's requests are counted (23 to 46 bytes per
 /// distinct key), and a model of the misses from those counts alone (Che's approximation for
-/// LRU, or FIFO's) is evaluated twice per capacity, on every key at the full capacity (`M_full`,
+/// LRU and FIFO's, blended by the weight that fits the miniatures' own misses) is evaluated twice per capacity, on every key at the full capacity (`M_full`,
 /// known exactly) and on the sampled keys at the miniature's capacity (`M_mini`, scaled up as
 /// the simulation's misses are). The estimate is `misses_mini / ratio − M_mini / ratio + M_full`:
 /// when the sample holds more popular keys just beyond the capacity than its share, both the
@@ -44,7 +44,8 @@ public enum MiniatureSimulation {
 
         /// Which request-count model the control variate uses.
         public enum Model: String, Sendable, CaseIterable {
-            /// Per policy, by ``modelForm(policy:)``'s rule.
+            /// Both forms, blended by the weight (0 to 1) that best predicts the miniatures' own
+            /// scaled misses, by least squares over the curve's capacities.
             case automatic = "cv"
             /// Che's approximation for LRU, `h = 1 − e^(−rτ)`, for every policy.
             case lru = "cv-lru"
@@ -62,7 +63,7 @@ public enum MiniatureSimulation {
         /// The names ``init(name:)`` takes.
         public static let names = ["shards"] + Model.allCases.map(\.rawValue)
 
-        /// The default: the control variate, each policy with its rule's model.
+        /// The default: the control variate with the blend of both model forms.
         public static let `default` = Estimator.controlVariate(.automatic)
     }
 
@@ -176,7 +177,8 @@ extension MiniatureSimulation {
         var scaled = result
         let sampled = result.counters
         func estimate(_ count: Int, atMost limit: Int, plus extra: Double = 0) -> Int {
-            let value = (Double(count) / ratio + extra).rounded()
+            var value = (Double(count) / ratio + extra).rounded()
+            if value.isNaN { value = (Double(count) / ratio).rounded() }  // a model that failed corrects nothing
             return value <= 0 ? 0 : value >= Double(limit) ? limit : Int(value)
         }
         scaled.counters.requests = window.traceRequests

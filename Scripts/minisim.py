@@ -9,6 +9,7 @@ headline figure; "1 %, floor 200" lets capacities whose miniature would hold few
 objects sample more (the default); "default" is mrc's own ratio when --sample is not given."""
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -19,6 +20,12 @@ EXTRA = sys.argv[2:]
 # and the heading (to add rows for the large trace alone).
 POLICIES = os.environ.get("MINISIM_POLICIES", "lru,fifo,clock,s3fifo,arc").split(",")
 ONLY_EXTRA = os.environ.get("MINISIM_ONLY_EXTRA") == "1"
+# MINISIM_MODE=cv writes the estimator table instead (shards against the control variates, every
+# capacity at exactly 1 %); MINISIM_EXACT_CACHE=DIR keeps each exact curve (deterministic) in DIR
+# as <trace file>-<policy>.json, reused with its wall time on the next run.
+MODE = os.environ.get("MINISIM_MODE", "shards")
+EXACT_CACHE = os.environ.get("MINISIM_EXACT_CACHE")
+ESTIMATORS = ["shards", "cv", "cv-lru", "cv-fifo"]
 SEEDS = [0, 1, 2, 3, 4]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.
@@ -29,9 +36,9 @@ TRACES = ([] if ONLY_EXTRA else [
     ("Zipf 50k (bytes)", "Traces/zipf.csv", ["--capacities", "0.001...0.5:12"]),
 ]) + [("Zipf 10M, α 1.0, 1M objects", path, ["--ignore-size", "--capacities", "1000...500000:12"]) for path in EXTRA]
 
-VARIANTS = [("1 %", ["--sample", "0.01", "--min-miniature", "0"], True),
-            ("1 %, floor 200", ["--sample", "0.01"], False),
-            ("default", [], False)]
+VARIANTS = [("1 %", ["--sample", "0.01", "--min-miniature", "0", "--estimator", "shards"], True),
+            ("1 %, floor 200", ["--sample", "0.01", "--estimator", "shards"], False),
+            ("default", ["--estimator", "shards"], False)]
 
 
 def mrc(path, policy, arguments):
@@ -41,6 +48,53 @@ def mrc(path, policy, arguments):
     seconds = time.monotonic() - start
     results = json.loads(output)["results"]
     return [r["missRatio"] for r in results], seconds, results
+
+
+def exact_curve(path, policy, arguments):
+    """The exact curve (`--sample 1`) and its wall time, from the cache when it has them."""
+    cached = None
+    if EXACT_CACHE:
+        os.makedirs(EXACT_CACHE, exist_ok=True)
+        cached = os.path.join(EXACT_CACHE, f"{os.path.basename(path)}-{policy}-{'-'.join(arguments).replace('/', '_')}.json")
+        if os.path.exists(cached):
+            with open(cached) as file:
+                saved = json.load(file)
+            return saved["missRatios"], saved["seconds"], None
+    ratios, seconds, results = mrc(path, policy, arguments + ["--sample", "1"])
+    if cached:
+        with open(cached + ".tmp", "w") as file:
+            json.dump({"missRatios": ratios, "seconds": seconds}, file)
+        os.replace(cached + ".tmp", cached)
+    return ratios, seconds, results
+
+
+def estimator_table():
+    print("| trace | policy | estimator | MAE seed 0 (pp) | max error seed 0 (pp) | MAE over seeds (pp) | mean bias (pp) | spread (pp) | exact s | sampled s | speed-up |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    sys.stdout.flush()
+    for label, path, arguments in TRACES:
+        arguments = arguments + ["--threads", "2"]
+        for policy in POLICIES:
+            exact, exact_seconds, _ = exact_curve(path, policy, arguments)
+            for estimator in ESTIMATORS:
+                options = ["--sample", "0.01", "--min-miniature", "0", "--estimator", estimator]
+                curves, times = [], []
+                for seed in SEEDS:
+                    estimate, seconds, _ = mrc(path, policy, arguments + options + ["--sample-seed", str(seed)])
+                    curves.append(estimate)
+                    times.append(seconds)
+                maes = [sum(errors(curve, exact)) / len(exact) for curve in curves]
+                first = errors(curves[0], exact)
+                # Per capacity: the mean signed error over seeds (bias) and the seeds' standard
+                # deviation (spread), each averaged over the capacities.
+                bias = sum(abs(statistics.mean(c[i] for c in curves) - exact[i]) for i in range(len(exact))) / len(exact) * 100
+                spread = sum(statistics.stdev(c[i] for c in curves) for i in range(len(exact))) / len(exact) * 100
+                seconds = statistics.median(times)
+                print(f"| {label} | {policy} | {estimator} | {sum(first) / len(first):.2f} | {max(first):.2f} "
+                      f"| {statistics.mean(maes):.2f} ({min(maes):.2f}–{max(maes):.2f}) | {bias:.2f} | {spread:.2f} "
+                      f"| {exact_seconds:.2f} | {seconds:.2f} | {exact_seconds / seconds:.1f}× |")
+                sys.stdout.flush()
+    print()
 
 
 def errors(estimate, exact):
@@ -74,12 +128,15 @@ def heading():
 
 
 def main():
+    if MODE == "cv":
+        estimator_table()
+        return
     if not ONLY_EXTRA:
         heading()
     for label, path, arguments in TRACES:
         arguments = arguments + ["--threads", "2"]
         for policy in POLICIES:
-            exact, exact_seconds, exact_results = mrc(path, policy, arguments + ["--sample", "1"])
+            exact, exact_seconds, _ = exact_curve(path, policy, arguments)
             profile_seconds = mrc(path, None, arguments)[1] if policy == "lru" else None
             for name, options, seeded in VARIANTS:
                 estimate, seconds, results = mrc(path, policy, arguments + options)

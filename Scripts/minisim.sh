@@ -6,6 +6,13 @@
 #
 #   Scripts/minisim.sh                # release build, every trace
 #   Scripts/minisim.sh --quick        # the bundled traces only (no 10M trace)
+#   Scripts/minisim.sh --estimators [--quick]
+#                                     # the estimator table on stdout (shards against the control
+#                                     # variates cv, cv-lru and cv-fifo, 1 % exactly, seeds 0-4), for the
+#                                     # "Estimators" section of results/minisim.md (cv: the default blend)
+#
+# MINISIM_TRACE=FILE uses FILE as the 10M trace instead of generating it (e.g. a cached copy);
+# MINISIM_EXACT_CACHE=DIR keeps the exact curves (deterministic) between runs.
 #
 # Each curve is sampled at exactly 1 % (--min-miniature 0), with five sampling seeds to separate
 # the sample's variance from a bias, and with mrc's default floor of 200-object miniatures.
@@ -19,12 +26,20 @@ B=${CACHEBENCH:-.build/release/cachebench}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+mode=shards
+if [[ "${1:-}" == "--estimators" ]]; then mode=cv; shift; fi
 traces=()
-if [[ "${1:-}" != "--quick" ]]; then
+if [[ "${1:-}" != "--quick" && -n "${MINISIM_TRACE:-}" ]]; then
+    traces+=("$MINISIM_TRACE")
+elif [[ "${1:-}" != "--quick" ]]; then
     "$B" generate zipf --seed 7 --requests 10000000 --alpha 1.0 --objects 1000000 --output "$work/zipf-10m.csv"
     "$B" convert "$work/zipf-10m.csv" --output "$work/zipf-10m.oracleGeneral"
     rm "$work/zipf-10m.csv"
     traces+=("$work/zipf-10m.oracleGeneral")
+fi
+if [[ $mode == cv ]]; then
+    MINISIM_MODE=cv python3 Scripts/minisim.py "$B" "${traces[@]}"
+    exit
 fi
 python3 Scripts/minisim.py "$B" "${traces[@]}" > results/minisim.md
 echo "wrote results/minisim.md" >&2

@@ -43,14 +43,15 @@ struct MiniatureSimulationTests {
         }
     }
 
-    @Test("each point is the policy on the sample at the scaled capacity (a windowed replay), misses scaled up by the ratio")
+    @Test("each point is the policy on the sample at the scaled capacity (a windowed replay), misses scaled up by the ratio (shards)")
     func pointsAreSampledReplays() throws {
         let path = try skewedTrace(seed: 2, rows: 20_000, keys: 8_000)
         defer { try? FileManager.default.removeItem(atPath: path) }
         // 1,000 and 4,000 objects at 25 % are miniatures of 250 and 1,000 objects; 400 objects
         // would be 100, under the floor of 200, so that run samples 50 % (200 / 400).
         let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(400), .size(1000), .size(4000)]),
-                                           points: nil, ignoreSize: true, policy: "clock", window: RequestWindow(sampleRatio: 0.25))
+                                           points: nil, ignoreSize: true, policy: "clock", window: RequestWindow(sampleRatio: 0.25),
+                                           estimator: .shards)
         #expect(curve.results.map { $0.window?.window.sampleRatio } == [0.5, 0.25, 0.25])
         for result in curve.results {
             let ratio = try #require(result.window?.window.sampleRatio)

@@ -56,7 +56,9 @@ struct WindowCommandTests {
                           ["compare", Self.trace, "--policies", "lru", "--sample", "0.5", "--tier", "memory=yy-lru,disk=yy-disk"],
                           ["replay", Self.trace, "--policy", "lru", "--sample-seed", "3"],
                           ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--sample-seed", "-1"],
-                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--min-miniature", "-1"]] {
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--min-miniature", "-1"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--estimator", "che"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--estimator"]] {
             let result = try CLI.run(arguments + ["--output", output])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(!result.stderr.isEmpty && result.stdout.isEmpty)

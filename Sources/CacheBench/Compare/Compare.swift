@@ -41,6 +41,9 @@ public struct CompareJob: Sendable {
     /// An admission rule in front of every policy (`--admission`), or `nil` to admit every miss.
     /// Each run starts from its own copy.
     public var admission: LibCacheSimAdmission<UInt64>?
+    /// Counts every key's requests while the trace is read (with a sampling window), for
+    /// ``MiniatureSimulation``'s control variate.
+    var keyCensus: _KeyCensus?
 
     /// Creates a job.
     public init(trace: TraceSpec, policies: [String], capacities: CapacityList? = nil, countLimit: Int? = nil,

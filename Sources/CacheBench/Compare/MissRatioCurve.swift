@@ -16,14 +16,16 @@ public enum MissRatioCurve {
     ///   from standard input; trace errors (65, 66).
     /// With a `policy` other than `lru`, or a `window`, the curve comes from
     /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace, each
-    /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio).
+    /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio),
+    /// its counts scaled up by `estimator`.
     /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
     /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
                            window: RequestWindow = RequestWindow(),
                            minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects,
-                           admission: LibCacheSimAdmission<UInt64>? = nil) throws(CacheBenchError) -> CompareResult {
+                           admission: LibCacheSimAdmission<UInt64>? = nil,
+                           estimator: MiniatureSimulation.Estimator = .default) throws(CacheBenchError) -> CompareResult {
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -48,7 +50,8 @@ public enum MissRatioCurve {
         if policy != "lru" || !window.isWholeTrace {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
                                                ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
-                                               minimumMiniature: minimumMiniature, admission: admission)
+                                               minimumMiniature: minimumMiniature, admission: admission,
+                                               estimator: estimator)
         }
         var job = CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize, threads: threads)
         job.admission = admission

@@ -23,7 +23,50 @@ import EvictionPolicies
 /// share the misses, large when a few popular keys just beyond the capacity carry them (a
 /// Zipf α = 1 trace at capacities of 0.1 % to 1 % of its working set: 1 to 3 percentage points at
 /// 1 %). Runs with several ``RequestWindow/sampleSeed``s measure it on a given trace.
+///
+/// The ``Estimator/controlVariate`` estimator removes the part of that variance an analytic
+/// model predicts: while the trace is read, every key's requests are counted (23 to 46 bytes per
+/// distinct key), and a model of the misses from those counts alone (Che's approximation for
+/// LRU and FIFO's, blended by the weight that fits the miniatures' own misses) is evaluated twice per capacity, on every key at the full capacity (`M_full`,
+/// known exactly) and on the sampled keys at the miniature's capacity (`M_mini`, scaled up as
+/// the simulation's misses are). The estimate is `misses_mini / ratio − M_mini / ratio + M_full`:
+/// when the sample holds more popular keys just beyond the capacity than its share, both the
+/// simulation and the model miss more on it, and the difference cancels. The policy is still
+/// simulated on the sample alone; the model only corrects for which keys fell in it.
 public enum MiniatureSimulation {
+    /// How a sampled run's counts become an estimate for the whole trace.
+    public enum Estimator: Sendable, Hashable {
+        /// SHARDS' adjustment: the sample's misses divided by the ratio.
+        case shards
+        /// SHARDS' adjustment corrected by a control variate: a request-count model of the
+        /// misses on the whole trace minus the same model on the sample, scaled up.
+        case controlVariate(Model)
+
+        /// Which request-count model the control variate uses.
+        public enum Model: String, Sendable, CaseIterable {
+            /// Both forms, blended by the weight (0 to 1) that best predicts the miniatures' own
+            /// scaled misses, by least squares over the curve's capacities.
+            case automatic = "cv"
+            /// Che's approximation for LRU, `h = 1 − e^(−rτ)`, for every policy.
+            case lru = "cv-lru"
+            /// FIFO's and RANDOM's approximation, `h = rτ / (1 + rτ)`, for every policy.
+            case fifo = "cv-fifo"
+        }
+
+        /// The estimator named `name`: `shards`, `cv`, `cv-lru` or `cv-fifo`; `nil` for others.
+        public init?(name: String) {
+            if name == "shards" { self = .shards; return }
+            guard let model = Model(rawValue: name) else { return nil }
+            self = .controlVariate(model)
+        }
+
+        /// The names ``init(name:)`` takes.
+        public static let names = ["shards"] + Model.allCases.map(\.rawValue)
+
+        /// The default: the control variate with the blend of both model forms.
+        public static let `default` = Estimator.controlVariate(.automatic)
+    }
+
     /// The default sampling ratio: 1 %, the rate libCacheSim and the MINISIM paper use.
     public static let defaultRatio = 0.01
 
@@ -59,7 +102,8 @@ public enum MiniatureSimulation {
                            ignoreSize: Bool, window: RequestWindow, threads: Int,
                            progress: ProgressReporter? = nil,
                            minimumMiniature: Int = minimumScaledObjects,
-                           admission: LibCacheSimAdmission<UInt64>? = nil) throws(CacheBenchError) -> CompareResult {
+                           admission: LibCacheSimAdmission<UInt64>? = nil,
+                           estimator: Estimator = .default) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
         if window.sampleRatio == nil {
@@ -92,14 +136,30 @@ public enum MiniatureSimulation {
         }
         job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
                                                         reportInterval: window.reportInterval)
+        let census: _KeyCensus?
+        if ratio < 1, case .controlVariate = estimator { census = _KeyCensus() } else { census = nil }
+        job.keyCensus = census
         var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = measured }
         if ratio < 1 {
             let sampled = result.results.first?.requests ?? 0
-            for i in result.results.indices {
-                result.results[i] = scaledUp(result.results[i], ratio: result.results[i].window?.window.sampleRatio ?? ratio)
+            let ratios = result.results.map { $0.window?.window.sampleRatio ?? ratio }
+            var variate: _BlendedControlVariate?
+            if let census, case .controlVariate(let model) = estimator {
+                let runs = zip(result.results, ratios).map { run, ratio in
+                    (capacity: run.capacity, miniature: run.window?.sampledCapacity, ratio: ratio,
+                     misses: _RequestCountModel.Misses(requests: Double(run.counters.requests - run.counters.hits) / ratio,
+                                                       bytes: Double(run.counters.byteRequests - run.counters.byteHits) / ratio))
+                }
+                variate = _BlendedControlVariate(census: census, ignoreSize: ignoreSize, forms: model.forms, runs: runs)
             }
-            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample\(window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))") (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are the sample's divided by the ratio, an estimate, not an exact count")
+            for i in result.results.indices {
+                result.results[i] = scaledUp(result.results[i], ratio: ratios[i], correction: variate?.corrections[i])
+            }
+            let weight = variate?.weights.requests ?? 1
+            let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on the whole trace minus the same on the sample; \(census?.keys ?? 0) keys counted)" }
+                ?? "the sample's divided by the ratio"
+            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample\(window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))") (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are \(how), an estimate, not an exact count")
         }
         return result
     }
@@ -109,16 +169,24 @@ extension MiniatureSimulation {
     /// A sampled run's counts as estimates for the whole trace: misses and missed bytes divided
     /// by the ratio (at most every request), over the trace's requests; the sample's own counts
     /// stay in `window.sampledRequests` and `window.sampledHits`.
-    static func scaledUp(_ result: ReplayResult, ratio: Double) -> ReplayResult {
+    /// A `correction` (the control variate's `M_full − M_mini / ratio`) is added to the scaled
+    /// misses and missed bytes; the sum is kept within 0 and every request.
+    static func scaledUp(_ result: ReplayResult, ratio: Double,
+                         correction: _RequestCountModel.Misses? = nil) -> ReplayResult {
         guard let window = result.window else { return result }
         var scaled = result
         let sampled = result.counters
-        func estimate(_ count: Int, atMost limit: Int) -> Int { min(limit, Int((Double(count) / ratio).rounded())) }
+        func estimate(_ count: Int, atMost limit: Int, plus extra: Double = 0) -> Int {
+            var value = (Double(count) / ratio + extra).rounded()
+            if value.isNaN { value = (Double(count) / ratio).rounded() }  // a model that failed corrects nothing
+            return value <= 0 ? 0 : value >= Double(limit) ? limit : Int(value)
+        }
         scaled.counters.requests = window.traceRequests
-        scaled.counters.hits = window.traceRequests - estimate(sampled.requests - sampled.hits, atMost: window.traceRequests)
+        scaled.counters.hits = window.traceRequests
+            - estimate(sampled.requests - sampled.hits, atMost: window.traceRequests, plus: correction?.requests ?? 0)
         scaled.counters.byteRequests = window.traceByteRequests
         scaled.counters.byteHits = window.traceByteRequests
-            - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests)
+            - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests, plus: correction?.bytes ?? 0)
         scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
         if let admission = result.admission {
             scaled.admission?.admitted = estimate(admission.admitted, atMost: .max)

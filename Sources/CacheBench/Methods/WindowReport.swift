@@ -90,13 +90,13 @@ struct _WindowedStream {
     let reader: any TraceReader
     let schedule: WindowSchedule?
 
-    init(_ reader: any TraceReader, window: RequestWindow) {
-        if window.isWholeTrace {
+    init(_ reader: any TraceReader, window: RequestWindow, census: _KeyCensus? = nil) {
+        if window.isWholeTrace && census == nil {
             self.reader = reader
             schedule = nil
         } else {
             let schedule = WindowSchedule()
-            self.reader = WindowedReader(reader, window: window, schedule: schedule)
+            self.reader = WindowedReader(reader, window: window, schedule: schedule, census: census)
             self.schedule = schedule
         }
     }

@@ -3,7 +3,7 @@
 /// ``WindowSchedule`` for the runs to cut their statistics at.
 ///
 /// Per row: one comparison for the cap, one hash and comparison for the sample, and a
-/// comparison for the next mark. The batches it returns are never empty.
+/// comparison for the next mark; with a census, one table update per measured row. The batches it returns are never empty.
 public struct WindowedReader: TraceReader {
     private var base: any TraceReader
     private let window: RequestWindow
@@ -26,6 +26,11 @@ public struct WindowedReader: TraceReader {
     /// sample stands for.
     private var measuredRequests = 0
     private var measuredBytes = 0
+    /// Counts every measured request's key (before sampling), when a control variate needs it;
+    /// a batch's hashes and sizes are gathered here and handed over at once.
+    private let census: _KeyCensus?
+    private var censusHashes: [UInt64] = []
+    private var censusSizes: [Int] = []
 
     /// The underlying trace's name.
     public var name: String { base.name }
@@ -35,6 +40,12 @@ public struct WindowedReader: TraceReader {
 
     /// Wraps `base`; `schedule` receives the marks.
     public init(_ base: any TraceReader, window: RequestWindow, schedule: WindowSchedule = WindowSchedule()) {
+        self.init(base, window: window, schedule: schedule, census: nil)
+    }
+
+    /// Wraps `base`; `schedule` receives the marks and `census` every measured request's key.
+    init(_ base: any TraceReader, window: RequestWindow, schedule: WindowSchedule, census: _KeyCensus?) {
+        self.census = census
         self.base = base
         self.window = window
         self.keepBelow = window.keepBelow
@@ -60,13 +71,27 @@ public struct WindowedReader: TraceReader {
                 if warming { endWarmupIfDue(row: traceRows, time: lastTime) }
                 if !warming { markIntervalsIfDue(row: traceRows, time: lastTime) }
                 traceRows += 1
+                // One hash per row serves the census and the sample.
+                let hash = keepBelow == nil && census == nil ? 0 : SpatialSample.hash(request.key, salt: salt)
                 if !warming && request.operation == .get && request.size > 0 {
                     measuredRequests += 1
                     measuredBytes &+= request.size
+                    if census != nil {
+                        censusHashes.append(hash)
+                        censusSizes.append(request.size)
+                    }
                 }
-                if let keepBelow, SpatialSample.hash(request.key, salt: salt) >= keepBelow { continue }
+                if let keepBelow, hash >= keepBelow { continue }
                 batch.append(request)
                 keptRows += 1
+            }
+            if let census, !censusHashes.isEmpty {
+                // Handed over whole: the next batch gathers into new arrays (one allocation per batch).
+                census.enqueue(hashes: censusHashes, sizes: censusSizes)
+                censusHashes = []
+                censusSizes = []
+                censusHashes.reserveCapacity(inner.count)
+                censusSizes.reserveCapacity(inner.count)
             }
         }
         return true

@@ -1,0 +1,183 @@
+@testable import CacheBench
+import EvictionPolicies
+import Foundation
+import TestSupport
+import Testing
+
+/// `rows` requests drawn from a Zipf(α = 1) popularity over `keys` keys (key 0 the most
+/// popular), size 1, independent of each other.
+private func zipfTrace(seed: UInt64, rows: Int, keys: Int) throws -> String {
+    var random = SeededRandom(seed: seed)
+    var cumulative: [Double] = []
+    cumulative.reserveCapacity(keys)
+    var total = 0.0
+    for rank in 1...keys {
+        total += 1 / Double(rank)
+        cumulative.append(total)
+    }
+    var text = "timestamp,key,size,op\n"
+    text.reserveCapacity(rows * 16)
+    for row in 0..<rows {
+        let u = Double.random(in: 0..<total, using: &random)
+        var low = 0, high = keys - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] > u { high = middle } else { low = middle + 1 }
+        }
+        text += "\(row),\(low),1,get\n"
+    }
+    return try temporaryFile(text)
+}
+
+/// The mean and the sample standard deviation of `values`.
+private func meanAndSpread(_ values: [Double]) -> (mean: Double, spread: Double) {
+    let mean = values.reduce(0, +) / Double(values.count)
+    let variance = values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, values.count - 1))
+    return (mean, variance.squareRoot())
+}
+
+@Suite("mrc --estimator cv: the request-count model and its control variate")
+struct ControlVariateTests {
+    @Test("one group of n keys requested r times each: τ solves n(1 − h) = n − C, so misses = n(1 + (r − 1)(1 − C/n)) in either form")
+    func handWorkedModel() {
+        let groups = [_RequestCountModel.Group(requests: 10, keys: 100, bytes: 400)]
+        for form in _RequestCountModel.Form.allCases {
+            let model = _RequestCountModel(groups: groups, form: form)
+            // Objects: C = 25 of 100 keys, h = 1/4: 100 · (1 + 9 · 3/4) = 775 misses, each key 4 bytes.
+            let objects = model.misses(capacity: 25, ignoreSize: true)
+            #expect(abs(objects.requests - 775) < 1e-6, "\(form): \(objects)")
+            #expect(abs(objects.bytes - 3100) < 1e-6, "\(form): \(objects)")
+            // Bytes: 200 of the 400 bytes, h = 1/2: 100 · (1 + 9/2) = 550.
+            let bytes = model.misses(capacity: 200, ignoreSize: false)
+            #expect(abs(bytes.requests - 550) < 1e-6, "\(form): \(bytes)")
+            // Everything fits: the compulsory misses alone; nothing fits: every request.
+            #expect(model.misses(capacity: 100, ignoreSize: true).requests == 100)
+            #expect(model.misses(capacity: 0, ignoreSize: true).requests == 1000)
+        }
+        // The forms differ once popularities differ: Che's solution for 1 slot over keys requested
+        // 1 and 3 times, checked against τ found by hand (e^−τ + e^−3τ = 1: e^−τ is the real root of x³ + x − 1, 0.68233, so τ = 0.38224...).
+        let mixed = _RequestCountModel(groups: [.init(requests: 1, keys: 1, bytes: 1), .init(requests: 3, keys: 1, bytes: 1)], form: .lru)
+        let tau = mixed.characteristicTime(capacity: 1, ignoreSize: true)
+        #expect(abs(exp(-tau) + exp(-3 * tau) - 1) < 1e-9)
+        #expect(abs(tau - 0.382_245_1) < 1e-6)
+    }
+
+    @Test("the census counts every key's requests as a dictionary does, through its growth, and groups them by count")
+    func censusAgainstDictionary() {
+        var random = SeededRandom(seed: 11)
+        let census = _KeyCensus()
+        var reference: [UInt64: (count: UInt32, size: UInt32)] = [:]
+        for _ in 0..<60 {
+            // Batches of up to 2,000 requests; hashes that differ only in their top bits still
+            // spread over the table (and probing tells apart those that meet).
+            let hashes = (0..<Int.random(in: 1...2_000, using: &random)).map { _ in
+                UInt64.random(in: 0..<20_000, using: &random) << 44 | 0xABC
+            }
+            let sizes = hashes.map { _ in Int.random(in: 1...9, using: &random) }
+            census.add(hashes: hashes, sizes: sizes)
+            for (hash, size) in zip(hashes, sizes) {
+                reference[hash, default: (0, 0)].count += 1
+                reference[hash]?.size = UInt32(size)
+            }
+        }
+        #expect(census.keys == reference.count)
+        for keepBelow in [nil, UInt64(10_000) << 44] as [UInt64?] {
+            let kept = reference.filter { keepBelow == nil || $0.key < keepBelow ?? 0 }
+            var expected: [Double: (keys: Double, bytes: Double)] = [:]
+            for value in kept.values {
+                expected[Double(value.count), default: (0, 0)].keys += 1
+                expected[Double(value.count), default: (0, 0)].bytes += Double(value.size)
+            }
+            let groups = census.groups(keepBelow: keepBelow)
+            #expect(groups.map(\.requests) == expected.keys.sorted())
+            for group in groups {
+                #expect(group.keys == expected[group.requests]?.keys && group.bytes == expected[group.requests]?.bytes)
+            }
+        }
+    }
+
+    @Test("a trace of keys requested once each: cv gives every request as a miss on any sample; shards does not")
+    func oneHitWonders() throws {
+        let path = try temporaryFile("timestamp,key,size,op\n" + (0..<5_000).map { "\($0),\($0),1,get\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var shardsMisses = Set<Int>()
+        for seed in 0..<4 as Range<UInt64> {
+            let window = RequestWindow(sampleRatio: 0.1, sampleSeed: seed)
+            for estimator in [MiniatureSimulation.Estimator.default, .shards] {
+                let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(100), .size(1000)]),
+                                                   points: nil, ignoreSize: true, policy: "fifo", window: window,
+                                                   minimumMiniature: 0, estimator: estimator)
+                if estimator == .shards {
+                    shardsMisses.formUnion(curve.results.map(\.misses))
+                } else {
+                    #expect(curve.results.map(\.misses) == [5_000, 5_000], "seed \(seed)")
+                    #expect(curve.notes.contains { $0.contains("control variate") })
+                }
+            }
+        }
+        // The samples hold about 500 keys each, never exactly the same number on four seeds.
+        #expect(shardsMisses.count > 1)
+    }
+
+    @Test("a loop of 2,000 keys, 5 rounds: LRU misses every request; cv finds it on every seed, up to the miniature's rounding")
+    func loop() throws {
+        let keys = 2_000, rounds = 5
+        let path = try temporaryFile("timestamp,key,size,op\n" + (0..<keys * rounds).map { "\($0),\($0 % keys),1,get\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for seed in 0..<4 as Range<UInt64> {
+            let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(500), .size(1000)]),
+                                               points: nil, ignoreSize: true, policy: "lru",
+                                               window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0)
+            // Estimate = rK − (r − 1)(C − c/ratio), and c = ratio · C exactly here: every request.
+            #expect(curve.results.map(\.misses) == [keys * rounds, keys * rounds], "seed \(seed)")
+        }
+    }
+
+    @Test("over seeds, cv centres on the exact curve as shards does, with a smaller spread; its blend leans to the policy's model",
+          arguments: ["lru", "fifo"])
+    func unbiasedWithLessVariance(_ policy: String) throws {
+        let path = try zipfTrace(seed: 21, rows: 40_000, keys: 8_000)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let capacities = CapacityList([.size(100), .size(400), .size(1600)])
+        let trace = TraceSpec(path: path)
+        let exact = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true,
+                                           policy: policy, window: RequestWindow(sampleRatio: 1)).results.map { $0.missRatio ?? 0 }
+        var estimates: [MiniatureSimulation.Estimator: [[Double]]] = [:]
+        for seed in 0..<10 as Range<UInt64> {
+            for estimator in [MiniatureSimulation.Estimator.default, .shards] {
+                let curve = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true, policy: policy,
+                                                   window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0,
+                                                   estimator: estimator)
+                estimates[estimator, default: []].append(curve.results.map { $0.missRatio ?? 0 })
+                // The blend's weight, read off the sample, leans to the policy's own model.
+                if estimator == .default {
+                    let note = try #require(curve.notes.first { $0.contains("Che's LRU form") })
+                    let weight = try #require(Double(note.components(separatedBy: "model, ")[1].components(separatedBy: " %")[0]))
+                    #expect(policy == "lru" ? weight >= 75 : weight <= 25, "\(policy) seed \(seed): \(note)")
+                }
+            }
+        }
+        var spreads: [MiniatureSimulation.Estimator: Double] = [:]
+        for (estimator, curves) in estimates {
+            for point in exact.indices {
+                let (mean, spread) = meanAndSpread(curves.map { $0[point] })
+                spreads[estimator, default: 0] += spread
+                // Centred on the exact value: within 4 standard errors of the mean of 10 (plus 0.3 pp).
+                #expect(abs(mean - exact[point]) <= 4 * spread / Double(curves.count).squareRoot() + 0.003,
+                        "\(policy) \(estimator) at \(point): exact \(exact[point]), mean \(mean), spread \(spread)")
+            }
+        }
+        // The control variate removes most of the spread (measured: a third to a fifth of shards').
+        let cv = spreads[.default] ?? 0, shards = spreads[.shards] ?? 0
+        #expect(cv > 0 && cv < 0.6 * shards, "\(policy): summed spread cv \(cv), shards \(shards)")
+    }
+
+    @Test("--estimator names: shards, cv, cv-lru, cv-fifo; others are refused")
+    func names() {
+        #expect(MiniatureSimulation.Estimator(name: "shards") == .shards)
+        #expect(MiniatureSimulation.Estimator(name: "cv") == .controlVariate(.automatic))
+        #expect(MiniatureSimulation.Estimator(name: "cv-fifo") == .controlVariate(.fifo))
+        #expect(MiniatureSimulation.Estimator(name: "CV") == nil && MiniatureSimulation.Estimator(name: "") == nil)
+        #expect(MiniatureSimulation.Estimator.names == ["shards", "cv", "cv-lru", "cv-fifo"])
+    }
+}

@@ -39,6 +39,11 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         residents = try _SampledResidents(options: options)
     }
 
+    /// Loads the request's memory ahead, and at each entry stage a step of the next draw's
+    /// (``_SampledPolicy/_prefetchNextDraw()``).
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        store.prefetch(key, stage)
+        if stage == .entry { _prefetchNextDraw() }
+    }
 }

@@ -1,3 +1,5 @@
+import _CSupport
+
 /// The resident slots filed as libCacheSim's chained hash table files its objects, so that a
 /// random draw is distributed as `hashtable_rand_obj` (chainedHashTableV2.c, 0.3.5) draws: a
 /// uniformly random *non-empty bucket*, then a uniformly random object in its chain.
@@ -61,10 +63,12 @@ struct _ChainedSample {
         count -= 1
     }
 
-    /// A slot drawn as libCacheSim draws one. There must be one.
-    @inlinable
-    mutating func draw(using generator: inout some RandomNumberGenerator) -> Int32 {
-        var index = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
+    /// A slot drawn as libCacheSim draws one, `first` being the generator's output that picks
+    /// the first bucket (drawn earlier by the caller) and `generator` giving the rest. There
+    /// must be one.
+    @inlinable @inline(__always)
+    mutating func draw(first: UInt64, using generator: inout some RandomNumberGenerator) -> Int32 {
+        var index = Int(UInt32(truncatingIfNeeded: first) & mask)
         var misses = 0
         while buckets[index].length == 0 {
             misses += 1
@@ -82,8 +86,24 @@ struct _ChainedSample {
         return slot
     }
 
+    /// The chain a draw whose first output is `first` starts from, if its bucket is not empty
+    /// (the draw redraws otherwise): its first slot and its length.
+    @inlinable @inline(__always)
+    func chain(startingAt first: UInt64) -> (head: Int32, length: UInt32) {
+        buckets[Int(UInt32(truncatingIfNeeded: first) & mask)]
+    }
+
+    /// Starts loading the bucket a draw whose first output is `first` starts from. O(1).
+    @inlinable @inline(__always)
+    func prefetchBucket(startingAt first: UInt64) {
+        buckets.withUnsafeBufferPointer { buckets in
+            if let base = buckets.baseAddress { _cs_prefetch(base + Int(UInt32(truncatingIfNeeded: first) & mask)) }
+        }
+    }
+
     /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.
-    @inlinable
+    // Out of line: it runs a few times per run, and inlined it would bloat every draw.
+    @inline(never) @usableFromInline
     mutating func rebuild(buckets newCount: Int) {
         let old = buckets
         buckets = ContiguousArray(repeating: (head: -1, length: 0), count: newCount)

@@ -122,6 +122,8 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             pass.willRemove(&observer)
             let slot = victim()
             remember(store.key(slot), count: store.aux(slot), cost: store.cost(slot))
+            // The next victim is usually the newer neighbour; its unlink reads its placement.
+            placement.prefetch(store.prev(slot))
             evict(slot, observer: &observer)
         }
         pass.end(&observer)
@@ -164,8 +166,12 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             let expiry = placement[tail].expiry
             tailExpiryFloor[k] = expiry
             if expiry < now {
+                // The next request reads the new tail's expiry, often expired too: load it now.
+                let newer = store.prev(tail)
                 store.unlink(tail, &queues[k])
                 place(tail, in: k - 1)
+                placement.prefetch(newer)
+                store.prefetchSlot(newer)
             }
         }
     }

@@ -63,12 +63,10 @@ struct _ChainedSample {
         count -= 1
     }
 
-    /// A slot drawn as libCacheSim draws one, `first` being the generator's output that picks
-    /// the first bucket (drawn earlier by the caller) and `generator` giving the rest. There
-    /// must be one.
+    /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
-    mutating func draw(first: UInt64, using generator: inout some RandomNumberGenerator) -> Int32 {
-        var index = Int(UInt32(truncatingIfNeeded: first) & mask)
+    mutating func draw(using generator: inout some RandomNumberGenerator) -> Int32 {
+        var index = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
         var misses = 0
         while buckets[index].length == 0 {
             misses += 1
@@ -86,8 +84,8 @@ struct _ChainedSample {
         return slot
     }
 
-    /// The chain a draw whose first output is `first` starts from, if its bucket is not empty
-    /// (the draw redraws otherwise): its first slot and its length.
+    /// The chain a draw whose first output is `first` would start from (it redraws if that
+    /// bucket is empty): its first slot and its length.
     @inlinable @inline(__always)
     func chain(startingAt first: UInt64) -> (head: Int32, length: UInt32) {
         buckets[Int(UInt32(truncatingIfNeeded: first) & mask)]

@@ -6,21 +6,17 @@
 ///   expected (see `_ChainedSample`).
 public struct _SampledResidents {
     @usableFromInline var sample: _ChainedSample
-    @usableFromInline var generator: SeededGenerator
-    /// The generator's next output, drawn one draw early: it picks the bucket the next draw
-    /// starts from, so that bucket, its first slot and that slot's index bucket can be loaded
-    /// while the requests before the next eviction run (``_SampledPolicy/_prefetchNextDraw()``).
-    /// The outputs are still used in the generator's order, so every draw is the same.
-    @usableFromInline var ahead: UInt64
-    /// How much of the next draw's memory has been asked for: 0 nothing, 1 its bucket, 2 its
-    /// first slot, 3 that slot's index bucket.
+    /// The seeded generator of the draws; its outputs may be drawn early
+    /// (``_SampledPolicy/_prefetchNextDraw()``), and are used in its order all the same.
+    @usableFromInline var generator: _LookaheadGenerator
+    /// How much of the next draws' memory has been asked for since the last draw: 0 nothing,
+    /// 1 their buckets, 2 their first slots, 3 those slots' index buckets.
     @usableFromInline var aheadStage: UInt8 = 0
 
     /// An empty sample of `buckets` hash buckets, its generator seeded by the `seed` option (1 by default).
     init(options: PolicyOptions, buckets: Int = 1 << 16) throws(PolicyConfigurationError) {
         sample = _ChainedSample(buckets: buckets)
-        generator = try SeededGenerator(seedOption: options)
-        ahead = generator.next()
+        generator = _LookaheadGenerator(try SeededGenerator(seedOption: options))
     }
 
     @inlinable var count: Int { sample.count }
@@ -36,10 +32,29 @@ public struct _SampledResidents {
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable @inline(__always)
     mutating func draw() -> Int32 {
-        let slot = sample.draw(first: ahead, using: &generator)
-        ahead = generator.next()
         aheadStage = 0
-        return slot
+        return sample.draw(using: &generator)
+    }
+
+    /// The first slots of the chains the next two draws start from, as far as the outputs
+    /// drawn early tell (-1 where they do not): a guess, for prefetching. O(1).
+    @inlinable
+    func nextChainHeads() -> (Int32, Int32) {
+        var heads: (Int32, Int32) = (-1, -1)
+        var i = 0
+        while i < generator.count {
+            let chain = sample.chain(startingAt: generator.peek(i))
+            if chain.length == 0 {
+                i += 1
+            } else if heads.0 < 0 {
+                heads.0 = chain.head
+                i += 2  // the next output is the position in the chain
+            } else {
+                heads.1 = chain.head
+                break
+            }
+        }
+        return heads
     }
 }
 
@@ -76,7 +91,9 @@ extension _SampledPolicy {
     ///
     /// `prefetch` and `score` read the policy they are given, in place: a closure that captured
     /// the policy's score tables instead would retain and release each of them on every eviction.
-    @inlinable
+    // Always inlined, so that the two closures are too: called through their contexts they
+    // cost more than the misses the batching saves.
+    @inlinable @inline(__always)
     public mutating func _lowest<Score: Comparable>(
         of samples: Int, prefetch: (inout Self, Int32) -> Void, by score: (inout Self, Int32) -> Score
     ) -> Int32 {
@@ -102,31 +119,35 @@ extension _SampledPolicy {
         }
     }
 
-    /// Asks for the next draw's memory one step per call, from the policy's prefetch hook
-    /// between evictions: its bucket, then the first slot of that bucket's chain (its line and
-    /// chain link), then the index bucket of that slot's key, which evicting it will update.
-    /// Each step reads only what the one before asked for, so none waits on memory.
+    /// Asks for the next draws' memory one step per call, from the policy's prefetch hook
+    /// between evictions: the buckets their outputs (drawn early) pick, then the first slots of
+    /// the next two draws' chains (their lines and chain links), then the index buckets of those
+    /// slots' keys, which evicting them will update. Each step reads only what the one before
+    /// asked for, so none waits on memory.
     ///
-    /// Why: the victim of Random is a dependent chain of misses (bucket, slot, index bucket), most
-    /// of its eviction's time; the next draw's first output is known an eviction early (the
-    /// residents' `ahead`) and a miss comes every three requests or so, time enough for
-    /// all three. A hint only: the draw itself reads the table as it is then. O(1).
+    /// Why: Random's victim is a chain of misses (bucket, slot, index bucket; an empty bucket,
+    /// four in ten, is a redraw and another miss), most of its eviction's time; a miss comes
+    /// every three requests or so, time enough to load them ahead. A hint only: the draws read
+    /// the table as it is then, from the same outputs. O(1).
     @inlinable @inline(__always)
     public mutating func _prefetchNextDraw() {
         let stage = residents.aheadStage
         guard stage < 3 else { return }
         residents.aheadStage = stage + 1
         if stage == 0 {
-            residents.sample.prefetchBucket(startingAt: residents.ahead)
+            residents.generator.fill()
+            for i in 0..<residents.generator.count {
+                residents.sample.prefetchBucket(startingAt: residents.generator.peek(i))
+            }
             return
         }
-        let chain = residents.sample.chain(startingAt: residents.ahead)
-        guard chain.length > 0 else { return }
+        let heads = residents.nextChainHeads()
         if stage == 1 {
-            _inPlace { $0.prefetchSlot(chain.head) }
-            if chain.length > 1 { residents.sample.links.prefetch(chain.head) }
+            _inPlace { $0.prefetchSlot(heads.0); $0.prefetchSlot(heads.1) }
+            residents.sample.links.prefetch(heads.0)
+            residents.sample.links.prefetch(heads.1)
         } else {
-            _inPlace { $0.prefetchIndex(ofSlot: chain.head) }
+            _inPlace { $0.prefetchIndex(ofSlot: heads.0); $0.prefetchIndex(ofSlot: heads.1) }
         }
     }
 

@@ -75,7 +75,11 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public var totalCost: Int { recency.cost }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        store.prefetch(key, stage)
+        // A hit reads and rewrites the entry's frequency links: load them with the entry.
+        if stage == .entry { frequencies.links.prefetch(store.candidateSlot(hash: store.hash(key))) }
+    }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         requests += 1

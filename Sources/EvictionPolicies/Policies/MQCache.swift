@@ -68,6 +68,8 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
         store.prefetch(key, stage)
         if stage == .index { ghosts.prefetch(key, .index) }
+        // A hit unlinks the entry from its queue, which its placement names: load that too.
+        if stage == .entry { placement.prefetch(store.candidateSlot(hash: store.hash(key))) }
     }
 
     @inlinable public var count: Int { queues.reduce(0) { $0 + $1.count } }

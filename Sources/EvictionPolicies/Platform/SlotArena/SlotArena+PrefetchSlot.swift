@@ -18,4 +18,10 @@ extension SlotArena {
         guard slot >= 0, Int(slot) < slots.count else { return }
         index.prefetch(hash: hash(slots[Int(slot)].key))
     }
+
+    /// The slot a lookup of the key hashing to `hash` would meet first, or -1 when the key is
+    /// surely absent (its probe starts at an empty bucket): a guess for prefetching, not
+    /// confirmed against the key; the index bucket should have been asked for earlier. O(1).
+    @inlinable @inline(__always)
+    public func candidateSlot(hash: UInt64) -> Int32 { index.candidate(hash: hash) }
 }

@@ -79,7 +79,11 @@ struct _ChainedSample {
         let position = generator.next()
         var slot = bucket.head
         if bucket.length > 1 {
-            for _ in 0..<(position % UInt64(bucket.length)) { slot = links[slot].next }
+            // A chain of two (the most common longer one) or four needs no division either: the
+            // remainder by a power of two is a mask, the same number.
+            let length = UInt64(bucket.length)
+            let steps = length & (length - 1) == 0 ? position & (length - 1) : position % length
+            for _ in 0..<steps { slot = links[slot].next }
         }
         return slot
     }
@@ -91,7 +95,8 @@ struct _ChainedSample {
         buckets[Int(UInt32(truncatingIfNeeded: first) & mask)]
     }
 
-    /// Starts loading the bucket a draw whose first output is `first` starts from. O(1).
+    /// Starts loading the bucket a key that hashes to `hash` is filed in, or that a draw whose
+    /// first output is `hash` starts from. O(1).
     @inlinable @inline(__always)
     func prefetchBucket(startingAt first: UInt64) {
         buckets.withUnsafeBufferPointer { buckets in

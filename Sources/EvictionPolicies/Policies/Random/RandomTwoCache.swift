@@ -39,16 +39,7 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         residents = try _SampledResidents(options: options)
     }
 
-    /// Loads the request's memory ahead; at each entry stage also a step of the next draws'
-    /// (``_SampledPolicy/_prefetchNextDraw()``) and, for a key that will miss, the sample's
-    /// bucket its insertion writes.
+    /// Loads the request's memory and the next draws' ahead (``_SampledPolicy/_prefetchWithNextDraws(_:_:)``).
     @inlinable @inline(__always)
-    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
-        guard stage == .entry else { return }
-        _prefetchNextDraw()
-        // A key the index surely lacks is a miss, filed in the sample's bucket for its hash.
-        let hash = store.hash(key)
-        if store.candidateSlot(hash: hash) < 0 { residents.sample.prefetchBucket(startingAt: hash) }
-    }
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) { _prefetchWithNextDraws(key, stage) }
 }

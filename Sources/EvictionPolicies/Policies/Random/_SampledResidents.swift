@@ -151,6 +151,22 @@ extension _SampledPolicy {
         }
     }
 
+    /// The prefetch hook of a policy that evicts its draws (Random, RandomTwo): the request's
+    /// memory; at each entry stage also a step of the next draws' (``_prefetchNextDraw()``)
+    /// and, for a key the index surely lacks (a miss), the sample's bucket its insertion writes.
+    /// O(1).
+    @inlinable @inline(__always)
+    public mutating func _prefetchWithNextDraws(_ key: Key, _ stage: PrefetchStage) {
+        _inPlace { $0.prefetch(key, stage) }
+        guard stage == .entry else { return }
+        _prefetchNextDraw()
+        let (hash, candidate) = _inPlace { store in
+            let hash = store.hash(key)
+            return (hash, store.candidateSlot(hash: hash))
+        }
+        if candidate < 0 { residents.sample.prefetchBucket(startingAt: hash) }
+    }
+
     @inlinable public mutating func unlink(_ slot: Int32) {
         // The hash comes from the key, in the slot's line that the eviction loads anyway.
         let (hash, cost) = _inPlace { ($0.hash($0.key(slot)), $0.cost(slot)) }

@@ -72,8 +72,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     /// none is resident yet), so starting from the first draw is the same choice.
     @inlinable public mutating func victim() -> Int32 {
         _lowest(of: samples, prefetch: { policy, slot in policy.rates.prefetch(slot) }) { policy, slot in
-            let rate = policy.rates[slot]
-            return _HyperbolicRate(frequency: rate.frequency, age: policy.requests - rate.entered)
+            _HyperbolicRate(policy.rates[slot], at: policy.requests)
         }
     }
 }
@@ -94,9 +93,10 @@ struct _HyperbolicRate: Comparable {
     /// Requests since the entry, at least 1 for a resident.
     @usableFromInline let age: Int64
 
-    @inlinable init(frequency: UInt32, age: Int64) {
-        self.frequency = frequency
-        self.age = age
+    /// The rate of a resident with `rate`'s frequency and entry time, `requests` requests in.
+    @inlinable init(_ rate: (frequency: UInt32, entered: Int64), at requests: Int64) {
+        frequency = rate.frequency
+        age = requests - rate.entered
     }
 
     /// libCacheSim's score.

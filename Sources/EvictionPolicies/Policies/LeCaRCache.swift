@@ -200,7 +200,7 @@ struct _FrequencyLists {
     @usableFromInline var sizes: [Int] = [0, 0]
     /// Per slot: its neighbours in its group and its frequency, in one record: a hit reads and
     /// writes all three, and in three tables they were three cache misses.
-    @usableFromInline var links = SideTable<_FrequencyLink>(filling: _FrequencyLink(previous: -1, next: -1, frequency: 0))
+    @usableFromInline var links = SideTable<(previous: Int32, next: Int32, frequency: Int)>(filling: (previous: -1, next: -1, frequency: 0))
     @usableFromInline var lowest = 1
 
     @inlinable init() {}
@@ -242,7 +242,7 @@ struct _FrequencyLists {
             first.append(-1); last.append(-1); sizes.append(0)
         }
         let newest = last[f]
-        links[slot] = _FrequencyLink(previous: newest, next: -1, frequency: f)
+        links[slot] = (previous: newest, next: -1, frequency: f)
         if newest >= 0 { links[newest].next = slot } else { first[f] = slot }
         last[f] = slot
         sizes[f] += 1
@@ -256,20 +256,5 @@ struct _FrequencyLists {
         links[slot].previous = -1
         links[slot].next = -1
         sizes[f] -= 1
-    }
-}
-
-/// A slot's place in ``_FrequencyLists``: its neighbours in its frequency's group and that
-/// frequency.
-@usableFromInline
-struct _FrequencyLink {
-    @usableFromInline var previous: Int32
-    @usableFromInline var next: Int32
-    @usableFromInline var frequency: Int
-
-    @inlinable init(previous: Int32, next: Int32, frequency: Int) {
-        self.previous = previous
-        self.next = next
-        self.frequency = frequency
     }
 }

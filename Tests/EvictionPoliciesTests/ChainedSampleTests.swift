@@ -51,8 +51,7 @@ import TestSupport
     @Test("draws, inserts and removals match the chained-table model, through growing and shrinking", arguments: [1, 2, 3, 4])
     func matchesModel(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        // The residents as the policies keep them, whose generator's outputs are drawn early
-        // at random moments (as the prefetch hook does): the draws must not change.
+        // The residents as the policies keep them.
         var residents = try _SampledResidents(options: PolicyOptions(["seed": String(seed)]), buckets: 4)
         var model = Model(buckets: 4)
         var drawsB = SeededGenerator(seed: seed)
@@ -65,12 +64,6 @@ import TestSupport
             let growing = (step / 2_000) % 2 == 0
             sizes.insert(residents.sample.buckets.count)
             let roll = random.next() % 10
-            if random.next() % 3 == 0 {
-                residents.generator.fill()
-                let heads = residents.nextChainHeads()
-                #expect(heads.0 == -1 || resident.contains(heads.0))
-                #expect(heads.1 == -1 || resident.contains(heads.1))
-            }
             if resident.isEmpty || roll < (growing ? 6 : 1) {
                 // Few hash bits, so chains are long and many buckets stay empty.
                 let slot = nextSlot

@@ -2,21 +2,13 @@ import _CSupport
 
 extension SlotArena {
     /// Starts loading the line of `slot` (its key, cost and links), for a policy that knows a
-    /// slot it will read soon: a sampled policy's drawn candidates, its next victim. O(1).
+    /// slot it will read soon: a sampled policy's drawn candidates, MQ's next tail. O(1).
     @inlinable @inline(__always)
     public func prefetchSlot(_ slot: Int32) {
         guard slot >= 0, Int(slot) < slots.count else { return }
         slots.withUnsafeBufferPointer { slots in
             if let base = slots.baseAddress { _cs_prefetch(base + Int(slot)) }
         }
-    }
-
-    /// Starts loading the index bucket where the key in `slot` is filed; the slot's line should
-    /// have been asked for earlier (``prefetchSlot(_:)``), as this reads its key. O(1).
-    @inlinable @inline(__always)
-    public func prefetchIndex(ofSlot slot: Int32) {
-        guard slot >= 0, Int(slot) < slots.count else { return }
-        index.prefetch(hash: hash(slots[Int(slot)].key))
     }
 
     /// The slot a lookup of the key hashing to `hash` would meet first, or -1 when the key is

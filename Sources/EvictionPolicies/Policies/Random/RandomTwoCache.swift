@@ -39,7 +39,6 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         residents = try _SampledResidents(options: options)
     }
 
-    /// Loads the request's memory and the next draws' ahead (``_SampledPolicy/_prefetchWithNextDraws(_:_:)``).
     @inlinable @inline(__always)
-    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) { _prefetchWithNextDraws(key, stage) }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 }

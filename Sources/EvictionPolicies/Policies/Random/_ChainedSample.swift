@@ -1,5 +1,3 @@
-import _CSupport
-
 /// The resident slots filed as libCacheSim's chained hash table files its objects, so that a
 /// random draw is distributed as `hashtable_rand_obj` (chainedHashTableV2.c, 0.3.5) draws: a
 /// uniformly random *non-empty bucket*, then a uniformly random object in its chain.
@@ -86,22 +84,6 @@ struct _ChainedSample {
             for _ in 0..<steps { slot = links[slot].next }
         }
         return slot
-    }
-
-    /// The chain a draw whose first output is `first` would start from (it redraws if that
-    /// bucket is empty): its first slot and its length.
-    @inlinable @inline(__always)
-    func chain(startingAt first: UInt64) -> (head: Int32, length: UInt32) {
-        buckets[Int(UInt32(truncatingIfNeeded: first) & mask)]
-    }
-
-    /// Starts loading the bucket a key that hashes to `hash` is filed in, or that a draw whose
-    /// first output is `hash` starts from. O(1).
-    @inlinable @inline(__always)
-    func prefetchBucket(startingAt first: UInt64) {
-        buckets.withUnsafeBufferPointer { buckets in
-            if let base = buckets.baseAddress { _cs_prefetch(base + Int(UInt32(truncatingIfNeeded: first) & mask)) }
-        }
     }
 
     /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.

@@ -6,17 +6,12 @@
 ///   expected (see `_ChainedSample`).
 public struct _SampledResidents {
     @usableFromInline var sample: _ChainedSample
-    /// The seeded generator of the draws; its outputs may be drawn early
-    /// (``_SampledPolicy/_prefetchNextDraw()``), and are used in its order all the same.
-    @usableFromInline var generator: _LookaheadGenerator
-    /// How much of the next draws' memory has been asked for since the last draw: 0 nothing,
-    /// 1 their buckets, 2 their first slots, 3 those slots' index buckets.
-    @usableFromInline var aheadStage: UInt8 = 0
+    @usableFromInline var generator: SeededGenerator
 
     /// An empty sample of `buckets` hash buckets, its generator seeded by the `seed` option (1 by default).
     init(options: PolicyOptions, buckets: Int = 1 << 16) throws(PolicyConfigurationError) {
         sample = _ChainedSample(buckets: buckets)
-        generator = _LookaheadGenerator(try SeededGenerator(seedOption: options))
+        generator = try SeededGenerator(seedOption: options)
     }
 
     @inlinable var count: Int { sample.count }
@@ -31,31 +26,7 @@ public struct _SampledResidents {
 
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable @inline(__always)
-    mutating func draw() -> Int32 {
-        aheadStage = 0
-        return sample.draw(using: &generator)
-    }
-
-    /// The first slots of the chains the next two draws start from, as far as the outputs
-    /// drawn early tell (-1 where they do not): a guess, for prefetching. O(1).
-    @inlinable
-    func nextChainHeads() -> (Int32, Int32) {
-        var heads: (Int32, Int32) = (-1, -1)
-        var i = 0
-        while i < generator.count {
-            let chain = sample.chain(startingAt: generator.peek(i))
-            if chain.length == 0 {
-                i += 1
-            } else if heads.0 < 0 {
-                heads.0 = chain.head
-                i += 2  // the next output is the position in the chain
-            } else {
-                heads.1 = chain.head
-                break
-            }
-        }
-        return heads
-    }
+    mutating func draw() -> Int32 { sample.draw(using: &generator) }
 }
 
 /// A policy that evicts residents drawn at random (``_SampledResidents``): the count, filing a
@@ -117,54 +88,6 @@ extension _SampledPolicy {
             }
             return best
         }
-    }
-
-    /// Asks for the next draws' memory one step per call, from the policy's prefetch hook
-    /// between evictions: the buckets their outputs (drawn early) pick, then the first slots of
-    /// the next two draws' chains (their lines and chain links), then the index buckets of those
-    /// slots' keys, which evicting them will update. Each step reads only what the one before
-    /// asked for, so none waits on memory.
-    ///
-    /// Why: Random's victim is a chain of misses (bucket, slot, index bucket; an empty bucket,
-    /// four in ten, is a redraw and another miss), most of its eviction's time; a miss comes
-    /// every three requests or so, time enough to load them ahead. A hint only: the draws read
-    /// the table as it is then, from the same outputs. O(1).
-    @inlinable @inline(__always)
-    public mutating func _prefetchNextDraw() {
-        let stage = residents.aheadStage
-        guard stage < 3 else { return }
-        residents.aheadStage = stage + 1
-        if stage == 0 {
-            residents.generator.fill()
-            for i in 0..<residents.generator.count {
-                residents.sample.prefetchBucket(startingAt: residents.generator.peek(i))
-            }
-            return
-        }
-        let heads = residents.nextChainHeads()
-        if stage == 1 {
-            _inPlace { $0.prefetchSlot(heads.0); $0.prefetchSlot(heads.1) }
-            residents.sample.links.prefetch(heads.0)
-            residents.sample.links.prefetch(heads.1)
-        } else {
-            _inPlace { $0.prefetchIndex(ofSlot: heads.0); $0.prefetchIndex(ofSlot: heads.1) }
-        }
-    }
-
-    /// The prefetch hook of a policy that evicts its draws (Random, RandomTwo): the request's
-    /// memory; at each entry stage also a step of the next draws' (``_prefetchNextDraw()``)
-    /// and, for a key the index surely lacks (a miss), the sample's bucket its insertion writes.
-    /// O(1).
-    @inlinable @inline(__always)
-    public mutating func _prefetchWithNextDraws(_ key: Key, _ stage: PrefetchStage) {
-        _inPlace { $0.prefetch(key, stage) }
-        guard stage == .entry else { return }
-        _prefetchNextDraw()
-        let (hash, candidate) = _inPlace { store in
-            let hash = store.hash(key)
-            return (hash, store.candidateSlot(hash: hash))
-        }
-        if candidate < 0 { residents.sample.prefetchBucket(startingAt: hash) }
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {

@@ -49,11 +49,12 @@ import TestSupport
     }
 
     @Test("draws, inserts and removals match the chained-table model, through growing and shrinking", arguments: [1, 2, 3, 4])
-    func matchesModel(seed: UInt64) {
+    func matchesModel(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        var sample = _ChainedSample(buckets: 4)
+        // The residents as the policies keep them.
+        var residents = try _SampledResidents(options: PolicyOptions(["seed": String(seed)]), buckets: 4)
         var model = Model(buckets: 4)
-        var drawsA = SeededGenerator(seed: seed), drawsB = SeededGenerator(seed: seed)
+        var drawsB = SeededGenerator(seed: seed)
         var resident: [Int32] = []
         var nextSlot: Int32 = 0
         var hashes: [Int32: UInt64] = [:]
@@ -61,7 +62,7 @@ import TestSupport
         for step in 0..<20_000 {
             // Phases of growth and of shrinkage, so the table doubles and halves.
             let growing = (step / 2_000) % 2 == 0
-            sizes.insert(sample.buckets.count)
+            sizes.insert(residents.sample.buckets.count)
             let roll = random.next() % 10
             if resident.isEmpty || roll < (growing ? 6 : 1) {
                 // Few hash bits, so chains are long and many buckets stay empty.
@@ -69,20 +70,20 @@ import TestSupport
                 nextSlot += 1
                 let hash = random.next() % 1024
                 hashes[slot] = hash
-                sample.insert(slot, hash: hash)
+                residents.insert(slot, hash: hash)
                 model.insert(slot, hash: hash)
                 resident.append(slot)
             } else if roll < (growing ? 8 : 4) || resident.count < 2 {
-                let drawn = sample.draw(using: &drawsA)
+                let drawn = residents.draw()
                 #expect(drawn == model.draw(using: &drawsB))
                 #expect(resident.contains(drawn))
             } else {
                 let slot = resident.remove(at: Int(random.next() % UInt64(resident.count)))
-                sample.remove(slot, hash: hashes[slot]!)
+                residents.remove(slot, hash: hashes[slot]!)
                 model.remove(slot)
             }
-            #expect(sample.count == model.count)
-            #expect(sample.buckets.count == model.buckets.count)
+            #expect(residents.count == model.count)
+            #expect(residents.sample.buckets.count == model.buckets.count)
         }
         #expect(sizes.count >= 4)
     }

@@ -126,7 +126,10 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
     /// The largest size × distance to the next request among the draws, as a Double (no
     /// overflow; the order of libCacheSim's sum of logarithms), negated to take the lowest.
     @inlinable public mutating func victim() -> Int32 {
-        _lowest(of: samples) { policy, slot in
+        _lowest(of: samples, prefetch: { policy, slot in
+            policy.nextRequest.prefetch(slot)
+            policy._inPlace { $0.prefetchSlot(slot) }
+        }) { policy, slot in
             let next = policy.nextRequest[slot]
             let distance = next == .max ? Double.infinity : Double(next - policy.now)
             return -(Double(policy.store.cost(slot)) * distance)

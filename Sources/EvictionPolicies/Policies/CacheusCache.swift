@@ -239,7 +239,7 @@ public struct CacheusCache<Key: Hashable, Value>: GhostListPolicy {
     mutating func retire(_ slot: Int32, _ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         let aux = store.aux(slot)
         unlinkResident(slot, aux)
-        historyFrequency[slot] = frequencies.frequency[slot]
+        historyFrequency[slot] = frequencies.frequency(of: slot)
         frequencies.remove(slot)
         if aux & Self.newMark != 0 { newCount += 1 }
         if aux & Self.demotedMark != 0 { demotedCount -= 1 }
@@ -334,7 +334,6 @@ extension _FrequencyLists {
         while f >= first.count {
             first.append(-1); last.append(-1); sizes.append(0)
         }
-        frequency[slot] = f
         append(slot, at: f)
         if sizes[lowest] == 0 || f < lowest { lowest = f }
     }

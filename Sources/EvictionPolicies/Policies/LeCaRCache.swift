@@ -75,7 +75,11 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public var totalCost: Int { recency.cost }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        store.prefetch(key, stage)
+        // A hit reads and rewrites the entry's frequency links: load them with the entry.
+        if stage == .entry { frequencies.links.prefetch(store.candidateSlot(hash: store.hash(key))) }
+    }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         requests += 1
@@ -194,33 +198,34 @@ struct _FrequencyLists {
     @usableFromInline var first: [Int32] = [-1, -1]
     @usableFromInline var last: [Int32] = [-1, -1]
     @usableFromInline var sizes: [Int] = [0, 0]
-    @usableFromInline var next = SideTable<Int32>(filling: -1)
-    @usableFromInline var previous = SideTable<Int32>(filling: -1)
-    @usableFromInline var frequency = SideTable<Int>(filling: 0)
+    /// Per slot: its neighbours in its group and its frequency, in one record: a hit reads and
+    /// writes all three, and in three tables they were three cache misses.
+    @usableFromInline var links = SideTable<(previous: Int32, next: Int32, frequency: Int)>(filling: (previous: -1, next: -1, frequency: 0))
     @usableFromInline var lowest = 1
 
     @inlinable init() {}
+
+    /// The frequency of `slot`. O(1).
+    @inlinable func frequency(of slot: Int32) -> Int { links[slot].frequency }
 
     /// The oldest entry of the lowest frequency. There must be one.
     @inlinable var oldestOfLowest: Int32 { first[lowest] }
 
     /// A new entry, frequency 1.
     @inlinable mutating func insert(_ slot: Int32) {
-        frequency[slot] = 1
         append(slot, at: 1)
         lowest = 1
     }
 
     @inlinable mutating func increment(_ slot: Int32) {
-        let old = frequency[slot]
+        let old = links[slot].frequency
         detach(slot, from: old)
-        frequency[slot] = old + 1
         append(slot, at: old + 1)
         if sizes[lowest] == 0 { raiseLowest() }
     }
 
     @inlinable mutating func remove(_ slot: Int32) {
-        detach(slot, from: frequency[slot])
+        detach(slot, from: links[slot].frequency)
         if sizes[lowest] == 0 { raiseLowest() }
     }
 
@@ -231,23 +236,25 @@ struct _FrequencyLists {
         lowest = f < sizes.count ? f : 1
     }
 
+    /// Puts `slot` at the end of frequency `f`'s group, with frequency `f`.
     @inlinable mutating func append(_ slot: Int32, at f: Int) {
         if f >= first.count {
             first.append(-1); last.append(-1); sizes.append(0)
         }
-        previous[slot] = last[f]
-        next[slot] = -1
-        if last[f] >= 0 { next[last[f]] = slot } else { first[f] = slot }
+        let newest = last[f]
+        links[slot] = (previous: newest, next: -1, frequency: f)
+        if newest >= 0 { links[newest].next = slot } else { first[f] = slot }
         last[f] = slot
         sizes[f] += 1
     }
 
     @inlinable mutating func detach(_ slot: Int32, from f: Int) {
-        let p = previous[slot], n = next[slot]
-        if p >= 0 { next[p] = n } else { first[f] = n }
-        if n >= 0 { previous[n] = p } else { last[f] = p }
-        previous[slot] = -1
-        next[slot] = -1
+        let link = links[slot]
+        let p = link.previous, n = link.next
+        if p >= 0 { links[p].next = n } else { first[f] = n }
+        if n >= 0 { links[n].previous = p } else { last[f] = p }
+        links[slot].previous = -1
+        links[slot].next = -1
         sizes[f] -= 1
     }
 }

@@ -37,6 +37,12 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     /// Each slot's queue and expiry, side by side so that a hit reads one line for both; its
     /// request count is its aux word.
     @usableFromInline var placement = SideTable<_MQPlacement>(filling: _MQPlacement(expiry: 0, queue: 0))
+    /// Per queue, an expiry its tail's is at least: the last tail expiry *adjust* read there.
+    /// Entries join a queue's head expiring `now + lifetime` and `now` only grows, so a queue is
+    /// in expiry order from its tail, and a tail expires no sooner than one read before it.
+    /// Why: reading every queue's tail on every request was a cache miss per queue (adjust was
+    /// a sixth of the replay); with this it reads one only when that tail may have expired.
+    @usableFromInline var tailExpiryFloor: [Int64]
     /// Evicted keys with their counts (aux), newest at the head.
     @usableFromInline var ghosts = SlotArena<Key, Void>()
     @usableFromInline var ghostList = SlotList()
@@ -51,6 +57,7 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
         queues = Array(repeating: SlotList(), count: try options.integer("queues", default: 8, in: 1...32))
+        tailExpiryFloor = Array(repeating: 0, count: queues.count)
         lifetime = Int64(try options.integer("lifetime", default: 10_000, in: 0...Int(Int32.max)))
         ghostCapacity = _proportion(of: capacity, try options.double("ghost-ratio", default: 4, in: 0...1_000))
     }
@@ -61,6 +68,8 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
         store.prefetch(key, stage)
         if stage == .index { ghosts.prefetch(key, .index) }
+        // A hit unlinks the entry from its queue, which its placement names: load that too.
+        if stage == .entry { placement.prefetch(store.candidateSlot(hash: store.hash(key))) }
     }
 
     @inlinable public var count: Int { queues.reduce(0) { $0 + $1.count } }
@@ -115,6 +124,8 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             pass.willRemove(&observer)
             let slot = victim()
             remember(store.key(slot), count: store.aux(slot), cost: store.cost(slot))
+            // The next victim is usually the newer neighbour; its unlink reads its placement.
+            placement.prefetch(store.prev(slot))
             evict(slot, observer: &observer)
         }
         pass.end(&observer)
@@ -151,11 +162,18 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     /// `MQ_adjust`: time advances, and each queue's expired tail drifts down one queue.
     @inlinable mutating func adjust() {
         now += 1
-        for k in queues.indices.dropFirst() {
+        for k in queues.indices.dropFirst() where tailExpiryFloor[k] < now {
             let tail = queues[k].tail
-            if tail >= 0 && placement[tail].expiry < now {
+            guard tail >= 0 else { continue }
+            let expiry = placement[tail].expiry
+            tailExpiryFloor[k] = expiry
+            if expiry < now {
+                // The next request reads the new tail's expiry, often expired too: load it now.
+                let newer = store.prev(tail)
                 store.unlink(tail, &queues[k])
                 place(tail, in: k - 1)
+                placement.prefetch(newer)
+                store.prefetchSlot(newer)
             }
         }
     }

@@ -62,7 +62,7 @@ struct _ChainedSample {
     }
 
     /// A slot drawn as libCacheSim draws one. There must be one.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func draw(using generator: inout some RandomNumberGenerator) -> Int32 {
         var index = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
         var misses = 0
@@ -77,13 +77,18 @@ struct _ChainedSample {
         let position = generator.next()
         var slot = bucket.head
         if bucket.length > 1 {
-            for _ in 0..<(position % UInt64(bucket.length)) { slot = links[slot].next }
+            // A chain of two (the most common longer one) or four needs no division either: the
+            // remainder by a power of two is a mask, the same number.
+            let length = UInt64(bucket.length)
+            let steps = length & (length - 1) == 0 ? position & (length - 1) : position % length
+            for _ in 0..<steps { slot = links[slot].next }
         }
         return slot
     }
 
     /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.
-    @inlinable
+    // Out of line: it runs a few times per run, and inlined it would bloat every draw.
+    @inline(never) @usableFromInline
     mutating func rebuild(buckets newCount: Int) {
         let old = buckets
         buckets = ContiguousArray(repeating: (head: -1, length: 0), count: newCount)

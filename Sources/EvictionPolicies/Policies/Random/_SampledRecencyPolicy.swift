@@ -47,6 +47,8 @@ extension _SampledRecencyPolicy {
     }
 
     @inlinable public mutating func victim() -> Int32 {
-        _lowest(of: samples) { policy, slot in policy.recency.lastAccess[slot] }
+        _lowest(of: samples, prefetch: { policy, slot in policy.recency.lastAccess.prefetch(slot) }) { policy, slot in
+            policy.recency.lastAccess[slot]
+        }
     }
 }

@@ -1,0 +1,19 @@
+import _CSupport
+
+extension SlotArena {
+    /// Starts loading the line of `slot` (its key, cost and links), for a policy that knows a
+    /// slot it will read soon: a sampled policy's drawn candidates, MQ's next tail. O(1).
+    @inlinable @inline(__always)
+    public func prefetchSlot(_ slot: Int32) {
+        guard slot >= 0, Int(slot) < slots.count else { return }
+        slots.withUnsafeBufferPointer { slots in
+            if let base = slots.baseAddress { _cs_prefetch(base + Int(slot)) }
+        }
+    }
+
+    /// The slot a lookup of the key hashing to `hash` would meet first, or -1 when the key is
+    /// surely absent (its probe starts at an empty bucket): a guess for prefetching, not
+    /// confirmed against the key; the index bucket should have been asked for earlier. O(1).
+    @inlinable @inline(__always)
+    public func candidateSlot(hash: UInt64) -> Int32 { index.candidate(hash: hash) }
+}

@@ -1,5 +1,7 @@
 import Dispatch
 
+import _CSupport
+
 /// Every key's request count and size over the measured part of a trace, counted while the
 /// trace is read for sampling, for the control variate of ``MiniatureSimulation``.
 ///
@@ -74,8 +76,15 @@ final class _KeyCensus: @unchecked Sendable {
         while (keys + hashes.count) * 10 > slots.count * 7 { grow() }
         let (mask, shift) = (self.mask, self.shift)
         var added = 0
+        // A request's slot is a cache miss in a table of tens of megabytes: the slot of the
+        // request `lookahead` places on is loaded while this one is counted, so the misses overlap.
+        let lookahead = 16
         slots.withUnsafeMutableBufferPointer { table in
-            for (hash, size) in zip(hashes, sizes) {
+            guard let base = table.baseAddress else { return }
+            for (index, (hash, size)) in zip(hashes, sizes).enumerated() {
+                if index &+ lookahead < hashes.count {
+                    _cs_prefetch(base + Self.home(hashes[index &+ lookahead], shift: shift))
+                }
                 let size32 = UInt32(clamping: size)
                 var i = Self.home(hash, shift: shift)
                 while true {

@@ -88,6 +88,59 @@ import TestSupport
         #expect(sizes.count >= 4)
     }
 
+    @Test("each bucket keeps its chain's length, first two slots and bitmap bit as the model's chain", arguments: [5, 6])
+    func bucketsMirrorChains(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var sample = _ChainedSample(buckets: 8)
+        var model = Model(buckets: 8)
+        var generator = SeededGenerator(seed: seed), modelGenerator = generator
+        var resident: [Int32] = []
+        var hashes: [Int32: UInt64] = [:]
+        for step in 0..<6_000 {
+            // Up to a few hundred slots in few hash values (chains of ten and more), then down to
+            // a handful: heads, seconds and later slots are all removed, and the table resizes.
+            let growing = step < 3_000 ? resident.count < 300 : resident.count < 4
+            let roll = random.next() % 10
+            if resident.isEmpty || (growing && roll < 6) {
+                let slot = Int32(step)
+                let hash = random.next() % 64
+                hashes[slot] = hash
+                sample.insert(slot, hash: hash)
+                model.insert(slot, hash: hash)
+                resident.append(slot)
+            } else if roll < 8 {
+                let slot = resident.remove(at: Int(random.next() % UInt64(resident.count)))
+                sample.remove(slot, hash: hashes[slot] ?? 0)
+                model.remove(slot)
+            } else {
+                #expect(sample.draw(using: &generator) == model.draw(using: &modelGenerator))
+            }
+        }
+        #expect(sample.buckets.count == model.buckets.count)
+        for (index, chain) in model.buckets.enumerated() where index < sample.buckets.count {
+            let bucket = sample.buckets[index]
+            #expect(Int(bucket.length) == chain.count)
+            #expect(bucket.head == (chain.first ?? -1))
+            #expect(bucket.second == (chain.count > 1 ? chain[1] : -1))
+            #expect(sample.isOccupied(index) == !chain.isEmpty)
+        }
+    }
+
+    @Test("hand-worked: removing a chain's second slot relinks the head to the third; the last empties the bucket")
+    func removeSecondOfThree() {
+        // One bucket: inserted 0, 1, 2, the chain is 2, 1, 0 (newest first).
+        var sample = _ChainedSample(buckets: 1)
+        for slot in Int32(0)...2 { sample.insert(slot, hash: 0) }
+        #expect(sample.buckets[0].head == 2 && sample.buckets[0].second == 1 && sample.buckets[0].length == 3)
+        sample.remove(1, hash: 0)
+        #expect(sample.buckets[0].head == 2 && sample.buckets[0].second == 0 && sample.buckets[0].length == 2)
+        #expect(sample.links[2].next == 0)
+        sample.remove(2, hash: 0)
+        #expect(sample.buckets[0].head == 0 && sample.buckets[0].second == -1 && sample.isOccupied(0))
+        sample.remove(0, hash: 0)
+        #expect(sample.buckets[0].length == 0 && sample.buckets[0].head == -1 && !sample.isOccupied(0))
+    }
+
     @Test("a chain of one is drawn without a division but with the same random number")
     func chainOfOne() {
         var sample = _ChainedSample(buckets: 1)

@@ -36,6 +36,48 @@ private func meanAndSpread(_ values: [Double]) -> (mean: Double, spread: Double)
     return (mean, variance.squareRoot())
 }
 
+/// The exact curve of `policy` on a 40,000-request Zipf trace over 8,000 keys at 100, 400 and
+/// 1,600 objects, and each variant's curves and notes on 10 % samples of seeds 0…9.
+private func curvesOverSeeds(_ policy: String,
+                             _ variants: [(name: String, estimator: MiniatureSimulation.Estimator, census: MiniatureSimulation.Census)])
+    throws -> (exact: [Double], curves: [String: [[Double]]], notes: [String: [[String]]]) {
+    let path = try zipfTrace(seed: 21, rows: 40_000, keys: 8_000)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let capacities = CapacityList([.size(100), .size(400), .size(1600)])
+    let trace = TraceSpec(path: path)
+    let exact = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true,
+                                       policy: policy, window: RequestWindow(sampleRatio: 1)).results.map { $0.missRatio ?? 0 }
+    var curves: [String: [[Double]]] = [:], notes: [String: [[String]]] = [:]
+    for seed in 0..<10 as Range<UInt64> {
+        for variant in variants {
+            let curve = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true, policy: policy,
+                                               window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0,
+                                               estimator: variant.estimator, census: variant.census)
+            curves[variant.name, default: []].append(curve.results.map { $0.missRatio ?? 0 })
+            notes[variant.name, default: []].append(curve.notes)
+        }
+    }
+    return (exact, curves, notes)
+}
+
+/// Per variant of `curves`, the standard deviations over seeds and the mean absolute errors,
+/// each summed over the capacities; expects every variant's mean over seeds to sit on the exact
+/// value: within 4 standard errors of the mean (plus 0.3 pp).
+private func centredOnExact(_ exact: [Double], _ curves: [String: [[Double]]], _ label: String)
+    -> (spreads: [String: Double], errors: [String: Double]) {
+    var spreads: [String: Double] = [:], errors: [String: Double] = [:]
+    for (name, estimates) in curves {
+        for point in exact.indices {
+            let (mean, spread) = meanAndSpread(estimates.map { $0[point] })
+            spreads[name, default: 0] += spread
+            #expect(abs(mean - exact[point]) <= 4 * spread / Double(estimates.count).squareRoot() + 0.003,
+                    "\(label) \(name) at \(point): exact \(exact[point]), mean \(mean), spread \(spread)")
+            errors[name, default: 0] += estimates.map { abs($0[point] - exact[point]) }.reduce(0, +) / Double(estimates.count)
+        }
+    }
+    return (spreads, errors)
+}
+
 @Suite("mrc --estimator cv: the request-count model and its control variate")
 struct ControlVariateTests {
     @Test("one group of n keys requested r times each: τ solves n(1 − h) = n − C, so misses = n(1 + (r − 1)(1 − C/n)) in either form")
@@ -157,33 +199,9 @@ struct ControlVariateTests {
 
     @Test("a nested census (half the keys, holding the 10 % sample) keeps cv centred on the exact curve over seeds, with less spread than shards", arguments: ["lru", "fifo"])
     func nestedCensusUnbiased(_ policy: String) throws {
-        let path = try zipfTrace(seed: 21, rows: 40_000, keys: 8_000)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let capacities = CapacityList([.size(100), .size(400), .size(1600)])
-        let trace = TraceSpec(path: path)
-        let exact = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true,
-                                           policy: policy, window: RequestWindow(sampleRatio: 1)).results.map { $0.missRatio ?? 0 }
-        var curves: [String: [[Double]]] = [:]
-        for seed in 0..<10 as Range<UInt64> {
-            for (name, estimator, census) in [("nested", MiniatureSimulation.Estimator.default, MiniatureSimulation.Census.ratio(0.5)),
-                                              ("shards", .shards, .automatic)] {
-                let curve = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true, policy: policy,
-                                                   window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0,
-                                                   estimator: estimator, census: census)
-                if name == "nested" { #expect(curve.notes.contains { $0.contains("a 50 % census of the keys") }) }
-                curves[name, default: []].append(curve.results.map { $0.missRatio ?? 0 })
-            }
-        }
-        var spreads: [String: Double] = [:], meanErrors: [String: Double] = [:]
-        for (name, estimates) in curves {
-            for point in exact.indices {
-                let (mean, spread) = meanAndSpread(estimates.map { $0[point] })
-                spreads[name, default: 0] += spread
-                #expect(abs(mean - exact[point]) <= 4 * spread / Double(estimates.count).squareRoot() + 0.003,
-                        "\(policy) \(name) at \(point): exact \(exact[point]), mean \(mean), spread \(spread)")
-                meanErrors[name, default: 0] += estimates.map { abs($0[point] - exact[point]) }.reduce(0, +) / Double(estimates.count)
-            }
-        }
+        let (exact, curves, notes) = try curvesOverSeeds(policy, [("nested", .default, .ratio(0.5)), ("shards", .shards, .automatic)])
+        #expect(notes["nested"]?.allSatisfy { $0.contains { $0.contains("a 50 % census of the keys") } } == true)
+        let (spreads, meanErrors) = centredOnExact(exact, curves, policy)
         let nested = spreads["nested"] ?? 0, shards = spreads["shards"] ?? 0
         #expect(nested > 0 && nested < 0.8 * shards, "\(policy): summed spread nested \(nested), shards \(shards)")
         // The error over seeds and capacities stays within a bound, well below shards' (measured:
@@ -232,39 +250,16 @@ struct ControlVariateTests {
     @Test("over seeds, cv centres on the exact curve as shards does, with a smaller spread; its blend leans to the policy's model",
           arguments: ["lru", "fifo"])
     func unbiasedWithLessVariance(_ policy: String) throws {
-        let path = try zipfTrace(seed: 21, rows: 40_000, keys: 8_000)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let capacities = CapacityList([.size(100), .size(400), .size(1600)])
-        let trace = TraceSpec(path: path)
-        let exact = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true,
-                                           policy: policy, window: RequestWindow(sampleRatio: 1)).results.map { $0.missRatio ?? 0 }
-        var estimates: [MiniatureSimulation.Estimator: [[Double]]] = [:]
-        for seed in 0..<10 as Range<UInt64> {
-            for estimator in [MiniatureSimulation.Estimator.default, .shards] {
-                let curve = try MissRatioCurve.run(trace: trace, capacities: capacities, points: nil, ignoreSize: true, policy: policy,
-                                                   window: RequestWindow(sampleRatio: 0.1, sampleSeed: seed), minimumMiniature: 0,
-                                                   estimator: estimator)
-                estimates[estimator, default: []].append(curve.results.map { $0.missRatio ?? 0 })
-                // The blend's weight, read off the sample, leans to the policy's own model.
-                if estimator == .default {
-                    let note = try #require(curve.notes.first { $0.contains("Che's LRU form") })
-                    let weight = try #require(Double(note.components(separatedBy: "model, ")[1].components(separatedBy: " %")[0]))
-                    #expect(policy == "lru" ? weight >= 75 : weight <= 25, "\(policy) seed \(seed): \(note)")
-                }
-            }
+        let (exact, curves, notes) = try curvesOverSeeds(policy, [("cv", .default, .automatic), ("shards", .shards, .automatic)])
+        // The blend's weight, read off the sample, leans to the policy's own model.
+        for (seed, seedNotes) in (notes["cv"] ?? []).enumerated() {
+            let note = try #require(seedNotes.first { $0.contains("Che's LRU form") })
+            let weight = try #require(Double(note.components(separatedBy: "model, ")[1].components(separatedBy: " %")[0]))
+            #expect(policy == "lru" ? weight >= 75 : weight <= 25, "\(policy) seed \(seed): \(note)")
         }
-        var spreads: [MiniatureSimulation.Estimator: Double] = [:]
-        for (estimator, curves) in estimates {
-            for point in exact.indices {
-                let (mean, spread) = meanAndSpread(curves.map { $0[point] })
-                spreads[estimator, default: 0] += spread
-                // Centred on the exact value: within 4 standard errors of the mean of 10 (plus 0.3 pp).
-                #expect(abs(mean - exact[point]) <= 4 * spread / Double(curves.count).squareRoot() + 0.003,
-                        "\(policy) \(estimator) at \(point): exact \(exact[point]), mean \(mean), spread \(spread)")
-            }
-        }
+        let (spreads, _) = centredOnExact(exact, curves, policy)
         // The control variate removes most of the spread (measured: a third to a fifth of shards').
-        let cv = spreads[.default] ?? 0, shards = spreads[.shards] ?? 0
+        let cv = spreads["cv"] ?? 0, shards = spreads["shards"] ?? 0
         #expect(cv > 0 && cv < 0.6 * shards, "\(policy): summed spread cv \(cv), shards \(shards)")
     }
 

@@ -67,6 +67,8 @@ struct WindowCommandTests {
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
         }
+        let census = try CLI.run(["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "1.5"])
+        #expect(census.stderr.contains("--census-ratio 1.5: the census ratio must be above 0 and at most 1"), "\(census.stderr)")
         for warmup in ["50000req", "1000d"] {
             let result = try CLI.run(["replay", Self.trace, "--policy", "lru", "--warmup", warmup, "--output", output])
             #expect(result.status == 65, "\(warmup)")

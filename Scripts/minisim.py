@@ -25,7 +25,11 @@ ONLY_EXTRA = os.environ.get("MINISIM_ONLY_EXTRA") == "1"
 # as <trace file>-<policy>.json, reused with its wall time on the next run.
 MODE = os.environ.get("MINISIM_MODE", "shards")
 EXACT_CACHE = os.environ.get("MINISIM_EXACT_CACHE")
-ESTIMATORS = ["shards", "cv", "cv-lru", "cv-fifo"]
+# (label, mrc options): "cv, census 1" is cv with every key counted (--census-ratio 1) instead of
+# the default bounded census (every key up to 262,144, then a power-of-two share of them).
+ESTIMATORS = [("shards", ["--estimator", "shards"]), ("cv", ["--estimator", "cv"]),
+              ("cv, census 1", ["--estimator", "cv", "--census-ratio", "1"]),
+              ("cv-lru", ["--estimator", "cv-lru"]), ("cv-fifo", ["--estimator", "cv-fifo"])]
 SEEDS = [0, 1, 2, 3, 4]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.
@@ -76,8 +80,8 @@ def estimator_table():
         arguments = arguments + ["--threads", "2"]
         for policy in POLICIES:
             exact, exact_seconds, _ = exact_curve(path, policy, arguments)
-            for estimator in ESTIMATORS:
-                options = ["--sample", "0.01", "--min-miniature", "0", "--estimator", estimator]
+            for estimator, chosen in ESTIMATORS:
+                options = ["--sample", "0.01", "--min-miniature", "0"] + chosen
                 curves, times = [], []
                 for seed in SEEDS:
                     estimate, seconds, _ = mrc(path, policy, arguments + options + ["--sample-seed", str(seed)])

@@ -41,8 +41,16 @@ enum MRCCommand {
                               model blends Che's LRU form, h = 1 - exp(-rT), and FIFO's,
                               h = rT/(1+rT), by the weight that best fits the miniatures' own
                               misses (a note gives it). Every key's requests are counted while
-                              the trace is read (23 to 46 bytes per distinct key). cv-lru and
+                              the trace is read (see --census-ratio). cv-lru and
                               cv-fifo use one form; shards divides by the ratio alone.
+      --census-ratio R        Which keys the cv estimators' model counts. auto (default): every
+                              key until 262,144 are counted, then the largest power-of-two
+                              fraction of the keys that keeps the count under that (a nested
+                              sample holding the miniatures'; 1/4 on a million keys), its model
+                              evaluated at that fraction of each capacity and scaled up: a table
+                              of at most 8 MB, which adds the model's own sampling error at that
+                              fraction. A ratio (0.25 or 25%; 1 counts every key, 23 to 46 bytes
+                              per distinct key) fixes it, raised to the largest miniature's.
       --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
                               each cache before counting starts.
       --max-requests N        Read only the trace's first N rows.
@@ -73,7 +81,7 @@ enum MRCCommand {
     static let spec = CommandSpec(
         name: "mrc",
         valueOptions: Set(["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
-                           "--policy", "--sample", "--sample-seed", "--min-miniature", "--estimator", "--warmup", "--max-requests", "--threads"])
+                           "--policy", "--sample", "--sample-seed", "--min-miniature", "--estimator", "--census-ratio", "--warmup", "--max-requests", "--threads"])
             .union(AdmissionOptions.valueOptions),
         repeatableOptions: AdmissionOptions.repeatableOptions,
         flags: ["--ignore-size"], positionals: 1...1)
@@ -89,6 +97,7 @@ enum MRCCommand {
         let minimumMiniature: Int
         let admission: LibCacheSimAdmission<UInt64>?
         let estimator: MiniatureSimulation.Estimator
+        let census: MiniatureSimulation.Census
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
@@ -116,6 +125,16 @@ enum MRCCommand {
             } else {
                 estimator = .default
             }
+            switch arguments.value("--census-ratio") {
+            case nil, "auto"?: census = .automatic
+            case let text?:
+                census = .ratio(try parseValue(text, of: "--census-ratio") { (text) throws(InvalidValueError) in
+                    try RequestWindow.parseSampleRatio(text, setting: "census ratio")
+                })
+            }
+            if arguments.value("--census-ratio") != nil, case .shards = estimator {
+                throw UsageError("--census-ratio: only the cv estimators count keys; --estimator shards takes none")
+            }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
@@ -124,7 +143,7 @@ enum MRCCommand {
                                                 threads: threads, progress: progress,
                                                 policy: arguments.value("--policy") ?? "lru", window: window,
                                                 minimumMiniature: minimumMiniature, admission: admission,
-                                                estimator: estimator)
+                                                estimator: estimator, census: census)
             // Rendered first, then the curve and its chart are committed together.
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

@@ -58,11 +58,17 @@ struct WindowCommandTests {
                           ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--sample-seed", "-1"],
                           ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--min-miniature", "-1"],
                           ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--estimator", "che"],
-                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--estimator"]] {
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--estimator"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "0"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "1.5"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "all"],
+                          ["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "0.5", "--estimator", "shards"]] {
             let result = try CLI.run(arguments + ["--output", output])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
         }
+        let census = try CLI.run(["mrc", Self.trace, "--policy", "fifo", "--sample", "0.5", "--census-ratio", "1.5"])
+        #expect(census.stderr.contains("--census-ratio 1.5: the census ratio must be above 0 and at most 1"), "\(census.stderr)")
         for warmup in ["50000req", "1000d"] {
             let result = try CLI.run(["replay", Self.trace, "--policy", "lru", "--warmup", warmup, "--output", output])
             #expect(result.status == 65, "\(warmup)")

@@ -149,7 +149,7 @@ struct _ComparePlan {
         let future = policies.first { $0.descriptor.needsFuture }
         let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
         guard !job.window.isWholeTrace else { return opened }
-        let stream = _WindowedStream(opened.reader, window: streamWindow, census: job.keyCensus?.claim())
+        let stream = _WindowedStream(opened.reader, window: streamWindow, census: job.keyCensus?.claim(covering: streamWindow))
         for lane in lanes {
             lane.stream = stream
             lane.meter = stream.meter(streamWindow)

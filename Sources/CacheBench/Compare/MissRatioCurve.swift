@@ -17,7 +17,7 @@ public enum MissRatioCurve {
     /// With a `policy` other than `lru`, or a `window`, the curve comes from
     /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace, each
     /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio),
-    /// its counts scaled up by `estimator`.
+    /// its counts scaled up by `estimator` (a control variate's model counting the keys `census` says).
     /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
     /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
@@ -25,7 +25,8 @@ public enum MissRatioCurve {
                            window: RequestWindow = RequestWindow(),
                            minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects,
                            admission: LibCacheSimAdmission<UInt64>? = nil,
-                           estimator: MiniatureSimulation.Estimator = .default) throws(CacheBenchError) -> CompareResult {
+                           estimator: MiniatureSimulation.Estimator = .default,
+                           census: MiniatureSimulation.Census = .automatic) throws(CacheBenchError) -> CompareResult {
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -51,7 +52,7 @@ public enum MissRatioCurve {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
                                                ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
                                                minimumMiniature: minimumMiniature, admission: admission,
-                                               estimator: estimator)
+                                               estimator: estimator, census: census)
         }
         var job = CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize, threads: threads)
         job.admission = admission

@@ -1,10 +1,13 @@
 /// The control variate of ``MiniatureSimulation``: per capacity, what a request-count model
-/// says about the whole trace (exact, every key counted) minus what it says about the sample at
-/// the miniature's capacity, scaled up by the ratio as the simulation's misses are.
+/// says about the census (every key, or a nested sample at the census's ratio `c` that holds the
+/// miniature's, at `c` times the capacity, scaled up by `1/c`) minus what it says about the
+/// sample at the miniature's capacity, scaled up by the ratio as the simulation's misses are.
 ///
 /// Its expectation over samples is about 0, so adding it leaves the estimate centred where it
 /// was; it varies with the sample as the simulation's scaled misses do (both rise when the
-/// sample holds more than its share of the keys that miss), so the sum varies less.
+/// sample holds more than its share of the keys that miss), so the sum varies less. A census
+/// of a fraction `c` of the keys adds the model's own sampling error at `c`: about
+/// `√((1 − c)/c · r/(1 − r))` of the model's error at the miniature's ratio `r`, and 0 at `c = 1`.
 struct _ControlVariate {
     let form: _RequestCountModel.Form
     private let census: _KeyCensus
@@ -18,10 +21,15 @@ struct _ControlVariate {
         self.census = census
         self.ignoreSize = ignoreSize
         whole = _RequestCountModel(groups: census.groups(keepBelow: nil), form: form)
+        censusRatio = census.ratio
     }
 
+    /// The fraction of the key space the census counted (1: every key).
+    private let censusRatio: Double
+
     /// The model's misses for a run at full `capacity` whose miniature held `miniature`, on a
-    /// sample at `ratio`: on every key at the full capacity, and on the sampled keys at the
+    /// sample at `ratio`: on the census at its share of the full capacity, scaled up by the
+    /// census's ratio (exact with every key counted), and on the sampled keys at the
     /// miniature's capacity scaled up by the ratio; `nil` without both capacities or for an
     /// unsampled run.
     mutating func evaluate(capacity: Int?, miniature: Int?, ratio: Double) -> (full: _RequestCountModel.Misses,
@@ -34,7 +42,8 @@ struct _ControlVariate {
             sample = _RequestCountModel(groups: census.groups(keepBelow: keepBelow), form: form)
             samples[keepBelow] = sample
         }
-        let full = whole.misses(capacity: Double(capacity), ignoreSize: ignoreSize)
+        let population = whole.misses(capacity: Double(capacity) * censusRatio, ignoreSize: ignoreSize)
+        let full = _RequestCountModel.Misses(requests: population.requests / censusRatio, bytes: population.bytes / censusRatio)
         let mini = sample.misses(capacity: Double(miniature), ignoreSize: ignoreSize)
         return (full, .init(requests: mini.requests / ratio, bytes: mini.bytes / ratio))
     }
@@ -47,7 +56,7 @@ struct _ControlVariate {
 /// weight `w` (0 to 1) of Che's LRU form against FIFO's that fits the miniatures' own scaled
 /// misses best, by least squares over the curve's capacities (`w = Σ x·y / Σ x²`, with
 /// `x = M_lru − M_fifo` and `y = misses − M_fifo` on the sample). The correction of each run is
-/// then the blended model's `M_full − M_mini / ratio`. Misses and missed bytes get their own
+/// then the blended model's `M_census / c − M_mini / ratio`. Misses and missed bytes get their own
 /// weight. The fit knows no policy: LRU's miniatures come out near 1, FIFO's near 0.
 struct _BlendedControlVariate {
     /// The weights of the LRU form, for misses and for missed bytes.

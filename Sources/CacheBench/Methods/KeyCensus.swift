@@ -1,19 +1,28 @@
-import Dispatch
-
 import _CSupport
 
-/// Every key's request count and size over the measured part of a trace, counted while the
-/// trace is read for sampling, for the control variate of ``MiniatureSimulation``.
+/// The request count and size of every key of a nested sample of the trace (the census), over
+/// the measured part of a trace, counted while the trace is read for sampling, for the control
+/// variate of ``MiniatureSimulation``.
 ///
 /// Keys are stored by their sample hash (``SpatialSample/hash(_:salt:)``), which the reader
 /// computes anyway to sample: it is a bijection of 64-bit keys, so two keys never share it, and
-/// whether a key is in a sample of any ratio is read off it (`hash < keepBelow`).
+/// whether a key is in a sample of any ratio is read off it (`hash < keepBelow`). The census
+/// counts the keys whose hash is at most ``maxHash``, a sample of its own that holds every
+/// miniature's sample (it never falls below the stream's threshold, see ``claim(covering:)``).
+///
+/// Counting every key of a large trace costs a cache miss per request in a table of tens of
+/// megabytes. With a key budget, the census is a fixed-size SHARDS sample instead: when it holds
+/// `maximumKeys` keys, its threshold halves and the keys above it are dropped, so the table stays
+/// under a few megabytes (in the processor's caches) and the census ends as the largest
+/// power-of-two fraction of the key space that fits the budget. A key under the final threshold
+/// was under every earlier one, so its count is complete.
 ///
 /// An open-addressing table (linear probing, at most 70 % full) of 16-byte slots: 23 to 46 bytes
-/// per distinct key. One probe sequence per request, no allocation but the table's doubling.
-/// Counts and sizes saturate at `UInt32.max` (a model's input, not a reported figure).
-/// The reader hands each batch over (``enqueue(hashes:sizes:)``) to be counted on the census's
-/// own thread, so the table's cache misses overlap the decoding of the next batches.
+/// per counted key; with a budget of `K` keys, at most `16 · 2^⌈log2(K / 0.7)⌉` bytes plus a
+/// batch's growth. One probe sequence per counted request, no allocation but the table's
+/// doubling and the rare halving. Counts and sizes saturate at `UInt32.max` (a model's input,
+/// not a reported figure). The reader calls ``add(hashes:sizes:)`` once per batch, on its own
+/// thread; only keys under the threshold reach the table.
 final class _KeyCensus: @unchecked Sendable {
     struct _Slot {
         /// The key's sample hash; meaningful when `count > 0`.
@@ -31,13 +40,26 @@ final class _KeyCensus: @unchecked Sendable {
     private var shift: UInt64
     /// Distinct keys counted.
     private(set) var keys = 0
+    /// The census counts the keys whose sample hash is at most this (`.max`: every key).
+    private(set) var maxHash: UInt64
+    /// The threshold never falls below this: the keys of the stream's sample are all counted.
+    private var floorHash: UInt64 = 0
+    /// When the census holds this many keys, its threshold halves; `nil` for a fixed ratio.
+    private let maximumKeys: Int?
 
-    /// An empty census.
-    init() {
+    /// An empty census of the keys a sample at `ratio` keeps (every key at 1), or, with
+    /// `maximumKeys`, of every key until it holds that many, then of the largest power-of-two
+    /// fraction of the key space that keeps it under.
+    init(ratio: Double = 1, maximumKeys: Int? = nil) {
         slots = Array(repeating: _Slot(hash: 0, count: 0, size: 0), count: 1 << 12)
         mask = slots.count - 1
         shift = 64 - 12
+        maxHash = RequestWindow(sampleRatio: ratio).keepBelow.map { $0 == 0 ? 0 : $0 - 1 } ?? .max
+        self.maximumKeys = maximumKeys.map { max(1, $0) }
     }
+
+    /// The fraction of the key space the census counts: 1 for every key.
+    var ratio: Double { maxHash == .max ? 1 : (Double(maxHash) + 1) / 0x1p64 }
 
     @inline(__always)
     private static func home(_ hash: UInt64, shift: UInt64) -> Int {
@@ -45,53 +67,62 @@ final class _KeyCensus: @unchecked Sendable {
     }
 
     private var claimed = false
-    private let queue = DispatchQueue(label: "cachebench.key-census")
-    /// At most this many batches wait to be counted: the reader waits rather than queue a whole trace.
-    private let inFlight = DispatchSemaphore(value: 4)
 
-    /// Counts the batch (as ``add(hashes:sizes:)``) on the census's thread.
-    func enqueue(hashes: [UInt64], sizes: [Int]) {
-        inFlight.wait()
-        queue.async { [self] in
-            add(hashes: hashes, sizes: sizes)
-            inFlight.signal()
+    /// This census for the first read of the trace through `stream`, `nil` for the next ones (a
+    /// comparison in several waves reads the trace again; its keys are counted once). The census
+    /// widens to the stream's sample if it was narrower (every key when the stream keeps all),
+    /// so every sampled key is counted.
+    func claim(covering stream: RequestWindow) -> _KeyCensus? {
+        defer { claimed = true }
+        guard !claimed else { return nil }
+        floorHash = stream.keepBelow.map { $0 == 0 ? 0 : $0 - 1 } ?? .max
+        maxHash = max(maxHash, floorHash)
+        return self
+    }
+
+    /// Counts one request of each key whose sample hash is in `hashes` and at most ``maxHash``,
+    /// of the size at the same index of `sizes`. Amortised O(1) per request.
+    func add(hashes: [UInt64], sizes: [Int]) {
+        let count = min(hashes.count, sizes.count)
+        var index = 0
+        while true {
+            if keys * 10 >= slots.count * 7 { grow() }
+            let limit = maxHash > floorHash ? maximumKeys ?? .max : .max
+            if keys >= limit { halve(); continue }
+            guard index < count else { return }
+            index = countRequests(hashes, sizes, from: index, upTo: count, limit: limit)
         }
     }
 
-    /// Returns once every batch handed over has been counted.
-    func settle() { queue.sync {} }
-
-    /// This census for the first read of the trace, `nil` for the next ones (a comparison in
-    /// several waves reads the trace again; its keys are counted once).
-    func claim() -> _KeyCensus? {
-        defer { claimed = true }
-        return claimed ? nil : self
-    }
-
-    /// Counts one request of each key whose sample hash is in `hashes`, of the size at the same
-    /// index of `sizes`. Amortised O(1) per request; the table is reached once per batch (in
-    /// place, without a check or a copy per request), and grows before the batch so that it
-    /// stays under 70 % full even if every key is new.
-    func add(hashes: [UInt64], sizes: [Int]) {
-        while (keys + hashes.count) * 10 > slots.count * 7 { grow() }
-        let (mask, shift) = (self.mask, self.shift)
-        var added = 0
-        // A request's slot is a cache miss in a table of tens of megabytes: the slot of the
-        // request `lookahead` places on is loaded while this one is counted, so the misses overlap.
+    /// Counts `hashes[from..<upTo]` in place, until the table needs to grow or the census holds
+    /// `limit` keys; returns the index of the first request not yet counted.
+    private func countRequests(_ hashes: [UInt64], _ sizes: [Int], from start: Int, upTo end: Int, limit: Int) -> Int {
+        let (mask, shift, maxHash) = (self.mask, self.shift, self.maxHash)
+        let full = min(limit, slots.count * 7 / 10)
+        var keys = self.keys
+        defer { self.keys = keys }
+        // A request's slot may be a cache miss: the slot of the request `lookahead` places on is
+        // loaded while this one is counted, so the misses overlap.
         let lookahead = 16
-        slots.withUnsafeMutableBufferPointer { table in
-            guard let base = table.baseAddress else { return }
-            for (index, (hash, size)) in zip(hashes, sizes).enumerated() {
-                if index &+ lookahead < hashes.count {
+        return slots.withUnsafeMutableBufferPointer { table in
+            guard let base = table.baseAddress else { return end }
+            var index = start
+            while index < end {
+                if index &+ lookahead < end {
                     _cs_prefetch(base + Self.home(hashes[index &+ lookahead], shift: shift))
                 }
+                let hash = hashes[index]
+                let size = sizes[index]
+                index += 1
+                guard hash <= maxHash else { continue }
                 let size32 = UInt32(clamping: size)
                 var i = Self.home(hash, shift: shift)
                 while true {
                     let count = table[i].count
                     if count == 0 {
                         table[i] = _Slot(hash: hash, count: 1, size: size32)
-                        added += 1
+                        keys += 1
+                        if keys >= full { return index }
                         break
                     }
                     if table[i].hash == hash {
@@ -102,26 +133,39 @@ final class _KeyCensus: @unchecked Sendable {
                     i = (i + 1) & mask
                 }
             }
+            return index
         }
-        keys += added
     }
 
     private func grow() {
+        rebuild(slotCount: slots.count * 2)
+    }
+
+    /// Halves the fraction of the key space counted (not below the floor) and drops the keys
+    /// above it.
+    private func halve() {
+        maxHash = max(maxHash >> 1, floorHash)
+        rebuild(slotCount: slots.count)
+    }
+
+    /// The table again at `slotCount` slots, with the keys under the threshold.
+    private func rebuild(slotCount: Int) {
         let old = slots
-        slots = Array(repeating: _Slot(hash: 0, count: 0, size: 0), count: old.count * 2)
-        mask = slots.count - 1
-        shift -= 1
-        for slot in old where slot.count > 0 {
+        slots = Array(repeating: _Slot(hash: 0, count: 0, size: 0), count: slotCount)
+        mask = slotCount - 1
+        shift = UInt64(64 - slotCount.trailingZeroBitCount)
+        keys = 0
+        for slot in old where slot.count > 0 && slot.hash <= maxHash {
             var i = Self.home(slot.hash, shift: shift)
             while slots[i].count != 0 { i = (i + 1) & mask }
             slots[i] = slot
+            keys += 1
         }
     }
 
-    /// The keys whose sample hash is below `keepBelow` (every key when `nil`), grouped by
-    /// request count: what ``_RequestCountModel`` needs. O(slots + groups · log groups).
+    /// The counted keys whose sample hash is below `keepBelow` (every counted key when `nil`),
+    /// grouped by request count: what ``_RequestCountModel`` needs. O(slots + groups · log groups).
     func groups(keepBelow: UInt64?) -> [_RequestCountModel.Group] {
-        settle()
         if let known = grouped[keepBelow] { return known }
         let groups = tally(keepBelow: keepBelow)
         grouped[keepBelow] = groups

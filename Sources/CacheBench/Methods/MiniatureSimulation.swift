@@ -25,11 +25,14 @@ import EvictionPolicies
 /// 1 %). Runs with several ``RequestWindow/sampleSeed``s measure it on a given trace.
 ///
 /// The ``Estimator/controlVariate`` estimator removes the part of that variance an analytic
-/// model predicts: while the trace is read, every key's requests are counted (23 to 46 bytes per
-/// distinct key), and a model of the misses from those counts alone (Che's approximation for
-/// LRU and FIFO's, blended by the weight that fits the miniatures' own misses) is evaluated twice per capacity, on every key at the full capacity (`M_full`,
-/// known exactly) and on the sampled keys at the miniature's capacity (`M_mini`, scaled up as
-/// the simulation's misses are). The estimate is `misses_mini / ratio − M_mini / ratio + M_full`:
+/// model predicts: while the trace is read, the requests of a census of the keys are counted
+/// (every key, or a larger nested sample holding the miniatures' when the keys exceed a budget:
+/// ``Census``), and a model of the misses from those counts alone (Che's approximation for
+/// LRU and FIFO's, blended by the weight that fits the miniatures' own misses) is evaluated twice
+/// per capacity, on the census at its share `c` of the full capacity (`M_census`, scaled up by
+/// `1/c`; exact with every key) and on the sampled keys at the miniature's capacity (`M_mini`,
+/// scaled up as the simulation's misses are). The estimate is
+/// `misses_mini / ratio − M_mini / ratio + M_census / c`:
 /// when the sample holds more popular keys just beyond the capacity than its share, both the
 /// simulation and the model miss more on it, and the difference cancels. The policy is still
 /// simulated on the sample alone; the model only corrects for which keys fell in it.
@@ -67,6 +70,34 @@ public enum MiniatureSimulation {
         public static let `default` = Estimator.controlVariate(.automatic)
     }
 
+    /// Which keys the control variate's census counts (the model's population term).
+    public enum Census: Sendable, Hashable {
+        /// Every key while the census holds fewer than ``censusKeyBudget`` keys; then the largest
+        /// power-of-two fraction of the key space (a nested sample holding the miniatures') that
+        /// keeps it under: a table of at most 8 MB whatever the trace.
+        case automatic
+        /// The keys a sample at this ratio (0 < ratio ≤ 1) keeps, 1 for every key; raised to the
+        /// largest miniature's ratio when smaller. Memory: 23 to 46 bytes per counted key.
+        case ratio(Double)
+
+        /// An empty census of this kind.
+        func makeCensus() -> _KeyCensus {
+            switch self {
+            case .automatic: _KeyCensus(ratio: 1, maximumKeys: MiniatureSimulation.censusKeyBudget)
+            case .ratio(let ratio): _KeyCensus(ratio: ratio)
+            }
+        }
+    }
+
+    /// The most keys the ``Census/automatic`` census holds: 2^18, a table of at most 2^19
+    /// 16-byte slots (8 MB, within a server processor's last-level cache). Its ratio on a trace
+    /// of `K` distinct keys is the largest power of two at most 2^18 / K: 1/4 on 763,000 keys.
+    /// Chosen by measurement on a 10M-request Zipf trace (results/minisim.md): at 1/8 the
+    /// model's own sampling error doubles the curve's (0.4 to 0.5 pp), at 1/4 it is 0.16 to
+    /// 0.24 pp for lru, fifo and clock, at 1 (every key, 32 MB) 0.05 to 0.17 pp but the census
+    /// costs as much as the rest of the command.
+    public static let censusKeyBudget = 1 << 18
+
     /// The default sampling ratio: 1 %, the rate libCacheSim and the MINISIM paper use.
     public static let defaultRatio = 0.01
 
@@ -103,7 +134,8 @@ public enum MiniatureSimulation {
                            progress: ProgressReporter? = nil,
                            minimumMiniature: Int = minimumScaledObjects,
                            admission: LibCacheSimAdmission<UInt64>? = nil,
-                           estimator: Estimator = .default) throws(CacheBenchError) -> CompareResult {
+                           estimator: Estimator = .default,
+                           census censusKind: Census = .automatic) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
         if window.sampleRatio == nil {
@@ -137,7 +169,7 @@ public enum MiniatureSimulation {
         job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
                                                         reportInterval: window.reportInterval)
         let census: _KeyCensus?
-        if ratio < 1, case .controlVariate = estimator { census = _KeyCensus() } else { census = nil }
+        if ratio < 1, case .controlVariate = estimator { census = censusKind.makeCensus() } else { census = nil }
         job.keyCensus = census
         var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = measured }
@@ -157,7 +189,7 @@ public enum MiniatureSimulation {
                 result.results[i] = scaledUp(result.results[i], ratio: ratios[i], correction: variate?.corrections[i])
             }
             let weight = variate?.weights.requests ?? 1
-            let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on the whole trace minus the same on the sample; \(census?.keys ?? 0) keys counted)" }
+            let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on \(censusPhrase(census)) minus the same on the sample)" }
                 ?? "the sample's divided by the ratio"
             result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample\(window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))") (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio; misses are \(how), an estimate, not an exact count")
         }
@@ -166,10 +198,17 @@ public enum MiniatureSimulation {
 }
 
 extension MiniatureSimulation {
+    /// The note's words for what the census counted.
+    static func censusPhrase(_ census: _KeyCensus?) -> String {
+        guard let census else { return "the whole trace" }
+        if census.ratio >= 1 { return "the whole trace (\(census.keys) keys counted)" }
+        return "a \(String(format6: census.ratio * 100).trimmingZeros) % census of the keys (\(census.keys) keys counted, scaled up)"
+    }
+
     /// A sampled run's counts as estimates for the whole trace: misses and missed bytes divided
     /// by the ratio (at most every request), over the trace's requests; the sample's own counts
     /// stay in `window.sampledRequests` and `window.sampledHits`.
-    /// A `correction` (the control variate's `M_full − M_mini / ratio`) is added to the scaled
+    /// A `correction` (the control variate's `M_census / c − M_mini / ratio`) is added to the scaled
     /// misses and missed bytes; the sum is kept within 0 and every request.
     static func scaledUp(_ result: ReplayResult, ratio: Double,
                          correction: _RequestCountModel.Misses? = nil) -> ReplayResult {

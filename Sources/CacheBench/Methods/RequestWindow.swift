@@ -76,7 +76,7 @@ public struct RequestWindow: Sendable, Equatable {
         }
         let ratio = percent ? number / 100 : number
         guard ratio > 0 && ratio <= 1 else {
-            throw InvalidValueError(setting, text, expected: "the sampling ratio must be above 0 and at most 1 (0.01 keeps 1 % of the keys)")
+            throw InvalidValueError(setting, text, expected: "the \(setting) must be above 0 and at most 1 (0.01 keeps 1 % of the keys)")
         }
         return ratio
     }

@@ -26,9 +26,11 @@ public struct WindowedReader: TraceReader {
     /// sample stands for.
     private var measuredRequests = 0
     private var measuredBytes = 0
-    /// Counts every measured request's key (before sampling), when a control variate needs it;
-    /// a batch's hashes and sizes are gathered here and handed over at once.
+    /// Counts the measured requests of the census's keys (before sampling), when a control
+    /// variate needs it; a batch's hashes and sizes are gathered here and handed over at once.
     private let census: _KeyCensus?
+    /// The census's threshold as of the last batch (it only falls): rows above it are not gathered.
+    private var censusMaxHash: UInt64
     private var censusHashes: [UInt64] = []
     private var censusSizes: [Int] = []
 
@@ -46,6 +48,7 @@ public struct WindowedReader: TraceReader {
     /// Wraps `base`; `schedule` receives the marks and `census` every measured request's key.
     init(_ base: any TraceReader, window: RequestWindow, schedule: WindowSchedule, census: _KeyCensus?) {
         self.census = census
+        censusMaxHash = census?.maxHash ?? 0
         self.base = base
         self.window = window
         self.keepBelow = window.keepBelow
@@ -63,6 +66,11 @@ public struct WindowedReader: TraceReader {
         batch.removeAll(keepingCapacity: true)
         while batch.isEmpty {
             guard !capped, try base.nextBatch(&inner) else { try finish(); return false }
+            if window.warmup == nil && window.reportInterval == nil && window.maxRequests == nil {
+                // No marks and no cap: the rows' times are not needed, only the sample and the census.
+                filterWholeBatch(into: &batch)
+                continue
+            }
             for request in inner {
                 if let cap = window.maxRequests, traceRows >= cap { capped = true; break }
                 let time: Double
@@ -76,7 +84,7 @@ public struct WindowedReader: TraceReader {
                 if !warming && request.operation == .get && request.size > 0 {
                     measuredRequests += 1
                     measuredBytes &+= request.size
-                    if census != nil {
+                    if census != nil && hash <= censusMaxHash {
                         censusHashes.append(hash)
                         censusSizes.append(request.size)
                     }
@@ -86,15 +94,53 @@ public struct WindowedReader: TraceReader {
                 keptRows += 1
             }
             if let census, !censusHashes.isEmpty {
-                // Handed over whole: the next batch gathers into new arrays (one allocation per batch).
-                census.enqueue(hashes: censusHashes, sizes: censusSizes)
-                censusHashes = []
-                censusSizes = []
-                censusHashes.reserveCapacity(inner.count)
-                censusSizes.reserveCapacity(inner.count)
+                // Counted here, a batch at a time, into buffers kept from batch to batch: the
+                // census's table is small enough to stay in the processor's caches.
+                census.add(hashes: censusHashes, sizes: censusSizes)
+                censusMaxHash = census.maxHash
+                censusHashes.removeAll(keepingCapacity: true)
+                censusSizes.removeAll(keepingCapacity: true)
             }
         }
         return true
+    }
+
+    /// The rows of `inner` in the sample, appended to `batch`, and the measured ones gathered for
+    /// the census and counted in one pass; what ``nextBatch(_:)`` does when no warm-up,
+    /// interval or cap asks it to look at each row's time or position.
+    private mutating func filterWholeBatch(into batch: inout [Request]) {
+        let salt = self.salt
+        let sampling = keepBelow != nil, keepBelow = self.keepBelow ?? .max
+        let counting = census != nil, censusMaxHash = self.censusMaxHash
+        var hashes = censusHashes, sizes = censusSizes
+        censusHashes = []
+        censusSizes = []
+        var measured = 0, bytes = 0
+        for request in inner {
+            let hash = sampling || counting ? SpatialSample.hash(request.key, salt: salt) : 0
+            if request.operation == .get && request.size > 0 {
+                measured += 1
+                bytes &+= request.size
+                if counting && hash <= censusMaxHash {
+                    hashes.append(hash)
+                    sizes.append(request.size)
+                }
+            }
+            if sampling && hash >= keepBelow { continue }
+            batch.append(request)
+        }
+        traceRows += inner.count
+        keptRows += batch.count
+        measuredRequests += measured
+        measuredBytes &+= bytes
+        if let census, !hashes.isEmpty {
+            census.add(hashes: hashes, sizes: sizes)
+            self.censusMaxHash = census.maxHash
+            hashes.removeAll(keepingCapacity: true)
+            sizes.removeAll(keepingCapacity: true)
+        }
+        censusHashes = hashes
+        censusSizes = sizes
     }
 
     private mutating func endWarmupIfDue(row: Int, time: Double) {

@@ -1,18 +1,20 @@
-import _CSupport
 #if canImport(Darwin)
-import Darwin
+/// The lock behind ``Cache``: on Apple platforms ``_Lock``'s `os_unfair_lock` (iOS 10,
+/// macOS 10.12), whose unlock is already a single atomic operation.
+@usableFromInline
+internal typealias _CacheLock = _Lock
 #else
+import _CSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-#endif
 
-/// The lock behind ``Cache``, whose calls hold it for a few hundred nanoseconds (one policy
-/// operation; the eviction handler runs after it is released): `os_unfair_lock` on Apple
-/// platforms (iOS 10, macOS 10.12), a spin-then-yield lock on one atomic word elsewhere.
+/// The lock behind ``Cache`` off Apple platforms, whose calls hold it for a few hundred
+/// nanoseconds (one policy operation; the eviction handler runs after it is released): a
+/// spin-then-yield lock on one atomic word.
 ///
 /// Why not glibc's mutex, as ``_Lock``: its unlock is an atomic exchange (it must learn whether
 /// a thread sleeps in the kernel), and on x86 every locked instruction is a full barrier that
@@ -25,29 +27,19 @@ import Musl
 /// (``DiskCache``) keeps ``_Lock``. The lock is not fair: a releasing thread may take it again
 /// before a waiter does.
 ///
-/// Why a pointer: the lock must not move once used, and a Swift stored property may. Why not
-/// `Mutex`: it needs iOS 18 / macOS 15. ThreadSanitizer sees the acquire and release orderings
-/// of the atomic word, so no annotations are needed.
-///
-/// Not reentrant: code that holds it must not call back into the object that owns it.
+/// Why a pointer: the word must not move once used, and a Swift stored property may.
+/// ThreadSanitizer sees the acquire and release orderings of the atomic word, so no annotations
+/// are needed. Not reentrant: code that holds it must not call back into the object that owns it.
 @usableFromInline
 internal struct _CacheLock: @unchecked Sendable {
-    #if canImport(Darwin)
-    @usableFromInline let _pointer: UnsafeMutablePointer<os_unfair_lock>
-    #else
     /// 0 when the lock is free, 1 when a thread holds it.
     @usableFromInline let _pointer: UnsafeMutablePointer<Atomic<UInt32>>
-    #endif
 
     /// Allocates an unlocked lock; the owner calls ``deallocate()`` in its `deinit`.
     @usableFromInline
     init() {
         _pointer = .allocate(capacity: 1)
-        #if canImport(Darwin)
-        _pointer.initialize(to: os_unfair_lock())
-        #else
         _pointer.initialize(to: Atomic(0))
-        #endif
     }
 
     @usableFromInline
@@ -58,27 +50,18 @@ internal struct _CacheLock: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func lock() {
-        #if canImport(Darwin)
-        os_unfair_lock_lock(_pointer)
-        #else
         // One compare-and-swap when the lock is free: the common case in a cache.
         if !_pointer.pointee.compareExchange(expected: 0, desired: 1, successOrdering: .acquiring,
                                              failureOrdering: .relaxed).exchanged {
             _waitAndLock()
         }
-        #endif
     }
 
     @inlinable @inline(__always)
     func unlock() {
-        #if canImport(Darwin)
-        os_unfair_lock_unlock(_pointer)
-        #else
         _pointer.pointee.store(0, ordering: .releasing)
-        #endif
     }
 
-    #if !canImport(Darwin)
     /// Waits until the lock is free and takes it: spins (reading, not writing, so the holder's
     /// core keeps the line), then yields the processor, then sleeps 50 µs between looks, so a
     /// holder that was descheduled or runs a long operation does not have a core spin against it.
@@ -102,5 +85,5 @@ internal struct _CacheLock: @unchecked Sendable {
             }
         }
     }
-    #endif
 }
+#endif

@@ -12,6 +12,12 @@ private final class Shared: @unchecked Sendable {
     var inside = 0
     var overlaps = 0
     deinit { lock.deallocate() }
+    /// Runs `body` holding the lock under test.
+    func locked(_ body: () -> Void) {
+        lock.lock()
+        body()
+        lock.unlock()
+    }
 }
 
 /// Runs `body(thread)` on `threads` threads of their own, started together, and waits for all.
@@ -38,12 +44,12 @@ struct CacheLockTests {
         let threads = 16, increments = 20_000
         onThreads(threads) { _ in
             for _ in 0..<increments {
-                shared.lock.lock()
-                shared.inside += 1
-                if shared.inside != 1 { shared.overlaps += 1 }
-                shared.counter += 1
-                shared.inside -= 1
-                shared.lock.unlock()
+                shared.locked {
+                    shared.inside += 1
+                    if shared.inside != 1 { shared.overlaps += 1 }
+                    shared.counter += 1
+                    shared.inside -= 1
+                }
             }
         }
         #expect(shared.counter == threads * increments)
@@ -56,11 +62,11 @@ struct CacheLockTests {
         let threads = 6, rounds = 5
         onThreads(threads) { index in
             for _ in 0..<rounds {
-                shared.lock.lock()
-                shared.counter += 1
-                // Thread 0 holds the lock long enough for the others to spin, yield and sleep.
-                if index == 0 { usleep(20_000) }
-                shared.lock.unlock()
+                shared.locked {
+                    shared.counter += 1
+                    // Thread 0 holds the lock long enough for the others to spin, yield and sleep.
+                    if index == 0 { usleep(20_000) }
+                }
             }
         }
         #expect(shared.counter == threads * rounds)

@@ -7,9 +7,9 @@
 /// let hit = images[url]
 /// ```
 ///
-/// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, a
-///   `pthread_mutex_t` elsewhere; both back to iOS 13), so each call is atomic with respect to
-///   the others. The class is `Sendable` when `Key` and `Value` are.
+/// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, back to
+///   iOS 13; elsewhere a lock on one atomic word whose waiters spin, then yield, then poll), so
+///   each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
 /// - **Limits.** `nil` (or 0, as with NSCache) means none. Setting ``costLimit`` or
 ///   ``countLimit`` trims at once and keeps the policy's order: the entries come out in the order
 ///   the policy would evict them and go back in that order under the new limits, so an LRU cache
@@ -42,7 +42,7 @@ public final class Cache<Key: Hashable, Value> {
     public typealias EvictionHandler = @Sendable (_ key: Key, _ value: Value, _ reason: CacheEvictionReason) -> Void
     @usableFromInline typealias Observer = _CacheObserver<Key, Value>
 
-    @usableFromInline let _lock = _Lock()
+    @usableFromInline let _lock = _CacheLock()
     @usableFromInline let _state: UnsafeMutablePointer<_CacheState<Key, Value>>
     @usableFromInline let _core: _CacheCore<Key, Value>
     @usableFromInline let _kind: _PolicyKind

@@ -14,18 +14,53 @@ import _CSupport
 /// ``SlotArena/deferMoveToHead(_:_:_:)`` and ``SlotArena/applyPendingHits(_:_:)``.
 @frozen
 public struct PendingHits: Sendable {
-    /// The hit slots, oldest first; a slot may appear more than once.
-    @usableFromInline var slots: ContiguousArray<Int32> = []
+    /// The hit slots, oldest first, in the first ``count`` places; a slot may appear more than
+    /// once. Inline, not an array: a hit then appends with one store, with no uniqueness check
+    /// and no call (the queue is part of the policy's value, so a copy of the policy copies it).
+    @usableFromInline var _slots: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32,
+                                   Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32,
+                                   Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32,
+                                   Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many hits wait.
+    @usableFromInline var count = 0
 
     /// How many hits wait before they are applied: enough for the writes of one batch to
-    /// overlap, few enough that the batch's slots are still in the processor's cache.
+    /// overlap, few enough that the batch's slots are still in the processor's cache. The
+    /// capacity of ``_slots``.
     @inlinable static var batch: Int { 32 }
 
     /// No pending hit.
     @inlinable public init() {}
 
     /// Whether no hit waits. O(1).
-    @inlinable public var isEmpty: Bool { slots.isEmpty }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// Runs `body` on the waiting hits, oldest first.
+    @inlinable @inline(__always)
+    mutating func _withHits<R>(_ body: (UnsafeMutableBufferPointer<Int32>) -> R) -> R {
+        let count = self.count
+        return withUnsafeMutableBytes(of: &_slots) { bytes in
+            body(UnsafeMutableBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: Int32.self), count: count))
+        }
+    }
+
+    /// Queues a hit on `slot` unless it is the newest one queued; returns whether the queue is
+    /// full. The caller applies a full queue before the next hit.
+    @inlinable @inline(__always)
+    mutating func _append(_ slot: Int32) -> Bool {
+        let count = self.count
+        assert(count < Self.batch, "a full queue of hits was not applied")
+        let queued = withUnsafeMutableBytes(of: &_slots) { bytes in
+            let hits = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Int32.self)
+            if count > 0 && hits[count - 1] == slot { return false }
+            hits[count] = slot
+            return true
+        }
+        guard queued else { return false }
+        self.count = count + 1
+        return count + 1 >= Self.batch
+    }
 }
 
 extension SlotArena {
@@ -34,13 +69,8 @@ extension SlotArena {
     /// hits, or by ``applyPendingHits(_:_:)``). O(1) amortised.
     @inlinable @inline(__always)
     public mutating func deferMoveToHead(_ slot: Int32, _ list: inout SlotList, _ pending: inout PendingHits) {
-        if pending.slots.isEmpty {
-            guard list.head != slot else { return }
-        } else if pending.slots.last == slot {
-            return
-        }
-        pending.slots.append(slot)
-        if pending.slots.count >= PendingHits.batch { _applyPendingHits(&pending, &list) }
+        if pending.isEmpty && list.head == slot { return }
+        if pending._append(slot) { _applyPendingHits(&pending, &list) }
     }
 
     /// Moves every pending hit's slot to the head of `list`, oldest hit first, and empties
@@ -48,7 +78,7 @@ extension SlotArena {
     /// O(1) when nothing is pending; O(k) for k pending hits.
     @inlinable @inline(__always)
     public mutating func applyPendingHits(_ pending: inout PendingHits, _ list: inout SlotList) {
-        if !pending.slots.isEmpty { _applyPendingHits(&pending, &list) }
+        if !pending.isEmpty { _applyPendingHits(&pending, &list) }
     }
 
     @inlinable @inline(never)
@@ -57,7 +87,7 @@ extension SlotArena {
         let distance = 4
         slots.withUnsafeMutableBufferPointer { s in
             guard let base = s.baseAddress else { return }
-            pending.slots.withUnsafeBufferPointer { hits in
+            pending._withHits { hits in
                 for k in hits.indices {
                     if k + distance < hits.count {
                         // The neighbours now: earlier moves may change them, which only makes
@@ -74,6 +104,6 @@ extension SlotArena {
                 }
             }
         }
-        pending.slots.removeAll(keepingCapacity: true)
+        pending.count = 0
     }
 }

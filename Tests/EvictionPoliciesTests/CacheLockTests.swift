@@ -1,0 +1,94 @@
+import Dispatch
+@testable import EvictionPolicies
+import Foundation
+import Synchronization
+import Testing
+
+/// What the threads of a lock test share: a plain counter only the lock protects, and a count of
+/// holders that would exceed 1 if two threads were ever inside together.
+private final class Shared: @unchecked Sendable {
+    let lock = _CacheLock()
+    var counter = 0
+    var inside = 0
+    var overlaps = 0
+    deinit { lock.deallocate() }
+    /// Runs `body` holding the lock under test.
+    func locked(_ body: () -> Void) {
+        lock.lock()
+        body()
+        lock.unlock()
+    }
+}
+
+/// Runs `body(thread)` on `threads` threads of their own, started together, and waits for all.
+private func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        let thread = Thread {
+            start.wait()
+            body(index)
+            done.signal()
+        }
+        thread.start()
+    }
+    for _ in 0..<threads { start.signal() }
+    for _ in 0..<threads { done.wait() }
+}
+
+@Suite("The lock behind Cache: mutual exclusion, waiters that always get in")
+struct CacheLockTests {
+    @Test("16 threads, 20,000 increments each of an unprotected counter: none lost, never two holders")
+    func mutualExclusion() {
+        let shared = Shared()
+        let threads = 16, increments = 20_000
+        onThreads(threads) { _ in
+            for _ in 0..<increments {
+                shared.locked {
+                    shared.inside += 1
+                    if shared.inside != 1 { shared.overlaps += 1 }
+                    shared.counter += 1
+                    shared.inside -= 1
+                }
+            }
+        }
+        #expect(shared.counter == threads * increments)
+        #expect(shared.overlaps == 0)
+    }
+
+    @Test("a holder that keeps the lock 20 ms at a time: every waiter gets in, through every waiting stage")
+    func longHolder() {
+        let shared = Shared()
+        let threads = 6, rounds = 5
+        onThreads(threads) { index in
+            for _ in 0..<rounds {
+                shared.locked {
+                    shared.counter += 1
+                    // Thread 0 holds the lock long enough for the others to spin, yield and sleep.
+                    if index == 0 { usleep(20_000) }
+                }
+            }
+        }
+        #expect(shared.counter == threads * rounds)
+    }
+
+    @Test("Cache on 8 threads: gets, sets and removes of shared keys keep count and values consistent")
+    func cacheUnderContention() {
+        let cache = Cache<Int, Int>(policy: .lru, countLimit: 64, observesSystemEvents: false)
+        let wrongValues = Atomic<Int>(0)
+        onThreads(8) { index in
+            for step in 0..<5_000 {
+                let key = (step &* 31 &+ index) % 128
+                switch step % 3 {
+                case 0: cache[key] = key &* 7
+                case 1: if let value = cache[key], value != key &* 7 { wrongValues.add(1, ordering: .relaxed) }
+                default: if step % 9 == 2 { cache.removeValue(forKey: key) }
+                }
+            }
+        }
+        #expect(wrongValues.load(ordering: .relaxed) == 0)
+        #expect(cache.count <= 64)
+        let resident = (0..<128).filter { cache.contains($0) }.count
+        #expect(resident == cache.count)
+    }
+}

@@ -93,14 +93,7 @@ public struct WindowedReader: TraceReader {
                 batch.append(request)
                 keptRows += 1
             }
-            if let census, !censusHashes.isEmpty {
-                // Counted here, a batch at a time, into buffers kept from batch to batch: the
-                // census's table is small enough to stay in the processor's caches.
-                census.add(hashes: censusHashes, sizes: censusSizes)
-                censusMaxHash = census.maxHash
-                censusHashes.removeAll(keepingCapacity: true)
-                censusSizes.removeAll(keepingCapacity: true)
-            }
+            countGathered()
         }
         return true
     }
@@ -133,14 +126,20 @@ public struct WindowedReader: TraceReader {
         keptRows += batch.count
         measuredRequests += measured
         measuredBytes &+= bytes
-        if let census, !hashes.isEmpty {
-            census.add(hashes: hashes, sizes: sizes)
-            self.censusMaxHash = census.maxHash
-            hashes.removeAll(keepingCapacity: true)
-            sizes.removeAll(keepingCapacity: true)
-        }
         censusHashes = hashes
         censusSizes = sizes
+        countGathered()
+    }
+
+    /// Counts a batch's gathered census rows and empties the buffers, keeping their storage.
+    /// Counted here, a batch at a time: the census's table is small enough to stay in the
+    /// processor's caches.
+    private mutating func countGathered() {
+        guard let census, !censusHashes.isEmpty else { return }
+        census.add(hashes: censusHashes, sizes: censusSizes)
+        censusMaxHash = census.maxHash
+        censusHashes.removeAll(keepingCapacity: true)
+        censusSizes.removeAll(keepingCapacity: true)
     }
 
     private mutating func endWarmupIfDue(row: Int, time: Double) {

@@ -1,8 +1,12 @@
-/// The cache's side table: one slot per stored entry with its key, set serial, expiry and cost.
+/// The cache's side table for a policy that cannot list its own entries: one slot per stored
+/// entry with its key, set serial, expiry and cost.
 ///
 /// The policy protocol has no enumeration, and a limit change, a partial trim or an expiry sweep
-/// needs one; an entry's cost and expiry are kept here, not in the policy's value array, so that
-/// the entry a get touches stays 16 bytes.
+/// needs one. A ``SlotPolicy`` offers one (its arena lists its residents, its rule drains them in
+/// eviction order), so a cache over one keeps no ring and its sets write nothing beside the
+/// policy; the others (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU, the library models) keep their entries'
+/// bookkeeping here, not in the policy's value array, so that the entry a get touches stays
+/// 16 bytes.
 ///
 /// A set takes a slot; an eviction or removal frees the slot its entry names, if the stamps still
 /// agree. A set that replaces a resident key leaves the old slot behind (the policy does not

@@ -134,20 +134,12 @@ extension _CacheCore {
     func removeExpired(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
         guard state.pointee.mayExpire else { return }
         let now = state.pointee.clock.now()
-        guard state.pointee.usesKeyRing else {
-            for key in expiredKeys(by: now) {
-                if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, entry, because: .expired) }
-            }
-            return
-        }
-        for key in state.pointee.ring.keys(expiringBy: now) {
-            guard let entry = removeEntry(key, observer: &observer) else { continue }
-            if state.pointee.isExpired(entry) || !state.pointee.ring.owns(entry.slot, stamp: entry.stamp) {
-                observer.didEvict(key, entry, because: .expired)
-            } else {
-                // The slot was a replaced entry's; the key's current entry is still valid.
-                insertEntry(entry, forKey: key, cost: state.pointee.ringCost(of: entry), observer: &observer)
-            }
+        // Listed first, removed after: the listing reads what the removals change. Only keys
+        // whose current entry expired are listed, so none is taken out and put back (which
+        // would count as a use).
+        let expired = state.pointee.usesKeyRing ? state.pointee.ring.keys(expiringBy: now) : expiredKeys(by: now)
+        for key in expired {
+            if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, entry, because: .expired) }
         }
     }
 

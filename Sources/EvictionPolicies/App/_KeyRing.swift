@@ -87,14 +87,20 @@ internal struct _KeyRing<Key: Hashable> {
         return result
     }
 
-    /// The keys of slots in use whose entries expire at or before `time`.
+    /// The keys whose newest slot's entry expires at or before `time`. A replaced entry's slot
+    /// that was left behind is not its key's newest, so a key whose current entry is still valid
+    /// is never listed, however early its old entry expired.
+    ///
+    /// - Complexity: O(n) in the slots.
     @usableFromInline
     func keys(expiringBy time: Double) -> [Key] {
-        var result: [Key] = []
-        for slot in slots where slot.expires <= time {
-            if let key = slot.key { result.append(key) }
+        var newest: [Key: (serial: UInt64, expires: Double)] = [:]
+        for slot in slots {
+            guard let key = slot.key else { continue }
+            if let other = newest[key], other.serial > slot.serial { continue }
+            newest[key] = (slot.serial, slot.expires)
         }
-        return result
+        return newest.compactMap { $0.value.expires <= time ? $0.key : nil }
     }
 
     /// Frees the slots of keys that are not resident and, for a key with several slots, every slot

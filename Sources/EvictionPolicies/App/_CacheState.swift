@@ -34,8 +34,12 @@ internal struct _CacheState<Key: Hashable, Value> {
     }
 
     /// Whether `entry` is past its expiry time.
+    ///
+    /// `mutating` only to run in place: the cache reaches its state through a pointer, and a
+    /// non-mutating call through `pointee` copied the whole state (a retain and release of each
+    /// of its arrays and closures) on every get of a cache whose entries may expire.
     @inlinable
-    func isExpired(_ entry: CacheEntry<Value>) -> Bool {
+    mutating func isExpired(_ entry: CacheEntry<Value>) -> Bool {
         guard mayExpire else { return false }
         let expires: Double
         if usesKeyRing {
@@ -48,8 +52,9 @@ internal struct _CacheState<Key: Hashable, Value> {
     }
 
     /// The cost an entry was stored with, from the key ring (0 if its slot was reclaimed).
+    /// `mutating` only to run in place, as ``isExpired(_:)``.
     @inlinable
-    func ringCost(of entry: CacheEntry<Value>) -> Int {
+    mutating func ringCost(of entry: CacheEntry<Value>) -> Int {
         ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].cost : 0
     }
 

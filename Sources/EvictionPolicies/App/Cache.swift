@@ -30,7 +30,10 @@
 /// - **Speed.** A get, set or remove of a policy ``CachePolicy`` names calls it directly, compiled
 ///   for your key and value types where you use the cache (one branch on the policy's kind, no
 ///   indirect call); a policy chosen by type goes through one closure compiled the same way. The
-///   entry in the policy is 16 bytes for a class value (``CacheEntry``).
+///   entry in the policy is 16 bytes for a class value (``CacheEntry``). Over a ``SlotPolicy``
+///   (LRU, FIFO, CLOCK, SIEVE, LFU) a set writes nothing beside the policy: limit changes, trims
+///   and expiry sweeps list the policy's own entries. Other policies keep a side table of keys,
+///   costs and expiry times, one slot per set.
 ///
 /// - Complexity: a get, set or remove is the policy's (O(1) expected for every policy
 ///   ``CachePolicy`` names) plus one lock; changing a limit or trimming on a memory warning is

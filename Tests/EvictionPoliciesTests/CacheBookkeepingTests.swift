@@ -30,6 +30,32 @@ struct CacheBookkeepingTests {
         #expect(wrapped._core.usesKeyRing)
     }
 
+    @Test("memory warnings on every named policy: what leaves is what the handler hears, the rest stay intact",
+          arguments: [MemoryWarningResponse.removeAll, .trim(toFraction: 0.5)])
+    func memoryWarnings(response: MemoryWarningResponse) {
+        for policy in CachePolicy.allCases {
+            let cache = Cache<String, Int>(policy: policy, costLimit: 400, memoryWarningResponse: response,
+                                           observesSystemEvents: false)
+            let log = AppEvictionLog<String>()
+            for i in 0..<150 { cache.setValue(i, forKey: "k\(i)", cost: 1 + i % 5, timeToLive: i % 3 == 0 ? 60 : nil) }
+            for i in stride(from: 0, to: 150, by: 7) { _ = cache["k\(i)"] }
+            let before = cache.count
+            let stored = (0..<150).filter { cache.contains("k\($0)") }
+            cache.evictionHandler = { key, _, reason in log.append(key, reason) }
+            cache.handle(.memoryWarning)
+            let left = stored.filter { cache.contains("k\($0)") }
+            #expect(log.entries.allSatisfy { $0.1 == .memoryWarning }, "\(policy)")
+            #expect(Set(log.keys) == Set(stored.filter { !left.contains($0) }.map { "k\($0)" }) && log.keys.count == before - cache.count,
+                    "\(policy): \(log.keys.count) reported, \(before - cache.count) gone")
+            #expect(left.allSatisfy { cache["k\($0)"] == $0 }, "\(policy)")
+            if case .trim = response {
+                #expect(cache.count > 0 && cache.count <= before / 2 + 1, "\(policy): \(cache.count) of \(before) kept")
+            } else {
+                #expect(cache.count == 0 && cache.totalCost == 0, "\(policy)")
+            }
+        }
+    }
+
     @Test("a get reports the cost its set gave, also after a replacement and a limit change", arguments: [false, true])
     func costOfAGet(ring: Bool) throws {
         let cache = ring

@@ -30,7 +30,10 @@
 /// - **Speed.** A get, set or remove of a policy ``CachePolicy`` names calls it directly, compiled
 ///   for your key and value types where you use the cache (one branch on the policy's kind, no
 ///   indirect call); a policy chosen by type goes through one closure compiled the same way. The
-///   entry in the policy is 16 bytes for a class value (``CacheEntry``).
+///   entry in the policy is 16 bytes for a class value (``CacheEntry``). Over a ``SlotPolicy``
+///   (LRU, FIFO, CLOCK, SIEVE, LFU) a set writes nothing beside the policy: limit changes, trims
+///   and expiry sweeps list the policy's own entries. Other policies keep a side table of keys,
+///   costs and expiry times, one slot per set.
 ///
 /// - Complexity: a get, set or remove is the policy's (O(1) expected for every policy
 ///   ``CachePolicy`` names) plus one lock; changing a limit or trimming on a memory warning is
@@ -112,7 +115,7 @@ public final class Cache<Key: Hashable, Value> {
         _state = .allocate(capacity: 1)
         _state.initialize(to: _CacheState(
             limits: limits, timeToLive: _duration(timeToLive), clock: clock, memoryWarningResponse: memoryWarningResponse,
-            advancesPolicyClock: core.descriptor.family == .library))
+            advancesPolicyClock: core.descriptor.family == .library, usesKeyRing: core.usesKeyRing))
         // Start the policy's clock now, so that entries set before the first timed call are not
         // stamped at time zero.
         if _state.pointee.advancesPolicyClock { _withState(.event) { _, _ in } }
@@ -139,7 +142,7 @@ public final class Cache<Key: Hashable, Value> {
         _get(key, withCost: true)
     }
 
-    /// A get; the cost is read from the side table only when asked for.
+    /// A get; the cost is read only when asked for.
     @inlinable @inline(__always)
     func _get(_ key: Key, withCost: Bool) -> (value: Value, cost: Int)? {
         // Hashed before the lock is taken: reading the key's bytes (often a cache miss) and
@@ -156,7 +159,8 @@ public final class Cache<Key: Hashable, Value> {
                 if let removed = _call(_Remove(), key, &observer) { observer.didEvict(key, removed, because: .expired) }
                 return nil
             }
-            return (entry.value, withCost ? state.pointee.cost(of: entry) : 0)
+            guard withCost else { return (entry.value, 0) }
+            return (entry.value, state.pointee.usesKeyRing ? state.pointee.ringCost(of: entry) : _core.cost(ofKey: key))
         }
     }
 
@@ -175,8 +179,8 @@ public final class Cache<Key: Hashable, Value> {
             let cost = max(cost, 0)
             let entry = state.pointee.makeEntry(value, forKey: key, cost: cost, timeToLive: timeToLive)
             _call(_Insert(entry: entry, cost: cost), key, &observer)
-            // Replacements leave stale side-table slots behind; look for them now and then.
-            if state.pointee.serial & 1023 == 0 { _core.compactIfNeeded(state: state) }
+            // Replacements leave stale key ring slots behind; look for them now and then.
+            if state.pointee.usesKeyRing && state.pointee.serial & 1023 == 0 { _core.compactIfNeeded(state: state) }
         }
     }
 
@@ -188,7 +192,7 @@ public final class Cache<Key: Hashable, Value> {
         _withState(.limit) { state, observer in
             guard let entry = _call(_Remove(), key, &observer) else { return nil }
             let expired = state.pointee.isExpired(entry)
-            state.pointee.ring.release(entry.slot, stamp: entry.stamp)
+            state.pointee.forget(entry)
             return expired ? nil : entry.value
         }
     }
@@ -253,8 +257,9 @@ public final class Cache<Key: Hashable, Value> {
 
     /// Removes every expired entry.
     ///
-    /// - Complexity: O(n) over the entries' expiry times, which are kept apart from the policy,
-    ///   plus one removal per expired entry.
+    /// - Complexity: O(n) over the entries (their expiry times are in the entries, or in the key
+    ///   ring for a policy that is not a ``SlotPolicy``), plus one removal per expired entry; O(1)
+    ///   while no entry stored since the cache was last emptied can expire.
     public func removeExpired() {
         _withState(.expired) { state, observer in _core.removeExpired(state: state, observer: &observer) }
     }

@@ -14,12 +14,17 @@ internal class _CacheCore<Key: Hashable, Value> {
     /// The hot paths of a policy chosen by a type this library does not name, formed where the
     /// type is known so that they run specialised.
     @usableFromInline let custom: _CustomPolicyCalls<Key, Value>
+    /// Whether the cache keeps a key ring for this policy: `false` for a ``SlotPolicy``, which
+    /// lists its entries (``expiredKeys(by:)``) and drains them in eviction order itself.
+    @usableFromInline let usesKeyRing: Bool
 
     @usableFromInline
-    init(address: UnsafeMutableRawPointer, descriptor: PolicyDescriptor, custom: _CustomPolicyCalls<Key, Value>) {
+    init(address: UnsafeMutableRawPointer, descriptor: PolicyDescriptor, custom: _CustomPolicyCalls<Key, Value>,
+         usesKeyRing: Bool) {
         self.address = address
         self.descriptor = descriptor
         self.custom = custom
+        self.usesKeyRing = usesKeyRing
     }
 
     @usableFromInline func count() -> Int { 0 }
@@ -28,11 +33,14 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func advance(to time: Double, observer: inout Observer) {}
     @usableFromInline func handle(_ event: CacheEvent, observer: inout Observer) {}
     @usableFromInline func removeEntry(_ key: Key, observer: inout Observer) -> Entry? { nil }
-    @usableFromInline func insertEntry(_ entry: Entry, forKey key: Key, observer: inout Observer) {}
-    /// Empties the policy (nothing reported).
-    /// Every entry of the policy, the first it would evict first. The policy may be left
-    /// disturbed: the caller replaces it with ``reset(limits:)``.
-    @usableFromInline func drain(observer: inout Observer) -> [(Key, Entry)] { [] }
+    @usableFromInline func insertEntry(_ entry: Entry, forKey key: Key, cost: Int, observer: inout Observer) {}
+    /// Every entry of the policy with its cost, the first it would evict first. The policy may
+    /// be left disturbed: the caller replaces it with ``reset(limits:)``.
+    @usableFromInline func drain(observer: inout Observer) -> [(key: Key, entry: Entry, cost: Int)] { [] }
+    /// Without a key ring: the keys of the entries that expire at or before `time`.
+    @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
+    /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
+    @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
     /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``.
@@ -58,13 +66,27 @@ extension _CacheCore {
     }
 
     /// Stores drained entries again, oldest first, and reports as evicted those the policy does
-    /// not keep (ones larger than a lowered cost limit, which no policy admits).
+    /// not keep (ones larger than a lowered cost limit, which no policy admits). The policy
+    /// reports the entries it evicts to make room itself.
     @usableFromInline
-    func restore(_ entries: [(Key, Entry)], state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
-        for (key, entry) in entries {
-            insertEntry(entry, forKey: key, observer: &observer)
+    func restore(_ entries: [(key: Key, entry: Entry, cost: Int)], state: UnsafeMutablePointer<_CacheState<Key, Value>>,
+                 observer: inout Observer) {
+        guard state.pointee.usesKeyRing else {
+            // Without a key ring, an entry the policy evicted cannot be told from one it refused
+            // by its bookkeeping, so the policy's reports are held back and every entry not
+            // resident after the refill is reported, in the order it came out.
+            let reports = observer.reports
+            observer.reports = false
+            for (key, entry, cost) in entries { insertEntry(entry, forKey: key, cost: cost, observer: &observer) }
+            observer.reports = reports
+            for (key, entry, _) in entries where !contains(key) { observer.didEvict(key, value: entry, cost: 0) }
+            return
         }
-        for (key, entry) in entries where state.pointee.ring.owns(entry.slot, stamp: entry.stamp) && !contains(key) {
+        for (key, entry, cost) in entries {
+            insertEntry(entry, forKey: key, cost: cost, observer: &observer)
+        }
+        // An entry the policy evicted has had its slot freed (and was reported); one it refused has not.
+        for (key, entry, _) in entries where state.pointee.ring.owns(entry.slot, stamp: entry.stamp) && !contains(key) {
             observer.didEvict(key, value: entry, cost: 0)
         }
     }
@@ -79,7 +101,7 @@ extension _CacheCore {
         guard keepCount > 0 else {
             let everything = drain(observer: &observer)
             reset(limits: state.pointee.limits)
-            for (key, entry) in everything { observer.didEvict(key, value: entry, cost: 0) }
+            for (key, entry, _) in everything { observer.didEvict(key, value: entry, cost: 0) }
             // Replaced entries' old slots go too.
             state.pointee.clear()
             return
@@ -105,17 +127,19 @@ extension _CacheCore {
     }
 
     /// Removes the entries whose time to live has run out, reporting them as expired.
+    ///
+    /// - Complexity: O(n) over the key ring or the policy's arena, plus one removal per expired
+    ///   entry; O(1) while no entry can expire.
     @usableFromInline
     func removeExpired(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        guard state.pointee.mayExpire else { return }
         let now = state.pointee.clock.now()
-        for key in state.pointee.ring.keys(expiringBy: now) {
-            guard let entry = removeEntry(key, observer: &observer) else { continue }
-            if state.pointee.isExpired(entry) || !state.pointee.ring.owns(entry.slot, stamp: entry.stamp) {
-                observer.didEvict(key, entry, because: .expired)
-            } else {
-                // The slot was a replaced entry's; the key's current entry is still valid.
-                insertEntry(entry, forKey: key, observer: &observer)
-            }
+        // Listed first, removed after: the listing reads what the removals change. Only keys
+        // whose current entry expired are listed, so none is taken out and put back (which
+        // would count as a use).
+        let expired = state.pointee.usesKeyRing ? state.pointee.ring.keys(expiringBy: now) : expiredKeys(by: now)
+        for key in expired {
+            if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, entry, because: .expired) }
         }
     }
 
@@ -143,7 +167,7 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         self.policy = policy
         self.options = options
         super.init(address: UnsafeMutableRawPointer(policy), descriptor: P.descriptor,
-                   custom: named ? .unused : .calling(policy))
+                   custom: named ? .unused : .calling(policy), usesKeyRing: !(P.self is any SlotPolicy.Type))
     }
 
     deinit {
@@ -167,28 +191,49 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         policy.pointee.remove(key, observer: &observer)
     }
 
-    override func insertEntry(_ entry: Entry, forKey key: Key, observer: inout Observer) {
-        // The cost is the one the set gave, kept in the side table.
-        let cost = observer.state.pointee.ring.owns(entry.slot, stamp: entry.stamp)
-            ? observer.state.pointee.ring[entry.slot].cost : 0
+    override func insertEntry(_ entry: Entry, forKey key: Key, cost: Int, observer: inout Observer) {
         policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer)
     }
 
-    override func drain(observer: inout Observer) -> [(Key, Entry)] {
-        var entries: [(Key, Entry)] = []
+    override func drain(observer: inout Observer) -> [(key: Key, entry: Entry, cost: Int)] {
+        var entries: [(key: Key, entry: Entry, cost: Int)] = []
         // Policies on the slot flow give up their entries in eviction order (a copy of the policy
         // is drained; the caller then replaces it).
-        if let ordered = policy.pointee as? any SlotPolicy, let drained = _drainInEvictionOrder(ordered) as? [(Key, Entry)] {
+        if let ordered = policy.pointee as? any SlotPolicy,
+           let drained = _drainInEvictionOrder(ordered) as? [(key: Key, entry: Entry, cost: Int)] {
             return drained
         }
-        // Others: oldest set first. A key listed twice (a replaced entry's old slot) is found once.
+        // Others: oldest set first, with the cost kept in the key ring. A key listed twice (a
+        // replaced entry's old slot) is found once.
         let ring = observer.state.pointee.ring
         for key in ring.liveKeys() {
-            if let entry = policy.pointee.remove(key, observer: &observer) { entries.append((key, entry)) }
+            if let entry = policy.pointee.remove(key, observer: &observer) {
+                entries.append((key, entry, observer.state.pointee.ringCost(of: entry)))
+            }
         }
         func serial(_ entry: Entry) -> UInt64 { ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].serial : 0 }
-        entries.sort { serial($0.1) < serial($1.1) }
+        entries.sort { serial($0.entry) < serial($1.entry) }
         return entries
+    }
+
+    override func expiredKeys(by time: Double) -> [Key] {
+        var keys: [Key] = []
+        _slotArena()?.forEachResident { key, entry, _ in
+            if entry.expires <= time { keys.append(key) }
+        }
+        return keys
+    }
+
+    override func cost(ofKey key: Key) -> Int { _slotArena()?.cost(ofKey: key) ?? 0 }
+
+    /// The arena of a ``SlotPolicy`` (a copy sharing its storage), or `nil` for another policy.
+    func _slotArena() -> SlotArena<Key, Entry>? {
+        func arena<S: SlotPolicy>(_: S.Type) -> SlotArena<Key, Entry>? {
+            // S is P, which a type check cannot tell the compiler.
+            UnsafeMutableRawPointer(policy).assumingMemoryBound(to: S.self).pointee.store as? SlotArena<Key, Entry>
+        }
+        guard let type = P.self as? any SlotPolicy.Type else { return nil }
+        return arena(type)
     }
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits, options: options)) != nil }
@@ -203,7 +248,7 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 /// Every entry of a copy of `policy`, in the order its rule evicts them.
 ///
 /// - Complexity: O(n) evictions.
-func _drainInEvictionOrder<S: SlotPolicy>(_ policy: S) -> [(S.Key, S.Value)] {
+func _drainInEvictionOrder<S: SlotPolicy>(_ policy: S) -> [(key: S.Key, entry: S.Value, cost: Int)] {
     var copy = policy
     var collector = _DrainObserver<S.Key, S.Value>()
     while copy.count > 0 {

@@ -9,18 +9,23 @@ internal struct _CacheState<Key: Hashable, Value> {
     /// Library models keep timers and age limits in virtual time; research policies ignore time.
     @usableFromInline let advancesPolicyClock: Bool
     @usableFromInline var handler: Cache<Key, Value>.EvictionHandler?
-    /// The number of the last set; slots remember theirs.
+    /// Whether entries keep their bookkeeping in ``ring`` (a policy that cannot list and drain
+    /// its entries itself) or their expiry in the entry (a ``SlotPolicy``); see ``CacheEntry``.
+    @usableFromInline let usesKeyRing: Bool
+    /// The number of the last set; key ring slots remember theirs.
     @usableFromInline var serial: UInt64 = 0
     /// Whether any entry stored since the cache was last emptied can expire: until one can, a get
-    /// skips the expiry check (and the side-table read it costs).
+    /// skips the expiry check (and the clock read it costs).
     @usableFromInline var mayExpire = false
+    /// Only when ``usesKeyRing``.
     @usableFromInline var ring = _KeyRing<Key>()
     /// Evictions made under the lock, reported to ``handler`` once it is released.
     @usableFromInline var evicted: [(Key, Value, CacheEvictionReason)] = []
 
     @usableFromInline
     init(limits: CacheLimits, timeToLive: Double?, clock: CacheClock, memoryWarningResponse: MemoryWarningResponse,
-         advancesPolicyClock: Bool) {
+         advancesPolicyClock: Bool, usesKeyRing: Bool) {
+        self.usesKeyRing = usesKeyRing
         self.limits = limits
         self.timeToLive = timeToLive
         self.clock = clock
@@ -29,20 +34,31 @@ internal struct _CacheState<Key: Hashable, Value> {
     }
 
     /// Whether `entry` is past its expiry time.
+    ///
+    /// `mutating` only to run in place: the cache reaches its state through a pointer, and a
+    /// non-mutating call through `pointee` copied the whole state (a retain and release of each
+    /// of its arrays and closures) on every get of a cache whose entries may expire.
     @inlinable
-    func isExpired(_ entry: CacheEntry<Value>) -> Bool {
-        guard mayExpire, ring.owns(entry.slot, stamp: entry.stamp) else { return false }
-        let expires = ring[entry.slot].expires
+    mutating func isExpired(_ entry: CacheEntry<Value>) -> Bool {
+        guard mayExpire else { return false }
+        let expires: Double
+        if usesKeyRing {
+            guard ring.owns(entry.slot, stamp: entry.stamp) else { return false }
+            expires = ring[entry.slot].expires
+        } else {
+            expires = entry.expires
+        }
         return expires < .infinity && clock.now() >= expires
     }
 
-    /// The cost an entry was stored with (0 if its slot was reclaimed).
+    /// The cost an entry was stored with, from the key ring (0 if its slot was reclaimed).
+    /// `mutating` only to run in place, as ``isExpired(_:)``.
     @inlinable
-    func cost(of entry: CacheEntry<Value>) -> Int {
+    mutating func ringCost(of entry: CacheEntry<Value>) -> Int {
         ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].cost : 0
     }
 
-    /// A new entry for `value`: its side-table slot taken, its expiry computed.
+    /// A new entry for `value`: its expiry computed, and with a key ring its slot taken.
     @inlinable
     mutating func makeEntry(_ value: Value, forKey key: Key, cost: Int, timeToLive: Double?) -> CacheEntry<Value> {
         var expires = Double.infinity
@@ -52,9 +68,16 @@ internal struct _CacheState<Key: Hashable, Value> {
             expires = clock.now() + seconds
             mayExpire = true
         }
+        guard usesKeyRing else { return CacheEntry(value: value, expires: expires) }
         serial &+= 1
         let slot = ring.add(key, serial: serial, expires: expires, cost: cost)
         return CacheEntry(value: value, slot: slot, stamp: UInt32(truncatingIfNeeded: serial))
+    }
+
+    /// Frees the key ring slot of `entry`, which left the policy (nothing to do without a ring).
+    @inlinable
+    mutating func forget(_ entry: CacheEntry<Value>) {
+        if usesKeyRing { ring.release(entry.slot, stamp: entry.stamp) }
     }
 
     /// Forgets every entry's bookkeeping.
@@ -65,13 +88,14 @@ internal struct _CacheState<Key: Hashable, Value> {
     }
 }
 
-/// The observer a ``Cache`` passes to its policy: frees each evicted entry's side-table slot and,
+/// The observer a ``Cache`` passes to its policy: frees each evicted entry's key ring slot and,
 /// when the cache has an eviction handler, queues the eviction to report once the lock is
 /// released.
 @usableFromInline
 internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
     @usableFromInline let state: UnsafeMutablePointer<_CacheState<Key, Value>>
-    @usableFromInline let reports: Bool
+    /// Whether evictions are queued for the handler.
+    @usableFromInline var reports: Bool
     @usableFromInline var reason: CacheEvictionReason
 
     @inlinable
@@ -86,7 +110,7 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
 
     @inlinable
     public mutating func didEvict(_ key: Key, value: CacheEntry<Value>, cost: Int) {
-        state.pointee.ring.release(value.slot, stamp: value.stamp)
+        state.pointee.forget(value)
         if reports { state.pointee.evicted.append((key, value.value, reason)) }
     }
 
@@ -104,12 +128,12 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
 /// entries out of the policy in its own eviction order.
 @usableFromInline
 internal struct _DrainObserver<Key, Value>: EvictionObserver {
-    @usableFromInline var entries: [(Key, Value)] = []
+    @usableFromInline var entries: [(key: Key, entry: Value, cost: Int)] = []
 
     @inlinable init() {}
     @inlinable mutating func trimWillBegin(_ kind: TrimKind) {}
     @inlinable mutating func trimDidEnd(_ kind: TrimKind) {}
-    @inlinable mutating func didEvict(_ key: Key, value: Value, cost: Int) { entries.append((key, value)) }
+    @inlinable mutating func didEvict(_ key: Key, value: Value, cost: Int) { entries.append((key, value, cost)) }
 }
 
 /// Why a ``Cache`` dropped an entry it did not remove on request.

@@ -1,8 +1,12 @@
-/// The cache's side table: one slot per stored entry with its key, set serial, expiry and cost.
+/// The cache's side table for a policy that cannot list its own entries: one slot per stored
+/// entry with its key, set serial, expiry and cost.
 ///
 /// The policy protocol has no enumeration, and a limit change, a partial trim or an expiry sweep
-/// needs one; an entry's cost and expiry are kept here, not in the policy's value array, so that
-/// the entry a get touches stays 16 bytes.
+/// needs one. A ``SlotPolicy`` offers one (its arena lists its residents, its rule drains them in
+/// eviction order), so a cache over one keeps no ring and its sets write nothing beside the
+/// policy; the others (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU, the library models) keep their entries'
+/// bookkeeping here, not in the policy's value array, so that the entry a get touches stays
+/// 16 bytes.
 ///
 /// A set takes a slot; an eviction or removal frees the slot its entry names, if the stamps still
 /// agree. A set that replaces a resident key leaves the old slot behind (the policy does not
@@ -83,14 +87,20 @@ internal struct _KeyRing<Key: Hashable> {
         return result
     }
 
-    /// The keys of slots in use whose entries expire at or before `time`.
+    /// The keys whose newest slot's entry expires at or before `time`. A replaced entry's slot
+    /// that was left behind is not its key's newest, so a key whose current entry is still valid
+    /// is never listed, however early its old entry expired.
+    ///
+    /// - Complexity: O(n) in the slots.
     @usableFromInline
     func keys(expiringBy time: Double) -> [Key] {
-        var result: [Key] = []
-        for slot in slots where slot.expires <= time {
-            if let key = slot.key { result.append(key) }
+        var newest: [Key: (serial: UInt64, expires: Double)] = [:]
+        for slot in slots {
+            guard let key = slot.key else { continue }
+            if let other = newest[key], other.serial > slot.serial { continue }
+            newest[key] = (slot.serial, slot.expires)
         }
-        return result
+        return newest.compactMap { $0.value.expires <= time ? $0.key : nil }
     }
 
     /// Frees the slots of keys that are not resident and, for a key with several slots, every slot

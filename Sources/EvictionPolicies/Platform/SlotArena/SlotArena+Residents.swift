@@ -1,0 +1,22 @@
+extension SlotArena {
+    /// Calls `body` with the key, value and cost of every resident entry (ghosts and free slots
+    /// are skipped), in slot order: how a cache over a policy lists what it holds without keeping
+    /// a list of its own.
+    ///
+    /// - Complexity: O(``slotCapacity``).
+    @inlinable
+    public func forEachResident(_ body: (_ key: Key, _ value: Value, _ cost: Int) throws -> Void) rethrows {
+        for i in values.indices {
+            guard let value = values[i] else { continue }
+            try body(slots[i].key, value, slots[i].cost)
+        }
+    }
+
+    /// The cost of `key`'s entry, or `nil` when it has no resident entry. O(1) expected.
+    @inlinable
+    public func cost(ofKey key: Key) -> Int? {
+        let slot = find(key)
+        guard slot >= 0, isResident(slot) else { return nil }
+        return cost(slot)
+    }
+}

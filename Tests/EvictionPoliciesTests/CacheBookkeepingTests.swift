@@ -1,0 +1,148 @@
+@testable import EvictionPolicies
+import Testing
+import TestSupport
+
+/// LRU behind a wrapper that is not a ``SlotPolicy``: the same rule, but a ``Cache`` over it must
+/// keep its key ring, as for any policy that cannot list its entries.
+struct RingOnlyLRU<Key: Hashable, Value>: ForwardingPolicy {
+    static var descriptor: PolicyDescriptor { LRUCache<Key, Value>.descriptor }
+    var base: LRUCache<Key, Value>
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        base = try LRUCache(limits: limits, options: options)
+    }
+}
+
+@Suite("Cache's bookkeeping: in the entry for a slot policy, in the key ring for the others")
+struct CacheBookkeepingTests {
+    @Test("slot policies keep no key ring, whatever is stored; the others keep one slot per entry")
+    func whereBookkeepingLives() throws {
+        let slotPolicies: Set<CachePolicy> = [.lru, .fifo, .clock, .sieve, .lfu]
+        for policy in CachePolicy.allCases {
+            let cache = Cache<String, Int>(policy: policy, costLimit: 1_000, observesSystemEvents: false)
+            for i in 0..<300 { cache.setValue(i, forKey: "k\(i % 200)", cost: 3, timeToLive: i % 2 == 0 ? 60 : nil) }
+            let usesRing = !slotPolicies.contains(policy)
+            #expect(cache._core.usesKeyRing == usesRing, "\(policy)")
+            let ringSlots = cache._withState(.limit) { state, _ in state.pointee.ring.liveCount }
+            #expect(usesRing ? ringSlots >= cache.count : ringSlots == 0, "\(policy): \(ringSlots) ring slots")
+        }
+        let wrapped = try Cache<String, Int>(policyType: RingOnlyLRU<String, CacheEntry<Int>>.self, countLimit: 4,
+                                             observesSystemEvents: false)
+        #expect(wrapped._core.usesKeyRing)
+    }
+
+    @Test("memory warnings on every named policy: what leaves is what the handler hears, the rest stay intact",
+          arguments: [MemoryWarningResponse.removeAll, .trim(toFraction: 0.5)])
+    func memoryWarnings(response: MemoryWarningResponse) {
+        for policy in CachePolicy.allCases {
+            let cache = Cache<String, Int>(policy: policy, costLimit: 400, memoryWarningResponse: response,
+                                           observesSystemEvents: false)
+            let log = AppEvictionLog<String>()
+            for i in 0..<150 { cache.setValue(i, forKey: "k\(i)", cost: 1 + i % 5, timeToLive: i % 3 == 0 ? 60 : nil) }
+            for i in stride(from: 0, to: 150, by: 7) { _ = cache["k\(i)"] }
+            let before = cache.count
+            let stored = (0..<150).filter { cache.contains("k\($0)") }
+            cache.evictionHandler = { key, _, reason in log.append(key, reason) }
+            cache.handle(.memoryWarning)
+            let left = stored.filter { cache.contains("k\($0)") }
+            #expect(log.entries.allSatisfy { $0.1 == .memoryWarning }, "\(policy)")
+            #expect(Set(log.keys) == Set(stored.filter { !left.contains($0) }.map { "k\($0)" }) && log.keys.count == before - cache.count,
+                    "\(policy): \(log.keys.count) reported, \(before - cache.count) gone")
+            #expect(left.allSatisfy { cache["k\($0)"] == $0 }, "\(policy)")
+            if case .trim = response {
+                #expect(cache.count > 0 && cache.count <= before / 2 + 1, "\(policy): \(cache.count) of \(before) kept")
+            } else {
+                #expect(cache.count == 0 && cache.totalCost == 0, "\(policy)")
+            }
+        }
+    }
+
+    @Test("a get reports the cost its set gave, also after a replacement and a limit change", arguments: [false, true])
+    func costOfAGet(ring: Bool) throws {
+        let cache = ring
+            ? try Cache<String, Int>(policyType: RingOnlyLRU<String, CacheEntry<Int>>.self, costLimit: 100, observesSystemEvents: false)
+            : Cache<String, Int>(policy: .lru, costLimit: 100, observesSystemEvents: false)
+        cache.setValue(1, forKey: "a", cost: 10)
+        cache.setValue(2, forKey: "b", cost: 20)
+        cache.setValue(3, forKey: "a", cost: 30)
+        #expect(cache._valueAndCost(forKey: "b")?.cost == 20 && cache._valueAndCost(forKey: "c") == nil)
+        #expect(cache._valueAndCost(forKey: "a")?.value == 3 && cache._valueAndCost(forKey: "a")?.cost == 30)
+        cache.costLimit = 40                // b (cost 20, least recent) goes; a keeps its cost
+        #expect(cache.totalCost == 30 && cache._valueAndCost(forKey: "a")?.cost == 30 && !cache.contains("b"))
+        cache.costLimit = 20                // a (30) no longer fits at all: dropped, not kept
+        #expect(cache.count == 0 && cache.totalCost == 0)
+    }
+
+    @Test("differential: LRU with times to live against a list model (sets, gets, removals, sweeps), with and without a key ring",
+          arguments: [(false, 1), (false, 2), (false, 3), (true, 1), (true, 2), (true, 3)] as [(Bool, UInt64)])
+    func expiryDifferential(ring: Bool, seed: UInt64) throws {
+        let time = ManualTime()
+        let cache = ring
+            ? try Cache<Int, Int>(policyType: RingOnlyLRU<Int, CacheEntry<Int>>.self, costLimit: 250, countLimit: 25,
+                                  timeToLive: 3, clock: time.clock, observesSystemEvents: false)
+            : Cache<Int, Int>(policy: .lru, costLimit: 250, countLimit: 25, timeToLive: 3, clock: time.clock,
+                              observesSystemEvents: false)
+        let log = AppEvictionLog<Int>()
+        cache.evictionHandler = { key, _, reason in log.append(key, reason) }
+        // The model: newest first.
+        var model: [(key: Int, value: Int, cost: Int, expires: Double)] = []
+        var expected: [(Int, CacheEvictionReason)] = []
+        func sweep() {
+            for entry in model where time.seconds >= entry.expires { expected.append((entry.key, .expired)) }
+            model.removeAll { time.seconds >= $0.expires }
+        }
+        var rng = SeededRandom(seed: seed)
+        var expiredCount = 0, limitCount = 0
+        for step in 0..<3_000 {
+            let key = Int.random(in: 0..<40, using: &rng)
+            let before = log.entries.count
+            let position = model.firstIndex { $0.key == key }
+            switch Int.random(in: 0..<20, using: &rng) {
+            case 0..<8:
+                var answer: Int?
+                if let position {
+                    let entry = model.remove(at: position)
+                    if time.seconds >= entry.expires { expected.append((key, .expired)) } else {
+                        model.insert(entry, at: 0)
+                        answer = entry.value
+                    }
+                }
+                #expect(cache[key] == answer, "step \(step) get \(key)")
+            case 8..<15:
+                let lifetimes: [Double?] = [nil, 2, 5, .infinity]
+                let lifetime = lifetimes[Int.random(in: 0..<4, using: &rng)]
+                let value = Int.random(in: 0..<1_000, using: &rng), cost = Int.random(in: 0...30, using: &rng)
+                cache.setValue(value, forKey: key, cost: cost, timeToLive: lifetime)
+                if let position { model.remove(at: position) }
+                if cost <= 250 {
+                    let seconds = lifetime ?? 3
+                    model.insert((key, value, cost, seconds == .infinity ? .infinity : time.seconds + seconds), at: 0)
+                    while model.reduce(0, { $0 + $1.cost }) > 250 || model.count > 25 {
+                        expected.append((model.removeLast().key, .limit))
+                    }
+                }
+            case 15:
+                let entry = position.map { model.remove(at: $0) }
+                let answer = entry.flatMap { time.seconds >= $0.expires ? nil : $0.value }
+                #expect(cache.removeValue(forKey: key) == answer, "step \(step) remove \(key)")
+            case 16:
+                cache.removeExpired()
+                sweep()
+            case 17:
+                cache.handle(.background)
+                sweep()
+            default:
+                time.seconds += Double.random(in: 0..<2, using: &rng)
+            }
+            // A sweep reports in the order of its storage: compare each step's evictions as sets.
+            let reported = log.entries[before...].map { "\($0.0) \($0.1)" }.sorted()
+            let modelled = expected.map { "\($0.0) \($0.1)" }.sorted()
+            expiredCount += expected.filter { $0.1 == .expired }.count
+            limitCount += expected.filter { $0.1 == .limit }.count
+            expected.removeAll()
+            #expect(reported == modelled, "step \(step)")
+            #expect(cache.count == model.count && cache.totalCost == model.reduce(0) { $0 + $1.cost }, "step \(step)")
+            if reported != modelled { break }
+        }
+        #expect(expiredCount > 150 && limitCount > 150, "the session exercises both: \(expiredCount) expired, \(limitCount) by limit")
+    }
+}

@@ -31,6 +31,9 @@ ESTIMATORS = [("shards", ["--estimator", "shards"]), ("cv", ["--estimator", "cv"
               ("cv, census 1", ["--estimator", "cv", "--census-ratio", "1"]),
               ("cv-lru", ["--estimator", "cv-lru"]), ("cv-fifo", ["--estimator", "cv-fifo"])]
 SEEDS = [0, 1, 2, 3, 4]
+# MINISIM_MODE=floors writes the floor table instead: the default estimator at 1 % with each
+# miniature floor (--min-miniature) of MINISIM_FLOORS, seeds 0-4, against the exact curve.
+FLOORS = [int(f) for f in os.environ.get("MINISIM_FLOORS", "0,16,32,48,64,100,200").split(",")]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.
 TRACES = ([] if ONLY_EXTRA else [
@@ -101,6 +104,34 @@ def estimator_table():
     print()
 
 
+def floor_table():
+    """Per trace, policy and floor: the MAE over seeds, the worst capacity's mean error, the
+    requests the miniatures simulated (seed 0) and the median wall time of the sampled command."""
+    print("| trace | policy | floor (objects) | requests simulated (seed 0) | MAE over seeds (pp) | mean bias (pp) | largest error seed 0 (pp) | exact s | sampled s | speed-up |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    sys.stdout.flush()
+    for label, path, arguments in TRACES:
+        arguments = arguments + ["--threads", "2"]
+        for policy in POLICIES:
+            exact, exact_seconds, _ = exact_curve(path, policy, arguments)
+            for floor in FLOORS:
+                options = ["--sample", "0.01", "--min-miniature", str(floor)]
+                curves, times, simulated = [], [], 0
+                for seed in SEEDS:
+                    estimate, seconds, results = mrc(path, policy, arguments + options + ["--sample-seed", str(seed)])
+                    curves.append(estimate)
+                    times.append(seconds)
+                    if seed == SEEDS[0]:
+                        simulated = sum((r.get("window") or {}).get("sampledRequests", r["requests"]) for r in results)
+                maes = [sum(errors(curve, exact)) / len(exact) for curve in curves]
+                bias = sum(abs(statistics.mean(c[i] for c in curves) - exact[i]) for i in range(len(exact))) / len(exact) * 100
+                seconds = statistics.median(times)
+                print(f"| {label} | {policy} | {floor} | {simulated:,} | {statistics.mean(maes):.2f} ({min(maes):.2f}–{max(maes):.2f}) "
+                      f"| {bias:.2f} | {max(errors(curves[0], exact)):.2f} | {exact_seconds:.2f} | {seconds:.2f} | {exact_seconds / seconds:.1f}× |")
+                sys.stdout.flush()
+    print()
+
+
 def errors(estimate, exact):
     return [abs(a - b) * 100 for a, b in zip(estimate, exact)]
 
@@ -134,6 +165,9 @@ def heading():
 def main():
     if MODE == "cv":
         estimator_table()
+        return
+    if MODE == "floors":
+        floor_table()
         return
     if not ONLY_EXTRA:
         heading()

@@ -31,6 +31,9 @@ ESTIMATORS = [("shards", ["--estimator", "shards"]), ("cv", ["--estimator", "cv"
               ("cv, census 1", ["--estimator", "cv", "--census-ratio", "1"]),
               ("cv-lru", ["--estimator", "cv-lru"]), ("cv-fifo", ["--estimator", "cv-fifo"])]
 SEEDS = [0, 1, 2, 3, 4]
+# MINISIM_MODE=floors writes the floor table instead: the default estimator at 1 % with each
+# miniature floor (--min-miniature) of MINISIM_FLOORS, seeds 0-4, against the exact curve.
+FLOORS = [int(f) for f in os.environ.get("MINISIM_FLOORS", "0,16,32,48,64,100,200").split(",")]
 
 # (label, path, arguments): object mode for the traces without sizes, bytes for the Zipf with sizes.
 TRACES = ([] if ONLY_EXTRA else [
@@ -72,32 +75,61 @@ def exact_curve(path, policy, arguments):
     return ratios, seconds, results
 
 
-def estimator_table():
-    print("| trace | policy | estimator | MAE seed 0 (pp) | max error seed 0 (pp) | MAE over seeds (pp) | mean bias (pp) | spread (pp) | exact s | sampled s | speed-up |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+def table(header, alignment):
+    """Prints a table's heading; yields (label, path, arguments, policy, exact curve, exact seconds)
+    for every trace and policy."""
+    print(header)
+    print(alignment)
     sys.stdout.flush()
     for label, path, arguments in TRACES:
         arguments = arguments + ["--threads", "2"]
         for policy in POLICIES:
             exact, exact_seconds, _ = exact_curve(path, policy, arguments)
-            for estimator, chosen in ESTIMATORS:
-                options = ["--sample", "0.01", "--min-miniature", "0"] + chosen
-                curves, times = [], []
-                for seed in SEEDS:
-                    estimate, seconds, _ = mrc(path, policy, arguments + options + ["--sample-seed", str(seed)])
-                    curves.append(estimate)
-                    times.append(seconds)
-                maes = [sum(errors(curve, exact)) / len(exact) for curve in curves]
-                first = errors(curves[0], exact)
-                # Per capacity: the mean signed error over seeds (bias) and the seeds' standard
-                # deviation (spread), each averaged over the capacities.
-                bias = sum(abs(statistics.mean(c[i] for c in curves) - exact[i]) for i in range(len(exact))) / len(exact) * 100
-                spread = sum(statistics.stdev(c[i] for c in curves) for i in range(len(exact))) / len(exact) * 100
-                seconds = statistics.median(times)
-                print(f"| {label} | {policy} | {estimator} | {sum(first) / len(first):.2f} | {max(first):.2f} "
-                      f"| {statistics.mean(maes):.2f} ({min(maes):.2f}–{max(maes):.2f}) | {bias:.2f} | {spread:.2f} "
-                      f"| {exact_seconds:.2f} | {seconds:.2f} | {exact_seconds / seconds:.1f}× |")
-                sys.stdout.flush()
+            yield label, path, arguments, policy, exact, exact_seconds
+
+
+def over_seeds(path, policy, arguments, options):
+    """The curve, wall time and results of each seed of SEEDS."""
+    return [mrc(path, policy, arguments + options + ["--sample-seed", str(seed)]) for seed in SEEDS]
+
+
+def estimator_table():
+    rows = table("| trace | policy | estimator | MAE seed 0 (pp) | max error seed 0 (pp) | MAE over seeds (pp) | mean bias (pp) | spread (pp) | exact s | sampled s | speed-up |",
+                 "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, path, arguments, policy, exact, exact_seconds in rows:
+        for estimator, chosen in ESTIMATORS:
+            runs = over_seeds(path, policy, arguments, ["--sample", "0.01", "--min-miniature", "0"] + chosen)
+            curves = [run[0] for run in runs]
+            maes = [sum(errors(curve, exact)) / len(exact) for curve in curves]
+            first = errors(curves[0], exact)
+            # Per capacity: the mean signed error over seeds (bias) and the seeds' standard
+            # deviation (spread), each averaged over the capacities.
+            bias = sum(abs(statistics.mean(c[i] for c in curves) - exact[i]) for i in range(len(exact))) / len(exact) * 100
+            spread = sum(statistics.stdev(c[i] for c in curves) for i in range(len(exact))) / len(exact) * 100
+            seconds = statistics.median(run[1] for run in runs)
+            print(f"| {label} | {policy} | {estimator} | {sum(first) / len(first):.2f} | {max(first):.2f} "
+                  f"| {statistics.mean(maes):.2f} ({min(maes):.2f}–{max(maes):.2f}) | {bias:.2f} | {spread:.2f} "
+                  f"| {exact_seconds:.2f} | {seconds:.2f} | {exact_seconds / seconds:.1f}× |")
+            sys.stdout.flush()
+    print()
+
+
+def floor_table():
+    """Per trace, policy and floor: the MAE over seeds, the mean bias, the largest error (seed 0),
+    the requests the miniatures simulated (seed 0) and the median wall time of the sampled command."""
+    rows = table("| trace | policy | floor (objects) | requests simulated (seed 0) | MAE over seeds (pp) | mean bias (pp) | largest error seed 0 (pp) | exact s | sampled s | speed-up |",
+                 "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, path, arguments, policy, exact, exact_seconds in rows:
+        for floor in FLOORS:
+            runs = over_seeds(path, policy, arguments, ["--sample", "0.01", "--min-miniature", str(floor)])
+            curves = [run[0] for run in runs]
+            simulated = sum((r.get("window") or {}).get("sampledRequests", r["requests"]) for r in runs[0][2])
+            maes = [sum(errors(curve, exact)) / len(exact) for curve in curves]
+            bias = sum(abs(statistics.mean(c[i] for c in curves) - exact[i]) for i in range(len(exact))) / len(exact) * 100
+            seconds = statistics.median(run[1] for run in runs)
+            print(f"| {label} | {policy} | {floor} | {simulated:,} | {statistics.mean(maes):.2f} ({min(maes):.2f}–{max(maes):.2f}) "
+                  f"| {bias:.2f} | {max(errors(curves[0], exact)):.2f} | {exact_seconds:.2f} | {seconds:.2f} | {exact_seconds / seconds:.1f}× |")
+            sys.stdout.flush()
     print()
 
 
@@ -134,6 +166,9 @@ def heading():
 def main():
     if MODE == "cv":
         estimator_table()
+        return
+    if MODE == "floors":
+        floor_table()
         return
     if not ONLY_EXTRA:
         heading()

@@ -11,6 +11,9 @@
 #                                     # variates cv, cv-lru and cv-fifo, 1 % exactly, seeds 0-4), for the
 #                                     # "Estimators" section of results/minisim.md (cv: the default blend)
 #
+# MINISIM_MODE=floors python3 Scripts/minisim.py BINARY [TRACE] prints the floor table instead (the
+# default estimator at 1 % with each --min-miniature of MINISIM_FLOORS, seeds 0-4).
+#
 # MINISIM_TRACE=FILE uses FILE as the 10M trace instead of generating it (e.g. a cached copy);
 # MINISIM_EXACT_CACHE=DIR keeps the exact curves (deterministic) between runs.
 #

@@ -131,7 +131,8 @@ public enum Compare {
         let rows: Int
         let opened = try plan.open(lanes)
         do {
-            rows = try drive(lanes + tierRuns.map(\.lane) + (profilerLane.map { [$0] } ?? []), opened,
+            rows = try drive(lanes + tierRuns.map(\.lane) + [profilerLane, opened.census].compactMap { $0 },
+                             (opened.reader, opened.source),
                              threads: plan.job.threads, progress: progress)
         } catch { throw .trace(error) }
         // As replay: a trace with no rows is almost always a mistake, not a result of zeros.
@@ -169,7 +170,8 @@ public enum Compare {
         var lanes: [_Lane] = []
         for i in wave { lanes.append(try plan.makeLane(i)) }
         let opened = try plan.open(lanes)
-        do { _ = try drive(lanes, opened, threads: plan.job.threads, progress: progress) }
+        do { _ = try drive(lanes + [opened.census].compactMap { $0 }, (opened.reader, opened.source),
+                           threads: plan.job.threads, progress: progress) }
         catch { throw .trace(error) }
         results.collect(wave, lanes)
     }
@@ -178,7 +180,8 @@ public enum Compare {
     ///
     /// With two or more threads, decoding is pipelined: while the lanes process batch k, the
     /// thread of group 0 decodes batch k+1 into a second buffer, so decoding costs wall time only
-    /// where it is the longest task.
+    /// where it is the longest task. Before each batch, and once after the last, the lanes fed by
+    /// the reader take what it handed over (``_Lane/handOver``).
     /// - Returns: the number of rows decoded.
     @discardableResult
     static func drive(_ lanes: [_Lane], _ opened: (reader: any TraceReader, source: ByteSource), threads: Int,
@@ -190,8 +193,12 @@ public enum Compare {
         current.reserveCapacity(1 << 14)
         guard try decoder.decode(into: &current) else { return 0 }
         var rows = current.count
+        let fed = lanes.filter { $0.handOver != nil }
+        // The reader's last rows, gathered on a read that ended the trace, are handed over and taken at the end.
+        defer { for lane in fed { lane.takeLastHandOver() } }
         if threads <= 1 {
             repeat {
+                for lane in fed { lane.handOver?() }
                 for lane in lanes { lane.apply(current) }
                 progress?.update(bytes: source.bytesRead, total: source.length, items: rows)
                 guard try decoder.decode(into: &current) else { break }
@@ -203,6 +210,7 @@ public enum Compare {
         var batches = 0
         while true {
             let shared = _SharedBatch(current)
+            for lane in fed { lane.handOver?() }
             let assignment = groups
             DispatchQueue.concurrentPerform(iterations: assignment.members.count) { g in
                 if g == 0 { decoder.decodeAhead() }
@@ -269,15 +277,33 @@ final class _Lane: @unchecked Sendable {
     /// The run's own window, and the filter of its nested sample when it samples less than the stream.
     var window = RequestWindow()
     var subsample: _NestedSample?
+    /// For a lane fed by the reader beside the batch (the key census's rows): called by the
+    /// driver between batches, when no thread runs, to take what the reader gathered.
+    let handOver: (() -> Void)?
 
     init(_ run: PolicyRun) {
         self.run = run
         body = run.apply
+        handOver = nil
     }
 
     init(apply: @escaping ([Request]) -> Void) {
         run = nil
         body = apply
+        handOver = nil
+    }
+
+    /// A lane that works on what the reader hands over between batches (its `apply` ignores the batch).
+    init(handOver: @escaping () -> Void, apply: @escaping ([Request]) -> Void) {
+        run = nil
+        body = apply
+        self.handOver = handOver
+    }
+
+    /// After the last batch: takes and works on what the reader handed over since the last batch.
+    func takeLastHandOver() {
+        handOver?()
+        apply([])
     }
 
     @inline(__always)

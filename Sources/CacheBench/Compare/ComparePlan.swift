@@ -145,16 +145,18 @@ struct _ComparePlan {
 
     /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts;
     /// offline policies need each request's next access, and one annotated stream serves every run.
-    func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
+    /// On the read that counts the job's key census, also the lane that counts it, to drive with `lanes`.
+    func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource, census: _Lane?) {
         let future = policies.first { $0.descriptor.needsFuture }
         let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
-        guard !job.window.isWholeTrace else { return opened }
-        let stream = _WindowedStream(opened.reader, window: streamWindow, census: job.keyCensus?.claim(covering: streamWindow))
+        guard !job.window.isWholeTrace else { return (opened.reader, opened.source, nil) }
+        let feed = job.keyCensus?.claim(covering: streamWindow).map(_CensusFeed.init)
+        let stream = _WindowedStream(opened.reader, window: streamWindow, census: feed)
         for lane in lanes {
             lane.stream = stream
             lane.meter = stream.meter(streamWindow)
         }
-        return (stream.reader, opened.source)
+        return (stream.reader, opened.source, feed?.makeLane())
     }
 
     /// Splits `indices` (of entries) into waves whose runs fit the memory budget together;

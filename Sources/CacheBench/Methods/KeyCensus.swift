@@ -21,8 +21,9 @@ import _CSupport
 /// per counted key; with a budget of `K` keys, at most `16 · 2^⌈log2(K / 0.7)⌉` bytes plus a
 /// batch's growth. One probe sequence per counted request, no allocation but the table's
 /// doubling and the rare halving. Counts and sizes saturate at `UInt32.max` (a model's input,
-/// not a reported figure). The reader calls ``add(hashes:sizes:)`` once per batch, on its own
-/// thread; only keys under the threshold reach the table.
+/// not a reported figure). A lane on the thread beside the reader's calls ``add(_:)`` once per
+/// batch, with the rows the reader gathered (``_CensusFeed``); only keys under the threshold
+/// reach the table.
 final class _KeyCensus: @unchecked Sendable {
     struct _Slot {
         /// The key's sample hash; meaningful when `count > 0`.
@@ -83,20 +84,31 @@ final class _KeyCensus: @unchecked Sendable {
     /// Counts one request of each key whose sample hash is in `hashes` and at most ``maxHash``,
     /// of the size at the same index of `sizes`. Amortised O(1) per request.
     func add(hashes: [UInt64], sizes: [Int]) {
-        let count = min(hashes.count, sizes.count)
-        var index = 0
-        while true {
-            if keys * 10 >= slots.count * 7 { grow() }
-            let limit = maxHash > floorHash ? maximumKeys ?? .max : .max
-            if keys >= limit { halve(); continue }
-            guard index < count else { return }
-            index = countRequests(hashes, sizes, from: index, upTo: count, limit: limit)
+        var rows = _CensusRows()
+        for (hash, size) in zip(hashes, sizes) { rows.append(hash: hash, size: size) }
+        add(rows)
+    }
+
+    /// Counts one request of each of `rows` whose sample hash is at most ``maxHash``, in order.
+    /// Amortised O(1) per row.
+    func add(_ rows: _CensusRows) {
+        rows.withRows { hashes, sizes in
+            let count = min(hashes.count, sizes.count)
+            var index = 0
+            while true {
+                if keys * 10 >= slots.count * 7 { grow() }
+                let limit = maxHash > floorHash ? maximumKeys ?? .max : .max
+                if keys >= limit { halve(); continue }
+                guard index < count else { return }
+                index = countRequests(hashes, sizes, from: index, upTo: count, limit: limit)
+            }
         }
     }
 
     /// Counts `hashes[from..<upTo]` in place, until the table needs to grow or the census holds
     /// `limit` keys; returns the index of the first request not yet counted.
-    private func countRequests(_ hashes: [UInt64], _ sizes: [Int], from start: Int, upTo end: Int, limit: Int) -> Int {
+    private func countRequests(_ hashes: UnsafeBufferPointer<UInt64>, _ sizes: UnsafeBufferPointer<UInt32>,
+                               from start: Int, upTo end: Int, limit: Int) -> Int {
         let (mask, shift, maxHash) = (self.mask, self.shift, self.maxHash)
         let full = min(limit, slots.count * 7 / 10)
         var keys = self.keys
@@ -112,10 +124,9 @@ final class _KeyCensus: @unchecked Sendable {
                     _cs_prefetch(base + Self.home(hashes[index &+ lookahead], shift: shift))
                 }
                 let hash = hashes[index]
-                let size = sizes[index]
+                let size32 = sizes[index]
                 index += 1
                 guard hash <= maxHash else { continue }
-                let size32 = UInt32(clamping: size)
                 var i = Self.home(hash, shift: shift)
                 while true {
                     let count = table[i].count

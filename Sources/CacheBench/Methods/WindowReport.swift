@@ -90,7 +90,7 @@ struct _WindowedStream {
     let reader: any TraceReader
     let schedule: WindowSchedule?
 
-    init(_ reader: any TraceReader, window: RequestWindow, census: _KeyCensus? = nil) {
+    init(_ reader: any TraceReader, window: RequestWindow, census: _CensusFeed? = nil) {
         if window.isWholeTrace && census == nil {
             self.reader = reader
             schedule = nil

@@ -3,7 +3,9 @@
 /// ``WindowSchedule`` for the runs to cut their statistics at.
 ///
 /// Per row: one comparison for the cap, one hash and comparison for the sample, and a
-/// comparison for the next mark; with a census, one table update per measured row. The batches it returns are never empty.
+/// comparison for the next mark; with a census, the measured rows under its threshold are
+/// gathered for a lane on another thread to count (``_CensusFeed``). The batches it returns are
+/// never empty.
 public struct WindowedReader: TraceReader {
     private var base: any TraceReader
     private let window: RequestWindow
@@ -26,13 +28,10 @@ public struct WindowedReader: TraceReader {
     /// sample stands for.
     private var measuredRequests = 0
     private var measuredBytes = 0
-    /// Counts the measured requests of the census's keys (before sampling), when a control
-    /// variate needs it; a batch's hashes and sizes are gathered here and handed over at once.
-    private let census: _KeyCensus?
-    /// The census's threshold as of the last batch (it only falls): rows above it are not gathered.
-    private var censusMaxHash: UInt64
-    private var censusHashes: [UInt64] = []
-    private var censusSizes: [Int] = []
+    /// Receives the measured requests of the census's keys (before sampling), when a control
+    /// variate needs them: their hashes and sizes are gathered here, a batch at a time, and
+    /// counted on another thread.
+    private let census: _CensusFeed?
 
     /// The underlying trace's name.
     public var name: String { base.name }
@@ -45,10 +44,10 @@ public struct WindowedReader: TraceReader {
         self.init(base, window: window, schedule: schedule, census: nil)
     }
 
-    /// Wraps `base`; `schedule` receives the marks and `census` every measured request's key.
-    init(_ base: any TraceReader, window: RequestWindow, schedule: WindowSchedule, census: _KeyCensus?) {
+    /// Wraps `base`; `schedule` receives the marks and `census` every measured request's key
+    /// under its threshold.
+    init(_ base: any TraceReader, window: RequestWindow, schedule: WindowSchedule, census: _CensusFeed?) {
         self.census = census
-        censusMaxHash = census?.maxHash ?? 0
         self.base = base
         self.window = window
         self.keepBelow = window.keepBelow
@@ -84,62 +83,60 @@ public struct WindowedReader: TraceReader {
                 if !warming && request.operation == .get && request.size > 0 {
                     measuredRequests += 1
                     measuredBytes &+= request.size
-                    if census != nil && hash <= censusMaxHash {
-                        censusHashes.append(hash)
-                        censusSizes.append(request.size)
-                    }
+                    if let census, hash <= census.threshold { census.filling.append(hash: hash, size: request.size) }
                 }
                 if let keepBelow, hash >= keepBelow { continue }
                 batch.append(request)
                 keptRows += 1
             }
-            countGathered()
         }
         return true
     }
 
-    /// The rows of `inner` in the sample, appended to `batch`, and the measured ones gathered for
-    /// the census and counted in one pass; what ``nextBatch(_:)`` does when no warm-up,
-    /// interval or cap asks it to look at each row's time or position.
+    /// The rows of `inner` in the sample, appended to `batch`, and the measured ones under the
+    /// census's threshold gathered for it; what ``nextBatch(_:)`` does when no warm-up, interval
+    /// or cap asks it to look at each row's time or position.
+    ///
+    /// The loop is the reader thread's main cost: one hash per row, the row's slot in the
+    /// census's rows written whether or not it is kept (the count advances only for those under
+    /// the threshold, a quarter of the rows or so, which a branch would mispredict), and a
+    /// branch for the sample, kept rarely.
     private mutating func filterWholeBatch(into batch: inout [Request]) {
         let salt = self.salt
-        let sampling = keepBelow != nil, keepBelow = self.keepBelow ?? .max
-        let counting = census != nil, censusMaxHash = self.censusMaxHash
-        var hashes = censusHashes, sizes = censusSizes
-        censusHashes = []
-        censusSizes = []
+        // Without a ratio every row is kept (a census without sampling).
+        let keepBelow = self.keepBelow, sampleBelow = self.keepBelow ?? .max
         var measured = 0, bytes = 0
-        for request in inner {
-            let hash = sampling || counting ? SpatialSample.hash(request.key, salt: salt) : 0
-            if request.operation == .get && request.size > 0 {
-                measured += 1
-                bytes &+= request.size
-                if counting && hash <= censusMaxHash {
-                    hashes.append(hash)
-                    sizes.append(request.size)
+        if let census {
+            let threshold = census.threshold
+            census.filling.gather(upTo: inner.count) { hashes, sizes, gathered in
+                inner.withUnsafeBufferPointer { rows in
+                    for request in rows {
+                        let hash = SpatialSample.hash(request.key, salt: salt)
+                        let counts = request.operation == .get && request.size > 0
+                        if counts {
+                            measured &+= 1
+                            bytes &+= request.size
+                        }
+                        hashes[gathered] = hash
+                        sizes[gathered] = UInt32(clamping: request.size)
+                        gathered &+= counts && hash <= threshold ? 1 : 0
+                        if keepBelow == nil || hash < sampleBelow { batch.append(request) }
+                    }
                 }
             }
-            if sampling && hash >= keepBelow { continue }
-            batch.append(request)
+        } else {
+            for request in inner {
+                if request.operation == .get && request.size > 0 {
+                    measured &+= 1
+                    bytes &+= request.size
+                }
+                if keepBelow == nil || SpatialSample.hash(request.key, salt: salt) < sampleBelow { batch.append(request) }
+            }
         }
         traceRows += inner.count
         keptRows += batch.count
         measuredRequests += measured
         measuredBytes &+= bytes
-        censusHashes = hashes
-        censusSizes = sizes
-        countGathered()
-    }
-
-    /// Counts a batch's gathered census rows and empties the buffers, keeping their storage.
-    /// Counted here, a batch at a time: the census's table is small enough to stay in the
-    /// processor's caches.
-    private mutating func countGathered() {
-        guard let census, !censusHashes.isEmpty else { return }
-        census.add(hashes: censusHashes, sizes: censusSizes)
-        censusMaxHash = census.maxHash
-        censusHashes.removeAll(keepingCapacity: true)
-        censusSizes.removeAll(keepingCapacity: true)
     }
 
     private mutating func endWarmupIfDue(row: Int, time: Double) {

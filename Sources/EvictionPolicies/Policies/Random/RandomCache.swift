@@ -39,5 +39,9 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
         _sample(slot)
     }
 
-    @inlinable public mutating func victim() -> Int32 { residents.draw() }
+    @inlinable public mutating func victim() -> Int32 {
+        let slot = residents.draw()
+        _prefetchUpcoming(draws: 1) { _, _ in }
+        return slot
+    }
 }

@@ -31,7 +31,11 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
     }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        store.prefetch(key, stage)
+        // A miss files the key in the sample, in a random bucket: load it with the entry.
+        if stage == .entry { residents.prefetchFiling(hash: store.hash(key)) }
+    }
 
     @inlinable public mutating func didHit(_ slot: Int32) {}
 

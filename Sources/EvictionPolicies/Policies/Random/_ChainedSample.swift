@@ -36,11 +36,15 @@ struct _ChainedSample {
     @usableFromInline var links = SideTable<(next: Int32, hash: UInt32)>(filling: (next: -1, hash: 0))
     @usableFromInline var count = 0
 
-    /// A chain's length and its first two slots, which the links also chain, with bits 16-31
-    /// of each one's hash: with the bucket's number (bits 0-15 when there are at least 2^16
-    /// buckets) they are the low 32 bits of the hash the arena's index files the slot under, so
-    /// a guess at a draw can start loading the drawn slot's index bucket before its slot's
-    /// line arrives (see `_SampledResidents.prefetchUpcoming`). Sixteen bytes, four to a line.
+    /// A chain's length and its first two slots, which the links also chain, with a tag of
+    /// each one's hash (bits 16-30, and bit 15 set when known): with the bucket's number (bits
+    /// 0-15 when there are at least 2^16 buckets) they are the low 31 bits of the hash the
+    /// arena's index files the slot under, so a guess at a draw can start loading the drawn
+    /// slot's index bucket before its slot's line arrives (see
+    /// `_SampledResidents.prefetchUpcoming`). Sixteen bytes, four to a line.
+    ///
+    /// A slot that becomes the second when its chain is shortened gets no tag (0): finding its
+    /// hash would load its link, a cache miss on every such removal for a hint.
     @usableFromInline
     struct _Bucket {
         @usableFromInline var head: Int32 = -1
@@ -107,11 +111,11 @@ struct _ChainedSample {
                 bucket.head = next
                 bucket.headTag = bucket.secondTag
                 bucket.second = links[next].next
-                bucket.secondTag = tag(of: bucket.second)
+                bucket.secondTag = 0
             } else if bucket.second == slot {
                 links[bucket.head].next = next
                 bucket.second = next
-                bucket.secondTag = tag(of: next)
+                bucket.secondTag = 0
             } else {
                 var previous = bucket.second
                 while links[previous].next != slot { previous = links[previous].next }
@@ -123,13 +127,9 @@ struct _ChainedSample {
         count -= 1
     }
 
-    /// Bits 16-31 of `hash`, a bucket's tag of a slot filed under it.
+    /// A bucket's tag of a slot filed under `hash`: bits 16-30 of it, and bit 15 set (known).
     @inlinable @inline(__always)
-    static func tag(_ hash: UInt32) -> UInt16 { UInt16(truncatingIfNeeded: hash >> 16) }
-
-    /// The tag of filed `slot`, 0 for -1 (no slot).
-    @inlinable @inline(__always)
-    func tag(of slot: Int32) -> UInt16 { slot >= 0 ? Self.tag(links[slot].hash) : 0 }
+    static func tag(_ hash: UInt32) -> UInt16 { UInt16(truncatingIfNeeded: hash >> 16) | 0x8000 }
 
     /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
@@ -164,7 +164,8 @@ struct _ChainedSample {
 
     /// The slot a draw would take from occupied bucket `index` with the random number
     /// `position`, if it is the chain's head or second (-1 for a walk further down), and the low
-    /// 32 bits of its hash when the table has at least 2^16 buckets (`nil` below). A guess for
+    /// 31 bits of its hash when the table has at least 2^16 buckets and the slot's tag is known
+    /// (`nil` otherwise). A guess for
     /// prefetching (the table may change before the draw). O(1).
     @inlinable @inline(__always)
     func guess(bucket index: Int, position: UInt64) -> (slot: Int32, hash: UInt32?) {
@@ -173,8 +174,8 @@ struct _ChainedSample {
         let steps = Self.steps(position: position, length: UInt64(bucket.length))
         guard steps < 2 else { return (-1, nil) }
         let (slot, tag) = steps == 0 ? (bucket.head, bucket.headTag) : (bucket.second, bucket.secondTag)
-        guard buckets.count >= 1 << 16 else { return (slot, nil) }
-        return (slot, UInt32(tag) << 16 | UInt32(truncatingIfNeeded: index & 0xffff))
+        guard buckets.count >= 1 << 16, tag & 0x8000 != 0 else { return (slot, nil) }
+        return (slot, UInt32(tag & 0x7fff) << 16 | UInt32(truncatingIfNeeded: index & 0xffff))
     }
 
     /// Starts loading bucket `index` (below the bucket count). O(1).

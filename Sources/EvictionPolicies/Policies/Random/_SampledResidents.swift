@@ -29,6 +29,11 @@ public struct _SampledResidents {
     @inlinable
     mutating func remove(_ slot: Int32, hash: UInt64) { sample.remove(slot, hash: hash) }
 
+    /// Starts loading the bucket a key hashing to `hash` would be filed in, for a request that
+    /// may miss: a new resident's bucket is a random line. O(1).
+    @inlinable @inline(__always)
+    func prefetchFiling(hash: UInt64) { sample.prefetchBucket(Int(UInt32(truncatingIfNeeded: hash) & sample.mask)) }
+
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable @inline(__always)
     mutating func draw() -> Int32 { sample.draw(using: &generator) }
@@ -51,7 +56,7 @@ public struct _SampledResidents {
     /// used more or fewer numbers than it planned (the table changed under it).
     ///
     /// - Returns: the guessed slot of each of the next eviction's draws, -1 where a draw walks
-    ///   past a chain's second slot or is not guessed, with its hash's low 32 bits if known.
+    ///   past a chain's second slot or is not guessed, with its hash's low 31 bits if known.
     /// - Complexity: O(draws) expected.
     @inlinable @inline(__always)
     mutating func prefetchUpcoming(draws: Int) -> ((slot: Int32, hash: UInt32?), (slot: Int32, hash: UInt32?)) {

@@ -77,8 +77,6 @@ import TestSupport
                 let drawn = residents.draw()
                 #expect(drawn == model.draw(using: &drawsB))
                 #expect(resident.contains(drawn))
-                // Guessing the next draws (as the policies do after each eviction) only peeks.
-                if roll % 2 == 0 { _ = residents.prefetchUpcoming(draws: 1 + step % 2) }
             } else {
                 let slot = resident.remove(at: Int(random.next() % UInt64(resident.count)))
                 residents.remove(slot, hash: hashes[slot]!)
@@ -105,8 +103,7 @@ import TestSupport
             let roll = random.next() % 10
             if resident.isEmpty || (growing && roll < 6) {
                 let slot = Int32(step)
-                // Few low bits (long chains), and random bits 16-31 for the tags.
-                let hash = random.next() % 64 | (random.next() & 0xffff_0000)
+                let hash = random.next() % 64
                 hashes[slot] = hash
                 sample.insert(slot, hash: hash)
                 model.insert(slot, hash: hash)
@@ -126,13 +123,6 @@ import TestSupport
             #expect(bucket.head == (chain.first ?? -1))
             #expect(bucket.second == (chain.count > 1 ? chain[1] : -1))
             #expect(sample.isOccupied(index) == !chain.isEmpty)
-            // A known tag (bit 15 set) is bits 16-30 of the slot's hash. The head's is always known.
-            if let head = chain.first, let hash = hashes[head] {
-                #expect(bucket.headTag == UInt16(truncatingIfNeeded: hash >> 16) | 0x8000)
-            }
-            if chain.count > 1, let hash = hashes[chain[1]], bucket.secondTag != 0 {
-                #expect(bucket.secondTag == UInt16(truncatingIfNeeded: hash >> 16) | 0x8000)
-            }
         }
     }
 
@@ -149,52 +139,6 @@ import TestSupport
         #expect(sample.buckets[0].head == 0 && sample.buckets[0].second == -1 && sample.isOccupied(0))
         sample.remove(0, hash: 0)
         #expect(sample.buckets[0].length == 0 && sample.buckets[0].head == -1 && !sample.isOccupied(0))
-    }
-
-    @Test("the lookahead generator hands out the seeded generator's sequence, whatever was peeked")
-    func lookaheadKeepsTheSequence() {
-        var random = SeededRandom(seed: 11)
-        var lookahead = _LookaheadGenerator(SeededGenerator(seed: 3)), reference = SeededGenerator(seed: 3)
-        var expected: [UInt64] = []
-        for _ in 0..<5_000 {
-            if random.next() % 3 == 0 {
-                let offset = Int(random.next() % UInt64(_LookaheadGenerator.capacity))
-                while expected.count <= offset { expected.append(reference.next()) }
-                #expect(lookahead.peek(offset) == expected[offset])
-            } else {
-                if expected.isEmpty { expected.append(reference.next()) }
-                #expect(lookahead.next() == expected.removeFirst())
-            }
-        }
-        #expect(lookahead.taken > 0)
-    }
-
-    @Test("with the table unchanged, the guessed next draws are the draws, with their hashes' low 32 bits", arguments: [1, 2])
-    func guessesAreTheDraws(draws: Int) throws {
-        var random = SeededRandom(seed: 21)
-        var residents = try _SampledResidents(options: PolicyOptions(["seed": "5"]))
-        var hashes: [Int32: UInt64] = [:]
-        // 2^16 buckets, about one slot per bucket: chains of one, two and more.
-        for slot in Int32(0)..<70_000 {
-            let hash = random.next()
-            hashes[slot] = hash
-            residents.insert(slot, hash: hash)
-        }
-        var guessedRight = 0, guessed = 0
-        var upcoming = residents.prefetchUpcoming(draws: draws)
-        for _ in 0..<2_000 {
-            var drawn = [residents.draw()]
-            if draws == 2 { drawn.append(residents.draw()) }
-            for (guess, slot) in zip([upcoming.0, upcoming.1], drawn) where guess.slot >= 0 {
-                guessed += 1
-                if guess.slot == slot { guessedRight += 1 }
-                #expect(guess.slot == slot)
-                if let hash = guess.hash { #expect(hash == UInt32(truncatingIfNeeded: hashes[slot] ?? 0) & 0x7fff_ffff) }
-            }
-            upcoming = residents.prefetchUpcoming(draws: draws)
-        }
-        // About 95 % of draws take a chain's head or second at this load, so are guessed.
-        #expect(guessed > 1_800 * draws && guessedRight == guessed)
     }
 
     @Test("a chain of one is drawn without a division but with the same random number")

@@ -16,19 +16,4 @@ extension SlotArena {
     /// confirmed against the key; the index bucket should have been asked for earlier. O(1).
     @inlinable @inline(__always)
     public func candidateSlot(hash: UInt64) -> Int32 { index.candidate(hash: hash) }
-
-    /// Starts loading `slot`'s line, its value and, when `hash` (the low bits of its key's hash)
-    /// is known, the index bucket where its key's probe starts: what releasing it will touch,
-    /// for a sampled policy that guessed its next victim (-1 is ignored). O(1).
-    @inlinable @inline(__always)
-    mutating func _prefetchEntry(_ slot: Int32, hash: UInt32?) {
-        guard slot >= 0 else { return }
-        prefetchSlot(slot)
-        if let hash { index.prefetch(hash: UInt64(hash)) }
-        // Releasing writes the slot's value (nil), in an array of its own.
-        guard Int(slot) < values.count else { return }
-        values.withUnsafeBufferPointer { values in
-            if let base = values.baseAddress { _cs_prefetch(base + Int(slot)) }
-        }
-    }
 }

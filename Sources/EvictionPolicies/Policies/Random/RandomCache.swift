@@ -31,11 +31,7 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
     }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
-        // A miss files the key in the sample, in a random bucket: load it with the entry.
-        if stage == .entry { residents.prefetchFiling(hash: store.hash(key)) }
-    }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 
     @inlinable public mutating func didHit(_ slot: Int32) {}
 
@@ -43,9 +39,5 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
         _sample(slot)
     }
 
-    @inlinable public mutating func victim() -> Int32 {
-        let slot = residents.draw()
-        _prefetchUpcoming(draws: 1) { _, _ in }
-        return slot
-    }
+    @inlinable public mutating func victim() -> Int32 { residents.draw() }
 }

@@ -40,9 +40,5 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
     }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
-        // A miss files the key in the sample, in a random bucket: load it with the entry.
-        if stage == .entry { residents.prefetchFiling(hash: store.hash(key)) }
-    }
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 }

@@ -1,5 +1,3 @@
-import _CSupport
-
 /// The resident slots filed as libCacheSim's chained hash table files its objects, so that a
 /// random draw is distributed as `hashtable_rand_obj` (chainedHashTableV2.c, 0.3.5) draws: a
 /// uniformly random *non-empty bucket*, then a uniformly random object in its chain.
@@ -36,22 +34,12 @@ struct _ChainedSample {
     @usableFromInline var links = SideTable<(next: Int32, hash: UInt32)>(filling: (next: -1, hash: 0))
     @usableFromInline var count = 0
 
-    /// A chain's length and its first two slots, which the links also chain, with a tag of
-    /// each one's hash (bits 16-30, and bit 15 set when known): with the bucket's number (bits
-    /// 0-15 when there are at least 2^16 buckets) they are the low 31 bits of the hash the
-    /// arena's index files the slot under, so a guess at a draw can start loading the drawn
-    /// slot's index bucket before its slot's line arrives (see
-    /// `_SampledResidents.prefetchUpcoming`). Sixteen bytes, four to a line.
-    ///
-    /// A slot that becomes the second when its chain is shortened gets no tag (0): finding its
-    /// hash would load its link, a cache miss on every such removal for a hint.
+    /// A chain's length and its first two slots, which the links also chain.
     @usableFromInline
     struct _Bucket {
         @usableFromInline var head: Int32 = -1
         @usableFromInline var second: Int32 = -1
         @usableFromInline var length: UInt32 = 0
-        @usableFromInline var headTag: UInt16 = 0
-        @usableFromInline var secondTag: UInt16 = 0
 
         @inlinable init() {}
     }
@@ -88,9 +76,7 @@ struct _ChainedSample {
         var bucket = buckets[index]
         links[slot] = (next: bucket.head, hash: hash)
         bucket.second = bucket.head
-        bucket.secondTag = bucket.headTag
         bucket.head = slot
-        bucket.headTag = Self.tag(hash)
         bucket.length &+= 1
         buckets[index] = bucket
         occupied[index >> 6] |= 1 << UInt64(index & 63)
@@ -109,13 +95,10 @@ struct _ChainedSample {
             let next = links[slot].next
             if bucket.head == slot {
                 bucket.head = next
-                bucket.headTag = bucket.secondTag
                 bucket.second = links[next].next
-                bucket.secondTag = 0
             } else if bucket.second == slot {
                 links[bucket.head].next = next
                 bucket.second = next
-                bucket.secondTag = 0
             } else {
                 var previous = bucket.second
                 while links[previous].next != slot { previous = links[previous].next }
@@ -126,10 +109,6 @@ struct _ChainedSample {
         buckets[index] = bucket
         count -= 1
     }
-
-    /// A bucket's tag of a slot filed under `hash`: bits 16-30 of it, and bit 15 set (known).
-    @inlinable @inline(__always)
-    static func tag(_ hash: UInt32) -> UInt16 { UInt16(truncatingIfNeeded: hash >> 16) | 0x8000 }
 
     /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
@@ -146,44 +125,14 @@ struct _ChainedSample {
         // later draw) stays libCacheSim's. Its remainder is taken without a branch on the
         // chain (a chain of one or two is a mask, the same number); the rare walk past the
         // second slot is the only branch that waits for the bucket.
-        let steps = Self.steps(position: generator.next(), length: UInt64(bucket.length))
+        let position = generator.next()
+        let length = UInt64(bucket.length)
+        let steps = length & (length - 1) == 0 ? position & (length - 1) : position % length
         var slot = steps == 0 ? bucket.head : bucket.second
         if steps > 1 {
             for _ in 1..<steps { slot = links[slot].next }
         }
         return slot
-    }
-
-    /// How far down a chain of `length` (≥ 1) a draw walks for the random number `position`:
-    /// `position % length`, taken as a mask when the length is a power of two (one or two
-    /// nearly always), which is the same number without a division.
-    @inlinable @inline(__always)
-    static func steps(position: UInt64, length: UInt64) -> UInt64 {
-        length & (length &- 1) == 0 ? position & (length &- 1) : position % length
-    }
-
-    /// The slot a draw would take from occupied bucket `index` with the random number
-    /// `position`, if it is the chain's head or second (-1 for a walk further down), and the low
-    /// 31 bits of its hash when the table has at least 2^16 buckets and the slot's tag is known
-    /// (`nil` otherwise). A guess for
-    /// prefetching (the table may change before the draw). O(1).
-    @inlinable @inline(__always)
-    func guess(bucket index: Int, position: UInt64) -> (slot: Int32, hash: UInt32?) {
-        let bucket = buckets[index]
-        guard bucket.length > 0 else { return (-1, nil) }
-        let steps = Self.steps(position: position, length: UInt64(bucket.length))
-        guard steps < 2 else { return (-1, nil) }
-        let (slot, tag) = steps == 0 ? (bucket.head, bucket.headTag) : (bucket.second, bucket.secondTag)
-        guard buckets.count >= 1 << 16, tag & 0x8000 != 0 else { return (slot, nil) }
-        return (slot, UInt32(tag & 0x7fff) << 16 | UInt32(truncatingIfNeeded: index & 0xffff))
-    }
-
-    /// Starts loading bucket `index` (below the bucket count). O(1).
-    @inlinable @inline(__always)
-    func prefetchBucket(_ index: Int) {
-        buckets.withUnsafeBufferPointer { buckets in
-            if let base = buckets.baseAddress { _cs_prefetch(base + index) }
-        }
     }
 
     /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.

@@ -47,14 +47,8 @@ extension _SampledRecencyPolicy {
     }
 
     @inlinable public mutating func victim() -> Int32 {
-        let slot = _lowest(of: samples, prefetch: { policy, slot in policy.recency.lastAccess.prefetch(slot) }) {
-            policy, slot in policy.recency.lastAccess[slot]
+        _lowest(of: samples, prefetch: { policy, slot in policy.recency.lastAccess.prefetch(slot) }) { policy, slot in
+            policy.recency.lastAccess[slot]
         }
-        // RandomTwo's next draws are loaded an eviction early; RandomLRU's 16 are loaded together
-        // by `_lowest` already, and more than the lookahead can plan.
-        if samples <= 2 {
-            _prefetchUpcoming(draws: samples) { policy, slot in policy.recency.lastAccess.prefetch(slot) }
-        }
-        return slot
     }
 }

@@ -6,17 +6,12 @@
 ///   expected (see `_ChainedSample`).
 public struct _SampledResidents {
     @usableFromInline var sample: _ChainedSample
-    @usableFromInline var generator: _LookaheadGenerator
-    /// The draws ``prefetchUpcoming(draws:)`` has guessed: how many random numbers each will use
-    /// (8 bits a draw, the next lowest) and how many are planned.
-    @usableFromInline var plan: (spans: UInt64, count: Int) = (0, 0)
-    /// ``_LookaheadGenerator/taken`` when the plan was made.
-    @usableFromInline var plannedFrom = 0
+    @usableFromInline var generator: SeededGenerator
 
     /// An empty sample of `buckets` hash buckets, its generator seeded by the `seed` option (1 by default).
     init(options: PolicyOptions, buckets: Int = 1 << 16) throws(PolicyConfigurationError) {
         sample = _ChainedSample(buckets: buckets)
-        generator = _LookaheadGenerator(try SeededGenerator(seedOption: options))
+        generator = try SeededGenerator(seedOption: options)
     }
 
     @inlinable var count: Int { sample.count }
@@ -29,77 +24,9 @@ public struct _SampledResidents {
     @inlinable
     mutating func remove(_ slot: Int32, hash: UInt64) { sample.remove(slot, hash: hash) }
 
-    /// Starts loading the bucket a key hashing to `hash` would be filed in, for a request that
-    /// may miss: a new resident's bucket is a random line. O(1).
-    @inlinable @inline(__always)
-    func prefetchFiling(hash: UInt64) { sample.prefetchBucket(Int(UInt32(truncatingIfNeeded: hash) & sample.mask)) }
-
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable @inline(__always)
     mutating func draw() -> Int32 { sample.draw(using: &generator) }
-
-    /// Guesses the next `2 × draws` draws (`draws` is 1 or 2, one eviction's) from the random
-    /// numbers they will use and the table as it is now, and starts loading what they will
-    /// read: the buckets of the eviction after next, and for the next eviction, whose buckets
-    /// were loaded by the previous call, the drawn slots' links here; their slots and hashes are
-    /// returned for the caller to load their slot lines and index buckets. Call it after each
-    /// eviction's draws.
-    ///
-    /// Why: an eviction is three dependent cache misses (the bucket, the drawn slot's line, its
-    /// index bucket to remove it), and the draw's numbers are known ahead, so loading the bucket
-    /// two evictions early and the rest one eviction early leaves none for the eviction to wait
-    /// for. A guess that the table's changes make wrong costs a useless load, never another draw.
-    ///
-    /// The guesses are kept (``plan``) and only the newest eviction's are made here: finding a
-    /// draw's bucket skips empty ones on branches no predictor can learn, and redoing it for
-    /// every planned draw cost more than the misses it saved. The plan is dropped when a draw
-    /// used more or fewer numbers than it planned (the table changed under it).
-    ///
-    /// - Returns: the guessed slot of each of the next eviction's draws, -1 where a draw walks
-    ///   past a chain's second slot or is not guessed, with its hash's low 31 bits if known.
-    /// - Complexity: O(draws) expected.
-    @inlinable @inline(__always)
-    mutating func prefetchUpcoming(draws: Int) -> ((slot: Int32, hash: UInt32?), (slot: Int32, hash: UInt32?)) {
-        // Keep the plan's later draws if the draws just made used the numbers it planned.
-        let used = generator.taken &- plannedFrom
-        let planned = plan.spans & (draws == 1 ? 0xff : 0xffff)
-        if plan.count >= draws && used == Int((planned & 0xff) &+ (planned >> 8)) {
-            plan.spans >>= UInt64(8 &* draws)
-            plan.count &-= draws
-        } else {
-            plan = (0, 0)
-        }
-        plannedFrom = generator.taken
-        var guessed: ((slot: Int32, hash: UInt32?), (slot: Int32, hash: UInt32?)) = ((-1, nil), (-1, nil))
-        let mask = sample.mask
-        var offset = 0
-        for draw in 0..<(2 &* draws) {
-            var span = Int(truncatingIfNeeded: (plan.spans >> UInt64(8 &* draw)) & 0xff)
-            let isNew = draw >= plan.count
-            if isNew {
-                // The bucket a draw takes is the first occupied one its numbers name.
-                var end = offset
-                repeat {
-                    guard end < _LookaheadGenerator.capacity &- 1 else { return guessed }
-                    end &+= 1
-                } while !sample.isOccupied(Int(UInt32(truncatingIfNeeded: generator.peek(end &- 1)) & mask))
-                span = end &+ 1 &- offset
-                plan.spans |= UInt64(span) << UInt64(8 &* draw)
-                plan.count &+= 1
-            }
-            let index = Int(UInt32(truncatingIfNeeded: generator.peek(offset &+ span &- 2)) & mask)
-            if draw >= draws {
-                if isNew { sample.prefetchBucket(index) }
-            } else {
-                let guess = sample.guess(bucket: index, position: generator.peek(offset &+ span &- 1))
-                // Removing the victim reads its link when its chain is longer than one.
-                if guess.slot >= 0 { sample.links.prefetch(guess.slot) }
-                if draw == 0 { guessed.0 = guess } else { guessed.1 = guess }
-            }
-            offset &+= span
-        }
-        return guessed
-    }
 }
 
 /// A policy that evicts residents drawn at random (``_SampledResidents``): the count, filing a
@@ -161,22 +88,6 @@ extension _SampledPolicy {
             }
             return best
         }
-    }
-
-    /// After an eviction's `draws` draws (1 or 2), starts loading what the next eviction's
-    /// draws will read, as ``_SampledResidents/prefetchUpcoming(draws:)`` guesses them: their
-    /// slot lines, their index buckets and, through `prefetch`, the policy's own scores. Only
-    /// hints: the draws and choices are unchanged.
-    /// O(draws) expected.
-    @inlinable @inline(__always)
-    public mutating func _prefetchUpcoming(draws: Int, prefetch: (inout Self, Int32) -> Void) {
-        let (first, second) = residents.prefetchUpcoming(draws: draws)
-        _inPlace { store in
-            store._prefetchEntry(first.slot, hash: first.hash)
-            store._prefetchEntry(second.slot, hash: second.hash)
-        }
-        if first.slot >= 0 { prefetch(&self, first.slot) }
-        if second.slot >= 0 { prefetch(&self, second.slot) }
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {

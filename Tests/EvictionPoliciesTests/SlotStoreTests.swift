@@ -62,4 +62,54 @@ struct SlotStoreTests {
         store.prefetchEviction(of: -1)
         #expect(store.index.count == slots.count)
     }
+
+    @Test("with Void values a freed slot keeps its mark, yet residency, values and the resident listing match a model")
+    func voidResidencyMarks() {
+        // Void values are marks that a freed slot keeps (no write on release, none on a
+        // reallocation that keeps the mark); Int values are cleared as before. Both arenas get
+        // the same random mix of resident and ghost allocations, releases and demotions, and
+        // must agree with a dictionary of what is resident.
+        var marks = SlotArena<UInt64, Void>()
+        var cleared = SlotArena<UInt64, Int>()
+        var truth: [UInt64: (slot: Int32, resident: Bool)] = [:]
+        var rng = SeededRandom(seed: 23)
+        for step in 0..<50_000 {
+            let key = UInt64.random(in: 0..<2_000, using: &rng)
+            if let entry = truth[key] {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0:
+                    let released = marks.release(entry.slot)
+                    #expect((released != nil) == entry.resident)
+                    #expect((cleared.release(entry.slot) != nil) == entry.resident)
+                    truth[key] = nil
+                case 1:
+                    // A resident becomes a ghost, or a ghost comes back, in place.
+                    marks.setValue(entry.slot, entry.resident ? nil : ())
+                    cleared.setValue(entry.slot, entry.resident ? nil : Int(key))
+                    truth[key] = (entry.slot, !entry.resident)
+                default:
+                    #expect(marks.isResident(entry.slot) == entry.resident)
+                }
+            } else {
+                let resident = Bool.random(using: &rng)
+                let slot = marks.allocate(key: key, value: resident ? () : nil, cost: 1)
+                #expect(cleared.allocate(key: key, value: resident ? Int(key) : nil, cost: 1) == slot)
+                truth[key] = (slot, resident)
+            }
+            if step % 499 == 0 {
+                for (key, entry) in truth {
+                    #expect(marks.find(key) == entry.slot)
+                    #expect(marks.isResident(entry.slot) == entry.resident)
+                    #expect((marks.value(entry.slot) != nil) == entry.resident)
+                    #expect(cleared.value(entry.slot) == (entry.resident ? Int(key) : nil))
+                }
+                var listed: Set<UInt64> = [], listedCleared: Set<UInt64> = []
+                marks.forEachResident { key, _, _ in listed.insert(key) }
+                cleared.forEachResident { key, _, _ in listedCleared.insert(key) }
+                let expected = Set(truth.filter { $0.value.resident }.keys)
+                #expect(listed == expected)
+                #expect(listedCleared == expected)
+            }
+        }
+    }
 }

@@ -6,8 +6,10 @@ extension SlotArena {
     /// - Complexity: O(``slotCapacity``).
     @inlinable
     public func forEachResident(_ body: (_ key: Key, _ value: Value, _ cost: Int) throws -> Void) rethrows {
+        // Where values are marks, a free slot keeps its mark (see `release`): skip the free list.
+        let isFree = Self._valuesAreMarks ? _freeSlots() : []
         for i in values.indices {
-            guard let value = values[i] else { continue }
+            guard let value = values[i], isFree.isEmpty || !isFree[i] else { continue }
             try body(slots[i].key, value, slots[i].cost)
         }
     }

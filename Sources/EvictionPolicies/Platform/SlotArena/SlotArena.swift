@@ -18,7 +18,8 @@ import _CSupport
 @frozen
 public struct SlotArena<Key: Hashable, Value> {
     @usableFromInline var slots: ContiguousArray<_Slot<Key>> = []
-    /// `nil` for free slots and for ghosts, which remember only a key.
+    /// `nil` for ghosts, which remember only a key, and for free slots, except where
+    /// ``_valuesAreMarks``: there a free slot keeps the mark it had.
     @usableFromInline var values: ContiguousArray<Value?> = []
     /// Head of the free list, chained through `next`.
     @usableFromInline var freeHead: Int32 = -1
@@ -35,6 +36,14 @@ public struct SlotArena<Key: Hashable, Value> {
 
     /// An empty arena.
     @inlinable public init() {}
+
+    /// Whether a value has no size (`Void`, as replay stores), so that `values` holds only
+    /// resident-or-ghost marks and nothing to release. Then a freed slot keeps its mark, which
+    /// nothing reads (a free slot is in no index, list or heap; ``forEachResident(_:)`` skips
+    /// the free list), and an allocation writes the mark only when it changes: two array
+    /// writes, each a uniqueness check, fewer per eviction and insert.
+    @inlinable
+    static var _valuesAreMarks: Bool { MemoryLayout<Value>.size == 0 }
 
     /// The hash the index files `key` under. Compute it once per request and pass it to
     /// ``find(_:hash:)`` and ``allocate(key:hash:value:cost:)``. O(length of key).
@@ -89,16 +98,27 @@ public struct SlotArena<Key: Hashable, Value> {
                 slots[Int(slot)] = _Slot(key: key, cost: cost)
                 return next
             }
-            values[Int(slot)] = value
+            // A value of no size is only a resident mark, which a freed slot keeps (see
+            // `release`): most slots come back as residents, and the write is then skipped.
+            if !Self._valuesAreMarks || (values[Int(slot)] == nil) != (value == nil) { values[Int(slot)] = value }
         } else {
-            if !_isPOD(Key.self) && placeholderKey == nil { placeholderKey = key }
-            slot = Int32(truncatingIfNeeded: slots.count)
-            slots.append(_Slot(key: key, cost: cost))
-            values.append(value)
+            slot = _appendSlot(key: key, value: value, cost: cost)
         }
         liveCount += 1
         if liveCount > slots.count >> 1 { nextShrinkCheck = .max }
         index.insert(hash: hash, slot: slot)
+        return slot
+    }
+
+    /// A new slot at the end of the arena, for an allocation with no free slot.
+    // Out of line: it runs only while the arena grows, and inlined its appends made
+    // `allocate` too large to inline into a replay loop.
+    @inlinable @inline(never)
+    mutating func _appendSlot(key: Key, value: Value?, cost: Int) -> Int32 {
+        if !_isPOD(Key.self) && placeholderKey == nil { placeholderKey = key }
+        let slot = Int32(truncatingIfNeeded: slots.count)
+        slots.append(_Slot(key: key, cost: cost))
+        values.append(value)
         return slot
     }
 
@@ -122,7 +142,9 @@ public struct SlotArena<Key: Hashable, Value> {
         index.remove(hash: hash(key), slot: slot)
         self.freeHead = slot
         liveCount -= 1
-        let value = values.withUnsafeMutableBufferPointer { values in
+        // A value of no size (replay's `Void`) holds nothing to release: the slot keeps its
+        // mark, and a write (an array uniqueness check, a runtime call) is saved per eviction.
+        let value = Self._valuesAreMarks ? values[i] : values.withUnsafeMutableBufferPointer { values in
             let value = values[i]
             values[i] = nil
             return value
@@ -149,12 +171,7 @@ public struct SlotArena<Key: Hashable, Value> {
     @inlinable @inline(never)
     mutating func _shrink() {
         nextShrinkCheck = liveCount / 2
-        var isFree = [Bool](repeating: false, count: slots.count)
-        var free = freeHead
-        while free >= 0 {
-            isFree[Int(free)] = true
-            free = slots[Int(free)].next
-        }
+        let isFree = _freeSlots()
         var length = slots.count
         while length > 0 && isFree[length - 1] { length -= 1 }
         if length < slots.count {
@@ -171,6 +188,18 @@ public struct SlotArena<Key: Hashable, Value> {
         }
         freeHead = head
         index.shrinkToFit()
+    }
+
+    /// Per slot, whether it is on the free list. O(n) in the slot count.
+    @inlinable
+    func _freeSlots() -> [Bool] {
+        var isFree = [Bool](repeating: false, count: slots.count)
+        var free = freeHead
+        while free >= 0 {
+            isFree[Int(free)] = true
+            free = slots[Int(free)].next
+        }
+        return isFree
     }
 
     /// The number of slots ever allocated and not given back (resident, ghost and free): the

@@ -79,7 +79,9 @@ struct _ChainedSample {
         bucket.head = slot
         bucket.length &+= 1
         buckets[index] = bucket
-        occupied[index >> 6] |= 1 << UInt64(index & 63)
+        // Read first: the bit is usually set already, and a read costs no uniqueness check.
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        if occupied[index >> 6] & bit == 0 { occupied[index >> 6] |= bit }
     }
 
     /// Takes out filed `slot`, whose key hashes to `hash` (as it was filed).

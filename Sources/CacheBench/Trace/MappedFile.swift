@@ -9,7 +9,7 @@ import Darwin
 /// into a buffer first (a tenth of a sampled run's CPU time on a 240 MB trace).
 ///
 /// Only what ``ByteSource/borrow(upTo:copyingInto:)`` hands out is ever touched, in order; what
-/// lies behind the last chunk handed out is given back every few megabytes (`MADV_DONTNEED`),
+/// lies behind the last chunk handed out is given back every megabyte (`MADV_DONTNEED`),
 /// so the process's resident memory stays that of one buffer however long the file is. The
 /// mapping covers the file's length when it was mapped; ``ByteSource`` reads what a growing
 /// file adds after it with `read(2)`.
@@ -23,7 +23,7 @@ final class _MappedFile {
     /// Files shorter than this are read with `read(2)`: mapping costs more than it saves.
     static let minimumLength = 1 << 20
     /// How much to read past before giving the pages behind back.
-    private static let releaseStride = 8 << 20
+    private static let releaseStride = 1 << 20
 
     private let base: UnsafeMutableRawPointer
     /// The mapped length: the file's length when it was mapped.
@@ -62,7 +62,7 @@ final class _MappedFile {
     }
 
     /// Gives back the whole pages before ``position`` (already handed out, no longer in use)
-    /// once there are a few megabytes of them: the kernel keeps them in its cache, only this
+    /// once there is a megabyte of them: the kernel keeps them in its cache, only this
     /// process stops holding them.
     private func releaseBehind() {
         let upTo = position / pageSize * pageSize

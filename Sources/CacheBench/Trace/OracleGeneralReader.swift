@@ -9,7 +9,7 @@
 ///
 /// The records are read in chunks (``ByteSource/borrow(upTo:copyingInto:)``: in place from a
 /// large regular file, else copied into one buffer), and a reader that needs only some rows
-/// decodes them straight from the chunk (``nextRecords()``, ``key(at:)``, ``request(at:)``).
+/// decodes them straight from the chunk (``nextRecords(_:)``, ``key(at:)``, ``request(at:)``).
 public struct OracleGeneralReader: TraceReader {
     /// The size of one record in bytes.
     public static let recordSize = 24
@@ -38,23 +38,30 @@ public struct OracleGeneralReader: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
-        guard let records = try nextRecords() else { return false }
-        for i in 0..<records.count { batch.append(Self.request(at: records.base + i * Self.recordSize)) }
-        return !batch.isEmpty
+        return try nextRecords { base, count in
+            var sizes: UInt64 = 0
+            for i in 0..<count {
+                let request = Self.request(at: base + i * Self.recordSize)
+                sizes &+= UInt64(request.size)
+                batch.append(request)
+            }
+            return sizes
+        } && !batch.isEmpty
     }
 
-    /// The next chunk's whole records, in place: `count` records of ``recordSize`` bytes from
-    /// `base`, valid until the next call; `nil` at the end of the trace. O(records) (the sizes'
-    /// total is checked here, so a caller that decodes only some rows still gets the error).
+    /// Reads the next chunk and passes its whole records to `body` in place (`count` records of
+    /// ``recordSize`` bytes from `base`, valid during the call); `false` at the end of the trace.
+    /// `body` returns the sum of the records' sizes, which it reads anyway, and this reader checks
+    /// the running total: a caller that decodes only some rows needs no pass of its own.
     ///
     /// - Throws: ``TraceError`` at a truncated last record or a total size beyond `Int.max`.
-    mutating func nextRecords() throws(TraceError) -> (base: UnsafeRawPointer, count: Int)? {
-        guard !finished else { return nil }
+    mutating func nextRecords(_ body: (_ base: UnsafeRawPointer, _ count: Int) -> UInt64) throws(TraceError) -> Bool {
+        guard !finished else { return false }
         let bytes = try source.borrow(upTo: buffer.capacity, copyingInto: buffer.pointer)
         let n = bytes.count
         let whole = n / Self.recordSize
         let base = bytes.baseAddress ?? UnsafeRawPointer(buffer.pointer)
-        try addSizes(base, count: whole)
+        if whole > 0 { try addSizes(body(base, whole), of: base, count: whole) }
         if n % Self.recordSize != 0 {
             let at = offset + whole * Self.recordSize
             throw TraceError(.malformed, file: name, offset: at,
@@ -62,15 +69,13 @@ public struct OracleGeneralReader: TraceReader {
         }
         offset += n
         if n < buffer.capacity { finished = true }
-        return whole == 0 ? nil : (base, whole)
+        return whole > 0
     }
 
-    /// Adds the sizes of `count` records at `base` to ``sizeTotal``, naming the record that takes
-    /// it past `Int.max`. A chunk's sum fits 64 bits (2^32 per record), so the check is per chunk.
-    private mutating func addSizes(_ base: UnsafeRawPointer, count: Int) throws(TraceError) {
-        var chunk: UInt64 = 0
-        for i in 0..<count { chunk &+= UInt64(Self.size(at: base + i * Self.recordSize)) }
-        if chunk <= UInt64(Int.max), case (let total, false) = sizeTotal.addingReportingOverflow(Int(chunk)) {
+    /// Adds a chunk's `sum` of sizes to ``sizeTotal``; past `Int.max`, names the record of the
+    /// `count` at `base` that takes it there. A chunk's sum fits 64 bits (2^32 per record).
+    private mutating func addSizes(_ sum: UInt64, of base: UnsafeRawPointer, count: Int) throws(TraceError) {
+        if sum <= UInt64(Int.max), case (let total, false) = sizeTotal.addingReportingOverflow(Int(sum)) {
             sizeTotal = total
             return
         }

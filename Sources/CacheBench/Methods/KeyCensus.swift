@@ -116,9 +116,11 @@ final class _KeyCensus: @unchecked Sendable {
         let full = min(limit, slots.count * 7 / 10)
         var keys = self.keys
         defer { self.keys = keys }
-        // A request's slot may be a cache miss: the slot of the request `lookahead` places on is
-        // loaded while this one is counted, so the misses overlap.
-        let lookahead = 16
+        // A request's slot may be a cache miss, to memory rather than the last-level cache when the
+        // trace streaming through evicts the table: the slot of the request `lookahead` places on
+        // is loaded while this one is counted, so the misses overlap. 64 rather than 16 cut the
+        // census lane's CPU time by a tenth on a 10M-request trace (8 MB table).
+        let lookahead = 64
         return slots.withUnsafeMutableBufferPointer { table in
             guard let base = table.baseAddress else { return end }
             var index = start

@@ -122,7 +122,7 @@ public struct WindowedReader: TraceReader {
             } else {
                 more = try base.nextBatch(&inner)
                 let decoded = inner
-                if more { decoded.withUnsafeBufferPointer { rows in filterWhole(rows, into: &batch) } }
+                if more { _ = decoded.withUnsafeBufferPointer { rows in filterWhole(rows, into: &batch) } }
             }
             if !more {
                 ended = true

@@ -1,3 +1,5 @@
+import _CSupport
+
 /// Reads a trace through a ``RequestWindow``: stops after `maxRequests` rows, drops the rows
 /// whose key is outside the sample, and marks the warm-up's end and each interval's end in a
 /// ``WindowSchedule`` for the runs to cut their statistics at.
@@ -8,6 +10,11 @@
 /// never empty.
 public struct WindowedReader: TraceReader {
     private var base: any TraceReader
+    /// `base` when it reads oracleGeneral records and no row's time or position matters
+    /// (``wholeRows``): read in its place, so a dropped row is never decoded.
+    private var records: OracleGeneralReader?
+    /// No warm-up, interval or cap: a row matters only for the sample and the census.
+    private let wholeRows: Bool
     private let window: RequestWindow
     private let keepBelow: UInt64?
     private let salt: UInt64
@@ -24,6 +31,8 @@ public struct WindowedReader: TraceReader {
     /// intervals are off or not started.
     private var intervalEnd = Double.infinity
     private var capped = false
+    /// The trace has ended (rows read whole only: ``nextWholeRows(_:)``).
+    private var ended = false
     /// `get` rows of size > 0 after the warm-up, and their bytes, before sampling: what the
     /// sample stands for.
     private var measuredRequests = 0
@@ -50,11 +59,13 @@ public struct WindowedReader: TraceReader {
         self.census = census
         self.base = base
         self.window = window
+        wholeRows = window.warmup == nil && window.reportInterval == nil && window.maxRequests == nil
+        records = wholeRows ? base as? OracleGeneralReader : nil
         self.keepBelow = window.keepBelow
         self.salt = SpatialSample.salt(seed: window.sampleSeed)
         self.schedule = schedule
         warming = window.warmup != nil
-        inner.reserveCapacity(1 << 14)
+        if records == nil { inner.reserveCapacity(1 << 14) }
         if !warming { startIntervals(row: 0, time: 0) }
     }
 
@@ -63,13 +74,9 @@ public struct WindowedReader: TraceReader {
     /// - Throws: the trace's errors, and at the end a ``TraceError`` when the warm-up covered the whole trace.
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
+        if wholeRows { return try nextWholeRows(&batch) }
         while batch.isEmpty {
             guard !capped, try base.nextBatch(&inner) else { try finish(); return false }
-            if window.warmup == nil && window.reportInterval == nil && window.maxRequests == nil {
-                // No marks and no cap: the rows' times are not needed, only the sample and the census.
-                filterWholeBatch(into: &batch)
-                continue
-            }
             for request in inner {
                 if let cap = window.maxRequests, traceRows >= cap { capped = true; break }
                 let time: Double
@@ -93,50 +100,85 @@ public struct WindowedReader: TraceReader {
         return true
     }
 
-    /// The rows of `inner` in the sample, appended to `batch`, and the measured ones under the
+    /// The fewest trace rows behind one batch when only the sample and the census matter: a
+    /// sampled batch is a small part of what was read, and each batch costs the driver a
+    /// hand-over between threads (tens of microseconds), so a batch gathers several chunks.
+    static let wholeRowsPerBatch = 1 << 16
+
+    /// ``nextBatch(_:)`` when no warm-up, interval or cap asks for each row's time or position:
+    /// the sampled rows of at least ``wholeRowsPerBatch`` trace rows (or the rest of the trace),
+    /// read in place from oracleGeneral records, else from the base reader's batches.
+    private mutating func nextWholeRows(_ batch: inout [Request]) throws(TraceError) -> Bool {
+        guard !ended else { return false }
+        let start = traceRows
+        while batch.isEmpty || traceRows - start < Self.wholeRowsPerBatch {
+            let more: Bool
+            if var reader = records {
+                // Every record is a measured request or of size 0: the measured bytes are the sizes' sum.
+                more = try reader.nextRecords { base, count in
+                    UInt64(filterWhole(_OracleGeneralRecords(base: base, count: count), into: &batch))
+                }
+                records = reader
+            } else {
+                more = try base.nextBatch(&inner)
+                let decoded = inner
+                if more { _ = decoded.withUnsafeBufferPointer { rows in filterWhole(rows, into: &batch) } }
+            }
+            if !more {
+                ended = true
+                try finish()
+                return !batch.isEmpty
+            }
+        }
+        return true
+    }
+
+    /// The rows of `rows` in the sample, appended to `batch`, and the measured ones under the
     /// census's threshold gathered for it; what ``nextBatch(_:)`` does when no warm-up, interval
-    /// or cap asks it to look at each row's time or position.
+    /// or cap asks it to look at each row's time or position. Specialised per kind of rows, so an
+    /// oracleGeneral chunk is filtered in place and only its kept rows become requests.
     ///
     /// The loop is the reader thread's main cost: one hash per row, the row's slot in the
     /// census's rows written whether or not it is kept (the count advances only for those under
     /// the threshold, a quarter of the rows or so, which a branch would mispredict), and a
     /// branch for the sample, kept rarely.
-    private mutating func filterWholeBatch(into batch: inout [Request]) {
+    /// Returns the measured bytes of `rows`.
+    @discardableResult
+    private mutating func filterWhole<Rows: _FilterableRows>(_ rows: Rows, into batch: inout [Request]) -> Int {
         let salt = self.salt
         // Without a ratio every row is kept (a census without sampling).
         let keepBelow = self.keepBelow, sampleBelow = self.keepBelow ?? .max
         var measured = 0, bytes = 0
+        let kept = batch.count
         if let census {
             let threshold = census.threshold
-            census.filling.gather(upTo: inner.count) { hashes, sizes, gathered in
-                inner.withUnsafeBufferPointer { rows in
-                    for request in rows {
-                        let hash = SpatialSample.hash(request.key, salt: salt)
-                        let counts = request.operation == .get && request.size > 0
-                        if counts {
-                            measured &+= 1
-                            bytes &+= request.size
-                        }
-                        hashes[gathered] = hash
-                        sizes[gathered] = UInt32(clamping: request.size)
-                        gathered &+= counts && hash <= threshold ? 1 : 0
-                        if keepBelow == nil || hash < sampleBelow { batch.append(request) }
-                    }
+            census.filling.gather(upTo: rows.count) { hashes, sizes, gathered in
+                for i in 0..<rows.count {
+                    rows.prefetch(i)
+                    let hash = SpatialSample.hash(rows.key(i), salt: salt)
+                    let size = rows.measuredSize(i)
+                    measured &+= size > 0 ? 1 : 0
+                    bytes &+= size
+                    hashes[gathered] = hash
+                    sizes[gathered] = UInt32(clamping: size)
+                    gathered &+= size > 0 && hash <= threshold ? 1 : 0
+                    if keepBelow == nil || hash < sampleBelow { batch.append(rows.request(i)) }
                 }
             }
         } else {
-            for request in inner {
-                if request.operation == .get && request.size > 0 {
-                    measured &+= 1
-                    bytes &+= request.size
-                }
-                if keepBelow == nil || SpatialSample.hash(request.key, salt: salt) < sampleBelow { batch.append(request) }
+            for i in 0..<rows.count {
+                rows.prefetch(i)
+                let size = rows.measuredSize(i)
+                measured &+= size > 0 ? 1 : 0
+                bytes &+= size
+                if keepBelow == nil || SpatialSample.hash(rows.key(i), salt: salt) < sampleBelow { batch.append(rows.request(i)) }
             }
         }
-        traceRows += inner.count
-        keptRows += batch.count
+        traceRows += rows.count
+        keptRows += batch.count - kept
         measuredRequests += measured
         measuredBytes &+= bytes
+        return bytes
     }
 
     private mutating func endWarmupIfDue(row: Int, time: Double) {
@@ -193,4 +235,41 @@ public struct WindowedReader: TraceReader {
                              reason: "the warm-up (\(warmup)) is as long as the trace or longer: the trace has \(traceRows) rows\(span), so no request is left to measure")
         }
     }
+}
+
+/// Rows a ``WindowedReader`` filters by key alone (see `filterWhole`): decoded requests, or an
+/// oracleGeneral chunk's records read in place. Each accessor is O(1) and inlined.
+protocol _FilterableRows {
+    /// The rows.
+    var count: Int { get }
+    /// Row `i`'s key.
+    func key(_ i: Int) -> UInt64
+    /// Row `i`'s size when it is a measured request (a `get` of size > 0), else 0.
+    func measuredSize(_ i: Int) -> Int
+    /// Row `i` as a request.
+    func request(_ i: Int) -> Request
+    /// Asks for the memory of a row a little after `i` (rows read in place from a file).
+    func prefetch(_ i: Int)
+}
+
+extension UnsafeBufferPointer: _FilterableRows where Element == Request {
+    @inline(__always) func key(_ i: Int) -> UInt64 { self[i].key }
+    @inline(__always) func measuredSize(_ i: Int) -> Int {
+        self[i].operation == .get && self[i].size > 0 ? self[i].size : 0
+    }
+    @inline(__always) func request(_ i: Int) -> Request { self[i] }
+    @inline(__always) func prefetch(_ i: Int) {}
+}
+
+/// An oracleGeneral chunk's records, in place: every record is a `get`.
+struct _OracleGeneralRecords: _FilterableRows {
+    let base: UnsafeRawPointer
+    let count: Int
+    @inline(__always) private func record(_ i: Int) -> UnsafeRawPointer { base + i &* OracleGeneralReader.recordSize }
+    @inline(__always) func key(_ i: Int) -> UInt64 { OracleGeneralReader.key(at: record(i)) }
+    @inline(__always) func measuredSize(_ i: Int) -> Int { Int(OracleGeneralReader.size(at: record(i))) }
+    @inline(__always) func request(_ i: Int) -> Request { OracleGeneralReader.request(at: record(i)) }
+    /// The file's pages are not contiguous in memory, and the processor's prefetcher stops at
+    /// each page's end: asking 2 KB ahead keeps the stream flowing across them.
+    @inline(__always) func prefetch(_ i: Int) { _cs_prefetch(record(i) + 2_048) }
 }

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Sequential bytes from a file or standard input, read in large chunks with `read(2)`.
+/// Sequential bytes from a file or standard input, read in large chunks with `read(2)`, or in
+/// place from a large regular file (``borrow(upTo:copyingInto:)``).
 ///
 /// Holds one reusable buffer, so memory stays constant however long the input is.
 public final class ByteSource {
@@ -77,7 +78,49 @@ public final class ByteSource {
     }
 
     deinit {
+        mapped = nil
         if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The file mapped for ``borrow(upTo:copyingInto:)``, while it serves the reads.
+    private var mapped: _MappedFile?
+    private var mappingTried = false
+
+    /// The next bytes of the input, `count` of them unless it ends first, valid until the next
+    /// read from this source: in place when the input is a large regular file (``_MappedFile``:
+    /// no copy), otherwise read into `buffer`, which holds `count` bytes. The bytes are those
+    /// ``readFully(into:count:)`` would give, a file that grows or shrinks while it is read
+    /// included.
+    public func borrow(upTo count: Int, copyingInto buffer: UnsafeMutableRawPointer) throws(TraceError) -> UnsafeRawBufferPointer {
+        if !mappingTried {
+            mappingTried = true
+            // The file's bytes from the first one not yet consumed: what was peeked is in the mapping too.
+            if ownsDescriptor, let length, let file = _MappedFile(descriptor: descriptor, length: length, position: bytesRead) {
+                mapped = file
+                pending = []
+            }
+        }
+        if let mapped {
+            let bytes = mapped.take(upTo: count)
+            bytesRead += bytes.count
+            if bytes.count == count { return bytes }
+            // The end of the mapping: whatever follows it (a file that grew) is read as any file is.
+            if let start = bytes.baseAddress { buffer.copyMemory(from: start, byteCount: bytes.count) }
+            try leaveMapping()
+            let more = try readFully(into: buffer + bytes.count, count: count - bytes.count)
+            return UnsafeRawBufferPointer(start: buffer, count: bytes.count + more)
+        }
+        let n = try readFully(into: buffer, count: count)
+        return UnsafeRawBufferPointer(start: buffer, count: n)
+    }
+
+    /// Goes back to `read(2)` at the first byte the mapping did not hand out.
+    private func leaveMapping() throws(TraceError) {
+        guard let file = mapped else { return }
+        mapped = nil
+        guard lseek(descriptor, off_t(file.position), SEEK_SET) >= 0 else {
+            throw TraceError(.cannotOpen, file: name, reason: "read failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Bytes already read by ``peek(upTo:)`` and not yet consumed.
@@ -86,6 +129,7 @@ public final class ByteSource {
     /// Returns up to `count` bytes from the start of the input without consuming them, so that a
     /// format can be recognised even on standard input.
     public func peek(upTo count: Int) throws(TraceError) -> [UInt8] {
+        try leaveMapping()
         if pending.count < count {
             guard descriptor >= 0 || oneShot != nil || upstream != nil else { return Array(pending.prefix(count)) }
             let wanted = count - pending.count
@@ -99,6 +143,7 @@ public final class ByteSource {
 
     /// Reads up to `count` bytes into `buffer`; returns the number read, 0 at the end of input.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(TraceError) -> Int {
+        try leaveMapping()
         if !pending.isEmpty {
             let n = min(count, pending.count, maximumRead)
             pending.withUnsafeBytes { bytes in

@@ -6,6 +6,10 @@
 /// Every record is a `get`; records of size 0 are passed on and skipped by the replay, as
 /// libCacheSim skips them. A file whose length is not a multiple of 24 is reported as truncated,
 /// naming the byte offset of the incomplete record.
+///
+/// The records are read in chunks (``ByteSource/borrow(upTo:copyingInto:)``: in place from a
+/// large regular file, else copied into one buffer), and a reader that needs only some rows
+/// decodes them straight from the chunk (``nextRecords(_:)``, ``key(at:)``, ``request(at:)``).
 public struct OracleGeneralReader: TraceReader {
     /// The size of one record in bytes.
     public static let recordSize = 24
@@ -34,24 +38,30 @@ public struct OracleGeneralReader: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
-        guard !finished else { return false }
-        let n = try source.readFully(into: buffer.pointer, count: buffer.capacity)
-        let whole = n / Self.recordSize
-        let raw = UnsafeRawPointer(buffer.pointer)
-        for i in 0..<whole {
-            let record = raw + i * Self.recordSize
-            let time = UInt32(littleEndian: record.loadUnaligned(as: UInt32.self))
-            let id = UInt64(littleEndian: (record + 4).loadUnaligned(as: UInt64.self))
-            let size = UInt32(littleEndian: (record + 12).loadUnaligned(as: UInt32.self))
-            let next = Int64(littleEndian: (record + 16).loadUnaligned(as: Int64.self))
-            let (total, overflow) = sizeTotal.addingReportingOverflow(Int(size))
-            guard !overflow else {
-                throw TraceError(.malformed, file: name, offset: offset + i * Self.recordSize, reason: CSVTraceReader.sizeTotalReason)
+        return try nextRecords { base, count in
+            var sizes: UInt64 = 0
+            for i in 0..<count {
+                let request = Self.request(at: base + i * Self.recordSize)
+                sizes &+= UInt64(request.size)
+                batch.append(request)
             }
-            sizeTotal = total
-            batch.append(Request(time: Double(time), key: id, size: Int(size), operation: .get,
-                                 nextAccess: next < 0 ? .max : next))
-        }
+            return sizes
+        } && !batch.isEmpty
+    }
+
+    /// Reads the next chunk and passes its whole records to `body` in place (`count` records of
+    /// ``recordSize`` bytes from `base`, valid during the call); `false` at the end of the trace.
+    /// `body` returns the sum of the records' sizes, which it reads anyway, and this reader checks
+    /// the running total: a caller that decodes only some rows needs no pass of its own.
+    ///
+    /// - Throws: ``TraceError`` at a truncated last record or a total size beyond `Int.max`.
+    mutating func nextRecords(_ body: (_ base: UnsafeRawPointer, _ count: Int) -> UInt64) throws(TraceError) -> Bool {
+        guard !finished else { return false }
+        let bytes = try source.borrow(upTo: buffer.capacity, copyingInto: buffer.pointer)
+        let n = bytes.count
+        let whole = n / Self.recordSize
+        let base = bytes.baseAddress ?? UnsafeRawPointer(buffer.pointer)
+        if whole > 0 { try addSizes(body(base, whole), of: base, count: whole) }
         if n % Self.recordSize != 0 {
             let at = offset + whole * Self.recordSize
             throw TraceError(.malformed, file: name, offset: at,
@@ -59,6 +69,38 @@ public struct OracleGeneralReader: TraceReader {
         }
         offset += n
         if n < buffer.capacity { finished = true }
-        return !batch.isEmpty
+        return whole > 0
+    }
+
+    /// Adds a chunk's `sum` of sizes to ``sizeTotal``; past `Int.max`, names the record of the
+    /// `count` at `base` that takes it there. A chunk's sum fits 64 bits (2^32 per record).
+    private mutating func addSizes(_ sum: UInt64, of base: UnsafeRawPointer, count: Int) throws(TraceError) {
+        if sum <= UInt64(Int.max), case (let total, false) = sizeTotal.addingReportingOverflow(Int(sum)) {
+            sizeTotal = total
+            return
+        }
+        for i in 0..<count {
+            let (total, overflow) = sizeTotal.addingReportingOverflow(Int(Self.size(at: base + i * Self.recordSize)))
+            guard !overflow else {
+                throw TraceError(.malformed, file: name, offset: offset + i * Self.recordSize, reason: CSVTraceReader.sizeTotalReason)
+            }
+            sizeTotal = total
+        }
+    }
+
+    /// The object id of the record at `record`.
+    @inline(__always)
+    static func key(at record: UnsafeRawPointer) -> UInt64 { record._le(4, as: UInt64.self) }
+
+    /// The object size of the record at `record`.
+    @inline(__always)
+    static func size(at record: UnsafeRawPointer) -> UInt32 { record._le(12, as: UInt32.self) }
+
+    /// The request the record at `record` stands for.
+    @inline(__always)
+    static func request(at record: UnsafeRawPointer) -> Request {
+        let next = record._le(16, as: Int64.self)
+        return Request(time: Double(record._le(0, as: UInt32.self)), key: key(at: record), size: Int(size(at: record)),
+                       operation: .get, nextAccess: next < 0 ? .max : next)
     }
 }

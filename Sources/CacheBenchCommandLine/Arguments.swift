@@ -72,10 +72,18 @@ struct Arguments {
     func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(UsageError) -> T
     where T.RawValue == String {
         guard let raw = value(name) else { return defaultValue }
-        guard let choice = T(rawValue: raw) else {
+        // Spelled as libCacheSim's users write them too: `oracleGeneral`, `twrNS`, `JSON` name
+        // the same choices as `oracle-general`, `twr-ns` and `json` (case, `-` and `_` ignored).
+        let spelled = Self._choiceSpelling(raw)
+        guard let choice = T(rawValue: raw) ?? T.allCases.first(where: { Self._choiceSpelling($0.rawValue) == spelled }) else {
             throw UsageError("\(name) \(raw): expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return choice
+    }
+
+    /// A choice's name with case, `-` and `_` ignored.
+    static func _choiceSpelling(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
     }
 
     /// A whole number option.

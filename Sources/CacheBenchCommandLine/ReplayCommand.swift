@@ -28,6 +28,7 @@ enum ReplayCommand {
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
+                              Any case; libCacheSim's spellings too (oracleGeneral, twrNS).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as

@@ -23,7 +23,8 @@ enum SweepCommand {
                               0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8.
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
-      --trace-format F        auto (default), csv or oracle-general, for every trace.
+      --trace-format F        auto (default), csv or oracle-general (any case; oracleGeneral too),
+                              for every trace.
       --columns MAP           CSV column map for every trace, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), for each policy that declares it.

@@ -8,6 +8,7 @@ import Foundation
 
 let usage = """
     usage: library-benchmark [--keys N] [--rounds N] [--access uniform|shuffled|zipf] [--short-keys] [--only NAME]
+                             [--per-round]
            library-benchmark --disk [--rounds N] [--trim-files N]
 
     Sets every key once into each cache, then gets as many keys, and prints set and get
@@ -28,6 +29,7 @@ let usage = """
       --short-keys    keys of at most 15 bytes ("feed/123.jpg"), which Swift stores inline,
                       instead of image URLs (about 40 bytes, on the heap)
       --only NAME     run only the caches whose name contains NAME (for profiling)
+      --per-round     also print every round's get ops/s per cache, in the order the rounds ran
 
     The last row is not a cache: it reads each key's bytes and its value, the memory work every
     cache shares. A cache's get cannot be faster than it, so it bounds every ratio between caches.
@@ -414,6 +416,13 @@ for (index, contender) in contenders.enumerated() {
     let bestSet = times[index].map(\.set).min() ?? .nan
     let bestGet = times[index].map(\.get).min() ?? .nan
     print("| \(contender.name) | \(millions(bestSet)) | \(millions(bestGet)) | \(String(format: "%.2f×", speedup(over: index, \.set))) | \(String(format: "%.2f×", speedup(over: index, \.get))) |")
+}
+if CommandLine.arguments.contains("--per-round") {
+    print("\n| cache | get ops/s per round |")
+    print("|---|---|")
+    for (index, contender) in contenders.enumerated() {
+        print("| \(contender.name) | \(times[index].map { millions($0.get) }.joined(separator: " ")) |")
+    }
 }
 /// "A vs B: set x×, get y× (target)" for the contenders named `a` and `b`, when both ran.
 @MainActor

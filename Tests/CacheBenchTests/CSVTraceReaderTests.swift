@@ -179,4 +179,19 @@ struct CSVTraceReaderTests {
     func badSizes(text: String) {
         #expect(throws: InvalidValueError.self) { try SizeFormat.parse(text) }
     }
+
+    @Test("a bad size says what is wrong with it", arguments: [
+        ("-5", "cannot be negative"), ("-64MiB", "cannot be negative"),
+        ("99999999999999999999999", "too large"), ("1.5", "must be a whole number"),
+        ("12XB", "unknown size suffix 'xb'"), ("1e30GiB", "unknown size suffix"),
+        ("100000000000TiB", "too large"),
+    ])
+    func badSizeWording(text: String, wording: String) {
+        #expect(throws: InvalidValueError.self) { try SizeFormat.parse(text) }
+        do {
+            _ = try SizeFormat.parse(text)
+        } catch {
+            #expect("\(error)".contains(wording), "\(text): \(error)")
+        }
+    }
 }

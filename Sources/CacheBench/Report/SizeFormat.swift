@@ -7,6 +7,8 @@ public enum SizeFormat {
     /// - Throws: ``InvalidValueError`` for `setting`.
     public static func parse(_ text: String, setting: String = "size") throws(InvalidValueError) -> Int {
         let trimmed = text.trimmingSpaces
+        // Said before the suffix check, which would otherwise take "-5" for a suffix.
+        guard !trimmed.hasPrefix("-") else { throw InvalidValueError(setting, text, expected: "a size cannot be negative") }
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         let suffix = trimmed.dropFirst(digits.count).trimmingSpaces.lowercased()
         let multipliers: [String: Double] = [
@@ -22,8 +24,10 @@ public enum SizeFormat {
             throw InvalidValueError(setting, text, expected: "not a size (examples: 1048576, 64MiB, 1GB)")
         }
         if suffix.isEmpty || suffix == "b" {
-            guard let exact = Int(digits) else { throw InvalidValueError(setting, text, expected: "a size without a suffix must be a whole number") }
-            return exact
+            if let exact = Int(digits) { return exact }
+            // Only ASCII digits, yet no Int: the number is beyond the largest size.
+            let tooLarge = digits.allSatisfy { $0.isASCII && $0.isNumber }
+            throw InvalidValueError(setting, text, expected: tooLarge ? "too large (at most \(Int.max))" : "a size without a suffix must be a whole number")
         }
         let value = (number * multiplier).rounded(.down)
         guard value < 9.2e18 else { throw InvalidValueError(setting, text, expected: "too large") }

@@ -187,6 +187,18 @@ struct TraceAnalyzerTests {
         #expect(a.commonTTLs == [.init(ttl: 60, requests: 2), .init(ttl: 3600, requests: 1)])
     }
 
+    @Test("request rate: complete windows only, or the whole trace's rate when none is complete")
+    func requestRateLine() throws {
+        let short = try Self.analyze("twitter_cluster52-1500.csv")
+        #expect(short.windows.count == 1 && short.minimumRate == 0)
+        let shortLine = TraceAnalysisReport.rows(short, trace: "t").first { $0.0 == "request rate" }?.1 ?? ""
+        #expect(shortLine == String(format: "no complete window of 300 s; %.4f req/s over the whole trace",
+                                    1500 / max(short.lastTime - short.firstTime, 1)), "\(shortLine)")
+        let long = try Self.analyze("cloudPhysicsIO.oracleGeneral.bin")
+        let longLine = TraceAnalysisReport.rows(long, trace: "t").first { $0.0 == "request rate" }?.1 ?? ""
+        #expect(longLine == "min 3.0433, max 117.5267 req/s (window 300 s)", "\(longLine)")
+    }
+
     @Test("plots: six SVG documents with the trace's name and data")
     func plots() throws {
         let a = try Self.analyze("cloudPhysicsIO-2k.lcs")

@@ -63,7 +63,10 @@ public enum TraceAnalysisReport {
             ("operations", operations + (a.zeroSizeRequests > 0 ? " (\(a.zeroSizeRequests) zero-size gets skipped)" : "")),
             ("size changes", "\(a.sizeChanges) requests, \(a.objectsWithSizeChanges) objects"),
             ("TTL", ttl),
-            ("request rate", String(format: "min %.4f, max %.4f req/s (window %g s)", a.minimumRate, a.maximumRate, a.rateWindow)),
+            ("request rate", a.windows.count > 1
+                ? String(format: "min %.4f, max %.4f req/s (window %g s)", a.minimumRate, a.maximumRate, a.rateWindow)
+                : String(format: "no complete window of %g s; %.4f req/s over the whole trace", a.rateWindow,
+                         Double(a.requests) / max(a.lastTime - a.firstTime, 1))),
             ("popularity", String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2)),
             ("one-hit wonders", "\(a.objectsByRequestCount.first ?? 0) objects (\(ratio(a.objectsByRequestCount.first ?? 0, a.objects)))"),
             ("one-hit wonders per window", windowRatios.isEmpty ? "-" : String(

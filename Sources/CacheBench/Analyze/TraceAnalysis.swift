@@ -69,7 +69,10 @@ public struct TraceAnalysis: Sendable, Equatable {
     public var smallestSize = 0, largestSize = 0
     /// Requests whose row carries a time-to-live above 0.
     public var requestsWithTTL = 0
-    /// Requests by time-to-live in seconds, for rows that carry one (most common first, at most 16).
+    /// Sets whose row carries a time-to-live above 0 (in Twitter's traces only writes carry one).
+    public var setsWithTTL = 0
+    /// Requests and sets by time-to-live in seconds, for rows that carry one (most common first,
+    /// at most 16).
     public var commonTTLs: [TTLCount] = []
 
     /// One distinct request count and the objects requested that many times.

@@ -48,8 +48,8 @@ public enum TraceAnalysisReport {
             quantileBin(a.reuseTimeHistogram, q).map { "\(Int(Double($0 + 1) * a.reuseTimeBin)) s" } ?? "-"
         }
         let sizes = a.commonSizes.prefix(4).map { "\($0.size) (\($0.requests) requests, \($0.objects) objects)" }.joined(separator: ", ")
-        let ttl = a.requestsWithTTL == 0 ? "none (no request carries a TTL)"
-            : "\(a.requestsWithTTL) requests (\(ratio(a.requestsWithTTL, a.requests))); most common: "
+        let ttl = a.requestsWithTTL + a.setsWithTTL == 0 ? "none (no request or set carries a TTL)"
+            : "\(a.requestsWithTTL) requests (\(ratio(a.requestsWithTTL, a.requests))), \(a.setsWithTTL) sets; most common: "
                 + a.commonTTLs.prefix(4).map { "\($0.ttl) s (\($0.requests))" }.joined(separator: ", ")
         return [
             ("trace", trace),
@@ -106,7 +106,7 @@ public enum TraceAnalysisReport {
             ("smallestSize", .int(a.smallestSize)), ("largestSize", .int(a.largestSize)),
             ("sizeHistogramByRequests", ints(a.sizeHistogramByRequests)), ("sizeHistogramByObjects", ints(a.sizeHistogramByObjects)),
             ("commonSizes", .array(a.commonSizes.map { .object([("size", .int($0.size)), ("requests", .int($0.requests)), ("objects", .int($0.objects))]) })),
-            ("requestsWithTTL", .int(a.requestsWithTTL)),
+            ("requestsWithTTL", .int(a.requestsWithTTL)), ("setsWithTTL", .int(a.setsWithTTL)),
             ("commonTTLs", .array(a.commonTTLs.map { .object([("ttl", .int($0.ttl)), ("requests", .int($0.requests))]) })),
         ])
     }

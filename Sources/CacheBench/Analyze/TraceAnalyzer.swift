@@ -68,6 +68,7 @@ struct _AnalyzerState {
 
     mutating func add(_ request: Request) {
         rowsByOperation[Int(request.operation.rawValue)] += 1
+        if request.operation == .set && request.ttl > 0 { result.setsWithTTL += 1; ttls[Int(request.ttl), default: 0] += 1 }
         guard request.operation == .get else { return }
         guard request.size > 0 else { result.zeroSizeRequests += 1; return }
         if !started { result.firstTime = request.time; result.smallestSize = request.size; started = true }

@@ -17,14 +17,28 @@ public enum HeaderMode: String, Sendable, CaseIterable {
 /// Streams a CSV trace in constant memory.
 ///
 /// Layout, in order of precedence: `--columns`; a header row naming the columns (`timestamp` or
-/// `time`; `key`, `id` or `obj_id`; `size`; `op`); otherwise `timestamp,key,size[,op]` (a file
-/// with one column is read as keys only). Keys that are decimal integers below 2^64 are used as
+/// `time`; `key`, `id` or `obj_id`; `size`; `op`); Twitter's published cache traces, recognised by
+/// their rows (see ``twitterLayout``); otherwise `timestamp,key,size[,op]` (a file with one
+/// column is read as keys only). Keys that are decimal integers below 2^64 are used as
 /// they are; any other key is hashed to 64 bits (FNV-1a), so string keys such as URLs work.
 /// Fields may be quoted (`"a,b"`, with `""` for a quote). Blank lines and lines starting with `#`
 /// are skipped. CRLF line endings are accepted.
 public struct CSVTraceReader: TraceReader {
     /// The longest line accepted; longer lines are reported as malformed rather than buffered.
     public static let maximumLineLength = 1 << 16
+
+    /// Twitter's published cache traces (`twitter/cache-trace`): no header, seven fields a row,
+    /// `timestamp, anonymized key, key size, value size, client id, operation, TTL`. A headerless
+    /// file whose first row has seven fields, whole numbers where the sizes, client and TTL go and
+    /// one of memcached's operations (`get gets set add replace cas append prepend delete incr
+    /// decr`) in the sixth is read so, as libCacheSim's `twr` form of the same traces is (see
+    /// ``TwitterBinaryLayout``): the size is the key size plus the value size, a `get` whose value
+    /// size is 0 (a miss in the traced cache) has size 0 and is skipped, `gets` is a get, the
+    /// other writes are sets; the TTL is kept and the client read past.
+    public static let twitterLayout = "timestamp, key, key size, value size, client id, operation, TTL"
+
+    /// Memcached's operations, as Twitter's traces name them.
+    static let twitterOperations: Set<String> = ["get", "gets", "set", "add", "replace", "cas", "append", "prepend", "delete", "incr", "decr"]
 
     /// Why a trace whose sizes add up past `Int.max` bytes is refused: no byte total of a run
     /// over it (requested, hit, working set) could be represented.
@@ -55,6 +69,8 @@ public struct CSVTraceReader: TraceReader {
     private var header: HeaderMode
     private var delimiter: UInt8 = 0
     private var sawFirstLine = false
+    /// Whether the rows are Twitter's (see ``twitterLayout``).
+    private var twitter = false
 
     /// Opens a CSV trace.
     ///
@@ -157,6 +173,10 @@ public struct CSVTraceReader: TraceReader {
             if try readHeaderIfPresent(from: lineStart, to: lineEnd) { return }
         }
         guard let columns else { return }
+        if twitter {
+            try decodeTwitterRow(from: lineStart, to: lineEnd)
+            return
+        }
 
         // Fast path: one scan that keeps only the mapped fields. Lines with quotes take the general split.
         var mapped = _MappedFields()
@@ -259,6 +279,48 @@ public struct CSVTraceReader: TraceReader {
         rowIndex += 1
     }
 
+    /// Decodes a row of Twitter's layout (``twitterLayout``).
+    private mutating func decodeTwitterRow(from lineStart: Int, to lineEnd: Int) throws(TraceError) {
+        if memchr(buffer.pointer + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
+        var fields = _Fields()
+        try split(from: lineStart, to: lineEnd, into: &fields, upTo: 7)
+        guard fields.count == 7 else {
+            throw malformed("a row of a Twitter trace has 7 fields (\(Self.twitterLayout)); this one has \(fields.count)")
+        }
+        let operation = try parseOperation(fields[5])
+        let time = try parseTime(fields[0])
+        let ttl = try parseSize(fields[6])
+        guard ttl <= Int(Int32.max) else { throw malformed("TTL \(ttl) exceeds 2^31-1 seconds") }
+        var key: UInt64 = 0
+        var size = 1
+        if operation.hasKey {
+            key = try parseKey(fields[1])
+            let keySize = try parseSize(fields[2]), valueSize = try parseSize(fields[3])
+            // Each is at most 2^53, so the sum cannot overflow.
+            size = operation == .get && valueSize == 0 ? 0 : keySize + valueSize
+        }
+        let (total, overflow) = sizeTotal.addingReportingOverflow(size)
+        guard !overflow else { throw malformed(Self.sizeTotalReason) }
+        sizeTotal = total
+        (scratch.pointer + decoded).initialize(to: Request(time: time, key: key, size: size, operation: operation, ttl: Int32(ttl)))
+        decoded += 1
+        rowIndex += 1
+    }
+
+    /// Whether a headerless first row has Twitter's layout (``twitterLayout``).
+    private func isTwitterRow(_ fields: borrowing _Fields) -> Bool {
+        guard fields.count == 7 else { return false }
+        let base = buffer.pointer
+        let isWholeNumber = { (field: _Field) in
+            let bytes = field.trimmed(base)
+            return !bytes.isEmpty && bytes.allSatisfy { $0 &- 0x30 < 10 }
+        }
+        guard isWholeNumber(fields[0]), isWholeNumber(fields[2]), isWholeNumber(fields[3]),
+              isWholeNumber(fields[4]), isWholeNumber(fields[6]) else { return false }
+        let operation = String(decoding: fields[5].trimmed(base), as: UTF8.self).lowercased()
+        return Self.twitterOperations.contains(operation)
+    }
+
     /// Reads the first line as a header when it is one; decides the column map either way.
     private mutating func readHeaderIfPresent(from lineStart: Int, to lineEnd: Int) throws(TraceError) -> Bool {
         let base = buffer.pointer
@@ -291,7 +353,13 @@ public struct CSVTraceReader: TraceReader {
                 }
                 columns = named
             } else {
-                // Headerless: timestamp,key,size[,op]; a single column holds keys, two hold time and key.
+                // Headerless: Twitter's seven fields, or timestamp,key,size[,op]; a single column
+                // holds keys, two hold time and key.
+                if header == .auto && isTwitterRow(fields) {
+                    twitter = true
+                    columns = CSVColumns(time: 0, key: 1, size: 3, operation: 5)
+                    return false
+                }
                 switch fields.count {
                 case 1: columns = CSVColumns(time: nil, key: 0, size: nil, operation: nil)
                 case 2: columns = CSVColumns(time: 0, key: 1, size: nil, operation: nil)
@@ -350,15 +418,17 @@ public struct CSVTraceReader: TraceReader {
             if bytes[0] == 0x73 && bytes[1] == 0x65 && bytes[2] == 0x74 { return .set }    // "set"
         }
         switch String(decoding: bytes, as: UTF8.self).lowercased() {
-        case "get", "read": return .get
+        case "get", "read", "gets": return .get
         case "set", "write": return .set
+        // memcached's other writes, as libCacheSim counts them (see `_libCacheSimOperation`).
+        case "add", "replace", "cas", "append", "prepend", "incr", "decr": return .set
         case "delete": return .delete
         case "memory-warning": return .memoryWarning
         case "background": return .background
         case "tick": return .tick
         case "terminate": return .terminate
         case let other:
-            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background, terminate or tick)")
+            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background, terminate or tick; or memcached's gets, add, replace, cas, append, prepend, incr or decr)")
         }
     }
 

@@ -13,8 +13,8 @@ enum ReplayCommand {
       TRACE                   A trace file, or - for standard input (read once; a temporary copy
                               serves any second pass). The content decides the format: CSV text
                               (comma or tab separated; Twitter's published CSV traces by their
-                              seven fields), oracleGeneral, lcs or vscsi binary (twr and twr-ns
-                              by name), zstd or gzip compressed (decoded as read).
+                              seven fields), oracleGeneral, lcs, vscsi, twr or twr-ns binary,
+                              zstd or gzip compressed (decoded as read).
                               Keys that are numbers below 2^64 are numbers (7, 007, "7" and " 7"
                               are one key); other keys are their exact bytes.
 

@@ -44,6 +44,61 @@ struct FormatResolutionTests {
         #expect(unknown?.reason.contains("unrecognised binary content") == true)
     }
 
+    /// `count` Twitter binary records (twr, or twrNS with `namespace`): times that never
+    /// decrease, memcached's operation codes, random keys and sizes.
+    static func twitterRecords(_ count: Int, namespace: Bool, seed: UInt64) -> Data {
+        var random = SeededRandom(seed: seed)
+        var bytes: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        for row in 0..<count {
+            put(UInt32(row / 4)); put(random.next() % 1000)
+            put(UInt32(1 + random.next() % 200) << 22 | UInt32(random.next() % 100_000))
+            put(UInt32(1 + random.next() % 11) << 24 | UInt32(random.next() % 3600))
+            if namespace { put(UInt16(random.next() % 8)) }
+        }
+        return Data(bytes)
+    }
+
+    /// `data` (at most 128 KiB) in a zstd frame of one raw block (RFC 8878 §3.1.1): the
+    /// container the content must be found inside.
+    static func zstdCompressed(_ data: Data) -> Data {
+        precondition(data.count < 1 << 17)
+        let blockHeader = UInt32(1 | data.count << 3)   // last block, raw, its size
+        return Data([0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x50]    // magic; no flags; a 1 MiB window
+                    + [UInt8(blockHeader & 0xFF), UInt8(blockHeader >> 8 & 0xFF), UInt8(blockHeader >> 16)]) + data
+    }
+
+    @Test("Twitter's binary records are told by their structure, without a name; oracleGeneral stays oracleGeneral")
+    func twitterByContent() throws {
+        for namespace in [false, true] {
+            let records = Self.twitterRecords(600, namespace: namespace, seed: namespace ? 2 : 1)
+            let named = try Self.read(records, suffix: namespace ? ".twrNS" : ".twr")
+            #expect(named.count == 600)
+            for suffix in ["", ".dat", ".zst"] {
+                let data = suffix == ".zst" ? Self.zstdCompressed(records) : records
+                #expect(try Self.read(data, suffix: suffix) == named, "\(namespace) \(suffix)")
+            }
+        }
+        // `.sbin` (libCacheSim's name for twr) is twr, not oracleGeneral's `.bin`.
+        let twr = Self.twitterRecords(3, namespace: false, seed: 3)
+        #expect(try Self.read(twr, suffix: ".sbin") == (try Self.read(twr, suffix: ".twr")))
+        // Every bundled oracleGeneral trace is still read as oracleGeneral without its name.
+        let oracle = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin")))
+        #expect(try Self.read(oracle, suffix: "") == (try readTrace(Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))))
+        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 20) == .possible)
+        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 22) == .possible)
+    }
+
+    @Test("a Twitter file whose records do not show their structure is still read as its name says")
+    func twitterByNameStill() throws {
+        // Times out of order and an operation code 0: not Twitter's structure, but the name says so.
+        var records = [UInt8](Self.twitterRecords(10, namespace: false, seed: 4))
+        records[0] = 0xFF
+        records[19] = 0
+        #expect(try Self.read(Data(records), suffix: ".twr").count == 10)
+        #expect(TraceFormatDetection.twitterRecordsFit(records, recordSize: 20) == .possible)
+    }
+
     @Test("compressed files: decoded whatever the name; inside, the name without .zst must fit the content")
     func containers() throws {
         let zstd = try Data(contentsOf: Repository.root.appendingPathComponent("Tests/Fixtures/zstd/og48k-level19.zst"))

@@ -30,8 +30,9 @@ public struct TraceFormatEntry: Sendable {
     public var open: @Sendable (_ source: ByteSource, _ trace: TraceSpec) throws(TraceError) -> any TraceReader
     /// For a compressed container: a source of the decompressed bytes of `source`.
     public var decode: (@Sendable (_ source: ByteSource) throws(TraceError) -> ByteSource)?
-    /// Whether only the file's name can select this format (its records carry no signature):
-    /// the content can rule it out, never choose it.
+    /// Whether its records carry no signature: the content chooses it only when their structure
+    /// shows (``sniff`` says `.likely` or better); otherwise its name or an explicit format does,
+    /// and the content can only rule it out.
     public var byNameOnly: Bool
 
     /// Creates an entry.
@@ -68,7 +69,11 @@ public enum TraceFormatDetection {
     public static let prefixLength = LCSLayout.headerSize
 
     /// Every known format, in order of preference when two are equally sure.
-    public static let formats: [TraceFormatEntry] = compressed + [lcs, vscsi, oracleGeneral, csv, twrNS, twr]
+    ///
+    /// Twitter's layouts come before oracleGeneral: a file that fits both is Twitter's, whose
+    /// operation bytes are the stronger test (an oracleGeneral file fails it at its first
+    /// records), and `.sbin` must be matched before `.bin`.
+    public static let formats: [TraceFormatEntry] = compressed + [lcs, vscsi, twrNS, twr, oracleGeneral, csv]
 
     /// libCacheSim's 24-byte records: binary, and each record's next-access index is -1 or
     /// after the record itself.
@@ -125,17 +130,43 @@ public enum TraceFormatDetection {
             return BinaryTraceReader(source: source, layout: layout)
         })
 
-    /// Twitter's binary cache traces: fixed records with no signature, so chosen by name only.
+    /// Twitter's binary cache traces: fixed records with no signature, told by their structure
+    /// (``twitterRecordsFit(_:recordSize:)``) or by name.
     public static let twr = twitter(withNamespace: false)
     /// Twitter's binary cache traces with namespaces (a name containing `twrNS`).
     public static let twrNS = twitter(withNamespace: true)
 
     private static func twitter(withNamespace: Bool) -> TraceFormatEntry {
-        TraceFormatEntry(
+        let recordSize = TwitterBinaryLayout(withNamespace: withNamespace).recordSize
+        return TraceFormatEntry(
             name: withNamespace ? "twrNS binary" : "twr binary", format: withNamespace ? .twrNS : .twr,
             suffixes: withNamespace ? [".twrns"] : [".twr", ".sbin"], byNameOnly: true,
-            sniff: { prefix in prefix.isEmpty || looksLikeText(prefix) ? .no : .possible },
+            sniff: { prefix in
+                guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
+                return twitterRecordsFit(prefix, recordSize: recordSize)
+            },
             open: { source, _ in BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: withNamespace)) })
+    }
+
+    /// How well `prefix` reads as Twitter binary records of `recordSize` bytes: `.likely` when
+    /// at least four whole records all have a timestamp no earlier than the one before and one
+    /// of memcached's operation codes (1 `get` to 11 `decr`) in the top byte of their fifth word;
+    /// `.possible` otherwise (a name may still choose the layout: ``TraceFormatEntry/byNameOnly``).
+    /// An oracleGeneral file fails within its first two records (the bytes in that place belong
+    /// to a next-access index and to a size's high byte, 0 or 255 in nearly every trace), and
+    /// each Twitter layout fails on the other's records within a few of them.
+    static func twitterRecordsFit(_ prefix: [UInt8], recordSize: Int) -> SniffConfidence {
+        let records = prefix.count / recordSize
+        var previousTime: UInt32 = 0
+        for index in 0..<records {
+            let (time, operation) = prefix.withUnsafeBytes {
+                (UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: index * recordSize, as: UInt32.self)),
+                 $0[index * recordSize + 19])
+            }
+            guard time >= previousTime, (1...11).contains(operation) else { return .possible }
+            previousTime = time
+        }
+        return records >= 4 ? .likely : .possible
     }
 
     /// Compressed containers, recognised by their magic numbers: zstd (also behind a skippable
@@ -168,8 +199,9 @@ public enum TraceFormatDetection {
     /// an unknown layout).
     public static func detect(_ prefix: [UInt8]) -> TraceFormatEntry? {
         var best: (entry: TraceFormatEntry, confidence: SniffConfidence)?
-        for entry in formats where !entry.byNameOnly {
+        for entry in formats {
             let confidence = entry.sniff(prefix)
+            if entry.byNameOnly && confidence < .likely { continue }
             if confidence > .no && confidence > (best?.confidence ?? .no) { best = (entry, confidence) }
         }
         return best?.entry

@@ -79,8 +79,8 @@ public struct TraceSpec: Sendable, Equatable {
     }
 
     /// The format to read: the content decides; a name or `format` that contradicts it is an error.
-    /// A name only chooses among formats the content cannot tell apart (Twitter's records carry no
-    /// signature) and never outranks one. Compressed content is decoded whatever the name, and inside it the name
+    /// A name only chooses among formats the content cannot tell apart (records of no signature
+    /// that fit two layouts) and never outranks a signature. Compressed content is decoded whatever the name, and inside it the name
     /// counts without its `.zst` or `.gz`.
     private func resolvedFormat(_ prefix: [UInt8], name: String, insideContainer: Bool) throws(TraceError) -> TraceFormatEntry {
         let asked = format == .auto ? nil : TraceFormatDetection.formats.first { $0.format == format }
@@ -117,7 +117,7 @@ public struct TraceSpec: Sendable, Equatable {
         }
         guard let found else {
             throw TraceError(.malformed, file: name, offset: 0,
-                             reason: "unrecognised binary content: neither text (CSV) nor oracleGeneral, lcs or vscsi records (twr and twrNS are known by their names)")
+                             reason: "unrecognised binary content: neither text (CSV) nor oracleGeneral, lcs, vscsi, twr or twrNS records")
         }
         return found
     }

@@ -10,6 +10,12 @@ mkdir -p "$out/corpus"
 for f in Traces/*.csv; do { printf '\x00'; head -c 2000 "$f"; } > "$out/corpus/$(basename "$f").seed"; done
 for f in Traces/zipf.csv Traces/cloudPhysicsIO.oracleGeneral.bin; do { printf '\x02'; head -c 960 "$f"; } > "$out/corpus/detect-$(basename "$f").seed"; done
 { printf '\x01'; head -c 480 Traces/cloudPhysicsIO.oracleGeneral.bin; } > "$out/corpus/oracle.seed"
+# Twitter's layouts: a CSV in the published form, and twr records for detection to find.
+{ printf '\x00'; printf '0,nz:u:eeW5,10,2017,1014,get,0\n0,nz:u:eeW5,10,2017,1014,set,3600\n1,q:1,3,0,7,gets,0\n2,q:1,3,9,7,delete,0\n'; } > "$out/corpus/twitter-csv.seed"
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(b'\x02' + b''.join(struct.pack('<IQII', i // 3, i % 7, (10 << 22) | 100 * i, ((1 + i % 11) << 24) | 60) for i in range(40)))
+" > "$out/corpus/detect-twr.seed"
 # The readers, the decoders and format detection only (the converter needs the output layer).
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name CacheBenchFuzz \
   $(ls Sources/CacheBench/Trace/*.swift | grep -v TraceConverter) $(find Sources/CacheBench/Decompression -name '*.swift') \

@@ -10,13 +10,15 @@ enum AnalyzeCommand {
     requests and objects (with bytes: the working set), the compulsory miss ratio, sizes (mean,
     smallest, largest, most requested, and log2 histograms by request and by object), frequency,
     the time span, the operation mix, size changes (a request whose size differs from the
-    object's previous one), TTL use (lcs v3+ and Twitter's binary and CSV traces carry TTLs; requests and sets with one are counted apart), the
-    request rate per window (min and max over complete windows; per window in JSON and plots),
-    popularity (rank-frequency with a fitted Zipf alpha and R2), one-hit wonders (whole trace
-    and per window), objects by request count, the most requested objects, reuse time (5 s
-    bins) and requests since the previous request (traceAnalyzer's log-1.5 bins), and the reuse
-    distance (distinct objects in between; log2 bins; traceAnalyzer has none). Requests are get
-    rows of non-zero size; an object's size is its first. JSON holds every histogram.
+    object's previous one), TTL use (lcs v3+ and Twitter's binary and CSV traces carry TTLs;
+    requests and sets with one are counted apart), the request rate per window (min and max
+    over complete windows, or over the whole trace when it is shorter than one; per window in
+    JSON and plots), popularity (rank-frequency with a fitted Zipf alpha and R2), one-hit
+    wonders (whole trace and per window), objects by request count, the most requested
+    objects, reuse time (5 s bins) and requests since the previous request (traceAnalyzer's
+    log-1.5 bins), and the reuse distance (distinct objects in between; log2 bins;
+    traceAnalyzer has none). Requests are get rows of non-zero size; an object's size is its
+    first. JSON holds every histogram.
     Memory: about 90 bytes per distinct object, plus one record per window.
 
     OPTIONS:

@@ -85,6 +85,9 @@ struct TwitterCSVTests {
         #expect(plain == [Request(time: 1, key: 7, size: 10, operation: .get)])
         // A non-numeric size column: not Twitter's.
         #expect(decodeError("1,7,x,10,5,get,0\n") != nil)
+        // --header absent: still Twitter's when the rows are.
+        let absent = try decode("0,k,1,2,3,set,60\n", header: .absent)
+        #expect(absent.map(\.size) == [3] && absent.map(\.ttl) == [60])
         // --header present: the first row is a header, never Twitter's data.
         let present = try decode("time,key,size\n1,7,10\n", header: .present)
         #expect(present == [Request(time: 1, key: 7, size: 10)])
@@ -94,7 +97,9 @@ struct TwitterCSVTests {
         ("0,k,1,2,3,get,0\n1,k,1,2,3,get\n", 2, "has 7 fields"),
         ("0,k,1,2,3,get,0\n1,k,1,2,3,get,0,9\n", 2, "has 7 fields"),
         ("0,k,1,2,3,get,0\n1,k,1,2,3,fetch,0\n", 2, "unknown operation 'fetch'"),
-        ("0,k,1,2,3,get,0\n1,k,1,-2,3,get,0\n", 2, "negative"),
+        ("0,k,1,2,3,get,0\n1,k,1,-2,3,get,0\n", 2, "value size -2 is negative"),
+        ("0,k,1,2,3,get,0\n1,k,x,2,3,get,0\n", 2, "key size 'x' is not a whole number"),
+        ("0,k,1,2,3,get,0\n1,k,1,2,3,set,soon\n", 2, "TTL 'soon' is not a whole number"),
         ("0,k,1,2,3,get,0\n\n2,k,1,2,3,set,99999999999\n", 3, "TTL"),
     ])
     func badRows(text: String, line: Int, wording: String) {

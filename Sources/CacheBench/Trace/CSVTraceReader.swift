@@ -289,13 +289,13 @@ public struct CSVTraceReader: TraceReader {
         }
         let operation = try parseOperation(fields[5])
         let time = try parseTime(fields[0])
-        let ttl = try parseSize(fields[6])
+        let ttl = try parseSize(fields[6], "TTL")
         guard ttl <= Int(Int32.max) else { throw malformed("TTL \(ttl) exceeds 2^31-1 seconds") }
         var key: UInt64 = 0
         var size = 1
         if operation.hasKey {
             key = try parseKey(fields[1])
-            let keySize = try parseSize(fields[2]), valueSize = try parseSize(fields[3])
+            let keySize = try parseSize(fields[2], "key size"), valueSize = try parseSize(fields[3], "value size")
             // Each is at most 2^53, so the sum cannot overflow.
             size = operation == .get && valueSize == 0 ? 0 : keySize + valueSize
         }
@@ -355,7 +355,7 @@ public struct CSVTraceReader: TraceReader {
             } else {
                 // Headerless: Twitter's seven fields, or timestamp,key,size[,op]; a single column
                 // holds keys, two hold time and key.
-                if header == .auto && isTwitterRow(fields) {
+                if isTwitterRow(fields) {
                     twitter = true
                     columns = CSVColumns(time: 0, key: 1, size: 3, operation: 5)
                     return false
@@ -463,19 +463,19 @@ public struct CSVTraceReader: TraceReader {
     }
 
     @inline(__always)
-    private func parseSize(_ field: _Field) throws(TraceError) -> Int {
+    private func parseSize(_ field: _Field, _ what: StaticString = "size") throws(TraceError) -> Int {
         let bytes = field.trimmed(buffer.pointer)
-        guard !bytes.isEmpty else { throw malformed("empty size") }
+        guard !bytes.isEmpty else { throw malformed("empty \(what)") }
         var value = 0
         for byte in bytes {
             let digit = byte &- 0x30
             guard digit < 10 else {
                 let text = String(decoding: bytes.prefix(40), as: UTF8.self)
-                if text.hasPrefix("-") { throw malformed("size \(text) is negative") }
-                throw malformed("size '\(text)' is not a whole number")
+                if text.hasPrefix("-") { throw malformed("\(what) \(text) is negative") }
+                throw malformed("\(what) '\(text)' is not a whole number")
             }
             value = value &* 10 &+ Int(digit)
-            guard value <= 1 << 53 else { throw malformed("size exceeds 2^53") }
+            guard value <= 1 << 53 else { throw malformed("\(what) exceeds 2^53") }
         }
         return value
     }

@@ -269,12 +269,18 @@ public struct CSVTraceReader: TraceReader {
                 if let number = fields.sizeNumber, number <= 1 << 53 { size = Int(number) } else { size = try parseSize(fields.size) }
             }
         }
+        try emit(Request(time: time, key: key, size: size, operation: operation))
+    }
+
+    /// Hands a decoded row's request over, counting its size toward ``sizeTotalReason``'s limit.
+    @inline(__always)
+    private mutating func emit(_ request: Request) throws(TraceError) {
         // Every byte total (requested, hit, working set, a tier's) is at most the sum of all
         // sizes, so a sum that fits in Int means no total downstream can overflow.
-        let (total, overflow) = sizeTotal.addingReportingOverflow(size)
+        let (total, overflow) = sizeTotal.addingReportingOverflow(request.size)
         guard !overflow else { throw malformed(Self.sizeTotalReason) }
         sizeTotal = total
-        (scratch.pointer + decoded).initialize(to: Request(time: time, key: key, size: size, operation: operation))
+        (scratch.pointer + decoded).initialize(to: request)
         decoded += 1
         rowIndex += 1
     }
@@ -299,12 +305,7 @@ public struct CSVTraceReader: TraceReader {
             // Each is at most 2^53, so the sum cannot overflow.
             size = operation == .get && valueSize == 0 ? 0 : keySize + valueSize
         }
-        let (total, overflow) = sizeTotal.addingReportingOverflow(size)
-        guard !overflow else { throw malformed(Self.sizeTotalReason) }
-        sizeTotal = total
-        (scratch.pointer + decoded).initialize(to: Request(time: time, key: key, size: size, operation: operation, ttl: Int32(ttl)))
-        decoded += 1
-        rowIndex += 1
+        try emit(Request(time: time, key: key, size: size, operation: operation, ttl: Int32(ttl)))
     }
 
     /// Whether a headerless first row has Twitter's layout (``twitterLayout``).

@@ -37,10 +37,12 @@ COMMANDS:
                                 and trim latency.
   compare TRACE --policies A,B  Many policies at many capacities from one read of the trace;
                                 charts (--plot) and a CI regression gate (--baseline).
-  mrc TRACE                     LRU's exact miss-ratio curve from one stack-distance pass.
+  mrc TRACE [--policy NAME]     A miss-ratio curve: LRU's exact, from one stack-distance pass;
+                                any other policy's from miniature simulations (MINISIM).
   policies                      List every policy, what it reproduces and its parameters.
   generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
-  convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral binary.
+  convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral or lcs binary, as
+                                its traceConv does.
   analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
   sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
                                 arrays) and resumable; 'merge DIR' joins the records, and

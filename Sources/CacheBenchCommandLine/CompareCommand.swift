@@ -21,8 +21,9 @@ enum CompareCommand {
                               app caches) may appear in the list, e.g. library,lru.
       --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
-                              included), or fractions of the working set (0.01,0.1,0.3; needs a
-                              file). Default: each policy's own default, as 'replay'.
+                              included), or fractions of the working set (0.01,0.1,0.3 or
+                              1%,10%,30%; needs a file). Default: each policy's own default, as
+                              'replay'.
       --capacity SIZE         One capacity (same as --capacities SIZE).
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.

@@ -57,7 +57,7 @@ enum MRCCommand {
       --points N              N log-spaced capacities from 1/1000 of the working set to all of
                               it (default 32).
       --capacities LIST       Explicit capacities, as in 'compare': 64MiB,1GiB; 1MiB...1GiB:12;
-                              0.01,0.1 (fractions of the working set).
+                              0.01,0.1 or 1%,10% (fractions of the working set).
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
                               Any case; libCacheSim's spellings too (oracleGeneral, twrNS).

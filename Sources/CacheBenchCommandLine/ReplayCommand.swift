@@ -23,7 +23,8 @@ enum ReplayCommand {
       --capacity SIZE         The cost limit: bytes (objects with --ignore-size), or with a suffix
                               KB MB GB TB (powers of 1000), KiB MiB GiB TiB or libCacheSim's
                               K M G T (powers of 1024: 64M is 64 MiB); or a fraction of the
-                              trace's working set, a decimal below 1 (0.1 is 10 %; needs a file).
+                              trace's working set, a decimal below 1 or a percentage (0.1 or
+                              10%; needs a file).
                               Default: the library's own default where it ships one, otherwise
                               10% of the trace's working set (needs a file, not standard input).
       --count-limit N         An object-count limit, for policies that have one.

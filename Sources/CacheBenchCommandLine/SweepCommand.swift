@@ -19,7 +19,7 @@ enum SweepCommand {
       --policies A,B,C        Policies from 'cachebench policies'; the groups all, research and
                               library may appear in the list.
       --capacities LIST       As compare's: sizes, LOW...HIGH:COUNT ranges, or fractions of each
-                              trace's working set. Default: libCacheSim's grid
+                              trace's working set (0.1 or 10%). Default: libCacheSim's grid
                               0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8.
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.

@@ -119,9 +119,41 @@ struct CapacityListTests {
         #expect(try CapacityList.parse("64MiB,0.5").resolve(workingSet: 100) == [50, 67_108_864])
     }
 
+    @Test("percentages are fractions of the working set, exact, up to 100 %")
+    func percentages() throws {
+        let list = try CapacityList.parse("1%,10%, 12.5%,100%,0.5 %")
+        #expect(list.needsWorkingSet)
+        #expect(list.items == [.fraction(numerator: 1, denominator: 100), .fraction(numerator: 10, denominator: 100),
+                               .fraction(numerator: 125, denominator: 1000), .fraction(numerator: 100, denominator: 100),
+                               .fraction(numerator: 5, denominator: 1000)])
+        #expect(list.resolve(workingSet: 1409) == [7, 14, 140, 176, 1409])
+        // A percentage and the decimal it names resolve to the same capacity.
+        for (percentage, decimal) in [("10%", "0.1"), ("0.3%", "0.003"), ("37.5%", "0.375"), ("99.999%", "0.99999")] {
+            #expect(try CapacityList.parse(percentage).resolve(workingSet: 123_457) == CapacityList.parse(decimal).resolve(workingSet: 123_457))
+        }
+        #expect(try CapacityList.parse("1%...100%:3").resolve(workingSet: 1_000_000) == [10_000, 100_000, 1_000_000])
+        #expect(try CapacityList.parse("0.001...10%:3").resolve(workingSet: 1_000_000) == [1000, 10_000, 100_000])
+        #expect(try CapacityList.parseFraction("64MiB") == nil)
+    }
+
+    @Test("a percentage out of range or malformed names the item", arguments: [
+        ("0%", "above 0 and at most 100"), ("100.5%", "above 0 and at most 100"), ("250%", "above 0 and at most 100"),
+        ("99999999999999999999999%", "above 0 and at most 100"), ("%", "not a number"), ("1.2.3%", "not a number"),
+        ("10MiB%", "a number followed by %"), ("-5%", "a number followed by %"), ("0.0000000000000001%", "not a number"),
+    ])
+    func rejectsPercentages(_ text: String, _ message: String) {
+        #expect {
+            try CapacityList.parse(text)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(message)
+        }
+    }
+
     @Test("mistakes are usage errors naming the item", arguments: [
         "", "64MiB,,128MiB", "1.5", "0.0", "0", "-5", "12XB", "1MiB...1GiB", "1MiB...1GiB:1", "1GiB...1MiB:4",
         "1MiB...0.5:3", "1MiB...1GiB:x", "0.5.5", "1..5:3", "1MiB...1GiB:100000",
+        "999999999999999999.999999999999999", "1MiB...10%:3",
     ])
     func rejects(_ text: String) {
         #expect(throws: InvalidValueError.self) { try CapacityList.parse(text) }

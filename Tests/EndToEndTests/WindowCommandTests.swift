@@ -27,6 +27,23 @@ struct WindowCommandTests {
         #expect(points.reduce(0) { $0 + ($1["requests"] as? Int ?? 0) } == json["requests"] as? Int)
     }
 
+    @Test("--capacity 10% is --capacity 0.1; compare takes percentages; 150% is a usage error")
+    func percentageCapacities() throws {
+        let decimal = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "0.1", "--format", "json"])
+        let percent = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "10%", "--format", "json"])
+        #expect(decimal.status == 0 && percent.status == 0, "\(decimal.stderr) \(percent.stderr)")
+        let a = try #require(decimal.json), b = try #require(percent.json)
+        #expect(b["capacitySource"] as? String == "working-set-fraction")
+        #expect(a["capacity"] as? Int == b["capacity"] as? Int && a["hits"] as? Int == b["hits"] as? Int)
+        let compared = try CLI.run(["compare", Self.trace, "--policies", "lru", "--capacities", "5%,0.2", "--format", "json"])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        let capacities = (compared.json?["results"] as? [[String: Any]])?.compactMap { $0["capacity"] as? Int }
+        #expect(capacities?.count == 2)
+        let refused = try CLI.run(["replay", Self.trace, "--policy", "lru", "--capacity", "150%"])
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("--capacity 150%: a percentage of the working set must be above 0 and at most 100"))
+    }
+
     @Test("--plot-intervals writes an SVG that parses; it needs --report-interval")
     func plotIntervals() throws {
         let plot = scratchDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString).svg").path

@@ -10,8 +10,9 @@ import Darwin
 /// - sizes, as `--capacity` takes them: `64MiB,128MiB`, `500` (objects with `--ignore-size`);
 /// - a log-spaced range, both ends included: `1MiB...1GiB:12` is 12 sizes whose ratios are equal;
 /// - fractions of the trace's working set, as libCacheSim accepts them: a number below 1 written
-///   with a decimal point (`0.01,0.1,0.3`), also as a range (`0.001...0.5:10`). These need a first
-///   pass over the file to measure the working set.
+///   with a decimal point (`0.01,0.1,0.3`), or a percentage up to 100 (`1%,10%,12.5%`), also as a
+///   range (`0.001...0.5:10`, `0.1%...50%:10`). These need a first pass over the file to measure
+///   the working set.
 public struct CapacityList: Sendable, Equatable {
     /// One capacity before resolution.
     public enum Item: Sendable, Equatable {
@@ -81,26 +82,39 @@ public struct CapacityList: Sendable, Equatable {
         return .size(size)
     }
 
-    /// `0.25` → 25/100; `nil` when `text` is not a bare decimal (so it is a size).
+    /// `0.25` → 25/100 and `12.5%` → 125/1000; `nil` when `text` is neither a bare decimal nor a
+    /// percentage (so it is a size). A decimal is below 1; a percentage is above 0 and at most 100.
     public static func parseFraction(_ text: String, setting: String = "capacity") throws(InvalidValueError) -> Item? {
-        guard text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty), parts[1].count <= 15,
-              let whole = parts[0].isEmpty ? 0 : Int(parts[0]), let decimals = parts[1].isEmpty ? 0 : Int(parts[1]) else {
+        let percent = text.hasSuffix("%")
+        let number = percent ? String(text.dropLast()).trimmingSpaces : text
+        guard percent || number.contains("."), number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
+            if percent { throw InvalidValueError(setting, text, expected: "a percentage is a number followed by %, such as 10% or 0.5%") }
+            return nil
+        }
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        let decimalDigits = parts.count == 2 ? parts[1] : ""
+        guard parts.count <= 2, !(parts[0].isEmpty && decimalDigits.isEmpty), decimalDigits.count <= 15,
+              let decimals = decimalDigits.isEmpty ? 0 : Int(decimalDigits) else {
             throw InvalidValueError(setting, text, expected: "not a number")
         }
-        var denominator = 1
-        for _ in 0..<parts[1].count { denominator *= 10 }
-        let numerator = whole * denominator + decimals
-        guard whole == 0, numerator > 0 else {
-            throw InvalidValueError(setting, text, expected: "a fraction of the working set must be above 0 and below 1 (a size without a unit must be a whole number)")
-        }
+        let outOfRange = percent
+            ? InvalidValueError(setting, text, expected: "a percentage of the working set must be above 0 and at most 100")
+            : InvalidValueError(setting, text, expected: "a fraction of the working set must be above 0 and below 1 (a size without a unit must be a whole number)")
+        // The whole part is bounded before any arithmetic: at most 100 (a percentage) or 0, times
+        // at most 10^15, so nothing below can overflow.
+        let whole = parts[0].isEmpty ? 0 : Int(parts[0])
+        guard let whole, whole <= (percent ? 100 : 0) else { throw outOfRange }
+        var scale = 1
+        for _ in 0..<decimalDigits.count { scale *= 10 }
+        let numerator = whole * scale + decimals
+        let denominator = percent ? scale * 100 : scale
+        guard numerator > 0, numerator <= denominator else { throw outOfRange }
         return .fraction(numerator: numerator, denominator: denominator)
     }
 
     /// `LOW...HIGH:COUNT`, log-spaced, both ends included.
     static func parseRange(_ text: String, setting: String) throws(InvalidValueError) -> [Item] {
-        let shape = InvalidValueError(setting, text, expected: "expected LOW...HIGH:COUNT, e.g. 1MiB...1GiB:12 or 0.001...0.5:8")
+        let shape = InvalidValueError(setting, text, expected: "expected LOW...HIGH:COUNT, e.g. 1MiB...1GiB:12, 0.001...0.5:8 or 1%...50%:8")
         guard let dots = text.range(of: "..."), let colon = text.lastIndex(of: ":"), colon > dots.upperBound else {
             throw shape
         }

@@ -93,13 +93,13 @@ struct TieredReplayTests {
         #expect(tiers.disk.trimDeferred.count == 3, "one clean-up per background")
     }
 
-    @Test("a tiered run matches the TieredCache driven by hand over the same trace")
+    @Test("a tiered run matches the TieredModel driven by hand over the same trace")
     func matchesLibrary() throws {
         let path = Repository.trace("image-feed.csv")
         var job = ReplayJob(trace: TraceSpec(path: path), policy: "nuke-clock", capacity: 200 << 20)
         job.tier = TierJob(disk: "yy-disk", diskCapacity: 1 << 30, diskOptions: PolicyOptions(["age-limit": "600"]))
         let result = try Replay.run(job)
-        var cache = TieredCache(memory: try NukeClockCache<UInt64, Void>(capacity: 200 << 20),
+        var cache = TieredModel(memory: try NukeClockCache<UInt64, Void>(capacity: 200 << 20),
                                 disk: ObservedTier(try YYDiskCache<UInt64, Void>(limits: CacheLimits(capacity: 1 << 30),
                                                                                  options: PolicyOptions(["age-limit": "600"])),
                                                    observer: IgnoringObserver()))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("DiskCache and MemoryAndDiskCache")
+@Suite("DiskCache and TieredCache")
 struct DiskCacheTests {
     func temporaryDirectory() -> URL {
         scratchDirectory.appendingPathComponent("disk-cache-\(UUID().uuidString)")
@@ -200,7 +200,7 @@ struct DiskCacheTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let memory = Cache<String, Data>(countLimit: 2, observesSystemEvents: false)
-        let tiers = MemoryAndDiskCache(memory: memory, disk: try DiskCache(directory: directory))
+        let tiers = TieredCache(memory: memory, disk: try DiskCache(directory: directory))
         for n in 0..<3 { try tiers.setValue(bytes(n, 10), forKey: "k\(n)") }
         #expect(try tiers.value(forKey: "k2")?.source == .memory)
         #expect(try tiers.value(forKey: "k0")?.source == .disk)      // evicted from memory, on disk
@@ -209,7 +209,7 @@ struct DiskCacheTests {
         try tiers.removeValue(forKey: "k0")
         #expect(try tiers.value(forKey: "k0") == nil)
         memory.handle(.memoryWarning)
-        let relaunched = MemoryAndDiskCache(memory: Cache<String, Data>(observesSystemEvents: false),
+        let relaunched = TieredCache(memory: Cache<String, Data>(observesSystemEvents: false),
                                             disk: try DiskCache(directory: directory))
         #expect(try relaunched.value(forKey: "k1")?.value == bytes(1, 10))
     }

@@ -78,7 +78,7 @@ struct SlotStoreTests {
             if let entry = truth[key] {
                 switch Int.random(in: 0..<3, using: &rng) {
                 case 0:
-                    let released = marks.release(entry.slot)
+                    let released: Void? = marks.release(entry.slot)
                     #expect((released != nil) == entry.resident)
                     #expect((cleared.release(entry.slot) != nil) == entry.resident)
                     truth[key] = nil

@@ -86,7 +86,7 @@ public struct RequestDriver: Sendable {
 
     /// Applies one request to the two tiers of `cache`.
     @inlinable @inline(__always)
-    public mutating func apply<Memory: EvictionPolicy>(_ request: Request, to cache: inout TieredCache<Memory, DiskTierHandle>)
+    public mutating func apply<Memory: EvictionPolicy>(_ request: Request, to cache: inout TieredModel<Memory, DiskTierHandle>)
     where Memory.Key == UInt64, Memory.Value == Void {
         apply(request, to: &cache, as: _TieredTarget<Memory>.self)
     }
@@ -199,7 +199,7 @@ enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == U
 /// A memory policy in front of a disk tier as the driver's target; a disk hit is a lower-tier hit.
 @usableFromInline
 enum _TieredTarget<Memory: EvictionPolicy>: _RequestTarget where Memory.Key == UInt64, Memory.Value == Void {
-    @usableFromInline typealias Cache = TieredCache<Memory, DiskTierHandle>
+    @usableFromInline typealias Cache = TieredModel<Memory, DiskTierHandle>
     @inlinable @inline(__always)
     static func advance(_ cache: inout Cache, to time: Double, observer: inout _TimingObserver) {
         cache.advance(to: time, observer: &observer)

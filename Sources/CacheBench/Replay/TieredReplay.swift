@@ -141,7 +141,7 @@ final class _DiskTierBox<P: ReplayPolicy> {
 /// A tiered cache being driven by a trace: specialized for the memory tier's type.
 public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64, Memory.Value == Void {
     /// The two tiers.
-    public var cache: TieredCache<Memory, DiskTierHandle>
+    public var cache: TieredModel<Memory, DiskTierHandle>
     @usableFromInline var driver: RequestDriver
 
     /// Creates a replayer with a new, empty memory tier in front of `disk`.
@@ -149,7 +149,7 @@ public struct TieredReplayer<Memory: EvictionPolicy> where Memory.Key == UInt64,
                 memoryCost: TierMemoryCost) throws(PolicyConfigurationError) {
         try options.validate(against: Memory.descriptor)
         try limits.validate(for: Memory.descriptor)
-        cache = TieredCache(memory: try Memory(limits: limits, options: options), disk: disk, memoryCost: memoryCost)
+        cache = TieredModel(memory: try Memory(limits: limits, options: options), disk: disk, memoryCost: memoryCost)
         // Tiers are online policies: an offline policy cannot be a tier.
         driver = RequestDriver(ignoreSize: ignoreSize, needsFuture: false)
     }

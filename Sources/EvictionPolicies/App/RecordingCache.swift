@@ -80,39 +80,43 @@ public final class RecordingDiskCache: @unchecked Sendable {
     }
 }
 
-/// A ``MemoryAndDiskCache`` whose lookups, stores and removals are written to a
+/// A ``TieredCache`` whose lookups, stores and removals are written to a
 /// ``TraceRecorder``: a lookup answered by either tier is a hit.
-public final class RecordingMemoryAndDiskCache<Value>: @unchecked Sendable {
+public final class RecordingTieredCache<Value>: @unchecked Sendable {
     /// The cache every call is passed to.
-    public let base: MemoryAndDiskCache<Value>
+    public let base: TieredCache<Value>
     /// Where calls are recorded.
     public let recorder: TraceRecorder
     private let size: (Value) -> Int
 
     /// Records the calls made through this wrapper to `base`; `size` gives each value's size
     /// for the trace.
-    public init(_ base: MemoryAndDiskCache<Value>, recorder: TraceRecorder, size: @escaping (Value) -> Int) {
+    public init(_ base: TieredCache<Value>, recorder: TraceRecorder, size: @escaping (Value) -> Int) {
         self.base = base
         self.recorder = recorder
         self.size = size
     }
 
-    /// ``MemoryAndDiskCache/value(forKey:)-3iaal``, recorded as a `get`.
+    /// ``TieredCache/value(forKey:)-7cmno``, recorded as a `get`.
     public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
         let found = try base.value(forKey: key)
         recorder.recordGet(key, hit: found != nil, size: found.map { size($0.value) })
         return found
     }
 
-    /// ``MemoryAndDiskCache/setValue(_:forKey:toDisk:)``, recorded as a `set`.
+    /// ``TieredCache/setValue(_:forKey:toDisk:)``, recorded as a `set`.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         try base.setValue(value, forKey: key, toDisk: toDisk)
         recorder.recordSet(key, size: size(value))
     }
 
-    /// ``MemoryAndDiskCache/removeValue(forKey:)``, recorded as a `delete`.
+    /// ``TieredCache/removeValue(forKey:)``, recorded as a `delete`.
     public func removeValue(forKey key: String) throws {
         recorder.recordDelete(key)
         try base.removeValue(forKey: key)
     }
 }
+
+/// The name ``RecordingTieredCache`` had before ``TieredCache`` was renamed.
+@available(*, deprecated, renamed: "RecordingTieredCache")
+public typealias RecordingMemoryAndDiskCache = RecordingTieredCache

@@ -10,7 +10,7 @@ import Musl
 /// Writes what an app does with its caches as a CSV trace that `cachebench replay` reads
 /// (`timestamp,key,size,op`), so the app's own workload can be replayed against every policy.
 ///
-/// Wrap a cache with ``RecordingCache``, ``RecordingDiskCache`` or ``RecordingMemoryAndDiskCache``
+/// Wrap a cache with ``RecordingCache``, ``RecordingDiskCache`` or ``RecordingTieredCache``
 /// and use the wrapper instead; each call is passed on and recorded. Call ``finish()`` to close
 /// the trace: it is written beside its destination and renamed into place then, so a trace is
 /// either whole or absent.

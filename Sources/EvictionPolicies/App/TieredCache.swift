@@ -5,7 +5,7 @@ import Foundation
 /// is decoded and copied into memory; a store writes both; a removal reaches both.
 ///
 /// ```swift
-/// let images = try MemoryAndDiskCache<UIImage>(
+/// let images = try TieredCache<UIImage>(
 ///     memory: Cache(policy: .sieve, costLimit: 50 << 20),
 ///     disk: DiskCache(directory: caches.appendingPathComponent("images"), sizeLimit: 500 << 20),
 ///     encode: { image in try image.pngData().orThrow() }, decode: { data in try UIImage(data: data).orThrow() },
@@ -13,8 +13,8 @@ import Foundation
 /// if let (image, source) = try await images.value(forKey: url.absoluteString) { … }   // source: .memory or .disk
 /// ```
 ///
-/// (The replay engine's two-level model of the same composition is ``TieredCache``.)
-public final class MemoryAndDiskCache<Value>: @unchecked Sendable {
+/// (The replay engine's two-level model of the same composition is ``TieredModel``.)
+public final class TieredCache<Value>: @unchecked Sendable {
     /// The memory tier.
     public let memory: Cache<String, Value>
     /// The disk tier.
@@ -75,14 +75,14 @@ public final class MemoryAndDiskCache<Value>: @unchecked Sendable {
     }
 }
 
-extension MemoryAndDiskCache where Value == Data {
+extension TieredCache where Value == Data {
     /// Composes two tiers of `Data`, stored as they are.
     public convenience init(memory: Cache<String, Data>, disk: DiskCache) {
         self.init(memory: memory, disk: disk, encode: { $0 }, decode: { $0 })
     }
 }
 
-extension MemoryAndDiskCache where Value: Sendable {
+extension TieredCache where Value: Sendable {
     /// The value for `key` and where it was found, with the disk read and the decoding off the
     /// caller's thread.
     public func value(forKey key: String) async throws -> (value: Value, source: TierSource)? {
@@ -103,3 +103,8 @@ extension MemoryAndDiskCache where Value: Sendable {
         }
     }
 }
+
+/// The name ``TieredCache`` had before it took the name the replay engine's model had (now
+/// ``TieredModel``).
+@available(*, deprecated, renamed: "TieredCache")
+public typealias MemoryAndDiskCache = TieredCache

@@ -1,5 +1,8 @@
-/// A memory cache in front of a disk cache, as SDWebImage's SDImageCache and YYCache's YYCache
-/// compose them (<doc:YYCache> and <doc:SDWebImage>):
+/// The replay engine's model of a memory cache in front of a disk cache, as SDWebImage's
+/// SDImageCache and YYCache's YYCache compose them (<doc:YYCache> and <doc:SDWebImage>); both tiers
+/// are policies driven by a trace (`replay --tier`). The real memory and disk cache an app keeps is
+/// ``TieredCache``.
+///
 ///
 /// - a lookup asks the memory tier, then the disk tier, then reports a miss
 ///   (SDImageCacheType memory / disk / none);
@@ -16,7 +19,7 @@
 /// through specialized code. The disk tier is a ``BackingTier``: it owns its own observer and
 /// is told the time with each call, so it may sit behind a type-erased wrapper that costs one
 /// dynamic call per disk access (a memory miss), not per request.
-public struct TieredCache<Memory: EvictionPolicy, Disk: BackingTier>
+public struct TieredModel<Memory: EvictionPolicy, Disk: BackingTier>
 where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
     /// The tiers' key type.
     public typealias Key = Memory.Key
@@ -119,7 +122,7 @@ where Memory.Key == Disk.Key, Memory.Value == Disk.Value {
     func memoryCopyCost(_ size: Int) -> Int { memoryCost == .size ? size : 0 }
 }
 
-/// Where a ``TieredCache`` lookup found its value: `SDImageCacheType`'s memory and disk.
+/// Where a ``TieredModel`` lookup found its value: `SDImageCacheType`'s memory and disk.
 public enum TierSource: String, Sendable, Hashable {
     /// The memory tier.
     case memory
@@ -127,7 +130,7 @@ public enum TierSource: String, Sendable, Hashable {
     case disk
 }
 
-/// The cost a ``TieredCache``'s memory copies get.
+/// The cost a ``TieredModel``'s memory copies get.
 public enum TierMemoryCost: String, Sendable, Hashable, CaseIterable {
     /// The object's size, as SDImageCache does (`sd_memoryCost`).
     case size
@@ -135,7 +138,7 @@ public enum TierMemoryCost: String, Sendable, Hashable, CaseIterable {
     case zero
 }
 
-/// The lower tier of a ``TieredCache``: a cache that owns its observer and is told the time
+/// The lower tier of a ``TieredModel``: a cache that owns its observer and is told the time
 /// with each call, so that nothing reaches it between its own operations.
 public protocol BackingTier<Key, Value> {
     /// The type of keys.

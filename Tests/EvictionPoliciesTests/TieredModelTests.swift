@@ -24,18 +24,18 @@ struct ReferenceTier<Memory: ReferenceModel, Disk: ReferenceModel> {
     }
 }
 
-/// Drives a TieredCache whose disk tier records its own passes, and the composed references,
+/// Drives a TieredModel whose disk tier records its own passes, and the composed references,
 /// with one random sequence; compares the source of every get and lookup, both tiers' passes
 /// and both tiers' sizes, stopping at the first difference.
 ///
 /// The disk tier's clock is lazy: the timer passes the reference's disk makes during an advance
-/// surface at the tier's next call (or at ``TieredCache/synchronizeDisk()``), so they are owed
+/// surface at the tier's next call (or at ``TieredModel/synchronizeDisk()``), so they are owed
 /// until then, and the disk's sizes are compared only when nothing is owed.
 /// The value the tiered tests store under `key`, so a lookup or an eviction can be checked against its key.
 func tierValue(_ key: Int) -> Int { key &* 10 + 7 }
 
 func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceModel, RD: ReferenceModel>(
-    _ cache: inout TieredCache<M, ObservedTier<D, EvictionRecorder<Int, Int>>>, _ reference: inout ReferenceTier<RM, RD>,
+    _ cache: inout TieredModel<M, ObservedTier<D, EvictionRecorder<Int, Int>>>, _ reference: inout ReferenceTier<RM, RD>,
     _ ops: [TestOp], label: String, sourceLocation: SourceLocation = #_sourceLocation
 ) where M.Key == Int, M.Value == Int, D.Key == Int, D.Value == Int {
     var memoryRecorder = EvictionRecorder<Int, Int>()
@@ -134,13 +134,13 @@ func expectSameTiering<M: EvictionPolicy, D: EvictionPolicy, RM: ReferenceModel,
     }
 }
 
-@Suite("TieredCache: memory, then disk, then a miss (EvictionPolicies.docc: YYCache.md, SDWebImage.md)")
-struct TieredCacheTests {
+@Suite("TieredModel: memory, then disk, then a miss (EvictionPolicies.docc: YYCache.md, SDWebImage.md)")
+struct TieredModelTests {
     typealias Disk<P: EvictionPolicy> = ObservedTier<P, EvictionRecorder<String, Int>> where P.Key == String, P.Value == Int
 
     func tiers<M: EvictionPolicy, D: EvictionPolicy>(_ memory: M, _ disk: D, cost: TierMemoryCost = .size)
-        -> TieredCache<M, Disk<D>> where M.Key == String, M.Value == Int, D.Key == String, D.Value == Int {
-        TieredCache(memory: memory, disk: ObservedTier(disk, observer: EvictionRecorder()), memoryCost: cost)
+        -> TieredModel<M, Disk<D>> where M.Key == String, M.Value == Int, D.Key == String, D.Value == Int {
+        TieredModel(memory: memory, disk: ObservedTier(disk, observer: EvictionRecorder()), memoryCost: cost)
     }
 
     @Test("a get is a memory hit, a disk hit (copied into memory) or a miss (stored in both)")
@@ -211,7 +211,7 @@ struct TieredCacheTests {
         let zero = seed % 2 == 0
         let capacity = Int.random(in: 5...40, using: &rng), count = Int.random(in: 1...6, using: &rng)
         let diskCount = Int.random(in: 2...12, using: &rng)
-        var cache = TieredCache(memory: try YYMemoryCache<Int, Int>.make(capacity: capacity, countLimit: count),
+        var cache = TieredModel(memory: try YYMemoryCache<Int, Int>.make(capacity: capacity, countLimit: count),
                                 disk: ObservedTier(try YYDiskCache<Int, Int>.make(countLimit: diskCount, options: ["auto-trim-interval": "7"]),
                                                    observer: EvictionRecorder<Int, Int>()),
                                 memoryCost: zero ? .zero : .size)
@@ -230,7 +230,7 @@ struct TieredCacheTests {
         var rng = SeededRandom(seed: seed)
         let capacity = Int.random(in: 5...40, using: &rng), diskCapacity = Int.random(in: 10...80, using: &rng)
         let window = Int.random(in: 0...5, using: &rng), age = [3.0, 20, 604_800][Int.random(in: 0..<3, using: &rng)]
-        var cache = TieredCache(
+        var cache = TieredModel(
             memory: try SDMemoryCache<Int, Int>.make(capacity: capacity, options: ["weak-cache": "true", "held-window": "\(window)"]),
             disk: ObservedTier(try SDDiskCache<Int, Int>.make(capacity: diskCapacity, options: ["max-disk-age": "\(age)"]),
                                observer: EvictionRecorder<Int, Int>()))
@@ -252,7 +252,7 @@ struct TieredCacheTests {
         let ops = mix.make(count: 2_000, using: &rng)
         let capacity = Int.random(in: 20...80, using: &rng), diskCount = Int.random(in: 2...12, using: &rng)
 
-        var nuke = TieredCache(memory: try NukeClockCache<Int, Int>.make(capacity: capacity, options: ["ttl": "4"]),
+        var nuke = TieredModel(memory: try NukeClockCache<Int, Int>.make(capacity: capacity, options: ["ttl": "4"]),
                                disk: ObservedTier(try YYDiskCache<Int, Int>.make(countLimit: diskCount, options: ["age-limit": "9"]),
                                                   observer: EvictionRecorder<Int, Int>()))
         var nukeReference = ReferenceTier(
@@ -261,7 +261,7 @@ struct TieredCacheTests {
             zeroMemoryCost: false)
         expectSameTiering(&nuke, &nukeReference, ops, label: "nuke-clock/yy-disk seed \(seed)")
 
-        var pin = TieredCache(memory: try PINMemoryCache<Int, Int>.make(capacity: capacity, options: ["age-limit": "5"]),
+        var pin = TieredModel(memory: try PINMemoryCache<Int, Int>.make(capacity: capacity, options: ["age-limit": "5"]),
                               disk: ObservedTier(try SDDiskCache<Int, Int>.make(capacity: capacity, options: ["expire-type": "modification"]),
                                                  observer: EvictionRecorder<Int, Int>()))
         var pinReference = ReferenceTier(
@@ -271,7 +271,7 @@ struct TieredCacheTests {
             zeroMemoryCost: false)
         expectSameTiering(&pin, &pinReference, ops, label: "pin-memory/sd-disk seed \(seed)")
 
-        var kingfisher = TieredCache(
+        var kingfisher = TieredModel(
             memory: try KingfisherMemoryStorage<Int, Int>.make(capacity: capacity, options: ["expiration": "6", "clean-interval": "4"]),
             disk: ObservedTier(try YYDiskCache<Int, Int>.make(capacity: capacity, options: ["auto-trim-interval": "3"]),
                                observer: EvictionRecorder<Int, Int>()))

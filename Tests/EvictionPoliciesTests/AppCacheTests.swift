@@ -293,6 +293,33 @@ struct AppCacheTests {
         #expect(cache.count == 1 && cache["same"] == 49_999)
     }
 
+    /// NSCache's own calls, written against any ``KeyedCache``, as code moving from NSCache has them.
+    func nsCacheSession<C: KeyedCache>(_ cache: C) -> [String] where C.Key == String, C.Value == Int {
+        var log: [String] = []
+        cache.totalCostLimit = 100
+        cache.setObject(1, forKey: "a")
+        cache.setObject(2, forKey: "b", cost: 60)
+        log.append("a=\(cache.object(forKey: "a").map(String.init) ?? "nil") cost=\(cache.totalCost) limit=\(cache.totalCostLimit)")
+        cache.setObject(3, forKey: "c", cost: 60)            // over 100: LRU drops b (a was used since)
+        log.append("b=\(cache.contains("b")) c=\(cache.object(forKey: "c").map(String.init) ?? "nil") count=\(cache.count)")
+        cache.removeObject(forKey: "c")
+        log.append("c=\(cache.contains("c")) cost=\(cache.totalCost)")
+        cache.totalCostLimit = 0                               // NSCache's "no limit"
+        cache.setObject(4, forKey: "d", cost: 1_000)
+        log.append("limit=\(cache.costLimit.map(String.init) ?? "none") d=\(cache.contains("d"))")
+        cache.removeAllObjects()
+        log.append("count=\(cache.count) cost=\(cache.totalCost)")
+        return log
+    }
+
+    @Test("NSCache's spellings: object(forKey:), setObject(_:forKey:cost:), removeObject, removeAllObjects, totalCostLimit")
+    func nsCacheSpellings() {
+        let expected = ["a=1 cost=60 limit=100", "b=false c=3 count=2", "c=false cost=0", "limit=none d=true", "count=0 cost=0"]
+        #expect(nsCacheSession(Cache<String, Int>(policy: .lru, observesSystemEvents: false)) == expected)
+        // One stripe: the limits are the whole cache's, so the same session gives the same answers.
+        #expect(nsCacheSession(StripedCache<String, Int>(policy: .lru, stripes: 1, observesSystemEvents: false)) == expected)
+    }
+
     @Test("four threads share one cache; limits and totals hold, values match their keys")
     func threads() {
         let cache = Cache<String, Blob>(policy: .sieve, costLimit: 5_000, countLimit: 300, observesSystemEvents: false)

@@ -14,6 +14,18 @@ public protocol KeyedCache<Key, Value>: AnyObject {
     /// Removes `key`'s entry and returns its value, or `nil` if there was none.
     @discardableResult
     func removeValue(forKey key: Key) -> Value?
+    /// Whether `key` has an entry, without recording an access.
+    func contains(_ key: Key) -> Bool
+    /// Removes every entry.
+    func removeAll()
+    /// The number of entries.
+    var count: Int { get }
+    /// The sum of the entries' costs.
+    var totalCost: Int { get }
+    /// The most total cost the cache holds, or `nil` for none; setting it trims at once.
+    var costLimit: Int? { get set }
+    /// The most entries the cache holds, or `nil` for none; setting it trims at once.
+    var countLimit: Int? { get set }
 }
 
 extension KeyedCache {
@@ -24,5 +36,34 @@ extension KeyedCache {
         set {
             if let newValue { setValue(newValue, forKey: key, cost: 0, timeToLive: nil) } else { removeValue(forKey: key) }
         }
+    }
+}
+
+/// NSCache's spellings, so that code moving from `NSCache` compiles with few changes.
+extension KeyedCache {
+    /// NSCache's `object(forKey:)`: ``value(forKey:)``.
+    @inlinable
+    public func object(forKey key: Key) -> Value? { value(forKey: key) }
+
+    /// NSCache's `setObject(_:forKey:)` and `setObject(_:forKey:cost:)`: ``setValue(_:forKey:cost:timeToLive:)``
+    /// with the cache's own time to live.
+    @inlinable
+    public func setObject(_ object: Value, forKey key: Key, cost: Int = 0) {
+        setValue(object, forKey: key, cost: cost, timeToLive: nil)
+    }
+
+    /// NSCache's `removeObject(forKey:)`: ``removeValue(forKey:)``.
+    @inlinable
+    public func removeObject(forKey key: Key) { removeValue(forKey: key) }
+
+    /// NSCache's `removeAllObjects()`: ``removeAll()``.
+    @inlinable
+    public func removeAllObjects() { removeAll() }
+
+    /// NSCache's `totalCostLimit`: ``costLimit``, with 0 for none as NSCache has it.
+    @inlinable
+    public var totalCostLimit: Int {
+        get { costLimit ?? 0 }
+        set { costLimit = newValue }
     }
 }

@@ -136,6 +136,33 @@ struct CapacityListTests {
         #expect(try CapacityList.parseFraction("64MiB") == nil)
     }
 
+    @Test("random decimals and percentages: the same fraction either way; random text never traps")
+    func randomFractions() throws {
+        var rng = SeededRandom(seed: 17)
+        for _ in 0..<2_000 {
+            // A fraction d / 10^k below 1, written as a decimal and as a percentage.
+            let k = Int.random(in: 3...12, using: &rng)
+            var scale = 1
+            for _ in 0..<k { scale *= 10 }
+            let d = Int.random(in: 1..<scale, using: &rng)
+            let digits = String(repeating: "0", count: k - String(d).count) + String(d)
+            let decimal = "0." + digits
+            let percent = String(Int(digits.prefix(2)) ?? 0) + "." + digits.dropFirst(2) + "%"
+            guard case .fraction(let n1, let d1) = try #require(try CapacityList.parseFraction(decimal)),
+                  case .fraction(let n2, let d2) = try #require(try CapacityList.parseFraction(percent)) else {
+                Issue.record("\(decimal) or \(percent) is not a fraction")
+                continue
+            }
+            #expect(n1.multipliedFullWidth(by: d2) == n2.multipliedFullWidth(by: d1), "\(decimal) vs \(percent)")
+            #expect(n1 == d && d1 == scale)
+        }
+        let alphabet = "0123456789.%-eE MiBk,:".map(String.init) + ["...", "9999999999999999999"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? "" }.joined()
+            _ = try? CapacityList.parse(text)
+        }
+    }
+
     @Test("a percentage out of range or malformed names the item", arguments: [
         ("0%", "above 0 and at most 100"), ("100.5%", "above 0 and at most 100"), ("250%", "above 0 and at most 100"),
         ("99999999999999999999999%", "above 0 and at most 100"), ("%", "not a number"), ("1.2.3%", "not a number"),

@@ -25,9 +25,10 @@ enum AnalyzeCommand {
       --window SECONDS        The request-rate window in trace seconds (default 300).
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all).
-      --plot DIR              Also write SVG plots into the existing folder DIR: popularity.svg,
-                              reuse-distance.svg, reuse-time.svg, sizes.svg, request-rate.svg and
-                              one-hit-wonders.svg (the report and every plot, or none of them).
+      --plot DIR              Also write SVG plots into the folder DIR (made if missing):
+                              popularity.svg, reuse-distance.svg, reuse-time.svg, sizes.svg,
+                              request-rate.svg and one-hit-wonders.svg (the report and every
+                              plot, or none of them).
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
                               Any case; libCacheSim's spellings too (oracleGeneral, twrNS).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
@@ -66,12 +67,25 @@ enum AnalyzeCommand {
                 analysis = try TraceAnalyzer.analyze(&reader, window: window)
             } catch { throw .trace(error) }
             var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
+            var createdFolder: String? = nil
             if let folder = arguments.value("--plot") {
                 for plot in TraceAnalysisReport.plots(analysis, trace: trace.path) {
                     outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
                 }
+                // A missing folder is made (once the analysis succeeded), and taken away again if
+                // the outputs cannot be written: all of them or none.
+                var isFolder: ObjCBool = false
+                if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+                    do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                        throw CacheBenchError(OutputError(path: folder, reason: "cannot create the folder"))
+                    }
+                    createdFolder = folder
+                }
             }
-            try Output.emit(outputs)
+            do throws(CacheBenchError) { try Output.emit(outputs) } catch {
+                if let createdFolder { try? FileManager.default.removeItem(atPath: createdFolder) }
+                throw error
+            }
         } catch { throw .run(error) }
     }
 }

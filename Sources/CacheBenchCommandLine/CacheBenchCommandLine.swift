@@ -22,7 +22,9 @@ public enum CacheBenchCommandLine {
     public static func main(registry: PolicyRegistry = .standard,
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         AtomicFile.protectStandardDescriptors()
-        return run(arguments, registry: registry)
+        // The usage names the executable that runs it: a researcher's own, or cachebench.
+        let program = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "cachebench"
+        return run(arguments, registry: registry, program: program.isEmpty ? "cachebench" : program)
     }
 }
 
@@ -40,7 +42,8 @@ COMMANDS:
   mrc TRACE [--policy NAME]     A miss-ratio curve: LRU's exact, from one stack-distance pass;
                                 any other policy's from miniature simulations (MINISIM).
   policies                      List every policy, what it reproduces and its parameters.
-  generate KIND                 Write a synthetic trace (zipf, image-feed) as CSV.
+  generate KIND                 Write a synthetic trace (zipf, scan, loop, mix, image-feed) as
+                                CSV.
   convert TRACE --output FILE   Write a trace as libCacheSim's oracleGeneral or lcs binary, as
                                 its traceConv does.
   analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
@@ -56,7 +59,7 @@ Run 'cachebench COMMAND --help' for a command's options.
 let commands: [String: (help: String, run: @Sendable ([String], PolicyRegistry) throws(CommandLineError) -> Void)] = [
     "replay": (ReplayCommand.help, ReplayCommand.run),
     "compare": (CompareCommand.help, CompareCommand.run),
-    "mrc": (MRCCommand.help, { (words, _) throws(CommandLineError) in try MRCCommand.run(words) }),
+    "mrc": (MRCCommand.help, MRCCommand.run),
     "policies": (PoliciesCommand.help, PoliciesCommand.run),
     "generate": (GenerateCommand.help, { (words, _) throws(CommandLineError) in try GenerateCommand.run(words) }),
     "convert": (ConvertCommand.help, { (words, _) throws(CommandLineError) in try ConvertCommand.run(words) }),
@@ -81,14 +84,22 @@ func usageError(_ text: String) -> Int32 {
     return 2
 }
 
+/// The top-level usage, naming `program` as the executable.
+func usageText(program: String) -> String {
+    guard program != "cachebench" else { return usage }
+    return usage.replacingOccurrences(of: "USAGE: cachebench ", with: "USAGE: \(program) ")
+        .replacingOccurrences(of: "Run 'cachebench COMMAND --help'", with: "Run '\(program) COMMAND --help'")
+}
+
 /// Runs the command `words` name over `registry`'s policies and returns its exit code.
 @MainActor
-func run(_ words: [String], registry: PolicyRegistry) -> Int32 {
+func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebench") -> Int32 {
+    let usage = usageText(program: program)
     guard let first = words.first else { return usageError(usage) }
     if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
         if words.count > 1, let command = commands[words[1]] { return printHelp(command.help) }
-        if words.count > 1 { return usageError("cachebench: unknown command '\(words[1])'\n\n" + usage) }
+        if words.count > 1 { return usageError("\(program): unknown command '\(words[1])'\n\n" + usage) }
         return printHelp(usage)
     }
     guard let command = commands[first] else {

@@ -13,7 +13,8 @@ enum CompareCommand {
     on standard input, LRU is simulated at each capacity).
 
     ARGUMENTS:
-      TRACE                   A trace file, or - for standard input.
+      TRACE                   A trace file, or - for standard input (read once; a temporary copy
+                              serves any second pass).
 
     OPTIONS:
       --policies A,B,C        Policies from 'cachebench policies' (required); the groups all,
@@ -22,7 +23,7 @@ enum CompareCommand {
       --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
                               included), or fractions of the working set (0.01,0.1,0.3 or
-                              1%,10%,30%; needs a file). Default: each policy's own default, as
+                              1%,10%,30%; from a first pass). Default: each policy's own default, as
                               'replay'.
       --capacity SIZE         One capacity (same as --capacities SIZE).
       --count-limit N         An object-count limit, for the policies that have one.

@@ -27,7 +27,7 @@ enum GenerateCommand {
         text += """
 
         EXAMPLE:
-          cachebench generate image-feed --seed 7 --requests 100000 --output Traces/image-feed.csv
+          cachebench generate image-feed --seed 7 --requests 100000 --output image-feed-7.csv
         """
         return text
     }

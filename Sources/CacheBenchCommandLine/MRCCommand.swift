@@ -22,7 +22,8 @@ enum MRCCommand {
     capacity on the whole trace (exact, for checking the estimate).
 
     ARGUMENTS:
-      TRACE                   A trace file, or - for standard input (then --capacities is required).
+      TRACE                   A trace file, or - for standard input (read once; a temporary copy
+                              serves the working-set pass).
 
     OPTIONS:
       --policy NAME           A policy from 'cachebench policies' (default lru).
@@ -87,7 +88,7 @@ enum MRCCommand {
         repeatableOptions: AdmissionOptions.repeatableOptions,
         flags: ["--ignore-size"], positionals: 1...1)
 
-    static func run(_ words: [String]) throws(CommandLineError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let arguments: Arguments
         let trace: TraceSpec
         let format: ReportFormat
@@ -144,7 +145,7 @@ enum MRCCommand {
                                                 threads: threads, progress: progress,
                                                 policy: arguments.value("--policy") ?? "lru", window: window,
                                                 minimumMiniature: minimumMiniature, admission: admission,
-                                                estimator: estimator, census: census)
+                                                estimator: estimator, census: census, registry: registry)
             // Rendered first, then the curve and its chart are committed together.
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

@@ -24,9 +24,10 @@ enum ReplayCommand {
                               KB MB GB TB (powers of 1000), KiB MiB GiB TiB or libCacheSim's
                               K M G T (powers of 1024: 64M is 64 MiB); or a fraction of the
                               trace's working set, a decimal below 1 or a percentage (0.1 or
-                              10%; needs a file).
+                              10%; from a first pass over the trace).
                               Default: the library's own default where it ships one, otherwise
-                              10% of the trace's working set (needs a file, not standard input).
+                              10% of the trace's working set, from a first pass (standard input
+                              too: its temporary copy is read again).
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.

@@ -80,6 +80,15 @@ struct CapacityListTests {
         #expect(list.resolve(workingSet: nil) == [500, 67_108_864, 134_217_728, 1_000_000_000])
     }
 
+    @Test("a mixed list says which capacities came from fractions; a size given wins over an equal fraction")
+    func origins() throws {
+        let list = try CapacityList.parse("1000,10%,0.5,250")
+        let resolved = list.resolveWithOrigins(workingSet: 2000)
+        #expect(resolved.map(\.capacity) == [200, 250, 1000])
+        #expect(resolved.map(\.isFraction) == [true, false, false])
+        #expect(list.resolve(workingSet: 2000) == [200, 250, 1000])
+    }
+
     @Test("1MiB...1GiB:11 is every power of two from 2^20 to 2^30, ends exact")
     func powerOfTwoRange() throws {
         let list = try CapacityList.parse("1MiB...1GiB:11")

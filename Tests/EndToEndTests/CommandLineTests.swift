@@ -176,4 +176,25 @@ struct CommandLineTests {
         #expect(ours == theirs)
         #expect(try CLI.run(["convert", "Traces/lirs-cs.csv"]).status == 2)
     }
+
+    @Test("analyze --plot makes a missing folder and fills it; a bad trace leaves neither folder nor report")
+    func analyzePlots() throws {
+        let base = scratchDirectory.appendingPathComponent("analyze-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = base.appendingPathComponent("plots").path
+        let result = try CLI.run(["analyze", "Traces/zipf.csv", "--plot", folder, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.json?["requests"] as? Int == 50_000)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted()
+        #expect(written == ["one-hit-wonders.svg", "popularity.svg", "request-rate.svg", "reuse-distance.svg",
+                            "reuse-time.svg", "sizes.svg"])
+
+        let bad = base.appendingPathComponent("bad.csv").path
+        try Data("timestamp,key,size\n1,a,10\n2,b,ten\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let other = base.appendingPathComponent("other").path
+        let refused = try CLI.run(["analyze", bad, "--plot", other])
+        #expect(refused.status == 65 && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(refused.stderr.contains("bad.csv:3"))
+        #expect(!FileManager.default.fileExists(atPath: other))
+    }
 }

@@ -106,4 +106,25 @@ struct ExamplePolicyEndToEndTests {
                                      "--ignore-size", "--baseline", baseline, "--format", "csv"])
         #expect(gate.status == 0, "\(gate.stderr)")
     }
+
+    @Test("mrc draws the registered policy's curve, simulated exactly with --sample 1, equal to the reference model")
+    func missRatioCurve() throws {
+        let keys = try Self.keys(ofTrace: "Traces/zipf.csv")
+        let capacities = [10, 50, 200]
+        let mrc = try Self.example(["mrc", "Traces/zipf.csv", "--policy", "lip", "--sample", "1",
+                                    "--capacities", capacities.map(String.init).joined(separator: ","),
+                                    "--ignore-size", "--format", "json"])
+        #expect(mrc.status == 0, "\(mrc.stderr)")
+        let results = try #require(mrc.json?["results"] as? [[String: Any]])
+        #expect(results.map { $0["policy"] as? String } == ["lip", "lip", "lip"])
+        #expect(results.map { $0["hits"] as? Int } == capacities.map { Self.referenceHits(keys, capacity: $0) })
+    }
+
+    @Test("the usage names the executable that prints it")
+    func usageNamesTheExecutable() throws {
+        let help = try Self.example(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("USAGE: example-policy COMMAND"))
+        #expect(help.stdout.contains("Run 'example-policy COMMAND --help'"))
+    }
 }

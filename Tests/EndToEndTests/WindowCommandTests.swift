@@ -39,6 +39,13 @@ struct WindowCommandTests {
         #expect(compared.status == 0, "\(compared.stderr)")
         let capacities = (compared.json?["results"] as? [[String: Any]])?.compactMap { $0["capacity"] as? Int }
         #expect(capacities?.count == 2)
+        // A list that mixes sizes and fractions says, per capacity, which it was.
+        let mixed = try CLI.run(["compare", Self.trace, "--policies", "lru,fifo", "--capacities", "1KB,10%", "--format", "json"])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let rows = try #require(mixed.json?["results"] as? [[String: Any]])
+        #expect(rows.map { $0["capacity"] as? Int } == [1000, b["capacity"] as? Int, 1000, b["capacity"] as? Int])
+        #expect(rows.map { $0["capacitySource"] as? String }
+                == ["option", "working-set-fraction", "option", "working-set-fraction"])
         let refused = try CLI.run(["replay", Self.trace, "--policy", "lru", "--capacity", "150%"])
         #expect(refused.status == 2 && refused.stdout.isEmpty)
         #expect(refused.stderr.contains("--capacity 150%: a percentage of the working set must be above 0 and at most 100"))

@@ -38,19 +38,24 @@ public struct CapacityList: Sendable, Equatable {
 
     /// The capacities in ascending order without duplicates; fractions are taken of
     /// `workingSet` (rounded down, at least 1).
-    public func resolve(workingSet: Int?) -> [Int] {
-        var sizes = Set<Int>()
+    public func resolve(workingSet: Int?) -> [Int] { resolveWithOrigins(workingSet: workingSet).map(\.capacity) }
+
+    /// ``resolve(workingSet:)``, each capacity with whether it came from a fraction of the
+    /// working set (`false` when a size in the list names it, even if a fraction also does).
+    public func resolveWithOrigins(workingSet: Int?) -> [(capacity: Int, isFraction: Bool)] {
+        var sizes: [Int: Bool] = [:]
         for item in items {
             switch item {
-            case .size(let size): sizes.insert(size)
+            case .size(let size): sizes[size] = false
             case .fraction(let numerator, let denominator):
                 let total = workingSet ?? 0
                 let (product, overflow) = total.multipliedReportingOverflow(by: numerator)
                 let value = overflow ? Int(Double(total) * Double(numerator) / Double(denominator)) : product / denominator
-                sizes.insert(max(1, value))
+                let size = max(1, value)
+                if sizes[size] == nil { sizes[size] = true }
             }
         }
-        return sizes.sorted()
+        return sizes.sorted { $0.key < $1.key }.map { (capacity: $0.key, isFraction: $0.value) }
     }
 
     /// Parses a list of capacities: sizes, fractions of the working set and `LOW...HIGH:COUNT`

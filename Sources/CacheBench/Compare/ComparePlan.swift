@@ -57,15 +57,17 @@ struct _ComparePlan {
         var entries: [Entry] = [], tierEntries: [Entry] = []
         if let list = job.capacities {
             let total = list.needsWorkingSet ? try workingSet.measure().total(ignoreSize: job.ignoreSize) : nil
-            let capacities = list.resolve(workingSet: total)
+            // Each capacity says where it came from: a size given, or a fraction of the working set.
+            let capacities = list.resolveWithOrigins(workingSet: total).map { resolved in
+                (capacity: resolved.capacity, source: resolved.isFraction ? CapacitySource.workingSetFraction : .option)
+            }
             // CapacityList.parse never yields these, but a list built in code can.
-            if let bad = capacities.first(where: { $0 <= 0 }) { throw .configuration(.capacityNotPositive(bad)) }
-            let source: CapacitySource = list.needsWorkingSet ? .workingSetFraction : .option
+            if let bad = capacities.first(where: { $0.capacity <= 0 }) { throw .configuration(.capacityNotPositive(bad.capacity)) }
             for index in policies.indices {
-                for capacity in capacities { entries.append(Entry(policy: index, capacity: capacity, source: source)) }
+                for (capacity, source) in capacities { entries.append(Entry(policy: index, capacity: capacity, source: source)) }
             }
             for index in job.tiers.indices {
-                for capacity in capacities { tierEntries.append(Entry(policy: index, capacity: capacity, source: source)) }
+                for (capacity, source) in capacities { tierEntries.append(Entry(policy: index, capacity: capacity, source: source)) }
             }
         } else {
             for (index, policy) in policies.enumerated() {

@@ -20,13 +20,19 @@ public enum MissRatioCurve {
     /// its counts scaled up by `estimator` (a control variate's model counting the keys `census` says).
     /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
     /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
+    /// `policy` is looked up in `registry`; the exact curve is for a policy that evicts as LRU
+    /// (``PolicyDescriptor/evictsAsLRU``).
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
                            window: RequestWindow = RequestWindow(),
                            minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects,
                            admission: LibCacheSimAdmission<UInt64>? = nil,
                            estimator: MiniatureSimulation.Estimator = .default,
-                           census: MiniatureSimulation.Census = .automatic) throws(CacheBenchError) -> CompareResult {
+                           census: MiniatureSimulation.Census = .automatic,
+                           registry: PolicyRegistry = .standard) throws(CacheBenchError) -> CompareResult {
+        // Named first: an unknown policy is a usage error before the trace is read.
+        let registered: RegisteredPolicy
+        do { registered = try registry.policy(named: policy) } catch { throw error.asRunError }
         var list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
@@ -48,18 +54,19 @@ public enum MissRatioCurve {
                 list = CapacityList(CapacityList.logSpaced(Double(low), Double(total), count: count).map { .size(Int($0.rounded())) })
             }
         }
-        if policy != "lru" || !window.isWholeTrace {
+        if !registered.descriptor.evictsAsLRU || !window.isWholeTrace {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
                                                ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
                                                minimumMiniature: minimumMiniature, admission: admission,
-                                               estimator: estimator, census: census)
+                                               estimator: estimator, census: census, registry: registry)
         }
-        var job = CompareJob(trace: trace, policies: ["lru"], capacities: list, ignoreSize: ignoreSize, threads: threads)
+        var job = CompareJob(trace: trace, policies: [policy], capacities: list, ignoreSize: ignoreSize, threads: threads)
+        job.registry = registry
         job.admission = admission
         var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = workingSet }
         if let admission {
-            result.notes.append("lru: simulated at each capacity behind admission \(admission.name) (the stack-distance pass cannot model a rule that refuses misses)")
+            result.notes.append("\(policy): simulated at each capacity behind admission \(admission.name) (the stack-distance pass cannot model a rule that refuses misses)")
         }
         return result
     }

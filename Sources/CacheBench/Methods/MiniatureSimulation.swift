@@ -135,7 +135,8 @@ public enum MiniatureSimulation {
                            minimumMiniature: Int = minimumScaledObjects,
                            admission: LibCacheSimAdmission<UInt64>? = nil,
                            estimator: Estimator = .default,
-                           census censusKind: Census = .automatic) throws(CacheBenchError) -> CompareResult {
+                           census censusKind: Census = .automatic,
+                           registry: PolicyRegistry = .standard) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
         if window.sampleRatio == nil {
@@ -148,6 +149,7 @@ public enum MiniatureSimulation {
         let ratio = window.sampleRatio ?? 1
         var job = CompareJob(trace: trace, policies: [policy], capacities: capacities, ignoreSize: ignoreSize,
                              lruStackDistance: false, threads: threads)
+        job.registry = registry
         job.admission = admission
         // A miniature cache of a handful of objects says little about the full one: small
         // capacities sample more, so each miniature keeps at least `minimumScaledObjects`

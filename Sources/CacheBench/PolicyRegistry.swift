@@ -220,10 +220,12 @@ public struct RegisteredPolicy: Sendable {
             descriptor: P.descriptor,
             factory: { (limits, options, ignoreSize) throws(PolicyConfigurationError) in
                 let box = _ReplayerBox(try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize))
-                return PolicyRun(apply: { box.replayer.apply($0) },
-                                 counters: { box.replayer.counters },
-                                 trims: { box.replayer.trims },
-                                 extraMetrics: { box.replayer.policy.extraMetrics })
+                var run = PolicyRun(apply: { box.replayer.apply($0) },
+                                    counters: { box.replayer.counters },
+                                    trims: { box.replayer.trims },
+                                    extraMetrics: { box.replayer.policy.extraMetrics })
+                run.overrideMemoryWarnings = { box.replayer.overrideMemoryWarnings($0, limits: limits, options: options) }
+                return run
             },
             concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
                 try ConcurrentReplay.run(P.self, limits: limits, options: options, ignoreSize: ignoreSize,
@@ -284,6 +286,9 @@ public struct PolicyRun {
     public let extraMetrics: () -> [PolicyMetric]
     /// The admission rule's name and counts, when the run has one.
     public var admission: (() -> AdmissionCounts)? = nil
+    /// Sets what memory-warning rows do after the policy's reaction (``MemoryWarningOverride``);
+    /// `nil` for a run that cannot take one (one behind an admission rule).
+    public var overrideMemoryWarnings: ((MemoryWarningOverride) -> Void)? = nil
 }
 
 final class _ReplayerBox<P: ReplayPolicy> {

@@ -72,6 +72,30 @@ extension RegressionGate {
     }
 }
 
+extension MemoryWarningOverride {
+    /// Parses `--memory-warning`: `policy` (the policy's own reaction alone: `nil`), `remove-all`,
+    /// `ignore`, or `trim:F` with F a fraction from 0 to 1 or a percentage (`trim:0.5`, `trim:50%`).
+    static func parse(_ text: String) throws(UsageError) -> MemoryWarningOverride? {
+        let expected = "expected policy, remove-all, ignore or trim:F (F from 0 to 1, or a percentage)"
+        let trimmed = _trimmingSpaces(Substring(text)).lowercased()
+        switch trimmed {
+        case "policy": return nil
+        case "remove-all", "removeall": return MemoryWarningOverride(.removeAll)
+        case "ignore": return MemoryWarningOverride(.ignore)
+        default:
+            guard trimmed.hasPrefix("trim:") else { throw UsageError("--memory-warning \(text): \(expected)") }
+            let number = _trimmingSpaces(Substring(trimmed.dropFirst(5)))
+            let isPercent = number.hasSuffix("%")
+            guard let value = Double(isPercent ? _trimmingSpaces(number.dropLast()) : number), value.isFinite else {
+                throw UsageError("--memory-warning \(text): \(expected)")
+            }
+            let fraction = isPercent ? value / 100 : value
+            guard fraction >= 0 && fraction <= 1 else { throw UsageError("--memory-warning \(text): \(expected)") }
+            return MemoryWarningOverride(.trim(toFraction: fraction))
+        }
+    }
+}
+
 /// `text` without leading and trailing spaces and tabs.
 private func _trimmingSpaces(_ text: Substring) -> Substring {
     var text = text

@@ -136,6 +136,7 @@ extension RunConfigurationError {
         case .windowWithTier: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"
         case .windowWithThreads: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --threads"
         case .admissionWithTierOrThreads: return "--admission cannot be combined with --tier or --threads"
+        case .memoryWarningOverrideUnsupported: return "--memory-warning cannot be combined with --tier, --threads or --admission"
         }
     }
 }

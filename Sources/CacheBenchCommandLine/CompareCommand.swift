@@ -34,6 +34,11 @@ enum CompareCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), given to each selected policy
                               that declares it; an option no selected policy takes is an error.
+      --memory-warning R      What a memory-warning row does after the policy's own reaction,
+                              as a Cache with that response (replays a RecordingCache session
+                              with its hits): policy (default: the reaction alone; research
+                              policies ignore events), remove-all (Cache's default), ignore,
+                              or trim:F (keep the fraction F, e.g. trim:0.5 or trim:50%).
       --tier memory=A,disk=B  Also run a two-level cache (repeatable; --policies may then be
                               omitted), at each capacity, which is the memory tier's: a get asks
                               A, then B; a disk hit is copied into memory; a miss is stored in
@@ -83,7 +88,7 @@ enum CompareCommand {
         name: "compare",
         valueOptions: Set(["--policies", "--capacities", "--capacity", "--count-limit", "--trace-format", "--columns", "--header",
                            "--format", "--output", "--plot", "--plot-latency", "--baseline", "--tolerance", "--threads", "--max-memory",
-                           "--plot-intervals"])
+                           "--plot-intervals", "--memory-warning"])
             .union(TierOptions.valueOptions).union(WindowOptions.valueOptions).union(AdmissionOptions.valueOptions),
         repeatableOptions: Set(["--option", "--tier"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions),
         flags: ["--ignore-size", "--no-stack-distance", "--allow-partial"], positionals: 1...1)
@@ -100,6 +105,9 @@ enum CompareCommand {
                                                    ? [] : try policyNames(arguments, registry: registry))
             compare.tiers = tiers
             compare.admission = try AdmissionOptions.parse(arguments)
+            compare.memoryWarning = try arguments.value("--memory-warning").flatMap { (text) throws(UsageError) in
+                try MemoryWarningOverride.parse(text)
+            }
             compare.registry = registry
             compare.memoryBudget = try arguments.value("--max-memory").map { (text) throws(UsageError) in
                 let size = try parseValue(text, of: "--max-memory") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }

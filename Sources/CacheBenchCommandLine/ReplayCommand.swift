@@ -36,6 +36,11 @@ enum ReplayCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as
                               libCacheSim's -e); see 'cachebench policies'.
+      --memory-warning R      What a memory-warning row does after the policy's own reaction,
+                              as a Cache with that response (replays a RecordingCache session
+                              with its hits): policy (default: the reaction alone; research
+                              policies ignore events), remove-all (Cache's default), ignore,
+                              or trim:F (keep the fraction F, e.g. trim:0.5 or trim:50%).
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
     \(AdmissionOptions.help)
@@ -55,7 +60,7 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay",
         valueOptions: Set(["--policy", "--capacity", "--count-limit", "--trace-format", "--columns", "--header", "--format",
-                           "--output", "--threads", "--tier", "--plot-intervals"]).union(TierOptions.valueOptions)
+                           "--output", "--threads", "--tier", "--plot-intervals", "--memory-warning"]).union(TierOptions.valueOptions)
             .union(WindowOptions.valueOptions).union(AdmissionOptions.valueOptions),
         repeatableOptions: Set(["--option"]).union(TierOptions.repeatableOptions).union(AdmissionOptions.repeatableOptions), flags: ["--ignore-size"], positionals: 1...1)
 
@@ -72,6 +77,9 @@ enum ReplayCommand {
             var replay = try TraceOptions.job(arguments, trace: arguments.positionals[0], policy: policy)
             replay.tier = tiered?.tier
             replay.admission = try AdmissionOptions.parse(arguments)
+            replay.memoryWarning = try arguments.value("--memory-warning").flatMap { (text) throws(UsageError) in
+                try MemoryWarningOverride.parse(text)
+            }
             replay.window = try WindowOptions.parse(arguments)
             if arguments.value("--plot-intervals") != nil && replay.window.reportInterval == nil {
                 throw UsageError("--plot-intervals needs --report-interval")

@@ -124,6 +124,15 @@ public protocol EvictionPolicy<Key, Value> {
     /// it (see ``ArenaPolicy``). A non-mutating implementation satisfies it as well.
     mutating func prefetch(_ key: Key, _ stage: PrefetchStage)
 
+    /// Evicts the policy's own victims, in the order making room would, until at most `count`
+    /// entries costing at most `cost` in all remain (a memory warning that trims to a fraction).
+    ///
+    /// - Returns: whether the policy names its victims and did so; `false` (the default) from a
+    ///   policy that evicts only while it inserts, which is left as it was. Every ``SlotPolicy``
+    ///   names them.
+    /// - Complexity: O(k) evictions for k victims.
+    mutating func evictVictims(downToCount count: Int, cost: Int, observer: inout some EvictionObserver<Key, Value>) -> Bool
+
     /// Figures particular to this policy, for the replay report's `policyMetrics` (for example,
     /// how many of YYDiskCache's entries are inline SQLite blobs and how many are files).
     ///
@@ -160,6 +169,9 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {}
+    @inlinable
+    public mutating func evictVictims(downToCount count: Int, cost: Int,
+                                      observer: inout some EvictionObserver<Key, Value>) -> Bool { false }
 
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {}

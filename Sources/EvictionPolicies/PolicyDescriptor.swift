@@ -145,16 +145,22 @@ public enum PolicyConfigurationError: Error, Sendable, Equatable, CustomStringCo
     public var message: String { description }
 }
 
-/// Policy parameters given by name, e.g. `["preferred": "0.5"]`.
+/// Policy parameters given by name, e.g. `["preferred": "0.5"]` (a dictionary literal is one).
 ///
 /// A policy reads each parameter it knows with one of the typed accessors, which validate the
 /// value and name the option in their ``PolicyConfigurationError``. Unknown keys are rejected by ``validate(against:)``.
-public struct PolicyOptions: Sendable, Equatable {
+public struct PolicyOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// The raw values by key.
     public var values: [String: String]
 
     /// Creates options from raw values.
     public init(_ values: [String: String] = [:]) { self.values = values }
+
+    /// Creates options from a literal such as `["auto-trim-interval": "5"]`; a key given twice
+    /// keeps its last value.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
 
     /// Throws if any key is not one of `descriptor`'s parameters.
     public func validate(against descriptor: PolicyDescriptor) throws(PolicyConfigurationError) {

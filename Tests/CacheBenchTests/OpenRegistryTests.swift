@@ -33,6 +33,19 @@ struct OpenRegistryTests {
         #expect(rebuilt.descriptors.map(\.name) == PolicyRegistry.standard.descriptors.map(\.name))
     }
 
+    @Test("every app Cache policy's raw value names, in the registry, the very rule the Cache runs")
+    func cachePolicyNames() throws {
+        for policy in CachePolicy.allCases {
+            #expect(policy.descriptor.name == policy.rawValue, "\(policy)")
+            let registered = try PolicyRegistry.standard.policy(named: policy.rawValue)
+            #expect(registered.descriptor.name == policy.descriptor.name, "\(policy)")
+            #expect(registered.descriptor.rule == policy.descriptor.rule, "\(policy)")
+        }
+        // `tinylfu` is libCacheSim's port; the app's tinyLFU is Caffeine's rule.
+        #expect(try PolicyRegistry.standard.policy(named: "tinylfu").descriptor.name == "wtinylfu")
+        #expect(CachePolicy.tinyLFU.rawValue == "caffeine-wtinylfu")
+    }
+
     @Test("a caller's policy is listed last, found by name, and refused when it takes a registered name")
     func adding() throws {
         let registry = PolicyRegistry.standard.adding(CallerFIFO<UInt64, Void>.self)

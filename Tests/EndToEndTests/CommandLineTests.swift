@@ -197,4 +197,23 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("bad.csv:3"))
         #expect(!FileManager.default.fileExists(atPath: other))
     }
+
+    @Test("--memory-warning: hand-worked on a four-row trace; bad spellings and unsupported runs are usage errors")
+    func memoryWarningResponse() throws {
+        // LRU, capacity 100: a misses, a hits, a warning, a again: a miss if the warning emptied the cache.
+        let trace = Data("timestamp,key,size,op\n0,a,10,get\n1,a,10,get\n2,,,memory-warning\n3,a,10,get\n".utf8)
+        for (response, hits, evictions) in [("policy", 2, 0), ("ignore", 2, 0), ("remove-all", 1, 1), ("trim:0.5", 1, 1), ("trim:100%", 2, 0)] {
+            let result = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "100", "--memory-warning", response,
+                                      "--format", "json"], stdin: trace)
+            #expect(result.status == 0, "\(response): \(result.stderr)")
+            #expect(result.json?["hits"] as? Int == hits && result.json?["evictions"] as? Int == evictions, "\(response)")
+        }
+        for bad in ["trim:1.5", "trim:", "everything", "trim:-1%"] {
+            let result = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "100", "--memory-warning", bad], stdin: trace)
+            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--memory-warning"), "\(bad)")
+        }
+        let threaded = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "100", "--memory-warning", "remove-all",
+                                    "--threads", "2"], stdin: trace)
+        #expect(threaded.status == 2 && threaded.stderr.contains("--memory-warning cannot be combined"))
+    }
 }

@@ -56,6 +56,28 @@ struct CacheBookkeepingTests {
         }
     }
 
+    @Test("trim(toFraction:) keeps exactly the fraction, by count when entries cost nothing, the newest sets staying",
+          arguments: CachePolicy.allCases)
+    func trimKeepsTheFraction(policy: CachePolicy) {
+        // Costs of 5 against 1,000: small enough for every policy's smallest queue (LIRS's 1 % HIR share).
+        let cache = Cache<Int, Int>(policy: policy, costLimit: 1_000, memoryWarningResponse: .trim(toFraction: 0.5),
+                                    observesSystemEvents: false)
+        for i in 0..<10 { cache.setValue(i, forKey: i, cost: 5) }
+        #expect(cache.count == 10, "\(policy)")
+        cache.handle(.memoryWarning)
+        #expect(cache.count == 5 && cache.totalCost == 25, "\(policy): \(cache.count) entries, cost \(cache.totalCost)")
+        // No gets: every policy's next victims, and the oldest sets, are the first five.
+        #expect((0..<10).filter { cache.contains($0) } == Array(5..<10), "\(policy)")
+        #expect((5..<10).allSatisfy { cache[$0] == $0 }, "\(policy)")
+
+        // Entries set through the subscript cost 0: the count alone decides.
+        let free = Cache<Int, Int>(policy: policy, costLimit: 1_000, memoryWarningResponse: .trim(toFraction: 0.3),
+                                   observesSystemEvents: false)
+        for i in 0..<10 { free[i] = i }
+        free.handle(.memoryWarning)
+        #expect(free.count == 3 && (7..<10).allSatisfy { free[$0] == $0 }, "\(policy): \(free.count) left")
+    }
+
     @Test("a get reports the cost its set gave, also after a replacement and a limit change", arguments: [false, true])
     func costOfAGet(ring: Bool) throws {
         let cache = ring

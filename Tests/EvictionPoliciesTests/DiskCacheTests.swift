@@ -181,6 +181,53 @@ struct DiskCacheTests {
         #expect(try DiskCache(directory: directory).data(forKey: "old") == nil)
     }
 
+    @Test("folders deleted behind its back are made again; a folder among the entries is left alone")
+    func foldersChangedOutside() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let entries = directory.appendingPathComponent("entries")
+        let cache = try DiskCache(directory: directory)
+        try cache.setData(bytes(1, 50), forKey: "a")
+        try FileManager.default.removeItem(at: entries)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("tmp"))
+        #expect(try cache.data(forKey: "a") == nil)
+        try cache.setData(bytes(2, 60), forKey: "b")
+        #expect(try cache.data(forKey: "b") == bytes(2, 60))
+
+        let stray = entries.appendingPathComponent("not-ours")
+        try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("journal"))
+        let reopened = try DiskCache(directory: directory)
+        #expect(try reopened.data(forKey: "b") == bytes(2, 60) && reopened.count == 1)
+        try reopened.removeAll()
+        #expect(reopened.count == 0 && FileManager.default.fileExists(atPath: stray.path))
+    }
+
+    @Test("an index rebuilt from the files keeps their age on a replaced clock")
+    func rebuiltAgesOnAReplacedClock() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = ManualTime()
+        time.seconds = 1_000
+        do {
+            let cache = try DiskCache(directory: directory, ageLimit: 50, clock: time.clock)
+            try cache.setData(bytes(1, 10), forKey: "old")
+            try cache.setData(bytes(2, 10), forKey: "new")
+        }
+        // The journal is lost; the files say "old" was written 100 s ago, "new" just now.
+        let entries = directory.appendingPathComponent("entries")
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path)
+        let old = try #require(names.first { name in
+            (try? Data(contentsOf: entries.appendingPathComponent(name)))?.range(of: Data("old".utf8)) != nil
+        })
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -100)],
+                                              ofItemAtPath: entries.appendingPathComponent(old).path)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("journal"))
+        let reopened = try DiskCache(directory: directory, ageLimit: 50, clock: time.clock)
+        #expect(try reopened.data(forKey: "old") == nil)
+        #expect(try reopened.data(forKey: "new") == bytes(2, 10))
+    }
+
     @Test("async and Codable forms")
     func asyncAndCodable() async throws {
         let directory = temporaryDirectory()
@@ -212,6 +259,26 @@ struct DiskCacheTests {
         let relaunched = TieredCache(memory: Cache<String, Data>(observesSystemEvents: false),
                                             disk: try DiskCache(directory: directory))
         #expect(try relaunched.value(forKey: "k1")?.value == bytes(1, 10))
+    }
+
+    @Test("async set with the app's memory cost: memory holds the value before the disk write ends")
+    func asyncSetReachesMemoryAtOnce() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let encoding = DispatchSemaphore(value: 0)
+        let tiers = TieredCache<Data>(memory: Cache(costLimit: 1 << 20, observesSystemEvents: false),
+                                      disk: try DiskCache(directory: directory),
+                                      encode: { data in encoding.wait(); return data }, decode: { $0 },
+                                      memoryCost: { $0.count })
+        let write = Task { try await tiers.setValue(bytes(7, 100), forKey: "k") }
+        // The encoder is still blocked: the value is in memory, not yet on disk.
+        for _ in 0..<1_000 where !tiers.memory.contains("k") { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(tiers.memory["k"] == bytes(7, 100))
+        #expect(try await tiers.disk.data(forKey: "k") == nil)
+        encoding.signal()
+        try await write.value
+        #expect(try await tiers.disk.data(forKey: "k") == bytes(7, 100))
+        #expect(try await tiers.value(forKey: "k")?.source == .memory)
     }
 
     @Test("eight threads read and write one disk cache")

@@ -41,6 +41,9 @@ public struct CompareJob: Sendable {
     /// An admission rule in front of every policy (`--admission`), or `nil` to admit every miss.
     /// Each run starts from its own copy.
     public var admission: LibCacheSimAdmission<UInt64>?
+    /// What a memory-warning row does after each policy's own reaction (``MemoryWarningOverride``);
+    /// `nil`: the policy's reaction alone.
+    public var memoryWarning: MemoryWarningOverride?
     /// Counts every key's requests while the trace is read (with a sampling window), for
     /// ``MiniatureSimulation``'s control variate.
     var keyCensus: _KeyCensus?

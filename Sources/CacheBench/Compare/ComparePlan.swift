@@ -37,6 +37,9 @@ struct _ComparePlan {
         policies = try Self.resolvePolicies(job)
         if !job.window.isWholeTrace && !job.tiers.isEmpty { throw .configuration(.windowWithTier) }
         if job.admission != nil && !job.tiers.isEmpty { throw .configuration(.admissionWithTierOrThreads) }
+        if job.memoryWarning != nil && (!job.tiers.isEmpty || job.admission != nil) {
+            throw .configuration(.memoryWarningOverrideUnsupported)
+        }
         var tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)] = []
         for pair in job.tiers { tierPolicies.append(try Replay.tierPolicies(pair, in: job.registry)) }
         self.tierPolicies = tierPolicies
@@ -95,7 +98,7 @@ struct _ComparePlan {
         let candidate = policies.firstIndex { $0.descriptor.evictsAsLRU }
         var profiled: [Int] = []
         // A window's cuts need per-run counters, which the one-pass profile does not keep.
-        if job.lruStackDistance, job.admission == nil, let candidate, job.countLimit == nil, job.window.isWholeTrace {
+        if job.lruStackDistance, job.admission == nil, job.memoryWarning == nil, let candidate, job.countLimit == nil, job.window.isWholeTrace {
             profiled = entries.filter { $0.policy == candidate }.compactMap(\.capacity)
             if profiled.count < 2 { profiled = [] }
         }
@@ -122,13 +125,19 @@ struct _ComparePlan {
         // A sampled run simulates a miniature cache: its limits scale with its sampling ratio.
         let limits = CacheLimits(capacity: entry.capacity.map(window.scaled),
                                  countLimit: countLimit(for: policy.descriptor).map(window.scaled))
+        let run: PolicyRun
         do {
-            let lane = _Lane(try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize,
-                                                admission: job.admission))
-            lane.subsample = window.nestedFilter(within: streamWindow)
-            lane.window = window
-            return lane
+            run = try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize,
+                                     admission: job.admission)
         } catch { throw error.asRunError }
+        if let memoryWarning = job.memoryWarning {
+            guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }
+            override(memoryWarning)
+        }
+        let lane = _Lane(run)
+        lane.subsample = window.nestedFilter(within: streamWindow)
+        lane.window = window
+        return lane
     }
 
     /// A new, empty tiered run for each tier entry.

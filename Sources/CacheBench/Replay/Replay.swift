@@ -54,6 +54,9 @@ public struct ReplayJob: Sendable {
     public var registry: PolicyRegistry = .standard
     /// An admission rule in front of the policy (`--admission`), or `nil` to admit every miss.
     public var admission: LibCacheSimAdmission<UInt64>?
+    /// What a memory-warning row does after the policy's own reaction (``MemoryWarningOverride``);
+    /// `nil`: the policy's reaction alone.
+    public var memoryWarning: MemoryWarningOverride?
 
     /// Creates a job.
     public init(trace: TraceSpec, policy: String, capacity: Int? = nil, countLimit: Int? = nil,
@@ -227,6 +230,9 @@ public enum Replay {
         let policy: RegisteredPolicy
         do { policy = try job.registry.policy(named: job.policy) } catch { throw error.asRunError }
         if job.admission != nil && (job.tier != nil || job.threads > 1) { throw .configuration(.admissionWithTierOrThreads) }
+        if job.memoryWarning != nil && (job.tier != nil || job.threads > 1) {
+            throw .configuration(.memoryWarningOverrideUnsupported)
+        }
         if let tier = job.tier {
             try requireWholeTrace(job, otherwise: .windowWithTier)
             return try runTiered(job, tier)
@@ -242,6 +248,10 @@ public enum Replay {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
                                      options: job.options, ignoreSize: job.ignoreSize, admission: job.admission)
         } catch { throw error.asRunError }
+        if let memoryWarning = job.memoryWarning {
+            guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }
+            override(memoryWarning)
+        }
         // A replay is a comparison of one run: the same batch loop drives it. With a second core,
         // the next batch is decoded on it while the policy reads this one.
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)

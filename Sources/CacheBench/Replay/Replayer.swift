@@ -47,6 +47,13 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
     @usableFromInline static var indexDistance: Int { 16 }
     @usableFromInline static var entryDistance: Int { 8 }
 
+    /// Makes memory-warning rows do what `override` says after the policy's own reaction, for a
+    /// policy made with `limits` and `options` (those a policy that starts again gets).
+    public mutating func overrideMemoryWarnings(_ override: MemoryWarningOverride, limits: CacheLimits, options: PolicyOptions) {
+        driver.memoryWarningOverride = override.forPolicy(limits: limits, options: options)
+        driver.tracksSets = override.tracksSets(for: Policy.self)
+    }
+
     /// Counts so far.
     public var counters: ReplayCounters { driver.counters }
 
@@ -70,6 +77,11 @@ public struct RequestDriver: Sendable {
     @usableFromInline let ignoreSize: Bool
     @usableFromInline let needsFuture: Bool
     @usableFromInline var now = -Double.infinity
+    /// What a memory-warning row does after the policy's own reaction (``MemoryWarningOverride``).
+    @usableFromInline var memoryWarningOverride: MemoryWarningOverride?
+    /// Whether sets are remembered in order, for the override's trim of a policy naming no victims.
+    @usableFromInline var tracksSets = false
+    @usableFromInline var setOrder = _SetOrder()
 
     /// Creates a driver with zeroed counters.
     public init(ignoreSize: Bool, needsFuture: Bool) {
@@ -114,19 +126,23 @@ public struct RequestDriver: Sendable {
                 lowerTierHits += 1
                 lowerTierByteHits += request.size
             case .miss:
-                break
+                if tracksSets { setOrder.note(request.key) }
             }
         case .set:
             guard request.size > 0 else { tally.skipped += 1; return }
             tally.sets += 1
             if needsFuture { Target.noteNextAccess(&target, request.nextAccess) }
             Target.insert(&target, request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
+            if tracksSets { setOrder.note(request.key) }
         case .delete:
             tally.deletes += 1
             Target.remove(&target, request.key, observer: &observer)
         case .memoryWarning:
             tally.events += 1
             Target.handle(&target, .memoryWarning, observer: &observer)
+            if let memoryWarningOverride {
+                Target.respond(&target, to: memoryWarningOverride, sets: &setOrder, observer: &observer)
+            }
         case .background:
             tally.events += 1
             Target.handle(&target, .background, observer: &observer)
@@ -167,6 +183,8 @@ protocol _RequestTarget {
     static func insert(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver)
     static func remove(_ cache: inout Cache, _ key: UInt64, observer: inout _TimingObserver)
     static func handle(_ cache: inout Cache, _ event: CacheEvent, observer: inout _TimingObserver)
+    static func respond(_ cache: inout Cache, to override: MemoryWarningOverride, sets: inout _SetOrder,
+                        observer: inout _TimingObserver)
 }
 
 /// A policy as the driver's target.
@@ -193,6 +211,11 @@ enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == U
     @inlinable @inline(__always)
     static func handle(_ policy: inout Policy, _ event: CacheEvent, observer: inout _TimingObserver) {
         policy.handle(event, observer: &observer)
+    }
+    @inlinable
+    static func respond(_ policy: inout Policy, to override: MemoryWarningOverride, sets: inout _SetOrder,
+                        observer: inout _TimingObserver) {
+        override.respond(&policy, sets: &sets, observer: &observer)
     }
 }
 
@@ -227,6 +250,10 @@ enum _TieredTarget<Memory: EvictionPolicy>: _RequestTarget where Memory.Key == U
     static func handle(_ cache: inout Cache, _ event: CacheEvent, observer: inout _TimingObserver) {
         cache.handle(event, observer: &observer)
     }
+    /// Tiered runs take no override (the command line refuses one).
+    @inlinable
+    static func respond(_ cache: inout Cache, to override: MemoryWarningOverride, sets: inout _SetOrder,
+                        observer: inout _TimingObserver) {}
 }
 
 /// What happened during a replay.

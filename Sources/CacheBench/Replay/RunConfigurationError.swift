@@ -28,6 +28,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case windowWithThreads
     /// An admission rule with a tiered or threaded run, which take none.
     case admissionWithTierOrThreads
+    /// A memory-warning response (``MemoryWarningOverride``) with a tiered, threaded or admitted run.
+    case memoryWarningOverrideUnsupported
 
     /// The problem in one line, in the engine's words.
     public var description: String {
@@ -45,6 +47,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .windowWithTier: "a warm-up, request cap, sample or report interval cannot be combined with a tiered run"
         case .windowWithThreads: "a warm-up, request cap, sample or report interval cannot be combined with a threaded run"
         case .admissionWithTierOrThreads: "an admission rule cannot be combined with a tiered or threaded run"
+        case .memoryWarningOverrideUnsupported:
+            "a memory-warning response cannot be combined with a tiered, threaded or admission-controlled run"
         }
     }
 }

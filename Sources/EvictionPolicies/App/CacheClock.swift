@@ -24,8 +24,10 @@ public struct CacheClock: Sendable {
 public enum MemoryWarningResponse: Sendable, Equatable {
     /// Remove every entry: what NSCache, YYMemoryCache, SDWebImage and Nuke do. The default.
     case removeAll
-    /// Keep this fraction (0–1) of the entries and of their total cost, the policy choosing what
-    /// goes (for example `.trim(toFraction: 0.5)` halves the cache).
+    /// Keep this fraction (0–1) of the entries and of their total cost, rounded down (for example
+    /// `.trim(toFraction: 0.5)` halves the cache). A policy that names its victims (LRU, FIFO,
+    /// CLOCK, SIEVE, LFU) evicts them in its own order; the others (S3-FIFO, 2Q, ARC, LIRS,
+    /// W-TinyLFU) lose the entries set longest ago first. The limits stay as they were.
     case trim(toFraction: Double)
     /// Do nothing beyond what the policy itself does with the event.
     case ignore

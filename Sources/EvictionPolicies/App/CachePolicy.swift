@@ -2,6 +2,16 @@
 ///
 /// Any other policy of this library (or one written elsewhere) is chosen by type with
 /// ``Cache/init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``.
+///
+/// The raw value is the policy's name in `cachebench` (`cachebench replay session.csv --policy
+/// \(policy.rawValue)` replays what ``RecordingCache`` recorded with the same rule).
+///
+/// **Entries these policies refuse.** Every policy refuses an entry that costs more than the cost
+/// limit. Three refuse smaller ones too, as the research versions they reproduce do: S3-FIFO an
+/// entry costing more than its small queue (10 % of the cost limit), 2Q one costing more than its
+/// A1in queue (25 %), LIRS one costing more than its HIR share (1 %). A refused set stores nothing
+/// and, like every set, drops the key's old value. With images of very different sizes, prefer
+/// ``lru``, ``sieve`` or ``tinyLFU``, or check ``Cache/contains(_:)`` after a set.
 public enum CachePolicy: String, Sendable, CaseIterable {
     /// Least recently used (``LRUCache``): NSCache-family behaviour, the safe default.
     case lru
@@ -22,8 +32,26 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     case lirs
     /// Least frequently used (``LFUCache``).
     case lfu
-    /// W-TinyLFU, as Caffeine (``WTinyLFUCache``); no count limit.
-    case tinyLFU = "tinylfu"
+    /// W-TinyLFU, as Caffeine (``WTinyLFUCache``); no count limit. Its raw value is
+    /// `caffeine-wtinylfu`: cachebench's `tinylfu` is libCacheSim's simplified port, another rule.
+    case tinyLFU = "caffeine-wtinylfu"
+
+    /// What the policy reproduces and its rule, as `cachebench policies` lists it under
+    /// ``rawValue``.
+    public var descriptor: PolicyDescriptor {
+        switch self {
+        case .lru: return LRUCache<Int, Void>.descriptor
+        case .fifo: return FIFOCache<Int, Void>.descriptor
+        case .clock: return ClockCache<Int, Void>.descriptor
+        case .sieve: return SieveCache<Int, Void>.descriptor
+        case .s3fifo: return S3FIFOCache<Int, Void>.descriptor
+        case .twoQueue: return TwoQCache<Int, Void>.descriptor
+        case .arc: return ARCCache<Int, Void>.descriptor
+        case .lirs: return LIRSCache<Int, Void>.descriptor
+        case .lfu: return LFUCache<Int, Void>.descriptor
+        case .tinyLFU: return WTinyLFUCache<Int, Void>.descriptor
+        }
+    }
 
     /// Whether the policy enforces a count limit. For one that does not, ``Cache`` rejects a
     /// count limit.

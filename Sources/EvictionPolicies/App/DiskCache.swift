@@ -119,9 +119,10 @@ public final class DiskCache: @unchecked Sendable {
     /// make room. When it returns, the entry is on the disk.
     public func setData(_ data: Data, forKey key: String) throws {
         let name = _DiskFile.name(forKey: key)
-        let temporary = try _POSIX.writeTemporary(_DiskFile.encode(key: key, data: data), in: temporaryPath, sync: durable)
+        let bytes = _DiskFile.encode(key: key, data: data)
+        let temporary = try writeTemporary(bytes)
         try lock.withLock { () throws in
-            try _POSIX.commit(temporary, to: path(name), syncDirectory: durable)
+            try commit(temporary, bytes: bytes, to: name)
             sets += 1
             uses += 1
             let record = _DiskRecord(name: name, size: data.count, created: clock.now(), lastUse: uses, serial: sets)
@@ -146,7 +147,10 @@ public final class DiskCache: @unchecked Sendable {
             index.removeAll()
             _ = evicted.take()
             records.removeAll()
-            for name in try _POSIX.list(entriesPath) { try _POSIX.remove(entriesPath + "/" + name) }
+            try _POSIX.makeDirectory(entriesPath)
+            // Only files: a folder someone put among the entries is not the cache's to delete.
+            for name in try _POSIX.list(entriesPath) where !_POSIX.isDirectory(path(name)) { try _POSIX.remove(path(name)) }
+            try _POSIX.makeDirectory(temporaryPath)
             try journal.rewrite([], temporaryDirectory: temporaryPath)
         }
     }
@@ -172,6 +176,27 @@ public final class DiskCache: @unchecked Sendable {
     // MARK: Internals
 
     private func path(_ name: String) -> String { entriesPath + "/" + name }
+
+    /// Writes `bytes` to a temporary file. If the cache's folders were deleted behind its back
+    /// (a "clear caches" tool), they are made again, once.
+    private func writeTemporary(_ bytes: [UInt8]) throws(DiskCacheError) -> String {
+        do { return try _POSIX.writeTemporary(bytes, in: temporaryPath, sync: durable) } catch {
+            guard error.code == ENOENT else { throw error }
+            try _POSIX.makeDirectory(temporaryPath)
+            return try _POSIX.writeTemporary(bytes, in: temporaryPath, sync: durable)
+        }
+    }
+
+    /// Renames `temporary` (holding `bytes`) into place as entry `name`, making the entries'
+    /// folder again if it was deleted (the failed rename removed the temporary file: it is
+    /// written once more).
+    private func commit(_ temporary: String, bytes: [UInt8], to name: String) throws(DiskCacheError) {
+        do { try _POSIX.commit(temporary, to: path(name), syncDirectory: durable) } catch {
+            guard error.code == ENOENT else { throw error }
+            try _POSIX.makeDirectory(entriesPath)
+            try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: durable)
+        }
+    }
 
     /// Deletes the files of the entries the index evicted.
     private func deleteEvicted() throws(DiskCacheError) {
@@ -213,14 +238,19 @@ public final class DiskCache: @unchecked Sendable {
         var unlisted: [(key: String, record: _DiskRecord)] = []
         for name in files where journaled[name] == nil {
             let path = self.path(name)
+            // A folder someone put among the entries is not the cache's: left alone.
+            if _POSIX.isDirectory(path) { continue }
             needsRewrite = true
             guard name.count == 32, let entry = try _DiskFile.read(path),
                   _DiskFile.name(forKey: entry.key) == name else {
                 try _POSIX.remove(path)
                 continue
             }
-            let modified = _POSIX.modificationTime(path) ?? clock.now()
-            unlisted.append((entry.key, _DiskRecord(name: name, size: entry.data.count, created: modified, lastUse: 0, serial: 0)))
+            // The file's age on the wall clock, carried over to the cache's clock (which an app or
+            // a test may replace): a file written an hour ago is an hour old on either.
+            let age = _POSIX.modificationTime(path).map { max(0, Date.timeIntervalSinceReferenceDate - $0) } ?? 0
+            unlisted.append((entry.key, _DiskRecord(name: name, size: entry.data.count, created: clock.now() - age,
+                                                    lastUse: 0, serial: 0)))
         }
         found.sort { $0.record.lastUse < $1.record.lastUse }
         unlisted.sort { $0.record.created < $1.record.created }

@@ -3,9 +3,17 @@ import Foundation
 /// A ``Cache`` whose gets, sets, removals and events are written to a ``TraceRecorder``.
 ///
 /// Use it in place of the cache; keys are written as their `description`. Replaying the trace
-/// with the same policy and limits (`cachebench replay trace.csv --policy lru --capacity …`)
-/// gives the hits the app had, as long as the app stores after each miss (cache-aside) and the
-/// cache expires nothing by time to live (the replay has no per-entry time to live).
+/// with the same policy and limits (`cachebench replay trace.csv --policy lru --capacity …`,
+/// the policy named by ``CachePolicy``'s raw value) gives the hits the app had, as long as the app
+/// stores after each miss (cache-aside) and the cache expires nothing by time to live (the
+/// replay has no per-entry time to live).
+///
+/// Memory warnings are recorded as events. A research policy ignores them in a replay, as
+/// libCacheSim does, so give the replay the cache's ``Cache/memoryWarningResponse``:
+/// `--memory-warning remove-all` (the default response), `trim:0.5` or `ignore`.
+///
+/// W-TinyLFU's replay is close but not exact: its frequency sketch hashes the keys, and the
+/// replay sees each key as the trace's 64-bit id, so the sketch's collisions differ.
 public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
     /// The cache every call is passed to.
     public let base: Cache<Key, Value>

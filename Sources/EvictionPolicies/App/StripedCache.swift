@@ -13,7 +13,11 @@
 ///   contend for one ``Cache``'s lock.
 /// - **Limits** are split evenly between the stripes (the first ones take the remainder), so
 ///   the totals never exceed the limits given, except that every stripe may hold at least one
-///   entry and cost unit: the number of stripes is lowered to the smallest limit. Keys do not
+///   entry and cost unit: the number of stripes is lowered to the smallest limit given to the
+///   initializer. The stripes are fixed from then on (a key's stripe must not change while
+///   threads use it), so a limit *set* below ``stripeCount`` gives every stripe one unit: the
+///   cache then holds up to ``stripeCount`` entries, and ``costLimit`` or ``countLimit`` reads
+///   back that total. Keys do not
 ///   spread exactly evenly, so the fullest stripe starts evicting a little before the total
 ///   reaches the limit (with 8 stripes of 25,000 entries, a few hundred entries before).
 ///   ``count``, ``totalCost`` and changing a limit visit every stripe, one lock at a time: they
@@ -122,14 +126,16 @@ public final class StripedCache<Key: Hashable, Value> {
     // MARK: Limits, time and events
 
     /// The most total cost the cache holds (the sum of the stripes' shares), or `nil` for none.
-    /// Setting it splits the new limit between the stripes and trims each at once.
+    /// Setting it splits the new limit between the stripes and trims each at once; each stripe
+    /// keeps at least 1, so a limit below ``stripeCount`` reads back as ``stripeCount``.
     public var costLimit: Int? {
         get { _total(\.costLimit) }
         set { _split(_limit(newValue)) { $0.costLimit = $1 } }
     }
 
     /// The most entries the cache holds (the sum of the stripes' shares), or `nil` for none.
-    /// Setting it splits the new limit between the stripes and trims each at once.
+    /// Setting it splits the new limit between the stripes and trims each at once; each stripe
+    /// keeps at least 1, so a limit below ``stripeCount`` reads back as ``stripeCount``.
     public var countLimit: Int? {
         get { _total(\.countLimit) }
         set { _split(_limit(newValue)) { $0.countLimit = $1 } }

@@ -22,6 +22,8 @@ public final class TieredCache<Value>: @unchecked Sendable {
     private let encode: (Value) throws -> Data
     private let decode: (Data) throws -> Value
     private let memoryCost: (Value, Int) -> Int
+    /// Whether the app gave the memory cost, so it is known before the value is encoded.
+    private let costIsTheAppsOwn: Bool
 
     /// Composes the two tiers.
     ///
@@ -39,6 +41,7 @@ public final class TieredCache<Value>: @unchecked Sendable {
         self.encode = encode
         self.decode = decode
         self.memoryCost = { value, size in memoryCost?(value) ?? size }
+        costIsTheAppsOwn = memoryCost != nil
     }
 
     /// The value for `key` and where it was found, or `nil` when neither tier has it. A disk hit
@@ -94,11 +97,22 @@ extension TieredCache where Value: Sendable {
         }
     }
 
-    /// Stores `value` in memory at once, then encodes and writes it to disk off the caller's thread.
+    /// Stores `value` in memory, then encodes it and writes it to disk off the caller's thread.
+    ///
+    /// With a `memoryCost` (the initializer's), the memory copy is stored at once, before this
+    /// call suspends, so a lookup right after it finds the value in memory. Without one, its cost
+    /// is the encoded size, so it is stored once encoded, off the caller's thread.
     public func setValue(_ value: Value, forKey key: String) async throws {
+        if costIsTheAppsOwn { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Result { try self.setValue(value, forKey: key) })
+                continuation.resume(with: Result {
+                    if self.costIsTheAppsOwn {
+                        try self.disk.setData(try self.encode(value), forKey: key)
+                    } else {
+                        try self.setValue(value, forKey: key)
+                    }
+                })
             }
         }
     }

@@ -41,6 +41,8 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
+    /// ``EvictionPolicy/evictVictims(downToCount:cost:observer:)`` of the policy.
+    @usableFromInline func evictVictims(downToCount count: Int, cost: Int, observer: inout Observer) -> Bool { false }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
     /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``.
@@ -91,8 +93,10 @@ extension _CacheCore {
         }
     }
 
-    /// Keeps `fraction` of the entries and of their cost, the policy choosing in its own order:
-    /// the limits go down that far, then back.
+    /// Keeps `fraction` of the entries and of their cost (rounded down). A policy that names its
+    /// victims (a ``SlotPolicy``) evicts them one by one, as it would to make room, so the
+    /// survivors keep their standing; the others lose their entries oldest set first. The limits
+    /// do not change, so no survivor can be refused as too large for a smaller policy.
     @usableFromInline
     func trim(toFraction fraction: Double, state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
         let fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
@@ -107,12 +111,15 @@ extension _CacheCore {
             return
         }
         guard fraction < 1 else { return }
-        let usual = state.pointee.limits
-        var small = CacheLimits(capacity: keepCost > 0 ? keepCost : nil, countLimit: nil)
-        if descriptor.supportsCountLimit { small.countLimit = keepCount }
-        if let capacity = usual.capacity, let smaller = small.capacity { small.capacity = min(capacity, smaller) }
-        if changeLimits(to: small, state: state, observer: &observer) {
-            _ = changeLimits(to: usual, state: state, observer: &observer)
+        // Entries of cost 0 leave on the count alone.
+        func trimmed() -> Bool { count() <= keepCount && totalCost() <= keepCost }
+        if evictVictims(downToCount: keepCount, cost: keepCost, observer: &observer) { return }
+        for key in state.pointee.ring.keysOldestSetFirst() {
+            if trimmed() { return }
+            // Only residents: a replaced entry's stale slot may name a key that has since left,
+            // and removing it would also drop it from the policy's ghost list.
+            guard contains(key) else { continue }
+            if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, value: entry, cost: 0) }
         }
     }
 
@@ -225,6 +232,10 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 
     override func cost(ofKey key: Key) -> Int { _slotArena()?.cost(ofKey: key) ?? 0 }
+
+    override func evictVictims(downToCount count: Int, cost: Int, observer: inout Observer) -> Bool {
+        policy.pointee.evictVictims(downToCount: count, cost: cost, observer: &observer)
+    }
 
     /// The arena of a ``SlotPolicy`` (a copy sharing its storage), or `nil` for another policy.
     func _slotArena() -> SlotArena<Key, Entry>? {

@@ -364,6 +364,13 @@ enum _POSIX {
         }
     }
 
+    /// Whether `path` names a directory (something the cache never writes among its entries).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// The modification time of a file in seconds since 2001, or `nil` if it is gone.
     static func modificationTime(_ path: String) -> Double? {
         var status = stat()

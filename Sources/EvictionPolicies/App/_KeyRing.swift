@@ -87,6 +87,19 @@ internal struct _KeyRing<Key: Hashable> {
         return result
     }
 
+    /// Every key once, in the order of its newest set, the oldest first.
+    ///
+    /// - Complexity: O(n log n) in the slots.
+    @usableFromInline
+    func keysOldestSetFirst() -> [Key] {
+        var newest: [Key: UInt64] = [:]
+        for slot in slots {
+            guard let key = slot.key else { continue }
+            newest[key] = max(newest[key] ?? 0, slot.serial)
+        }
+        return newest.sorted { $0.value < $1.value }.map(\.key)
+    }
+
     /// The keys whose newest slot's entry expires at or before `time`. A replaced entry's slot
     /// that was left behind is not its key's newest, so a key whose current entry is still valid
     /// is never listed, however early its old entry expired.

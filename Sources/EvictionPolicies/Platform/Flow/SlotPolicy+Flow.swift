@@ -49,6 +49,23 @@ extension SlotPolicy {
         store.shrinkIfSparse()
     }
 
+    /// Evicts ``SlotPolicy/victim()`` after victim, in one trim pass, until at most `count`
+    /// entries costing at most `cost` remain. O(k) expected for k victims.
+    @inlinable
+    public mutating func evictVictims(downToCount count: Int, cost: Int,
+                                      observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        var pass = TrimPass(.caller)
+        while self.count > 0 && (self.count > count || totalCost > cost) {
+            let slot = victim()
+            guard slot >= 0 else { break }
+            pass.willRemove(&observer)
+            evict(slot, observer: &observer)
+        }
+        pass.end(&observer)
+        store.shrinkIfSparse()
+        return true
+    }
+
     /// Evicts `slot`: unlinks it, releases it and reports it to `observer`. The caller brackets
     /// the pass. O(1) expected.
     @inlinable

@@ -89,7 +89,14 @@ struct Arguments {
     /// A whole number option.
     func integer(_ name: String) throws(UsageError) -> Int? {
         guard let raw = value(name) else { return nil }
-        guard let value = Int(raw) else { throw UsageError("\(name) \(raw): not a whole number") }
+        guard let value = Int(raw) else {
+            // A whole number too large for the platform's integers says so.
+            let digits = raw.hasPrefix("-") || raw.hasPrefix("+") ? raw.dropFirst() : Substring(raw)
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw UsageError("\(name) \(raw): out of range (at most \(Int.max))")
+            }
+            throw UsageError("\(name) \(raw): not a whole number")
+        }
         return value
     }
 }

@@ -199,6 +199,16 @@ struct TraceAnalyzerTests {
         #expect(longLine == "min 3.0433, max 117.5267 req/s (window 300 s)", "\(longLine)")
     }
 
+    @Test("a window far shorter than the trace's span is refused at the request past 10^6 windows, not allocated")
+    func windowLimit() throws {
+        let path = try temporaryFile("timestamp,key,size\n0,1,10\n1,2,10\n2,3,10\n")
+        var reader = try TraceSpec(path: path).open()
+        #expect(try TraceAnalyzer.analyze(&reader, window: 1e-5).requests == 3)   // 200,000 windows
+        var tooFine = try TraceSpec(path: path).open()
+        let error = try #require(throws: TraceError.self) { try TraceAnalyzer.analyze(&tooFine, window: 1e-6) }
+        #expect(error.kind == .malformed && error.reason.contains("request 2"))
+    }
+
     @Test("plots: six SVG documents with the trace's name and data")
     func plots() throws {
         let a = try Self.analyze("cloudPhysicsIO-2k.lcs")

@@ -110,6 +110,28 @@ struct TraceConverterLCSTests {
     /// 4096, 512, 65536, 7, 4096, -3, 2^20, 13, 26, 39; and, for an `unordered_map<uint64_t, int>`
     /// reserved for 10015 elements then given the keys (2654435761 i) mod 100003 for i < 30000,
     /// the FNV-1a hash of the keys in iteration order.
+    @Test("times past 2^32: records wrap as traceConv's u32 assignment, the lcs header keeps them whole")
+    func largeTimes() throws {
+        let path = try temporaryFile("timestamp,key,size\n5000000000,5,10\n5000000001,6,10\n5000000002,5,10\n")
+        for format in [TraceConverter.OutputFormat.oracleGeneral, .lcs] {
+            let bytes = try Self.convert(path, .init(format: format))
+            let records = format == .lcs ? Array(bytes[8192...]) : bytes
+            func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(records[at + $1]) << (8 * $1) } }
+            #expect([u32(0), u32(24), u32(48)] == [705_032_704, 705_032_705, 705_032_706], "\(format)")
+            if format == .lcs {
+                func i64(_ at: Int) -> Int64 { Int64(bitPattern: (0..<8).reduce(0 as UInt64) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }) }
+                #expect(i64(16 + 40) == 5_000_000_000 && i64(16 + 48) == 5_000_000_002)
+            }
+        }
+    }
+
+    @Test("one object: the header's Zipf slope is C's positive NaN, bit for bit")
+    func oneObjectSlope() throws {
+        let bytes = try Self.convert(try temporaryFile("timestamp,key,size\n1,7,10\n2,7,10\n"), .init(format: .lcs))
+        let slope = (0..<8).reduce(0 as UInt64) { $0 | UInt64(bytes[16 + 544 + $1]) << (8 * $1) }
+        #expect(slope == 0x7ff8_0000_0000_0000)
+    }
+
     @Test("libstdc++'s sort and unordered_map orders, as GCC 12 gives them")
     func libstdcxxOrders() {
         var pairs = (0..<40).map { (value: (7 * $0) % 41, count: $0 % 4) }

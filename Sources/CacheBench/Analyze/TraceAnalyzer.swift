@@ -11,12 +11,25 @@ public enum TraceAnalyzer {
     /// Reuse-time bins kept; longer reuse times fall in the last one.
     static let reuseTimeBins = 100_000
 
+    /// The most rate windows one analysis keeps (about 40 MB of them): a window far shorter than
+    /// the trace's span is refused rather than allowed to exhaust memory.
+    public static let maximumWindows = 1_000_000
+
     /// Analyses every row of `reader`; `window` is the request-rate window in trace seconds.
+    ///
+    /// - Throws: ``TraceError`` from the reader, or a malformed-input error naming the request at
+    ///   which the trace spans more than ``maximumWindows`` windows.
     public static func analyze(_ reader: inout some TraceReader, window: Double = 300) throws(TraceError) -> TraceAnalysis {
         var state = _AnalyzerState(window: window)
         var batch: [Request] = []
+        var row = 0
         while try reader.nextBatch(&batch) {
-            for request in batch { state.add(request) }
+            for request in batch {
+                row += 1
+                guard state.add(request) else {
+                    throw TraceError(.malformed, file: reader.name, reason: "request \(row) (time \(request.time)) falls more than \(maximumWindows) windows of \(window) s after the first: choose a longer rate window")
+                }
+            }
         }
         return state.finish()
     }
@@ -66,11 +79,16 @@ struct _AnalyzerState {
         histogram[bin] += 1
     }
 
-    mutating func add(_ request: Request) {
+    /// Counts `request`; `false` (nothing counted) when its rate window is past ``TraceAnalyzer/maximumWindows``.
+    mutating func add(_ request: Request) -> Bool {
+        if request.operation == .get && request.size > 0 && started {
+            let offset = (request.time - result.firstTime) / result.rateWindow
+            if offset.isFinite && offset >= Double(TraceAnalyzer.maximumWindows) { return false }
+        }
         rowsByOperation[Int(request.operation.rawValue)] += 1
         if request.operation == .set && request.ttl > 0 { result.setsWithTTL += 1; ttls[Int(request.ttl), default: 0] += 1 }
-        guard request.operation == .get else { return }
-        guard request.size > 0 else { result.zeroSizeRequests += 1; return }
+        guard request.operation == .get else { return true }
+        guard request.size > 0 else { result.zeroSizeRequests += 1; return true }
         if !started { result.firstTime = request.time; result.smallestSize = request.size; started = true }
         result.lastTime = request.time
         let index = result.requests
@@ -129,6 +147,7 @@ struct _AnalyzerState {
         }
         requestsBySize[request.size, default: (0, 0)].requests += 1
         Self.histogramAdd(&result.sizeHistogramByRequests, TraceAnalyzer.log2Bin(request.size))
+        return true
     }
 
     mutating func finish() -> TraceAnalysis {

@@ -55,7 +55,9 @@ public struct RequestWindow: Sendable, Equatable {
     /// of its keys.
     func emptyStreamError(file: String) -> TraceError {
         if let ratio = sampleRatio, ratio < 1 {
-            let hint = TraceError.Hint.sampleRatio(String(format6: ratio).trimmingZeros)
+            // Six decimals unless the ratio needs more (1e-9 is not "0").
+            let sixDecimals = String(format6: ratio).trimmingZeros
+            let hint = TraceError.Hint.sampleRatio(Double(sixDecimals) == ratio ? sixDecimals : "\(ratio)")
             return TraceError(.malformed, file: file,
                               reason: "no row of the trace is in the sample (\(hint.phrase) kept none of its keys; the trace may be empty, or too small for this ratio)",
                               hint: hint)

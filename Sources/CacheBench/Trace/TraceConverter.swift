@@ -80,11 +80,11 @@ public enum TraceConverter {
                     if request.operation != .get { leftOut += 1; continue }
                     if request.size == 0 { zeroSize += 1; continue }
                     // traceConv's header starts at the trace's first request, sampled or not.
-                    if !started { firstTime = Int64(clockTime(request.time)); started = true }
+                    if !started { firstTime = wholeSeconds(request.time); started = true }
                     if let sampler = options.sampler, !sampler.keeps(request.key) { sampledOut += 1; continue }
                     next.append(Int64(bitPattern: request.key))
                     if lcs {
-                        lastTime = Int64(clockTime(request.time))
+                        lastTime = wholeSeconds(request.time)
                         Self.count(request.size, in: &objects[request.key, default: (0, 0)])   // one hash
                         requestBytes &+= request.size
                     }
@@ -187,10 +187,18 @@ public enum TraceConverter {
         object.count += 1
     }
 
-    /// Whole seconds, clamped to the records' u32 field (a NaN or negative time writes 0).
-    private static func clockTime(_ time: Double) -> UInt32 {
+    /// Whole seconds as traceConv keeps them (its 64-bit `clock_time`; the lcs header's first
+    /// and last times): a NaN or negative time is 0, one past 2^63 is clamped.
+    private static func wholeSeconds(_ time: Double) -> Int64 {
         let seconds = time.rounded(.down)
-        return seconds >= 0 && seconds.isFinite ? UInt32(min(seconds, Double(UInt32.max))) : 0
+        guard seconds >= 0 && !seconds.isNaN else { return 0 }
+        return seconds >= 0x1p63 ? .max : Int64(seconds)
+    }
+
+    /// The records' u32 time: whole seconds modulo 2^32, as traceConv's assignment to its
+    /// `uint32_t` field truncates them.
+    private static func clockTime(_ time: Double) -> UInt32 {
+        UInt32(truncatingIfNeeded: wholeSeconds(time))
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

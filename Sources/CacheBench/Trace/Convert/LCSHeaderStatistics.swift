@@ -118,7 +118,8 @@ struct LCSHeaderStatistics {
             put(entry.value, s + 416 + 4 * i)
             put(entry.share.bitPattern, s + 480 + 4 * i)
         }
-        put(zipfAlpha.bitPattern, s + 544)
+        // A NaN (one object) as C's division leaves it, positive; Swift's arithmetic NaN is negative on x86.
+        put((zipfAlpha.isNaN ? Double.nan : zipfAlpha).bitPattern, s + 544)
         // One tenant (0) with every request, and one TTL (0) with every request.
         put(Int32(1), s + 552)
         put(Float(1).bitPattern, s + 620)

@@ -29,6 +29,39 @@ struct TraceConverterLCSTests {
         for (id, hash) in vectors { #expect(SpatialSampler.xxh3(id) == hash, "id \(id)") }
     }
 
+    @Test("string keys get libCacheSim's ids: XXH3-64 at every length class, vectors from xxHash 0.7.4 itself")
+    func xxh3Strings() {
+        // Bytes (7i + 3) mod 256, hashed by the xxHash that libCacheSim 0.3.5 bundles.
+        let vectors: [(Int, UInt64)] = [
+            (0, 0x2d06800538d394c2), (1, 0x13e608bc156defed), (2, 0x1c9074b93943b86c), (3, 0xa9088dda485b481c),
+            (4, 0x6d9253b16c8b1ed3), (5, 0x998620e10e3a4b37), (7, 0x8e8291ad89127e2e), (8, 0x60539db630471163),
+            (9, 0xfeff668361d723a8), (15, 0x9ec169f4a98231c1), (16, 0xb8c859b0f030b585), (17, 0x714a04408e79b80f),
+            (31, 0xed41ac283d0674b3), (32, 0x19ff4ee1d6ba1a55), (33, 0x3e44983ad21679c8), (63, 0x1353bea3d0ebf7e1),
+            (64, 0x287eb1fa9e4be2c1), (65, 0x829218de4d798646), (96, 0xf084e7cfbc624743), (97, 0x1daa83271a8e7b7c),
+            (127, 0x998fa0631fd78d0b), (128, 0x67425a03650261bf), (129, 0xc664bf3311c6abc4), (200, 0x746cd0025327bf5b),
+            (239, 0x1d861931c1f3cafa), (240, 0x64556dc6b462a6cf), (241, 0x8beadd3a8874fe17), (255, 0xb67b6637a76e6c39),
+            (256, 0x3c38817f6d79c0da), (1023, 0xd26986a0b85dcc44), (1024, 0x9b81661c641c72b1), (1025, 0x806c2072ed713576),
+            (2048, 0xabe604813ba62ed1), (5000, 0x799aaddd7339581d),
+        ]
+        let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        for (length, hash) in vectors {
+            #expect(bytes[..<length].withUnsafeBytes { _XXH3.hash($0) } == hash, "length \(length)")
+        }
+        // traceConv's id for the key "abc".
+        #expect(Array("abc".utf8).withUnsafeBytes { _XXH3.hash($0) } == 8_696_274_497_037_089_104)
+    }
+
+    @Test("a CSV of string keys converts to traceConv's ids, byte for byte")
+    func stringKeys() throws {
+        // traceConv -t "time-col=1,obj-id-col=2,obj-size-col=3,header=true" -f oracleGeneral on this file.
+        let path = try temporaryFile("timestamp,key,size\n1,abc,10\n2,def,20\n3, abc ,10\n4,\"d\"\"e\",5\n")
+        let bytes = try Self.convert(path, .init())
+        func id(_ record: Int) -> UInt64 { (0..<8).reduce(0 as UInt64) { $0 | UInt64(bytes[24 * record + 4 + $1]) << (8 * $1) } }
+        #expect(bytes.count == 96)
+        #expect(id(0) == 8_696_274_497_037_089_104 && id(1) == 11_233_357_625_814_872_456 && id(2) == id(0))
+        #expect(id(3) == Array("d\"e".utf8).withUnsafeBytes { _XXH3.hash($0) })
+    }
+
     @Test("ratios: 1 keeps all, (0, 0.5] samples, 0, negatives, NaN, above 1 and (0.5, 1) are refused")
     func ratios() throws {
         #expect(try SpatialSampler(ratio: 1).modulus == 1)

@@ -20,7 +20,8 @@ public enum HeaderMode: String, Sendable, CaseIterable {
 /// `time`; `key`, `id` or `obj_id`; `size`; `op`); Twitter's published cache traces, recognised by
 /// their rows (see ``twitterLayout``); otherwise `timestamp,key,size[,op]` (a file with one
 /// column is read as keys only). Keys that are decimal integers below 2^64 are used as
-/// they are; any other key is hashed to 64 bits (FNV-1a), so string keys such as URLs work.
+/// they are; any other key is hashed to 64 bits as libCacheSim hashes string keys (XXH3-64), so
+/// string keys such as URLs work and get the ids libCacheSim's readers and traceConv give them.
 /// Fields may be quoted (`"a,b"`, with `""` for a quote). Blank lines and lines starting with `#`
 /// are skipped. CRLF line endings are accepted.
 public struct CSVTraceReader: TraceReader {
@@ -506,16 +507,17 @@ public struct CSVTraceReader: TraceReader {
         }
         guard _isValidUTF8(bytes) else { throw malformed("key is not valid UTF-8") }
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { throw malformed("key is only whitespace") }
-        // FNV-1a over the unescaped bytes, then a finalizer so that similar keys spread.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // libCacheSim's id for a string key (`get_hash_value_str`): XXH3-64 of its bytes, without
+        // the spaces around an unquoted field (which its CSV parser drops) and with `""` read as `"`.
+        guard field.quotedWithEscapes else { return _XXH3.hash(UnsafeRawBufferPointer(field.trimmed(base))) }
+        var unescaped: [UInt8] = []
+        unescaped.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            hash = (hash ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01b3
-            i += (field.quotedWithEscapes && bytes[i] == 0x22) ? 2 : 1
+            unescaped.append(bytes[i])
+            i += bytes[i] == 0x22 ? 2 : 1
         }
-        hash ^= hash >> 31
-        hash &*= 0x9e37_79b9_7f4a_7c15
-        return hash ^ (hash >> 29)
+        return unescaped.withUnsafeBytes { _XXH3.hash($0) }
     }
 
     private func nulByte() -> TraceError {

@@ -36,8 +36,8 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     /// `caffeine-wtinylfu`: cachebench's `tinylfu` is libCacheSim's simplified port, another rule.
     case tinyLFU = "caffeine-wtinylfu"
 
-    /// What the policy reproduces and its rule, as `cachebench policies` lists it under
-    /// ``rawValue``.
+    /// What the policy reproduces and its rule, as `cachebench policies` lists it under the
+    /// case's raw value.
     public var descriptor: PolicyDescriptor {
         switch self {
         case .lru: return LRUCache<Int, Void>.descriptor

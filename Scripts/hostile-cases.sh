@@ -203,8 +203,11 @@ case_convert_lcs_disk_full() { echo old > "$W/o.lcs"; cp "$W/o.lcs" "$W/ref"; CA
 case_analyze_window_zero() { run analyze "$T/lirs-cs.csv" --window 0; expect 2 "--window 0: expected a number of seconds greater than 0"; }
 case_analyze_plots_written() { mkdir "$W/p"; run analyze "$T/lirs-cs.csv" --plot "$W/p" --output "$W/a.txt"; expect 0
   [ "$(ls "$W/p" | wc -l)" = 6 ] || fail WRONG "expected 6 plots, found $(ls "$W/p")"; grep -q "reuse distance" "$W/a.txt" || fail WRONG "report lacks the reuse distance"; no_temps; }
-case_analyze_plot_folder_missing() { echo old > "$W/a.txt"; cp "$W/a.txt" "$W/ref"; run analyze "$T/lirs-cs.csv" --plot "$W/nodir" --output "$W/a.txt"
-  expect 74 "nodir/popularity.svg: cannot write"; same "$W/a.txt" "$W/ref"; no_temps; }
+case_analyze_plot_folder_missing() { run analyze "$T/lirs-cs.csv" --plot "$W/new/plots" --output "$W/a.txt"; expect 0
+  [ "$(ls "$W/new/plots" | wc -l)" = 6 ] || fail WRONG "expected the missing folder made with 6 plots, found $(ls "$W/new" 2>&1)"; no_temps; }
+case_analyze_plot_folder_impossible() { echo old > "$W/a.txt"; cp "$W/a.txt" "$W/ref"; echo x > "$W/file"
+  run analyze "$T/lirs-cs.csv" --plot "$W/file/nodir" --output "$W/a.txt"
+  expect 74 "file/nodir: cannot write"; same "$W/a.txt" "$W/ref"; [ ! -e "$W/file/nodir" ] || fail WRONG "folder made"; no_temps; }
 case_analyze_plots_disk_full() { mkdir "$W/p"; echo old > "$W/p/sizes.svg"; echo old > "$W/a.txt"; cp "$W/a.txt" "$W/ref"
   CACHEBENCH_FAULT_WRITE_AFTER_BYTES=1500 run analyze "$T/lirs-cs.csv" --plot "$W/p" --output "$W/a.txt"; expect 74 "cannot write"
   same "$W/a.txt" "$W/ref"; same "$W/p/sizes.svg" "$W/ref"; [ "$(ls "$W/p")" = sizes.svg ] || fail LOST "plots written: $(ls "$W/p")"; no_temps; }

@@ -30,6 +30,7 @@ extension RegisteredPolicy {
 extension PolicyRun {
     /// A run of `P` behind `rule`, specialized for both: the rule is an enum, so each request
     /// costs one switch, and a run without a rule does not go through here at all.
+    @usableFromInline
     static func admitted<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
                                           rule: LibCacheSimAdmission<UInt64>) throws(PolicyConfigurationError) -> PolicyRun {
         let replayer = try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize)

@@ -9,7 +9,9 @@ import Synchronization
 /// with their own counters, merged at the end. Interleaving across threads is not
 /// deterministic, so hit ratios may differ slightly from a single-threaded replay; throughput is
 /// the figure of interest.
+@usableFromInline
 enum ConcurrentReplay {
+    @usableFromInline
     struct Outcome {
         var counters: ReplayCounters
         var trims: TrimTimings
@@ -17,6 +19,7 @@ enum ConcurrentReplay {
         var policyMetrics: [PolicyMetric] = []
     }
 
+    @usableFromInline
     static func run<P: ReplayPolicy & SendableMetatype>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions,
                                                        ignoreSize: Bool, threads: Int,
                                                        reader: consuming sending any TraceReader) throws(CacheBenchError) -> Outcome {

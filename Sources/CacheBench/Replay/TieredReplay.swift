@@ -113,6 +113,7 @@ public struct DiskTierHandle: BackingTier {
     public mutating func advance(to time: Double) { advanceTo(time) }
 
     /// Wraps a new, empty `P` as a disk tier.
+    @usableFromInline
     static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions)
         throws(PolicyConfigurationError) -> DiskTierHandle {
         try options.validate(against: P.descriptor)
@@ -186,6 +187,7 @@ final class _TieredReplayerBox<P: ReplayPolicy> {
 }
 
 extension TieredRun {
+    @usableFromInline
     static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
                                       disk: DiskTierHandle, memoryCost: TierMemoryCost)
         throws(PolicyConfigurationError) -> TieredRun {

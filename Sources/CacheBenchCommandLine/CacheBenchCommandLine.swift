@@ -23,8 +23,10 @@ public enum CacheBenchCommandLine {
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         AtomicFile.protectStandardDescriptors()
         // The usage names the executable that runs it: a researcher's own, or cachebench.
-        let program = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "cachebench"
-        return run(arguments, registry: registry, program: program.isEmpty ? "cachebench" : program)
+        let name = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "cachebench"
+        let program = name.isEmpty ? "cachebench" : name
+        Output.program = program
+        return run(arguments, registry: registry, program: program)
     }
 }
 
@@ -85,10 +87,20 @@ func usageError(_ text: String) -> Int32 {
 }
 
 /// The top-level usage, naming `program` as the executable.
-func usageText(program: String) -> String {
-    guard program != "cachebench" else { return usage }
-    return usage.replacingOccurrences(of: "USAGE: cachebench ", with: "USAGE: \(program) ")
-        .replacingOccurrences(of: "Run 'cachebench COMMAND --help'", with: "Run '\(program) COMMAND --help'")
+func usageText(program: String) -> String { naming(program, in: usage) }
+
+/// A help text with `program` for `cachebench` where it names the executable to run: after
+/// `USAGE: `, in quotes (`'cachebench policies'`) and at the start of an example line.
+func naming(_ program: String, in help: String) -> String {
+    guard program != "cachebench" else { return help }
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        let indent = line.prefix { $0 == " " }
+        let rest = line.dropFirst(indent.count)
+        if rest.hasPrefix("cachebench ") { return indent + program + rest.dropFirst("cachebench".count) }
+        if rest.hasPrefix("USAGE: cachebench ") { return indent + "USAGE: " + program + rest.dropFirst("USAGE: cachebench".count) }
+        return String(line)
+    }
+    return lines.joined(separator: "\n").replacingOccurrences(of: "'cachebench ", with: "'\(program) ")
 }
 
 /// Runs the command `words` name over `registry`'s policies and returns its exit code.
@@ -98,7 +110,7 @@ func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebe
     guard let first = words.first else { return usageError(usage) }
     if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
-        if words.count > 1, let command = commands[words[1]] { return printHelp(command.help) }
+        if words.count > 1, let command = commands[words[1]] { return printHelp(naming(program, in: command.help)) }
         if words.count > 1 { return usageError("\(program): unknown command '\(words[1])'\n\n" + usage) }
         return printHelp(usage)
     }
@@ -107,7 +119,7 @@ func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebe
         return 2
     }
     let rest = Array(words.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") { return printHelp(command.help) }
+    if rest.contains("--help") || rest.contains("-h") { return printHelp(naming(program, in: command.help)) }
     do {
         try command.run(rest, registry)
         return 0

@@ -57,8 +57,13 @@ enum Output {
     /// One line on standard error, with control bytes from the input made visible. A failing
     /// standard error is ignored: it never changes the exit code.
     static func error(_ message: String) {
-        writeStandardError("cachebench: " + escapingControls(message) + "\n")
+        writeStandardError(program + ": " + escapingControls(message) + "\n")
     }
+
+    /// The executable's name in messages: `cachebench`, or a researcher's own executable's. Set
+    /// once by ``CacheBenchCommandLine/main(registry:arguments:)`` before any command runs, and
+    /// only read after.
+    nonisolated(unsafe) static var program = "cachebench"
 
     /// Writes `text` as it is to standard error, ignoring failures (see ``error(_:)``).
     static func writeStandardError(_ text: String) {

@@ -126,5 +126,9 @@ struct ExamplePolicyEndToEndTests {
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("USAGE: example-policy COMMAND"))
         #expect(help.stdout.contains("Run 'example-policy COMMAND --help'"))
+        let replayHelp = try Self.example(["replay", "--help"])
+        #expect(replayHelp.stdout.hasPrefix("USAGE: example-policy replay") && !replayHelp.stdout.contains("cachebench"))
+        let missing = try Self.example(["replay", "no-such-trace.csv", "--policy", "lip"])
+        #expect(missing.status == 66 && missing.stderr.hasPrefix("example-policy: no-such-trace.csv"))
     }
 }

@@ -3,7 +3,8 @@
 /// 2Q, ARC, S3-FIFO, QD-LP, CLOCK-2Q+. The cache surface is ``ArenaPolicy``'s; the policy
 /// supplies its rule:
 ///
-/// - ``ArenaPolicy/isResident(_:)``: whether a slot found in the index is resident or a ghost.
+/// - ``ArenaPolicy/isResident(_:)``: whether a slot found in the index is resident or a ghost
+///   (by default, whether it holds a value: a demoted ghost's was released).
 /// - ``ArenaPolicy/didHit(_:)``: the hit rule.
 /// - ``ArenaPolicy/miss(_:hash:ghost:cost:value:observer:)``: the whole miss, with the key's
 ///   ghost slot (still in its ghost list) or -1: what it refuses, what it evicts or demotes,
@@ -15,6 +16,12 @@
 public protocol GhostListPolicy: ArenaPolicy {}
 
 extension GhostListPolicy {
+    /// By default a slot is resident while it holds a value: a ghost's value was released when
+    /// it was demoted. A policy that tags its queues in the slot's aux can answer from the tag.
+    /// O(1).
+    @inlinable
+    public func isResident(_ slot: Int32) -> Bool { store.isResident(slot) }
+
     @inlinable
     public mutating func replace(_ slot: Int32, with value: Value, cost: Int,
                                  observer: inout some EvictionObserver<Key, Value>) {

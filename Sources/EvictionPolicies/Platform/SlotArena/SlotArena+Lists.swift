@@ -9,7 +9,7 @@ extension SlotArena {
     // would check the array's uniqueness (a runtime call) and bounds on every write, several times
     // per operation. Slot numbers come only from this store, so they are always in bounds.
 
-    /// Puts `slot` at the head (newest end) of `list`.
+    /// Puts `slot` at the head (newest end) of `list`. O(1).
     @inlinable
     public mutating func pushHead(_ slot: Int32, _ list: inout SlotList) {
         slots.withUnsafeMutableBufferPointer { Self._pushHead($0, slot, &list) }
@@ -23,13 +23,13 @@ extension SlotArena {
         pushHead(slot, &list)
     }
 
-    /// Puts `slot` at the tail (oldest end) of `list`.
+    /// Puts `slot` at the tail (oldest end) of `list`. O(1).
     @inlinable
     public mutating func pushTail(_ slot: Int32, _ list: inout SlotList) {
         slots.withUnsafeMutableBufferPointer { Self._link($0, slot, after: list.tail, before: -1, &list) }
     }
 
-    /// Inserts `slot` just before `successor` (on the head side of it).
+    /// Inserts `slot` just before `successor` (on the head side of it). O(1).
     @inlinable
     public mutating func insert(_ slot: Int32, before successor: Int32, _ list: inout SlotList) {
         slots.withUnsafeMutableBufferPointer { s in
@@ -37,13 +37,13 @@ extension SlotArena {
         }
     }
 
-    /// Takes `slot` out of `list`.
+    /// Takes `slot` out of `list`. O(1).
     @inlinable
     public mutating func unlink(_ slot: Int32, _ list: inout SlotList) {
         slots.withUnsafeMutableBufferPointer { Self._unlink($0, slot, &list) }
     }
 
-    /// Moves `slot`, already in `list`, to its head.
+    /// Moves `slot`, already in `list`, to its head. O(1).
     @inlinable @inline(__always)
     public mutating func moveToHead(_ slot: Int32, _ list: inout SlotList) {
         guard list.head != slot else { return }
@@ -85,6 +85,7 @@ extension SlotArena {
     }
 
     /// Removes `key` from `list` and frees its slot; an explicit removal, not an eviction.
+    /// O(1) expected (one index probe).
     /// - Returns: the value, or `nil` if `key` was not resident.
     @inlinable
     @discardableResult
@@ -98,6 +99,7 @@ extension SlotArena {
 
     /// Evicts every entry of `list` as one trim pass of `kind` (the libraries' "remove all" on a
     /// memory warning or entering the background), oldest first unless `newestFirst`.
+    /// O(n) in the list's entries.
     @inlinable
     public mutating func evictAll(from list: inout SlotList, as kind: TrimKind, newestFirst: Bool = false,
                            observer: inout some EvictionObserver<Key, Value>) {
@@ -143,6 +145,7 @@ extension SlotArena {
     /// The second-chance sweep: walks from `start` toward the head of `list`, wrapping from the
     /// head to the tail, clearing each slot's aux until it reaches one whose aux is already 0,
     /// which it returns. `list` must hold a slot with aux 0 or the sweep clears one lap first.
+    /// O(k) for the k slots it clears: at most one lap, O(n).
     ///
     /// One buffer access for the whole walk: clearing through ``setAux(_:_:)`` would check the
     /// array's uniqueness on every step.

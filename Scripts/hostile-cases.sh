@@ -12,6 +12,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T="$ROOT/Traces"
 CB=${CB:-"$ROOT/.build/debug/cachebench"}
+case "${1:-}" in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+if [ "${1:-}" != "--list" ] && [ ! -x "$CB" ]; then echo "hostile-cases.sh: no cachebench at $CB: build it (swift build) or set CB=path/to/cachebench" >&2; exit 66; fi
 LIMIT=${HOSTILE_TIMEOUT:-20}
 
 # run ARGS...: runs cachebench with a time limit; sets RC, OUT (stdout file), ERR (stderr file).

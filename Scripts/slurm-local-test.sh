@@ -10,6 +10,8 @@
 # CACHEBENCH=path uses a built executable instead of building release; POLICIES overrides the
 # policies swept (default fifo,lru,clock,sieve,s3fifo,arc,2q).
 set -euo pipefail
+# Any argument is a request for this text: the script takes none, and it installs packages.
+if [ $# -gt 0 ]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 policies=${POLICIES:-fifo,lru,clock,sieve,s3fifo,arc,2q}

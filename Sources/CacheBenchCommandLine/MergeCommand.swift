@@ -36,6 +36,7 @@ enum MergeCommand {
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.table)
+            try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let merged = try load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))

@@ -32,6 +32,22 @@ enum Output {
         }
     }
 
+    /// Refuses outputs that would overwrite a sweep's own files in `directory`: its manifest
+    /// (`sweep.json`) and its records (`cells/`), which `merge` and `sweep-report` read.
+    static func requireOutsideSweep(_ arguments: Arguments, directory: String, outputs: [String]) throws(UsageError) {
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        for option in outputs {
+            guard let path = arguments.value(option), path != "-" else { continue }
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let resolved = url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
+            let manifest = root + "/sweep.json", records = root + "/cells"
+            if resolved == manifest || resolved == records || resolved.hasPrefix(records + "/")
+                || AtomicFile.sameFile(path, manifest) {
+                throw UsageError("\(option) \(path) is one of the sweep's own files in \(directory): writing it would destroy its records")
+            }
+        }
+    }
+
     /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the
     /// command reads, `outputs` the options naming files it writes.
     static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String]) throws(UsageError) {

@@ -30,13 +30,17 @@ enum SweepReportCommand {
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             try Output.requireFiles(arguments, ["--plot"])
+            try Output.requireDistinct(arguments, inputs: [], outputs: ["--output", "--plot"])
+            try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output", "--plot"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
             let report: MissRatioReduction
             do { report = try MissRatioReduction(merged, baseline: arguments.value("--baseline") ?? "fifo") } catch { throw .sweep(error) }
-            try Output.emit(report.markdown, to: arguments.value("--output"))
-            if let plot = arguments.value("--plot") { try Output.emit(report.svg, to: plot) }
+            // The tables and the chart are committed together, or neither is.
+            var outputs: [(text: String, path: String?)] = [(report.markdown, arguments.value("--output"))]
+            if let plot = arguments.value("--plot") { outputs.append((report.svg, plot)) }
+            try Output.emit(outputs)
         } catch { throw .run(error) }
     }
 }

@@ -135,4 +135,36 @@ struct SweepCommandTests {
         #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
         #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
     }
+
+    @Test("the sweep's own files are never an output; one trace or policy under two names is refused")
+    func protectsItsRecords() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sweep = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo,lru", "--capacities", "0.1",
+                                 "--output", folder])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: folder + "/sweep.json"))
+        for (command, option) in [("merge", "--output"), ("sweep-report", "--output"), ("sweep-report", "--plot")] {
+            let refused = try CLI.run([command, folder, option, folder + "/sweep.json"])
+            #expect(refused.status == 2 && refused.stderr.contains("one of the sweep's own files"), "\(command) \(option)")
+        }
+        #expect(try CLI.run(["merge", folder, "--output", folder + "/cells/x.jsonl"]).status == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/sweep.json")) == manifest)
+        let report = folder + "-report.md"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let same = try CLI.run(["sweep-report", folder, "--output", report, "--plot", report])
+        #expect(same.status == 2 && !FileManager.default.fileExists(atPath: report))
+        // A chart that cannot be written takes the tables with it: nothing on standard output.
+        let unwritable = try CLI.run(["sweep-report", folder, "--plot", "/nonexistent-folder/x.svg"])
+        #expect(unwritable.status == 74 && unwritable.stdout.isEmpty)
+        #expect(try CLI.run(["merge", folder]).status == 0)
+
+        let twice = try CLI.run(["sweep", "--traces", "Traces/loop.csv,./Traces/loop.csv", "--policies", "fifo",
+                                 "--capacities", "0.1", "--output", scratchFolder()])
+        #expect(twice.status == 2 && twice.stderr.contains("named twice"))
+        let policyTwice = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo,FIFO",
+                                       "--capacities", "0.1", "--output", scratchFolder()])
+        #expect(policyTwice.status == 2 && policyTwice.stderr.contains("named twice"))
+        #expect(try CLI.run(["compare", "Traces/loop.csv", "--policies", "2q,twoq", "--capacity", "10"]).status == 2)
+    }
 }

@@ -189,8 +189,11 @@ struct _ComparePlan {
         var seen = Set<String>()
         var policies: [RegisteredPolicy] = []
         for name in job.policies {
-            guard seen.insert(name).inserted else { throw .configuration(.policyNamedTwice(name)) }
-            do { policies.append(try job.registry.policy(named: name)) } catch { throw error.asRunError }
+            let policy: RegisteredPolicy
+            do { policy = try job.registry.policy(named: name) } catch { throw error.asRunError }
+            // By the policy named, not the spelling: `fifo,FIFO` and `2q,twoq` are one policy twice.
+            guard seen.insert(policy.descriptor.name).inserted else { throw .configuration(.policyNamedTwice(name)) }
+            policies.append(policy)
         }
         return policies
     }

@@ -1,4 +1,5 @@
 import EvictionPolicies
+import Foundation
 
 /// Runs a shard of a sweep (`cachebench sweep`).
 public enum Sweep {
@@ -28,8 +29,11 @@ public enum Sweep {
         guard !spec.capacities.isEmpty else { throw .sweep(.noCapacities) }
         var descriptors: [PolicyDescriptor] = []
         for name in spec.policies {
-            guard !descriptors.contains(where: { $0.name == name }) else { throw .sweep(.policyNamedTwice(name)) }
-            do { descriptors.append(try registry.policy(named: name).descriptor) } catch { throw error.asRunError }
+            // Names are case-insensitive and have aliases: `fifo,FIFO` or `2q,twoq` name one policy twice.
+            let descriptor: PolicyDescriptor
+            do { descriptor = try registry.policy(named: name).descriptor } catch { throw error.asRunError }
+            guard !descriptors.contains(where: { $0.name == descriptor.name }) else { throw .sweep(.policyNamedTwice(name)) }
+            descriptors.append(descriptor)
         }
         for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
             throw .sweep(.optionTakenByNone(key))
@@ -41,8 +45,16 @@ public enum Sweep {
             do { _ = try LibCacheSimAdmission<UInt64>(admission) } catch { throw .sweep(.admission(error)) }
         }
         var seen = Set<String>()
-        for path in spec.traces where !seen.insert(path).inserted {
-            throw .sweep(.traceNamedTwice(path))
+        // One file under two spellings (`Traces/a.csv`, `./Traces/a.csv`, a link) is one trace too:
+        // its cells would share their records, and the sweep could never be complete.
+        var files = Set<String>()
+        for path in spec.traces {
+            guard seen.insert(path).inserted else { throw .sweep(.traceNamedTwice(path)) }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            if let device = attributes?[.systemNumber], let inode = attributes?[.systemFileNumber],
+               !files.insert("\(device):\(inode)").inserted {
+                throw .sweep(.traceNamedTwice(path))
+            }
         }
     }
 

@@ -41,7 +41,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .policyNamedTwice(let name): "policy \(name) is named twice"
         case .optionTakenByNone(let option): "option \(option): none of the sweep's policies takes it"
         case .countLimitTakenByNone: "count limit: none of the sweep's policies has one"
-        case .traceNamedTwice(let path): "trace \(path) is named twice"
+        case .traceNamedTwice(let path): "trace \(path) is named twice (or another name reaches the same file)"
         case .folderHoldsAnotherSweep(let directory):
             "\(directory) holds another sweep (its \(SweepManifest.fileName) names other traces, policies, capacities or settings); write this one to a new folder"
         case let .noBaselineResults(baseline, policies):

@@ -151,6 +151,28 @@ struct LibCacheSimWTinyLFUCacheTests {
         #expect(_CountingBloomFilter(entries: 536_870_912).counters == UInt32(Int32.max))
     }
 
+    @Test("differential: the sparse counters equal a dictionary through increments, halvings and growth", arguments: [1, 2, 3])
+    func sparseCounters(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var table = _SparseCounters(capacity: 4)
+        var model: [UInt32: UInt32] = [:]
+        for step in 0..<20_000 {
+            // Indices from a small range (many repeats) and the top of the 2³¹ range.
+            let index = random.next() % 2 == 0 ? UInt32(random.next() % 500) : UInt32(Int32.max) - UInt32(random.next() % 500)
+            table.increment(index)
+            model[index, default: 0] &+= 1
+            if step % 3_000 == 2_999 {
+                table.halve()
+                model = model.compactMapValues { $0 >> 1 == 0 ? nil : $0 >> 1 }
+            }
+            if step % 500 == 0 {
+                for probe in [index, index &+ 1, 0, UInt32(Int32.max)] { #expect(table[probe] == (model[probe] ?? 0)) }
+            }
+        }
+        #expect(table.used == model.count)
+        for (index, count) in model { #expect(table[index] == count) }
+    }
+
     /// Capacity 20, window-size 0.1: window 2, main 18 (probation 3, protected 14). The window
     /// is bounded only by the whole capacity, so the first 20 keys all sit in it.
     @Test("capacity 20: main's free room fills without comparison, then the sketch refuses a key seen once; a probation hit cools into an eviction")

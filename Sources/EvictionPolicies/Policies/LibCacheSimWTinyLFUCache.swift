@@ -196,8 +196,8 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
 
 /// libCacheSim's `minimalIncrementCBF`: a counting Bloom filter for `entries` keys at 0.1 % error
 /// whose `add` increments every one of the key's counters. Counters live in an array up to 2²⁴
-/// of them and in a dictionary beyond (libCacheSim allocates up to 2³¹ for a byte-sized cache,
-/// of which a trace touches a few million).
+/// of them and in a hash table of the touched ones beyond (libCacheSim allocates up to 2³¹ for a
+/// byte-sized cache, of which a trace touches a few million).
 ///
 /// - Complexity: `add` and `estimate` O(hashes); `decay` O(counters) dense, O(touched) sparse.
 @usableFromInline
@@ -205,7 +205,7 @@ struct _CountingBloomFilter {
     @usableFromInline let counters: UInt32
     @usableFromInline let hashes: UInt32
     @usableFromInline var dense: ContiguousArray<UInt32>
-    @usableFromInline var sparse: [UInt32: UInt32] = [:]
+    @usableFromInline var sparse = _SparseCounters()
     @usableFromInline let isDense: Bool
 
     @usableFromInline
@@ -247,7 +247,7 @@ struct _CountingBloomFilter {
         let (a, b) = Self.seeds(Self.identity(key))
         for i in 0..<hashes {
             let index = (a &+ i &* b) % counters
-            if isDense { dense[Int(index)] &+= 1 } else { sparse[index, default: 0] &+= 1 }
+            if isDense { dense[Int(index)] &+= 1 } else { sparse.increment(index) }
         }
     }
 
@@ -257,18 +257,96 @@ struct _CountingBloomFilter {
         if isDense {
             for index in dense.indices { dense[index] >>= 1 }
         } else {
-            sparse = sparse.compactMapValues { $0 >> 1 == 0 ? nil : $0 >> 1 }
+            sparse.halve()
         }
     }
 
     @inlinable
-    subscript(_ index: UInt32) -> UInt32 { isDense ? dense[Int(index)] : sparse[index] ?? 0 }
+    subscript(_ index: UInt32) -> UInt32 { isDense ? dense[Int(index)] : sparse[index] }
 
     /// The low 32 bits of XXH64 of the key's 8 little-endian bytes, under libCacheSim's two seeds.
     @inlinable @inline(__always)
     static func seeds(_ identity: UInt64) -> (UInt32, UInt32) {
         (UInt32(truncatingIfNeeded: _xxh64(identity, seed: 0x1234_5678)),
          UInt32(truncatingIfNeeded: _xxh64(identity, seed: 0x1234_4321)))
+    }
+}
+
+/// The touched counters of a large counting Bloom filter: an open-addressing table of 64-bit
+/// words, the counter's index + 1 in the high half and its value in the low half (0: an empty
+/// word), probed linearly from a multiplicative hash. A counter not in the table is 0.
+///
+/// Why not a `Dictionary`: the sketch reads or bumps ten counters per request, and a dictionary
+/// hashed each index with SipHash and kept keys and values apart, two cache misses a counter;
+/// here a counter is one word. That was half of W-TinyLFU's replay in byte mode.
+///
+/// - Complexity: `subscript` and `increment` O(1) expected (at most half the words are used);
+///   `halve` O(words).
+@usableFromInline
+struct _SparseCounters {
+    @usableFromInline var words: ContiguousArray<UInt64>
+    @usableFromInline var used = 0
+
+    @usableFromInline
+    init(capacity: Int = 1 << 12) { words = ContiguousArray(repeating: 0, count: capacity) }
+
+    /// Where the probe for `tag` (an index + 1) starts.
+    @inlinable @inline(__always)
+    func start(_ tag: UInt64) -> Int { Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) >> 32) & (words.count - 1) }
+
+    /// The counter at `index` (below 2³¹).
+    @inlinable
+    subscript(_ index: UInt32) -> UInt32 {
+        let tag = UInt64(index) &+ 1
+        var i = start(tag)
+        while true {
+            let word = words[i]
+            if word == 0 { return 0 }
+            if word >> 32 == tag { return UInt32(truncatingIfNeeded: word) }
+            i = (i &+ 1) & (words.count - 1)
+        }
+    }
+
+    /// Adds 1 to the counter at `index` (below 2³¹), wrapping as a `UInt32` does.
+    @inlinable
+    mutating func increment(_ index: UInt32) {
+        let tag = UInt64(index) &+ 1
+        var i = start(tag)
+        while true {
+            let word = words[i]
+            if word == 0 {
+                words[i] = tag << 32 | 1
+                used += 1
+                if used * 2 > words.count { rehash(capacity: words.count * 2, halving: false) }
+                return
+            }
+            if word >> 32 == tag {
+                words[i] = tag << 32 | UInt64(UInt32(truncatingIfNeeded: word) &+ 1)
+                return
+            }
+            i = (i &+ 1) & (words.count - 1)
+        }
+    }
+
+    /// Halves every counter; those that reach 0 leave the table.
+    @usableFromInline
+    mutating func halve() { rehash(capacity: words.count, halving: true) }
+
+    /// Refiles every counter in a table of `capacity` words (a power of two), halved if asked.
+    @usableFromInline
+    mutating func rehash(capacity: Int, halving: Bool) {
+        let old = words
+        words = ContiguousArray(repeating: 0, count: capacity)
+        used = 0
+        for word in old where word != 0 {
+            let value = halving ? UInt32(truncatingIfNeeded: word) >> 1 : UInt32(truncatingIfNeeded: word)
+            guard value != 0 else { continue }
+            let tag = word >> 32
+            var i = start(tag)
+            while words[i] != 0 { i = (i &+ 1) & (capacity - 1) }
+            words[i] = tag << 32 | UInt64(value)
+            used += 1
+        }
     }
 }
 

@@ -42,22 +42,14 @@ public struct MemoryWarningOverride: Sendable {
     @usableFromInline
     func respond<Policy: EvictionPolicy>(_ policy: inout Policy, sets: inout _SetOrder, observer: inout _TimingObserver)
     where Policy.Key == UInt64, Policy.Value == Void {
-        let fraction: Double
-        switch response {
-        case .ignore: return
-        case .removeAll: fraction = 0
-        case .trim(let kept): fraction = kept.isNaN ? 0 : min(max(kept, 0), 1)
-        }
-        let keepCount = Int((Double(policy.count) * fraction).rounded(.down))
-        let keepCost = Int((Double(policy.totalCost) * fraction).rounded(.down))
-        guard keepCount > 0 else {
+        guard let kept = response.kept(fromCount: policy.count, totalCost: policy.totalCost) else { return }
+        guard kept.count > 0 else {
             _removeAll(&policy, sets: &sets, observer: &observer)
             return
         }
-        guard fraction < 1 else { return }
-        if policy.evictVictims(downToCount: keepCount, cost: keepCost, observer: &observer) { return }
+        if policy.evictVictims(downToCount: kept.count, cost: kept.cost, observer: &observer) { return }
         for key in sets.keysOldestFirst() {
-            if policy.count <= keepCount && policy.totalCost <= keepCost { break }
+            if policy.count <= kept.count && policy.totalCost <= kept.cost { break }
             // Only residents: removing a key that left would also drop it from a ghost list.
             guard policy.contains(key) else { continue }
             if policy.remove(key, observer: &observer) != nil { observer.evictions += 1 }

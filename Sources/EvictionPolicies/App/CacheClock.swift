@@ -32,3 +32,24 @@ public enum MemoryWarningResponse: Sendable, Equatable {
     /// Do nothing beyond what the policy itself does with the event.
     case ignore
 }
+
+extension MemoryWarningResponse {
+    /// What a cache of `count` entries costing `totalCost` in all keeps after this response: at
+    /// most `count` entries costing at most `cost` (each the fraction, rounded down), a count of
+    /// 0 meaning that every entry goes and the policy starts again; `nil` when nothing goes
+    /// (``ignore``, or a trim that keeps everything). ``Cache`` applies it, and so does a replay
+    /// that answers memory warnings as a ``Cache`` would.
+    ///
+    /// - Complexity: O(1).
+    public func kept(fromCount count: Int, totalCost: Int) -> (count: Int, cost: Int)? {
+        let fraction: Double
+        switch self {
+        case .ignore: return nil
+        case .removeAll: fraction = 0
+        case .trim(let kept): fraction = kept.isNaN ? 0 : min(max(kept, 0), 1)
+        }
+        let keptCount = Int((Double(count) * fraction).rounded(.down))
+        if keptCount == 0 { return (0, 0) }
+        return fraction < 1 ? (keptCount, Int((Double(totalCost) * fraction).rounded(.down))) : nil
+    }
+}

@@ -93,16 +93,15 @@ extension _CacheCore {
         }
     }
 
-    /// Keeps `fraction` of the entries and of their cost (rounded down). A policy that names its
-    /// victims (a ``SlotPolicy``) evicts them one by one, as it would to make room, so the
-    /// survivors keep their standing; the others lose their entries oldest set first. The limits
-    /// do not change, so no survivor can be refused as too large for a smaller policy.
+    /// Does what the cache's ``MemoryWarningResponse`` says (see
+    /// ``MemoryWarningResponse/kept(fromCount:totalCost:)``). A policy that names its victims (a
+    /// ``SlotPolicy``) evicts them one by one, as it would to make room, so the survivors keep
+    /// their standing; the others lose their entries oldest set first. The limits do not change,
+    /// so no survivor can be refused as too large for a smaller policy.
     @usableFromInline
-    func trim(toFraction fraction: Double, state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
-        let fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
-        let keepCount = Int((Double(count()) * fraction).rounded(.down))
-        let keepCost = Int((Double(totalCost()) * fraction).rounded(.down))
-        guard keepCount > 0 else {
+    func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        guard let kept = state.pointee.memoryWarningResponse.kept(fromCount: count(), totalCost: totalCost()) else { return }
+        guard kept.count > 0 else {
             let everything = drain(observer: &observer)
             reset(limits: state.pointee.limits)
             for (key, entry, _) in everything { observer.didEvict(key, value: entry, cost: 0) }
@@ -110,26 +109,14 @@ extension _CacheCore {
             state.pointee.clear()
             return
         }
-        guard fraction < 1 else { return }
-        // Entries of cost 0 leave on the count alone.
-        func trimmed() -> Bool { count() <= keepCount && totalCost() <= keepCost }
-        if evictVictims(downToCount: keepCount, cost: keepCost, observer: &observer) { return }
+        if evictVictims(downToCount: kept.count, cost: kept.cost, observer: &observer) { return }
         for key in state.pointee.ring.keysOldestSetFirst() {
-            if trimmed() { return }
+            // Entries of cost 0 leave on the count alone.
+            if count() <= kept.count && totalCost() <= kept.cost { return }
             // Only residents: a replaced entry's stale slot may name a key that has since left,
             // and removing it would also drop it from the policy's ghost list.
             guard contains(key) else { continue }
             if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, value: entry, cost: 0) }
-        }
-    }
-
-    /// Does what the cache's ``MemoryWarningResponse`` says.
-    @usableFromInline
-    func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
-        switch state.pointee.memoryWarningResponse {
-        case .ignore: return
-        case .removeAll: trim(toFraction: 0, state: state, observer: &observer)
-        case .trim(let fraction): trim(toFraction: fraction, state: state, observer: &observer)
         }
     }
 

@@ -36,20 +36,8 @@ public struct SpatialSampler: Sendable, Equatable {
         modulus == 1 || Self.xxh3(id) % modulus == 0
     }
 
-    /// XXH3-64 of the 8 little-endian bytes of `value`, seed 0, default secret: the 4-to-8-byte
-    /// path of the XXH3 specification (two 32-bit halves, swapped, xored with secret bytes
-    /// 8..<24, then the rrmxmx mix).
+    /// XXH3-64 of the 8 little-endian bytes of `value`, seed 0, default secret.
     static func xxh3(_ value: UInt64) -> UInt64 {
-        // Secret bytes 8..<16 and 16..<24 of XXH3's default secret, read little-endian.
-        let bitflip: UInt64 = 0x1CAD_21F7_2C81_017C ^ 0xDB97_9083_E96D_D4DE
-        let low = UInt64(UInt32(truncatingIfNeeded: value)), high = value >> 32
-        var h = (high &+ (low << 32)) ^ bitflip
-        h ^= rotateLeft(h, 49) ^ rotateLeft(h, 24)
-        h &*= 0x9FB2_1C65_1E98_DF25
-        h ^= (h >> 35) &+ 8
-        h &*= 0x9FB2_1C65_1E98_DF25
-        return h ^ (h >> 28)
+        withUnsafeBytes(of: value.littleEndian) { _XXH3.hash($0) }
     }
-
-    private static func rotateLeft(_ x: UInt64, _ n: UInt64) -> UInt64 { (x << n) | (x >> (64 - n)) }
 }

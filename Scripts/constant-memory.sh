@@ -3,6 +3,7 @@
 # through standard input: the reader keeps one buffer and the policy is bounded by its capacity,
 # so the peak should not grow with the length of the trace. Writes results/constant-memory.md.
 # Usage: Scripts/constant-memory.sh [POLICY] [MAX_EXPONENT]   (defaults: lru 8)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 policy="${1:-lru}"

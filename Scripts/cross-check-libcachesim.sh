@@ -15,8 +15,8 @@
 #   CACHEBENCH=path      use this cachebench binary instead of building one (swift build -c release)
 #   LIBCACHESIM_VENV=dir reuse (or create and keep) a virtual environment there instead of a throwaway one
 #
-# Caveats (see Traces/README.md): libcachesim 0.3.5 has a newer S3-FIFO than libCacheSim aa0fc40,
-# which cachebench follows, so s3fifo rows are expected to differ; it has no MRU.
+# Caveats: cachebench's s3fifo is libCacheSim 0.3.5's S3-FIFO, as the PyPI package's (the earlier
+# algorithm, s3fifov0, has no counterpart there); libcachesim has no MRU.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -11,6 +11,7 @@
 # The module is the ordinary debug build (so a built tree costs nothing more); its symbol graph is
 # extracted from the built module rather than emitted while compiling, so an up-to-date build
 # still yields a graph.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

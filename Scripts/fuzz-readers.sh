@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of the trace readers, decoders and format detection with libFuzzer.
 # Usage: Scripts/fuzz-readers.sh [SECONDS]   (default 60; crashes are written to .build-fuzz/)
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"

@@ -8,6 +8,7 @@
 #
 # Hit ratios are deterministic: rerunning gives identical charts and ratio tables (throughput and
 # latency columns vary with the machine).
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -14,6 +14,9 @@ import subprocess
 import sys
 import time
 
+if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+    print(__doc__ + "\n\nUsage: Scripts/minisim.py CACHEBENCH [EXTRA TRACE ...]   (Scripts/minisim.sh calls it)")
+    sys.exit(0 if len(sys.argv) >= 2 else 2)
 BINARY = sys.argv[1]
 EXTRA = sys.argv[2:]
 # MINISIM_POLICIES=fifo,arc narrows the policies; MINISIM_ONLY_EXTRA=1 skips the bundled traces

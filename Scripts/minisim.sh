@@ -21,6 +21,7 @@
 # the sample's variance from a bias, and with mrc's default floor of 200-object miniatures.
 # Miss ratios are deterministic (the sample is a fixed hash of the key and seed); times depend on
 # the machine and its load, so the speed-up is measured side by side, run after run.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

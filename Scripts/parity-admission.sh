@@ -18,6 +18,7 @@
 # sizes in object mode with bloomfilter and prob (seeds 1-3); cloudPhysicsIO at 16 and 128 MiB in
 # byte mode with size (size=65536), bloomfilter, prob (prob=0.8), sizeprob (exponent=0.00001)
 # and adaptsize, seed 1.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == "--derive" ]]; then

@@ -7,6 +7,7 @@
 # Usage: Scripts/parity-randomized.sh [ALGORITHM ...]   (default: every algorithm cachebench has)
 # Environment: CACHEBENCH (default .build/release/cachebench, built if missing), JOBS (default 2).
 # Prints one line per row and a summary per algorithm; exits 1 when a row is out of range.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHEBENCH:-.build/release/cachebench}"

@@ -5,6 +5,7 @@
 #
 # Usage: Scripts/seed-policies.sh [RUNS]      (default 3 runs per row; the median by requests/s is kept)
 # Needs: swift, jq.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

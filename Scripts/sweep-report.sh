@@ -4,6 +4,7 @@
 # trace and is left out) and 24 generated ones (Zipf at four skews, scans, loops, mixes and image
 # feeds, several seeds), in object mode at libCacheSim's default sizes, then the miss-ratio
 # reduction against FIFO. Release build; about a minute on 2 cores.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release 2>&1 | tail -1

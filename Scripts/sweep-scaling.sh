@@ -5,6 +5,7 @@
 # time (user + system), so the figure can be judged on a machine shared with other work: with
 # free cores, two shards take about max(CPU of a shard) / (CPU of one shard) of the time.
 # Writes results/sweep-scaling.md.
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-2}

@@ -123,6 +123,30 @@ struct SweepCommandTests {
         _ = try XMLDocument(contentsOf: URL(fileURLWithPath: svg))
         let noBaseline = try CLI.run(["sweep-report", output, "--baseline", "arc"])
         #expect(noBaseline.status == 2 && noBaseline.stdout.isEmpty)
+
+        // The same figures for scripts: one JSON result and one CSV row per (policy, size),
+        // whose medians are the Markdown's.
+        let json = try CLI.run(["sweep-report", output, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let results = json.json?["results"] as? [[String: Any]] ?? []
+        #expect(json.json?["baseline"] as? String == "fifo" && json.json?["traces"] as? Int == 3)
+        #expect(results.count == 3 * 3)
+        #expect(Set(results.compactMap { $0["policy"] as? String }) == ["lru", "sieve", "s3fifo"])
+        for result in results {
+            guard let median = result["median"] as? Double, let low = result["p25"] as? Double,
+                  let high = result["p75"] as? Double, let policy = result["policy"] as? String else {
+                Issue.record("a result without its quantiles: \(result)")
+                continue
+            }
+            #expect(low <= median && median <= high)
+            let percent = String(format: "%.1f", abs(median * 100))
+            #expect(report.stdout.contains("| \(policy) |") && report.stdout.contains(percent), "\(percent) of \(policy)")
+        }
+        let csv = try CLI.run(["sweep-report", output, "--format", "csv"])
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(csv.status == 0 && rows.count == 1 + 9)
+        #expect(rows.first == "policy,capacity,traces,p10,p25,median,p75,p90,mean")
+        #expect(try CLI.run(["sweep-report", output, "--format", "yaml"]).status == 2)
     }
 
     @Test("usage errors: no traces, no output, a bad shard, a folder without a sweep")

@@ -82,6 +82,42 @@ public struct MissRatioReduction: Sendable {
         distributions.first { $0.policy == policy && $0.capacity == capacity }
     }
 
+    /// The quantiles every rendering but the Markdown reports, with their field names.
+    static let reportedQuantiles: [(name: String, p: Double)] = [
+        ("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9),
+    ]
+
+    /// `{ "baseline", "traces", "skipped", "results": [ { "policy", "capacity", "capacityKey",
+    /// "traces", "p10", "p25", "median", "p75", "p90", "mean" } ] }`: the reductions as fractions
+    /// of the baseline's misses (0.2 is 20 % fewer), `null` where no trace counted; one result
+    /// per (policy, size), policy by policy in the sweep's order.
+    public var json: JSONValue {
+        .object([
+            ("baseline", .string(baseline)), ("traces", .int(traceCount)), ("skipped", .int(skipped)),
+            ("results", .array(distributions.map { d in
+                var fields: [(String, JSONValue)] = [
+                    ("policy", .string(d.policy)), ("capacity", .string(d.capacity.label)),
+                    ("capacityKey", .string(d.capacity.key)), ("traces", .int(d.values.count)),
+                ]
+                for (name, p) in Self.reportedQuantiles { fields.append((name, d.quantile(p).map { .double($0) } ?? .null)) }
+                fields.append(("mean", d.mean.map { .double($0) } ?? .null))
+                return .object(fields)
+            })),
+        ])
+    }
+
+    /// One row per (policy, size): `policy,capacity,traces,p10,p25,median,p75,p90,mean`, the
+    /// reductions as fractions of the baseline's misses, empty where no trace counted.
+    public var csv: String {
+        var out = "policy,capacity,traces," + Self.reportedQuantiles.map(\.name).joined(separator: ",") + ",mean\n"
+        for d in distributions {
+            let numbers = Self.reportedQuantiles.map { d.quantile($0.p) } + [d.mean]
+            out += [d.policy, d.capacity.label, String(d.values.count)].map(ReplayReport.csvField).joined(separator: ",")
+            out += "," + numbers.map { $0.map { String($0) } ?? "" }.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
     /// Two Markdown tables, policies by sizes: the median with the quartiles, and the mean.
     public var markdown: String {
         func percent(_ value: Double?) -> String {

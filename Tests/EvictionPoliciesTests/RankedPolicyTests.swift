@@ -249,6 +249,26 @@ struct RankedPolicyTests {
         expectSameDecisions(&lfuda, &lfudaModel, operations, label: "lfuda c=\(capacity)")
     }
 
+    @Test("lfuda matches its model where bucket L empties after other buckets were released",
+          arguments: Array(1...24) as [UInt64])
+    func lfudaReleasedBuckets(seed: UInt64) throws {
+        // Few residents, each with its own size, and few hits: a hit often empties bucket L with
+        // no bucket above it, so L stays on a released bucket and the next victim comes from the
+        // lowest live bucket, while older released bucket slots still hold their frequencies.
+        // The policy once took such a slot for a bucket and crashed (about one run in four).
+        var rng = SeededRandom(seed: seed &* 7_919)
+        let keys = Int.random(in: 200...2_000, using: &rng)
+        let capacity = Int.random(in: 1_000...5_000, using: &rng)
+        let sizes = (0..<keys).map { _ in Int.random(in: 1...1_000, using: &rng) }
+        let operations: [TestOp] = (0..<3_000).map { _ in
+            let key = Int.random(in: 0..<keys, using: &rng)
+            return .get(key, cost: sizes[key])
+        }
+        var lfuda = try LFUDACache<Int, Int>.make(capacity: capacity)
+        var model = LFUDAModel(capacity: capacity)
+        expectSameDecisions(&lfuda, &model, operations, label: "lfuda c=\(capacity) keys=\(keys)")
+    }
+
     @Test("size always evicts a largest resident", arguments: [1, 2, 3] as [UInt64])
     func sizeEvictsLargest(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)

@@ -325,16 +325,3 @@ func _lehmerFirstOutput(seed: UInt64) -> UInt64 {
     seed.multipliedFullWidth(by: 0xda94_2042_e4dd_58b5).high
 }
 
-extension _FrequencyLists {
-    /// The entry that reached the lowest frequency last (CR-LFU's candidate). There must be one.
-    @inlinable var newestOfLowest: Int32 { last[lowest] }
-
-    /// A new entry at frequency `f` (≥ 1).
-    @inlinable mutating func insert(_ slot: Int32, frequency f: Int) {
-        while f >= first.count {
-            first.append(-1); last.append(-1); sizes.append(0)
-        }
-        append(slot, at: f)
-        if sizes[lowest] == 0 || f < lowest { lowest = f }
-    }
-}

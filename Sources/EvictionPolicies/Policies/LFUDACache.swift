@@ -134,7 +134,7 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
     mutating func moveAge(to f: Int) {
         if f < age {
             above = IndexedMinHeap()
-            for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where buckets.isResident(bucket) {
+            for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where isLive(bucket) {
                 let frequency = buckets.key(bucket)
                 if frequency > f { above.insert(bucket, priority: Double(frequency), tie: Int64(frequency)) }
             }
@@ -143,11 +143,16 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         while !above.isEmpty && buckets.key(above.minimum) <= age { above.popMinimum() }
     }
 
+    /// Whether slot `bucket` of ``buckets`` is a bucket now. A bucket is released when it
+    /// empties, so the live ones are those with members. (Not `buckets.isResident`: in an arena
+    /// of `Void` values a released slot keeps its resident mark.)
+    @inlinable func isLive(_ bucket: Int32) -> Bool { !members[bucket].isEmpty }
+
     /// The non-empty bucket of the lowest frequency. O(b).
     @inlinable @inline(never)
     func lowestBucket() -> Int32 {
         var lowest: Int32 = -1
-        for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where buckets.isResident(bucket) {
+        for bucket in 0..<Int32(truncatingIfNeeded: buckets.slotCapacity) where isLive(bucket) {
             if lowest < 0 || buckets.key(bucket) < buckets.key(lowest) { lowest = bucket }
         }
         return lowest

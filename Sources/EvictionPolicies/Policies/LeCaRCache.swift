@@ -190,17 +190,32 @@ func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Doubl
 /// The entries grouped by frequency, each group in the order its entries reached that frequency,
 /// with the lowest non-empty frequency at hand (libCacheSim's LFU chain of `freq_node`s).
 ///
+/// Why the groups are one array of records and a move runs on raw buffers: a hit detaches the
+/// entry from one group and appends it to the next, a dozen writes to the slot links and group
+/// records; written through array subscripts each paid a uniqueness check (a runtime call), a
+/// tenth of LeCaR's replay. Here a move checks each array once.
+///
 /// - Complexity: insert and remove O(1); increment O(1); the lowest frequency is kept by walking
 ///   up from the old one when its group empties, O(frequencies skipped).
 @usableFromInline
 struct _FrequencyLists {
-    /// Per frequency (index = frequency): oldest and newest slot, -1 when empty.
-    @usableFromInline var first: [Int32] = [-1, -1]
-    @usableFromInline var last: [Int32] = [-1, -1]
-    @usableFromInline var sizes: [Int] = [0, 0]
-    /// Per slot: its neighbours in its group and its frequency, in one record: a hit reads and
-    /// writes all three, and in three tables they were three cache misses.
-    @usableFromInline var links = SideTable<(previous: Int32, next: Int32, frequency: Int)>(filling: (previous: -1, next: -1, frequency: 0))
+    /// A frequency's group: its oldest and newest slot (-1 when empty) and its size.
+    @usableFromInline
+    struct _Group {
+        @usableFromInline var first: Int32 = -1
+        @usableFromInline var last: Int32 = -1
+        @usableFromInline var size = 0
+        @inlinable init() {}
+    }
+
+    /// A slot's neighbours in its group and its frequency, in one record: a hit reads and writes
+    /// all three, and in three tables they were three cache misses.
+    @usableFromInline typealias _Link = (previous: Int32, next: Int32, frequency: Int)
+
+    /// Per frequency (index = frequency; 0 is never used).
+    @usableFromInline var groups = ContiguousArray(repeating: _Group(), count: 2)
+    /// Per slot.
+    @usableFromInline var links = SideTable<_Link>(filling: (previous: -1, next: -1, frequency: 0))
     @usableFromInline var lowest = 1
 
     @inlinable init() {}
@@ -209,52 +224,71 @@ struct _FrequencyLists {
     @inlinable func frequency(of slot: Int32) -> Int { links[slot].frequency }
 
     /// The oldest entry of the lowest frequency. There must be one.
-    @inlinable var oldestOfLowest: Int32 { first[lowest] }
+    @inlinable var oldestOfLowest: Int32 { groups[lowest].first }
 
-    /// A new entry, frequency 1.
-    @inlinable mutating func insert(_ slot: Int32) {
-        append(slot, at: 1)
-        lowest = 1
+    /// The entry that reached the lowest frequency last. There must be one.
+    @inlinable var newestOfLowest: Int32 { groups[lowest].last }
+
+    /// A new entry at frequency `f` (≥ 1; 1 by default).
+    @inlinable mutating func insert(_ slot: Int32, frequency f: Int = 1) {
+        // Room for the slot's link and the group first, so that the move runs on fixed buffers.
+        if Int(slot) >= links.storage.count { links[slot] = links.fill }
+        reserveGroup(f)
+        move(slot, from: 0, to: f)
+        if groups[lowest].size == 0 || f < lowest { lowest = f }
     }
 
     @inlinable mutating func increment(_ slot: Int32) {
         let old = links[slot].frequency
-        detach(slot, from: old)
-        append(slot, at: old + 1)
-        if sizes[lowest] == 0 { raiseLowest() }
+        reserveGroup(old + 1)
+        move(slot, from: old, to: old + 1)
+        if groups[lowest].size == 0 { raiseLowest() }
     }
 
     @inlinable mutating func remove(_ slot: Int32) {
-        detach(slot, from: links[slot].frequency)
-        if sizes[lowest] == 0 { raiseLowest() }
+        move(slot, from: links[slot].frequency, to: 0)
+        if groups[lowest].size == 0 { raiseLowest() }
     }
 
     /// Walks up from the emptied lowest frequency to the next one that has entries (1 if none).
     @inlinable mutating func raiseLowest() {
         var f = lowest
-        while f < sizes.count && sizes[f] == 0 { f += 1 }
-        lowest = f < sizes.count ? f : 1
+        while f < groups.count && groups[f].size == 0 { f += 1 }
+        lowest = f < groups.count ? f : 1
     }
 
-    /// Puts `slot` at the end of frequency `f`'s group, with frequency `f`.
-    @inlinable mutating func append(_ slot: Int32, at f: Int) {
-        if f >= first.count {
-            first.append(-1); last.append(-1); sizes.append(0)
+    /// Makes sure frequency `f` has a group.
+    @inlinable @inline(__always) mutating func reserveGroup(_ f: Int) {
+        if f >= groups.count { _addGroups(through: f) }
+    }
+
+    @inline(never) @usableFromInline mutating func _addGroups(through f: Int) {
+        groups.append(contentsOf: repeatElement(_Group(), count: f + 1 - groups.count))
+    }
+
+    /// Takes `slot` out of group `old` (0: it is in none) and appends it to group `new` (0: it
+    /// leaves). The slot's link and both groups must exist.
+    @inlinable @inline(__always)
+    mutating func move(_ slot: Int32, from old: Int, to new: Int) {
+        links.storage.withUnsafeMutableBufferPointer { links in
+            groups.withUnsafeMutableBufferPointer { groups in
+                let s = Int(slot)
+                if old > 0 {
+                    let link = links[s]
+                    if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { groups[old].first = link.next }
+                    if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { groups[old].last = link.previous }
+                    groups[old].size -= 1
+                }
+                guard new > 0 else {
+                    links[s] = (previous: -1, next: -1, frequency: 0)
+                    return
+                }
+                let newest = groups[new].last
+                links[s] = (previous: newest, next: -1, frequency: new)
+                if newest >= 0 { links[Int(newest)].next = slot } else { groups[new].first = slot }
+                groups[new].last = slot
+                groups[new].size += 1
+            }
         }
-        let newest = last[f]
-        links[slot] = (previous: newest, next: -1, frequency: f)
-        if newest >= 0 { links[newest].next = slot } else { first[f] = slot }
-        last[f] = slot
-        sizes[f] += 1
-    }
-
-    @inlinable mutating func detach(_ slot: Int32, from f: Int) {
-        let link = links[slot]
-        let p = link.previous, n = link.next
-        if p >= 0 { links[p].next = n } else { first[f] = n }
-        if n >= 0 { links[n].previous = p } else { last[f] = p }
-        links[slot].previous = -1
-        links[slot].next = -1
-        sizes[f] -= 1
     }
 }

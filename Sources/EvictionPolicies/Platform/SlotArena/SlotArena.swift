@@ -225,7 +225,11 @@ public struct SlotArena<Key: Hashable, Value> {
     @inlinable @inline(__always)
     public mutating func setValue(_ slot: Int32, _ value: Value?) { values[Int(slot)] = value }
 
-    /// Whether `slot` holds a resident entry rather than a ghost. O(1).
+    /// Whether `slot`, which is in use, holds a resident entry rather than a ghost. O(1).
+    ///
+    /// Ask only of a slot in use (one that ``find(_:)``, a list or the policy's own records
+    /// name): where the values are `Void`, a released slot keeps the mark of its last entry and
+    /// reads as resident. To visit the residents, use ``forEachResident(_:)``.
     @inlinable @inline(__always)
     public func isResident(_ slot: Int32) -> Bool { values[Int(slot)] != nil }
 

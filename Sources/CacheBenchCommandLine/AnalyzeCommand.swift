@@ -50,7 +50,13 @@ enum AnalyzeCommand {
         let window: Double
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output"])
+            // The plots too: none may be the trace or the report (`--plot .` beside a trace named
+            // sizes.svg, or `--output plots/sizes.svg`).
+            var written = [("--output", arguments.value("--output"))].compactMap { option, path in path.map { (option, $0) } }
+            if let folder = arguments.value("--plot") {
+                written += TraceAnalysisReport.plotNames.map { ("--plot \(folder) (its \($0))", (folder as NSString).appendingPathComponent($0)) }
+            }
+            try Output.requireDistinct(inputs: [arguments.positionals[0]], written: written)
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
             format = try arguments.choice("--format", default: ReportFormat.table)
             try Output.requireFiles(arguments, ["--plot"])

@@ -46,7 +46,7 @@ extension TierJob {
             guard pieces.count == 2, !pieces[1].isEmpty else {
                 throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY")
             }
-            switch pieces[0] {
+            switch pieces[0].lowercased() {
             case "memory" where memory == nil: memory = String(pieces[1])
             case "disk" where disk == nil: disk = String(pieces[1])
             default: throw UsageError("--tier \(text): expected memory=POLICY,disk=POLICY, each once")
@@ -78,9 +78,9 @@ extension MemoryWarningOverride {
     static func parse(_ text: String) throws(UsageError) -> MemoryWarningOverride? {
         let expected = "expected policy, remove-all, ignore or trim:F (F from 0 to 1, or a percentage)"
         let trimmed = _trimmingSpaces(Substring(text)).lowercased()
-        switch trimmed {
+        switch Arguments._choiceSpelling(trimmed) {
         case "policy": return nil
-        case "remove-all", "removeall": return MemoryWarningOverride(.removeAll)
+        case "removeall": return MemoryWarningOverride(.removeAll)
         case "ignore": return MemoryWarningOverride(.ignore)
         default:
             guard trimmed.hasPrefix("trim:") else { throw UsageError("--memory-warning \(text): \(expected)") }

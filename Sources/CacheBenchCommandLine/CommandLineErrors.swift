@@ -105,6 +105,7 @@ extension TraceError.Hint {
         case .sweepRecordsFolder: "the folder given to 'sweep --output'"
         case .comparisonReport: "the output of 'cachebench compare --format json'"
         case .sampleRatio(let ratio): "--sample \(ratio)"
+        case .csvLayout: "a CSV layout (--columns or --header)"
         }
     }
 }

@@ -100,7 +100,7 @@ enum CompareCommand {
         let tolerance: Double?
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            let tiers = try TierOptions.pairs(arguments)
+            let tiers = try TierOptions.pairs(arguments, registry: registry)
             var compare = try compareJob(arguments, policies: arguments.value("--policies") == nil && !tiers.isEmpty
                                                    ? [] : try policyNames(arguments, registry: registry))
             compare.tiers = tiers
@@ -164,7 +164,7 @@ enum CompareCommand {
         var names: [String] = []
         for item in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let group: [String]?
-            switch item {
+            switch item.lowercased() {
             case "all": group = registry.descriptors.map(\.name)
             case "research": group = registry.descriptors.filter { $0.family == .research }.map(\.name)
             case "library": group = registry.descriptors.filter { $0.family == .library }.map(\.name)

@@ -127,7 +127,7 @@ enum MRCCommand {
             } else {
                 estimator = .default
             }
-            switch arguments.value("--census-ratio") {
+            switch arguments.value("--census-ratio").map({ Arguments._choiceSpelling($0.trimmingCharacters(in: .whitespaces)) == "auto" ? "auto" : $0 }) {
             case nil, "auto"?: census = .automatic
             case let text?:
                 census = .ratio(try parseValue(text, of: "--census-ratio") { (text) throws(InvalidValueError) in

@@ -51,7 +51,13 @@ enum Output {
     /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the
     /// command reads, `outputs` the options naming files it writes.
     static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String]) throws(UsageError) {
-        let written = outputs.compactMap { option in arguments.value(option).map { (option, $0) } }.filter { $0.1 != "-" }
+        try requireDistinct(inputs: inputs, written: outputs.compactMap { option in arguments.value(option).map { (option, $0) } })
+    }
+
+    /// ``requireDistinct(_:inputs:outputs:)`` for outputs named by (how the user named it, path):
+    /// an option, or an option and the file it makes in a folder.
+    static func requireDistinct(inputs: [String], written: [(String, String)]) throws(UsageError) {
+        let written = written.filter { $0.1 != "-" }
         for (option, path) in written {
             for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {
                 throw UsageError("\(option) \(path) is the input trace: writing it would destroy the trace being read")

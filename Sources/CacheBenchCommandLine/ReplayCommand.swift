@@ -70,7 +70,7 @@ enum ReplayCommand {
         let format: ReportFormat
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
-            let tiered = try TierOptions.parse(arguments)
+            let tiered = try TierOptions.parse(arguments, registry: registry)
             guard let policy = tiered?.memory ?? arguments.value("--policy") else {
                 throw UsageError("replay: --policy (or --tier) is required (see 'cachebench policies')")
             }

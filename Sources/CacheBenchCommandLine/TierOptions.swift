@@ -24,17 +24,19 @@ enum TierOptions {
 
     /// The memory policy's name and the tier configuration, or `nil` without `--tier` (then the
     /// disk options are an error). For `replay`, which runs one cache.
-    static func parse(_ arguments: Arguments) throws(UsageError) -> (memory: String, tier: TierJob)? {
+    static func parse(_ arguments: Arguments, registry: PolicyRegistry) throws(UsageError) -> (memory: String, tier: TierJob)? {
         if arguments.value("--tier") != nil && arguments.value("--policy") != nil {
             throw UsageError("--tier and --policy cannot be combined: --tier names both policies")
         }
-        guard let pair = try pairs(arguments).first else { return nil }
+        guard let pair = try pairs(arguments, registry: registry).first else { return nil }
         return (pair.memory, pair.tier)
     }
 
     /// Every `--tier` (repeatable in `compare`), each with the shared disk options; none without
-    /// `--tier` (then the disk options are an error).
-    static func pairs(_ arguments: Arguments) throws(UsageError) -> [TierPair] {
+    /// `--tier` (then the disk options are an error). Each name becomes the registry's own (any
+    /// case, any alias), so a pair is labelled and told apart as `--policies` names are; a name
+    /// the registry does not know is kept, for the run to refuse.
+    static func pairs(_ arguments: Arguments, registry: PolicyRegistry) throws(UsageError) -> [TierPair] {
         let lists = arguments.all("--tier")
         guard !lists.isEmpty else {
             for name in valueOptions.union(repeatableOptions).sorted() where !arguments.all(name).isEmpty {
@@ -44,7 +46,9 @@ enum TierOptions {
         }
         var pairs: [TierPair] = []
         for text in lists {
-            let (memory, disk) = try TierJob.parseTiers(text)
+            let (given, givenDisk) = try TierJob.parseTiers(text)
+            func canonical(_ name: String) -> String { (try? registry.policy(named: name))?.descriptor.name ?? name }
+            let (memory, disk) = (canonical(given), canonical(givenDisk))
             let pair = TierPair(memory: memory, tier: try tierJob(arguments, disk: disk))
             guard !pairs.contains(where: { $0.name == pair.name }) else { throw UsageError("--tier \(text) is given twice") }
             pairs.append(pair)

@@ -124,6 +124,32 @@ struct CommandLineTests {
         #expect(bad.stderr.contains("-:3: size 'oops' is not a whole number"))
     }
 
+    @Test("named values in any case, - and _ ignored: estimators, census, memory warnings, admission, groups, tiers")
+    func namedValuesAnyCase() throws {
+        for arguments in [["mrc", "Traces/lirs-ps.csv", "--policy", "fifo", "--estimator", "CV"],
+                          ["mrc", "Traces/lirs-ps.csv", "--policy", "fifo", "--estimator", "cv_lru"],
+                          ["mrc", "Traces/lirs-ps.csv", "--policy", "fifo", "--census-ratio", "AUTO"],
+                          ["replay", "Traces/image-feed.csv", "--policy", "yy-lru", "--memory-warning", "Remove_All"],
+                          ["replay", "Traces/lirs-ps.csv", "--policy", "lru", "--capacity", "100", "--admission", "bloom_filter"],
+                          ["compare", "Traces/lirs-ps.csv", "--policies", "Research", "--capacities", "100", "--format", "csv"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        // A tier's names are the registry's, whatever their spelling: one pair, labelled alike.
+        let tiers = try CLI.run(["compare", "Traces/image-feed.csv", "--tier", "Memory=YY-LRU,DISK=YY-Disk",
+                                 "--capacities", "10MiB", "--format", "json"])
+        #expect(tiers.status == 0, "\(tiers.stderr)")
+        let labels = (tiers.json?["results"] as? [[String: Any]])?.compactMap { $0["policy"] as? String }
+        #expect(labels == ["memory=yy-lru,disk=yy-disk"])
+        let twice = try CLI.run(["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk",
+                                 "--tier", "memory=YY-LRU,disk=YY-Disk", "--capacities", "10MiB"])
+        #expect(twice.status == 2 && twice.stderr.contains("twice"), "\(twice.stderr)")
+        // A CSV layout for a binary trace would go unused: refused, whether the format is given or found.
+        let binary = try CLI.run(["replay", "Traces/cloudPhysicsIO.oracleGeneral.bin", "--policy", "lru", "--capacity", "100",
+                                  "--columns", "key=2"])
+        #expect(binary.status == 65 && binary.stdout.isEmpty && binary.stderr.contains("a CSV layout (--columns or --header) was given"), "\(binary.stderr)")
+    }
+
     @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"]])
     func help(arguments: [String]) throws {
         let result = try CLI.run(arguments)
@@ -196,6 +222,34 @@ struct CommandLineTests {
         #expect(refused.status == 65 && refused.stdout.isEmpty, "\(refused.stderr)")
         #expect(refused.stderr.contains("bad.csv:3"))
         #expect(!FileManager.default.fileExists(atPath: other))
+
+        // No plot may be the trace or the report: usage errors, and every file as it was.
+        let traceFolder = base.appendingPathComponent("trace-here").path
+        try FileManager.default.createDirectory(atPath: traceFolder, withIntermediateDirectories: true)
+        let traceNamedLikeAPlot = traceFolder + "/sizes.svg"
+        let original = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/lirs-ps.csv"))
+        try original.write(to: URL(fileURLWithPath: traceNamedLikeAPlot))
+        let overInput = try CLI.run(["analyze", traceNamedLikeAPlot, "--plot", traceFolder])
+        #expect(overInput.status == 2 && overInput.stdout.isEmpty && overInput.stderr.contains("input trace"), "\(overInput.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: traceNamedLikeAPlot)) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: traceFolder) == ["sizes.svg"])
+        let reportFolder = base.appendingPathComponent("report-here").path
+        let overReport = try CLI.run(["analyze", "Traces/lirs-ps.csv", "--output", reportFolder + "/popularity.svg", "--plot", reportFolder])
+        #expect(overReport.status == 2 && overReport.stderr.contains("same file"), "\(overReport.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: reportFolder))
+
+        // An empty trace, or a header alone, is bad input for analyze and convert as for replay.
+        let empty = base.appendingPathComponent("empty.csv").path, header = base.appendingPathComponent("header.csv").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        try Data("timestamp,key,size\n".utf8).write(to: URL(fileURLWithPath: header))
+        for trace in [empty, header] {
+            let analyzed = try CLI.run(["analyze", trace])
+            #expect(analyzed.status == 65 && analyzed.stdout.isEmpty && analyzed.stderr.contains("no rows"), "\(analyzed.stderr)")
+            let converted = base.appendingPathComponent("converted.bin").path
+            let conversion = try CLI.run(["convert", trace, "--output", converted])
+            #expect(conversion.status == 65 && conversion.stderr.contains("no rows"), "\(conversion.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: converted))
+        }
     }
 
     @Test("--memory-warning: hand-worked on a four-row trace; bad spellings and unsupported runs are usage errors")

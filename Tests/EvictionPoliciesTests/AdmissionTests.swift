@@ -231,6 +231,10 @@ struct AdmissionTests {
          .invalidParameter("exponent", rule: "sizeprob", value: "2.0", expected: "a number in (0, 1]")),
         (AdmissionChoice(name: "size", parameters: [("size", "big")]),
          .invalidParameter("size", rule: "size", value: "big", expected: "a whole number")),
+        (AdmissionChoice(name: "size", parameters: [("size", "-1")]),
+         .invalidParameter("size", rule: "size", value: "-1", expected: "a whole number of at least 1")),
+        (AdmissionChoice(name: "size", parameters: [("size", "0")]),
+         .invalidParameter("size", rule: "size", value: "0", expected: "a whole number of at least 1")),
         (AdmissionChoice(name: "adaptsize", parameters: [("reconf-interval", "0")]),
          .invalidParameter("reconf-interval", rule: "adaptsize", value: "0", expected: "a whole number of at least 1")),
         (AdmissionChoice(name: "adaptsize", parameters: [("max-iteration", "-1")]),
@@ -250,7 +254,8 @@ struct AdmissionTests {
     @Test("names and parameter names are case-insensitive, with libCacheSim's aliases")
     func names() throws {
         for (name, canonical) in [("SIZE", "size"), ("Bloom-Filter", "bloomfilter"), ("Probabilistic", "prob"),
-                                  ("sizeProb", "sizeprob"), ("SizeProbabilistic", "sizeprob"), ("AdaptSize", "adaptsize")] {
+                                  ("sizeProb", "sizeprob"), ("SizeProbabilistic", "sizeprob"), ("AdaptSize", "adaptsize"),
+                                  ("bloom_filter", "bloomfilter"), ("size_prob", "sizeprob"), ("ADAPT-SIZE", "adaptsize")] {
             #expect(try LibCacheSimAdmission<Int>(AdmissionChoice(name: name)).name == canonical)
         }
         guard case .probabilistic(let rule) = try LibCacheSimAdmission<Int>(AdmissionChoice(name: "prob", parameters: [("PROB", "0.25")]))

@@ -111,6 +111,10 @@ public enum TraceAnalysisReport {
         ])
     }
 
+    /// The file names ``plots(_:trace:)`` gives, in its order.
+    public static let plotNames = ["popularity.svg", "reuse-distance.svg", "reuse-time.svg", "sizes.svg",
+                                   "request-rate.svg", "one-hit-wonders.svg"]
+
     /// The plots of an analysis as (file name, SVG document): popularity (rank-frequency, log-log),
     /// reuse distance, reuse time, object sizes, and request rate with one-hit wonders over time.
     public static func plots(_ a: TraceAnalysis, trace: String) -> [(name: String, svg: String)] {

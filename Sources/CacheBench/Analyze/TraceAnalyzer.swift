@@ -31,6 +31,10 @@ public enum TraceAnalyzer {
                 }
             }
         }
+        // As replay: nothing to analyze is bad input, not a report of zeros.
+        guard row > 0 else {
+            throw TraceError(.malformed, file: reader.name, reason: "the trace has no rows (empty file, or a header alone)")
+        }
         return state.finish()
     }
 

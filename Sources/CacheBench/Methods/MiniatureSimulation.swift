@@ -57,9 +57,12 @@ public enum MiniatureSimulation {
         }
 
         /// The estimator named `name`: `shards`, `cv`, `cv-lru` or `cv-fifo`; `nil` for others.
+        /// Any case, `-` and `_` ignored (`CV`, `cv_lru`).
         public init?(name: String) {
-            if name == "shards" { self = .shards; return }
-            guard let model = Model(rawValue: name) else { return nil }
+            func spelling(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" }) }
+            let wanted = spelling(name)
+            if wanted == "shards" { self = .shards; return }
+            guard let model = Model.allCases.first(where: { spelling($0.rawValue) == wanted }) else { return nil }
             self = .controlVariate(model)
         }
 

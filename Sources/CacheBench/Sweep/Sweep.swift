@@ -146,6 +146,8 @@ public enum Sweep {
         }
         let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
         var trace = spec.reading
+        // The layout is for the sweep's CSV traces; its binary ones ignore it.
+        trace.layoutNeedsCSV = false
         trace.path = path
         var countLimit = spec.countLimit
         if countLimit != nil, !policies.contains(where: { (try? registry.policy(named: $0))?.descriptor.supportsCountLimit == true }) {

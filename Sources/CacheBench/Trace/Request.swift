@@ -110,6 +110,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         case comparisonReport
         /// The sampling ratio `ratio` (as printed), which kept none of the trace's keys.
         case sampleRatio(String)
+        /// A CSV layout (a column map or a header setting), given for content that is not CSV.
+        case csvLayout
 
         /// The words for it in ``TraceError/reason``.
         public var phrase: String {
@@ -119,6 +121,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
             case .sweepRecordsFolder: "the folder a sweep wrote its records to"
             case .comparisonReport: "a comparison's JSON report"
             case .sampleRatio(let ratio): "a sampling ratio of \(ratio)"
+            case .csvLayout: "a CSV layout"
             }
         }
     }

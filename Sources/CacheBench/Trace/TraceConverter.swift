@@ -94,6 +94,11 @@ public enum TraceConverter {
             file.discard()
             throw .trace(error)
         }
+        // As replay: an empty trace is bad input, not an empty output.
+        guard rows > 0 else {
+            file.discard()
+            throw .trace(TraceError(.malformed, file: trace.path, reason: "the trace has no rows (empty file, or a header alone)"))
+        }
         let never: Int64 = lcs ? .max : -1
         var lastSeen: [Int64: Int64] = [:]
         lastSeen.reserveCapacity(1 << 16)

@@ -30,6 +30,10 @@ public struct TraceSpec: Sendable, Equatable {
     public var columns: CSVColumns?
     /// Whether a CSV trace has a header row.
     public var header: HeaderMode
+    /// Whether ``columns`` or ``header`` given for content that is not CSV is an error (the
+    /// default: a layout that goes unused is a mistake), or ignored (a sweep's layout is for the
+    /// CSV traces among others).
+    public var layoutNeedsCSV = true
 
     /// Creates a trace description.
     public init(path: String, format: TraceFormat = .auto, columns: CSVColumns? = nil, header: HeaderMode = .auto) {
@@ -74,6 +78,13 @@ public struct TraceSpec: Sendable, Equatable {
                                  reason: "\(entry.name) data inside \(container) data: decompress the outer layer first")
             }
             return try openContent(try decode(source), container: entry.name)
+        }
+        // A CSV layout for content that is not CSV would go unused: say so rather than let a
+        // wrong column map pass unnoticed (as when the format is given: then it is a usage error).
+        if layoutNeedsCSV && entry.format != .csv && (columns != nil || header != .auto) {
+            let hint = TraceError.Hint.csvLayout
+            throw TraceError(.malformed, file: source.name, offset: 0,
+                             reason: "\(hint.phrase) was given, but the content is \(entry.name), not CSV text", hint: hint)
         }
         return (try entry.open(source, self), source)
     }

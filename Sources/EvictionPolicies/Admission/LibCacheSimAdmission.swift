@@ -51,7 +51,12 @@ public enum LibCacheSimAdmission<Key: Hashable>: AdmissionRule {
         }
         switch rule {
         case "size":
-            self = .size(SizeAdmission(threshold: try integer("size", .max)))
+            // A threshold below 1 would refuse every object without a word.
+            let threshold = try integer("size", .max)
+            guard threshold >= 1 else {
+                throw .invalidParameter("size", rule: rule, value: String(threshold), expected: "a whole number of at least 1")
+            }
+            self = .size(SizeAdmission(threshold: threshold))
         case "bloomfilter":
             self = .bloomFilter(BloomFilterAdmission())
         case "prob":
@@ -154,8 +159,10 @@ public struct AdmissionChoice: Sendable, Equatable {
     ]
 
     static func canonicalName(_ name: String) throws(AdmissionConfigurationError) -> String {
-        let wanted = name.lowercased()
-        guard let rule = rules.first(where: { $0.name == wanted || $0.aliases.contains(wanted) }) else {
+        // Any case, `-` and `_` ignored, as every other named value: bloom_filter is bloomfilter.
+        func spelling(_ text: String) -> String { String(text.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" }) }
+        let wanted = spelling(name)
+        guard let rule = rules.first(where: { spelling($0.name) == wanted || $0.aliases.contains { spelling($0) == wanted } }) else {
             throw .unknownRule(name, known: rules.map(\.name))
         }
         return rule.name

@@ -75,4 +75,66 @@ struct TraceRecorderEndToEndTests {
             #expect((plainObject?["hits"] as? Int ?? 0) > app.hits)
         }
     }
+
+    /// Replays `url` with LRU under a count limit of `limit` (costs 0: rows of size 1) and
+    /// returns the hits.
+    func replayedHits(_ url: URL, countLimit limit: Int) throws -> Int? {
+        let result = try Command.run(["replay", url.path, "--policy", "lru", "--count-limit", "\(limit)", "--ignore-size", "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+        return object?["hits"] as? Int
+    }
+
+    @Test("keys the replay would read as one (007 and 7, spaces at the ends, empty) stay apart; two spellings of é stay one")
+    func keysKeptApart() throws {
+        let url = scratchDirectory.appendingPathComponent("recorded-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let keys = ["7", "007", " 7", "7 ", "a", " a", "a ", "", " ", "~", "~7e", "x,y", "q\"r", "caf\u{E9}", "cafe\u{301}",
+                    "0", "00", "18446744073709551616", "-7"]
+        let recorder = try TraceRecorder(url: url)
+        let cache = RecordingCache(Cache<String, Int>(policy: .lru, countLimit: 6, observesSystemEvents: false), recorder: recorder)
+        var rng = SeededRandom(seed: 11)
+        var hits = 0
+        for step in 0..<4_000 {
+            let key = keys[min(Int.random(in: 0..<keys.count, using: &rng), Int.random(in: 0..<keys.count, using: &rng))]
+            if step % 500 == 499 {
+                cache.removeAll()
+            } else if cache[key] != nil {
+                hits += 1
+            } else {
+                cache[key] = step
+            }
+        }
+        try recorder.finish()
+        #expect(hits > 500)
+        #expect(try replayedHits(url, countLimit: 6) == hits)
+    }
+
+    @Test("four threads recording through one RecordingCache: the replay has the app's hits")
+    func concurrentRecording() throws {
+        let url = scratchDirectory.appendingPathComponent("recorded-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try TraceRecorder(url: url)
+        let cache = RecordingCache(Cache<Int, Int>(policy: .lru, countLimit: 50, observesSystemEvents: false), recorder: recorder)
+        let hits = HitCount()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var rng = SeededRandom(seed: UInt64(thread + 1))
+            var mine = 0
+            for _ in 0..<5_000 {
+                let key = Int.random(in: 0..<100, using: &rng)
+                if cache.value(forKey: key) != nil { mine += 1 } else { cache.setValue(key, forKey: key) }
+            }
+            hits.add(mine)
+        }
+        try recorder.finish()
+        #expect(try replayedHits(url, countLimit: 50) == hits.total)
+    }
+}
+
+/// Hits summed across threads (a lock, not `Atomic`: the tests build for macOS 10.15 too).
+final class HitCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add(_ n: Int) { lock.lock(); value += n; lock.unlock() }
+    var total: Int { lock.lock(); defer { lock.unlock() }; return value }
 }

@@ -110,6 +110,65 @@ struct DiskCacheTests {
         #expect(!FileManager.default.fileExists(atPath: entries.appendingPathComponent("not-an-entry").path))
     }
 
+    @Test("two spellings of one key (é, and e with a combining accent) are one entry and one file")
+    func canonicallyEqualKeys() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        do {
+            let cache = try DiskCache(directory: directory, sizeLimit: 1_500)
+            try cache.setData(bytes(1, 1_000), forKey: composed)
+            try cache.setData(bytes(2, 1_000), forKey: decomposed)   // replaces: within the limit
+            #expect(cache.count == 1 && cache.totalSize == 1_000)
+            #expect(try cache.data(forKey: composed) == bytes(2, 1_000))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).count == 1)
+            try cache.removeData(forKey: composed)
+            #expect(cache.count == 0 && !cache.contains(decomposed))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).isEmpty)
+        }
+        let reopened = try DiskCache(directory: directory, sizeLimit: 1_500)
+        #expect(try reopened.data(forKey: composed) == nil)
+        #expect(try reopened.data(forKey: decomposed) == nil)
+    }
+
+    @Test("a set interrupted between its rename and its journal record: reopening reads the file's size")
+    func interruptedSet() throws {
+        let directory = temporaryDirectory(), other = temporaryDirectory()
+        defer { for folder in [directory, other] { try? FileManager.default.removeItem(at: folder) } }
+        do { try DiskCache(directory: directory, sizeLimit: 10_000).setData(bytes(1, 100), forKey: "k") }
+        // The state a kill leaves after the new file's rename and before its set record: the
+        // announcement in the journal, the new file in place, the old size in the set record.
+        do { try DiskCache(directory: other).setData(bytes(2, 9_000), forKey: "k") }
+        let file = try onlyEntryFile(directory)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.copyItem(at: try onlyEntryFile(other), to: file)
+        let journal = try FileHandle(forWritingTo: directory.appendingPathComponent("journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("P \(file.lastPathComponent)\n".utf8))
+        try journal.close()
+        let reopened = try DiskCache(directory: directory, sizeLimit: 10_000)
+        #expect(reopened.totalSize == 9_000 && reopened.count == 1)
+        #expect(try reopened.data(forKey: "k") == bytes(2, 9_000))
+        // The limit holds from there: 9,000 + 2 × 1,000 does not fit in 10,000.
+        for n in 0..<2 { try reopened.setData(bytes(3 + n, 1_000), forKey: "n\(n)") }
+        #expect(reopened.totalSize <= 10_000)
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).count
+        #expect(onDisk == reopened.count)
+    }
+
+    @Test("limits of 0 or less are none, as Cache's: a policy that needs a size limit throws instead of trapping")
+    func zeroLimits() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for limit in [0, -1] {
+            #expect(throws: PolicyConfigurationError.self) { try DiskCache(directory: directory, policy: .s3fifo, sizeLimit: limit) }
+            let unlimited = try DiskCache(directory: directory, sizeLimit: limit, countLimit: limit)
+            try unlimited.setData(bytes(1, 10), forKey: "a")
+            #expect(unlimited.count == 1)
+        }
+    }
+
     /// The one entry file in `directory`'s entries folder.
     func onlyEntryFile(_ directory: URL) throws -> URL {
         let entries = directory.appendingPathComponent("entries")

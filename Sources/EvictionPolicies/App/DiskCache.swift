@@ -48,9 +48,9 @@ public final class DiskCache: @unchecked Sendable {
     /// - Parameters:
     ///   - directory: a directory the cache owns; it is created if needed.
     ///   - policy: which entries go when a limit is reached.
-    ///   - sizeLimit: the most bytes of data kept, or `nil` for none. Policies that are not
+    ///   - sizeLimit: the most bytes of data kept, or `nil` (or 0) for none. Policies that are not
     ///     ``CachePolicy/supportsCountLimit`` need one.
-    ///   - countLimit: the most entries kept, or `nil` for none.
+    ///   - countLimit: the most entries kept, or `nil` (or 0) for none.
     ///   - ageLimit: seconds an entry is kept after it was stored, or `nil` for ever.
     ///   - clock: where the age limit reads the time.
     ///   - durable: flush each write to the disk (the file before its rename, the directory
@@ -67,6 +67,8 @@ public final class DiskCache: @unchecked Sendable {
         journal = _DiskJournal(path: directory.appendingPathComponent("journal").path)
         self.durable = durable
         self.clock = clock
+        // As with Cache (and NSCache), a limit of 0 or less is none.
+        let sizeLimit = _limit(sizeLimit), countLimit = _limit(countLimit)
         if policy == .lru || policy.supportsCountLimit || sizeLimit != nil {
             index = Cache(policy: policy, costLimit: sizeLimit, countLimit: policy.supportsCountLimit ? countLimit : nil,
                           timeToLive: ageLimit, clock: clock, observesSystemEvents: false)
@@ -91,6 +93,7 @@ public final class DiskCache: @unchecked Sendable {
     /// The data stored under `key`, or `nil` if there is none (or it is older than the age
     /// limit, or its file was damaged).
     public func data(forKey key: String) throws -> Data? {
+        let key = Self.canonical(key)
         let found: _DiskRecord? = try lock.withLock { () throws -> _DiskRecord? in
             guard index.value(forKey: key) != nil, var record = records[key] else {
                 try deleteEvicted()
@@ -118,10 +121,14 @@ public final class DiskCache: @unchecked Sendable {
     /// Stores `data` under `key`, replacing what was there, and deletes what the policy evicts to
     /// make room. When it returns, the entry is on the disk.
     public func setData(_ data: Data, forKey key: String) throws {
+        let key = Self.canonical(key)
         let name = _DiskFile.name(forKey: key)
         let bytes = _DiskFile.encode(key: key, data: data)
         let temporary = try writeTemporary(bytes)
         try lock.withLock { () throws in
+            // Announced before the rename: a crash between the rename and the set record leaves
+            // the file newer than the journal says, and opening reads the announced files again.
+            try journal.append("P \(name)\n")
             try commit(temporary, bytes: bytes, to: name)
             sets += 1
             uses += 1
@@ -138,6 +145,7 @@ public final class DiskCache: @unchecked Sendable {
 
     /// Removes the entry for `key`, if any.
     public func removeData(forKey key: String) throws {
+        let key = Self.canonical(key)
         try lock.withLock { () throws in try removeLocked(key) }
     }
 
@@ -171,9 +179,20 @@ public final class DiskCache: @unchecked Sendable {
     public var count: Int { lock.withLock { index.count } }
 
     /// Whether there is an entry for `key` (its file is not opened).
-    public func contains(_ key: String) -> Bool { lock.withLock { records[key] != nil && index.contains(key) } }
+    public func contains(_ key: String) -> Bool {
+        let key = Self.canonical(key)
+        return lock.withLock { records[key] != nil && index.contains(key) }
+    }
 
     // MARK: Internals
+
+    /// `key` in Unicode's canonical composition (NFC). Swift compares strings by canonical
+    /// equivalence ("é" is "e" and a combining accent) but a file name hashes bytes, so the two
+    /// spellings of one key would get two files, one of them never counted or removed. ASCII keys
+    /// (most URLs) are already canonical and are not copied.
+    static func canonical(_ key: String) -> String {
+        key.utf8.allSatisfy { $0 < 0x80 } ? key : key.precomposedStringWithCanonicalMapping
+    }
 
     private func path(_ name: String) -> String { entriesPath + "/" + name }
 
@@ -231,9 +250,24 @@ public final class DiskCache: @unchecked Sendable {
         let replay = try _DiskJournal.replay(journal.path)
         let journaled = replay?.records ?? [:]
         var found: [(key: String, record: _DiskRecord)] = []
-        for (name, entry) in journaled where files.contains(name) { found.append((entry.key, entry.record)) }
+        let pending = replay?.pending ?? []
+        for (name, entry) in journaled where files.contains(name) {
+            guard pending.contains(name) else {
+                found.append((entry.key, entry.record))
+                continue
+            }
+            // Announced but not recorded: the file may be the new value or the old one (or torn,
+            // if a foreign hand was at it); its own header says which, and how large it is.
+            guard let file = try _DiskFile.read(path(name)), _DiskFile.name(forKey: file.key) == name else {
+                try _POSIX.remove(path(name))
+                continue
+            }
+            var record = entry.record
+            record.size = file.data.count
+            found.append((file.key, record))
+        }
         // A journal that agrees with the directory and ends cleanly is kept and appended to.
-        var needsRewrite = replay == nil || replay?.isTorn == true || found.count != journaled.count
+        var needsRewrite = replay == nil || replay?.isTorn == true || found.count != journaled.count || !pending.isEmpty
         // Files the journal does not list, newest last, after the journal's entries.
         var unlisted: [(key: String, record: _DiskRecord)] = []
         for name in files where journaled[name] == nil {
@@ -258,6 +292,9 @@ public final class DiskCache: @unchecked Sendable {
         let ageLimit = index.timeToLive
         try lock.withLock { () throws in
             for (key, var record) in found + unlisted {
+                // Two files for one key (written before keys were made canonical: two spellings
+                // of it): the later one stays.
+                if let previous = records[key], previous.name != record.name { try _POSIX.remove(path(previous.name)) }
                 uses += 1
                 sets += 1
                 record.lastUse = uses

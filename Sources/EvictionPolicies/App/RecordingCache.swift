@@ -2,23 +2,40 @@ import Foundation
 
 /// A ``Cache`` whose gets, sets, removals and events are written to a ``TraceRecorder``.
 ///
-/// Use it in place of the cache; keys are written as their `description`. Replaying the trace
-/// with the same policy and limits (`cachebench replay trace.csv --policy lru --capacity …`,
-/// the policy named by ``CachePolicy``'s raw value) gives the hits the app had, as long as the app
-/// stores after each miss (cache-aside) and the cache expires nothing by time to live (the
-/// replay has no per-entry time to live).
+/// Use it in place of the cache; keys are written as their `description` (see ``TraceRecorder``
+/// for how keys the replay would read as one are kept apart). Replaying the trace with the same
+/// policy and limits (`cachebench replay trace.csv --policy lru --capacity …`, the policy named
+/// by ``CachePolicy``'s raw value) gives the hits the app had, as long as the app stores after
+/// each miss (cache-aside), the cache expires nothing by time to live (the replay has no
+/// per-entry time to live) and the limits do not change during the session (the trace has one
+/// set of limits: its replay's).
 ///
-/// Memory warnings are recorded as events. A research policy ignores them in a replay, as
-/// libCacheSim does, so give the replay the cache's ``Cache/memoryWarningResponse``:
-/// `--memory-warning remove-all` (the default response), `trim:0.5` or `ignore`.
+/// - **Costs.** A trace's rows have sizes of at least 1, so an entry stored with cost 0 (the
+///   default, and the subscript's) is recorded with size 1. Against a cost limit such entries
+///   counted nothing in the app; replay them with the count limit alone
+///   (`--count-limit N --ignore-size`), or give the cache real costs.
+/// - **Events.** Memory warnings are recorded as events. A research policy ignores them in a
+///   replay, as libCacheSim does, so give the replay the cache's
+///   ``Cache/memoryWarningResponse``: `--memory-warning remove-all` (the default response),
+///   `trim:0.5` or `ignore`. ``removeAll()`` is recorded as a removal of every key stored
+///   through this wrapper.
+/// - **Threads.** Each call and its row are made under one lock, so the trace has the calls in
+///   the order the cache saw them, from any number of threads (which then take turns). The lock
+///   is held while the cache's eviction handler runs; the handler may call this wrapper again
+///   from the same thread.
 ///
 /// W-TinyLFU's replay is close but not exact: its frequency sketch hashes the keys, and the
 /// replay sees each key as the trace's 64-bit id, so the sketch's collisions differ.
 public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
-    /// The cache every call is passed to.
+    /// The cache every call is passed to. Calls made to it directly are not recorded.
     public let base: Cache<Key, Value>
     /// Where calls are recorded.
     public let recorder: TraceRecorder
+    /// Orders each call with its row; recursive, for an eviction handler that calls back.
+    private let lock = NSRecursiveLock()
+    /// The keys (as written) stored through this wrapper and not removed: what ``removeAll()``
+    /// records as removed.
+    private var storedKeys: Set<String> = []
 
     /// Records the calls made through this wrapper to `base`.
     public init(_ base: Cache<Key, Value>, recorder: TraceRecorder) {
@@ -28,6 +45,8 @@ public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
 
     /// ``Cache/value(forKey:)``, recorded as a `get`.
     public func value(forKey key: Key) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
         let found = base._valueAndCost(forKey: key)
         recorder.recordGet(String(describing: key), hit: found != nil, size: found?.cost)
         return found?.value
@@ -36,19 +55,57 @@ public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
     /// ``Cache/setValue(_:forKey:cost:timeToLive:)``, recorded as a `set` (or as the `get` that
     /// missed before it).
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
+        lock.lock()
+        defer { lock.unlock() }
+        let name = String(describing: key)
         base.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
-        recorder.recordSet(String(describing: key), size: cost)
+        recorder.recordSet(name, size: cost)
+        storedKeys.insert(name)
+    }
+
+    /// The value for `key` (recorded as a `get`); setting stores it with cost 0 (recorded as a
+    /// `set`), and setting `nil` removes it (recorded as a `delete`).
+    public subscript(key: Key) -> Value? {
+        get { value(forKey: key) }
+        set {
+            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
     }
 
     /// ``Cache/removeValue(forKey:)``, recorded as a `delete`.
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
-        recorder.recordDelete(String(describing: key))
+        lock.lock()
+        defer { lock.unlock() }
+        let name = String(describing: key)
+        recorder.recordDelete(name)
+        storedKeys.remove(name)
         return base.removeValue(forKey: key)
     }
 
+    /// ``Cache/removeAll()``, recorded as a `delete` of each key stored through this wrapper (a
+    /// delete of a key the cache no longer holds changes nothing in a replay).
+    public func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for name in storedKeys.sorted() { recorder.recordDelete(name) }
+        storedKeys.removeAll()
+        base.removeAll()
+    }
+
+    /// ``Cache/contains(_:)``; not recorded (it is not an access).
+    public func contains(_ key: Key) -> Bool { base.contains(key) }
+
+    /// ``Cache/count``; not recorded.
+    public var count: Int { base.count }
+
+    /// ``Cache/totalCost``; not recorded.
+    public var totalCost: Int { base.totalCost }
+
     /// ``Cache/handle(_:)``, recorded as an event.
     public func handle(_ event: CacheEvent) {
+        lock.lock()
+        defer { lock.unlock() }
         recorder.recordEvent(event)
         base.handle(event)
     }

@@ -22,8 +22,13 @@ import Musl
 /// `delete`, and memory warnings and background transitions are events. A miss the app never
 /// follows with a store is written at ``finish()`` with the key's last known size (or 1).
 ///
-/// Keys are written as they are, or, with `hashingKeys`, as a 64-bit keyed hash (the key stays
-/// distinct within the trace, but its text does not leave the device).
+/// Keys are written so that the replay tells apart exactly the keys Swift tells apart: as they
+/// are, in Unicode's canonical composition (two spellings of "é" are one `String` and one key);
+/// except that a key the replay would read as another (`007` and ` 7` are the number 7 there,
+/// spaces around a field are dropped, an empty key is an error) is written as `~` and the hex
+/// of its UTF-8 bytes, as is a key that starts with `~`. With `hashingKeys`, every key is
+/// written as a 64-bit keyed hash of those bytes instead (the key stays distinct within the
+/// trace, but its text does not leave the device).
 public final class TraceRecorder: @unchecked Sendable {
     private let lock = _Lock()
     private let destination: URL
@@ -158,14 +163,29 @@ public final class TraceRecorder: @unchecked Sendable {
         buffer = ""
     }
 
-    /// The key as a CSV field: its keyed hash, or its text quoted when it needs to be.
+    /// The key as a CSV field: its keyed hash, its text (quoted when it needs to be), or `~` and
+    /// its hex when the replay would read its text as another key (see the type's documentation).
     private func field(_ key: String) -> String {
+        let key = DiskCache.canonical(key)
         if let hashSeed {
             var hash = hashSeed ^ 0xcbf2_9ce4_8422_2325
             for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
             return String(_mix64(hash))
         }
+        if Self.replayReadsAsAnother(key) {
+            return "~" + key.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
         guard key.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return key }
         return "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether the replay's CSV reading of `key`'s text is not `key` itself: empty, spaces or
+    /// tabs at either end (dropped), a number written other than canonically (`007`: the
+    /// number 7), or the `~` that starts escaped keys.
+    static func replayReadsAsAnother(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 || first == UInt8(ascii: "~") { return true }
+        return bytes.count > 1 && first == UInt8(ascii: "0") && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }

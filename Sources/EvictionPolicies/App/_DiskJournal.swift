@@ -24,10 +24,13 @@ struct _DiskRecord {
 
 /// The index of a ``DiskCache``, kept as an append-only text file beside the entries:
 ///
+///     P <name>                                   a set about to rename its file into place
 ///     S <name> <size> <created> <base64 key>     a set
 ///     G <name>                                   a use (a get)
 ///     D <name>                                   a removal or eviction
 ///
+/// A `P` not followed by an `S` or `D` of its name is a set a crash interrupted: its file may
+/// be the new value or the old one, so opening reads that file's size from the file.
 /// It only records order and sizes; the files are the truth. Opening replays it, then reconciles
 /// it with the directory: records whose file is gone are dropped, files it does not list (a crash
 /// between a file's rename and its record) are read and added. A record cut short by a crash (no
@@ -49,12 +52,15 @@ struct _DiskJournal {
         var lines: Int
         /// Whether it ends in a record cut short, which a new append must not extend.
         var isTorn: Bool
+        /// Files announced by a `P` record and not recorded since: their size is the file's.
+        var pending: Set<String> = []
     }
 
     /// The journal's records, or `nil` when it is missing or untrusted.
     static func replay(_ path: String) throws(DiskCacheError) -> Replay? {
         guard let data = try _POSIX.readFile(path) else { return nil }
         var byName: [String: (key: String, record: _DiskRecord)] = [:]
+        var pending: Set<String> = []
         var order: UInt64 = 0
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         // The last piece has no newline: empty after a clean append, a torn record after a crash.
@@ -65,22 +71,27 @@ struct _DiskJournal {
             guard let tag = fields.first, fields.count >= 2, fields[1].count == 32 else { return nil }
             let name = fields[1]
             switch tag {
+            case "P":
+                guard fields.count == 2 else { return nil }
+                pending.insert(name)
             case "S":
                 guard fields.count == 5, let size = Int(fields[2]), size >= 0, let created = Double(fields[3]), created.isFinite,
                       let keyData = Data(base64Encoded: fields[4]), let key = String(data: keyData, encoding: .utf8),
                       _DiskFile.name(forKey: key) == name else { return nil }
                 byName[name] = (key, _DiskRecord(name: name, size: size, created: created, lastUse: order, serial: 0))
+                pending.remove(name)
             case "G":
                 guard fields.count == 2 else { return nil }
                 byName[name]?.record.lastUse = order
             case "D":
                 guard fields.count == 2 else { return nil }
                 byName[name] = nil
+                pending.remove(name)
             default:
                 return nil
             }
         }
-        return Replay(records: byName, lines: lines.count, isTorn: isTorn)
+        return Replay(records: byName, lines: lines.count, isTorn: isTorn, pending: pending)
     }
 
     static func setLine(key: String, record: _DiskRecord) -> String {

@@ -213,6 +213,16 @@ public struct PolicyOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
     }
 }
 
+extension PolicyOptions {
+    /// Throws unless parameter `key` is absent or names `only` (any case): for libCacheSim's
+    /// parameters that choose among variants of which only its default is provided here, so
+    /// that its parameter strings are taken as they are.
+    func requireOnly(_ key: String, _ only: String) throws(PolicyConfigurationError) {
+        guard let raw = values[key], raw.lowercased() != only.lowercased() else { return }
+        throw .invalidOption(key, value: raw, expected: "\(only), libCacheSim's default and the only one provided")
+    }
+}
+
 extension CacheLimits {
     /// Validates `options` against `descriptor`'s parameters and these limits for it, once, and
     /// returns the cost and count limits with `Int.max` for none.

@@ -9,17 +9,22 @@ struct ClockModel: EntryListModel {
     let capacity: Int
     let countLimit: Int
     let maximum: Int64
+    /// A new entry's counter (libCacheSim's init-freq, which may exceed the maximum).
+    let initial: Int64
 
     init(capacity: Int, countLimit: Int?, options: [String: String] = [:]) {
         self.capacity = capacity
         self.countLimit = countLimit ?? .max
         maximum = (1 << Int64(options["bits"].flatMap { Int($0) } ?? 1)) - 1
+        initial = Int64(options["init-freq"].flatMap { Int($0) } ?? 0)
     }
 
     func index(_ key: Int) -> Int? { entries.firstIndex { $0.key == key } }
     var cost: Int { entries.reduce(0) { $0 + $1.cost } }
 
-    mutating func hit(_ i: Int) { entries[i].mark = min(entries[i].mark + 1, maximum) }
+    /// libCacheSim's `if (freq < max_freq) freq += 1`: a counter above the ceiling (from
+    /// init-freq) stays where it is.
+    mutating func hit(_ i: Int) { if entries[i].mark < maximum { entries[i].mark += 1 } }
 
     mutating func evict(extraCost: Int, extraCount: Int) -> [Int] {
         var evicted: [Int] = []
@@ -49,7 +54,7 @@ struct ClockModel: EntryListModel {
         }
         guard cost <= capacity else { return [] }
         let evicted = evict(extraCost: cost, extraCount: 1)
-        entries.append(.init(key: key, cost: cost))
+        entries.append(.init(key: key, cost: cost, mark: initial))
         return evicted
     }
 
@@ -110,6 +115,19 @@ struct ClockCacheTests {
         #expect(oneBitEvictions.last == ["a"])
     }
 
+    @Test("CK-init: init-freq starts new objects with references, so the hand passes them over")
+    func initialCounter() throws {
+        // capacity 2: a b, a hit on a, then c. Counters from 0: a1 b0, so b goes.
+        // With init-freq 1: a1 b1 (the hit cannot raise a past 1): both are cleared, a goes.
+        var plain = try Cache.make(capacity: 2)
+        #expect(Self.run(&plain, ["a", "b", "a", "c"]).1.last == ["b"])
+        var referenced = try Cache.make(capacity: 2, options: ["init-freq": "1"])
+        #expect(Self.run(&referenced, ["a", "b", "a", "c"]).1.last == ["a"])
+        // libCacheSim sets init-freq as given, above the 1-bit ceiling too: 3 passes before a goes.
+        var high = try Cache.make(capacity: 1, options: ["init-freq": "3"])
+        #expect(Self.run(&high, ["a", "b"]).1.last == ["a"])
+    }
+
     @Test("CK3: an object larger than the capacity is not inserted and evicts nothing")
     func oversized() throws {
         var cache = try Cache.make(capacity: 10)
@@ -129,13 +147,14 @@ struct ClockCacheTests {
         #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 4, options: ["bits": "0"]) }
         #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 4, options: ["bits": "two"]) }
         #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 4, options: ["n-bit-counter": "1"]) }
-        #expect(Cache.descriptor.parameters.map(\.name) == ["bits"])
+        #expect(throws: PolicyConfigurationError.self) { try Cache.make(capacity: 4, options: ["init-freq": "-1"]) }
+        #expect(Cache.descriptor.parameters.map(\.name) == ["bits", "init-freq"])
         #expect(Cache.descriptor.parameters.first?.defaultValue == "1")
     }
 
     @Test("differential: matches the reference model on random sequences", arguments: 1...12)
     func differential(seed: UInt64) throws {
-        let options = seed % 3 == 0 ? ["bits": "2"] : [:]
+        let options = seed % 3 == 0 ? ["bits": "2"] : seed % 4 == 1 ? ["init-freq": "\(seed % 3 + 1)"] : [:]
         let scenario = Scenario.drawn(seed: seed)
         let model = ClockModel(capacity: scenario.capacity, countLimit: scenario.countLimit, options: options)
         try expectSameDecisions(ClockCache<Int, Int>.self, model, scenario, options: options, label: "clock seed \(seed)")

@@ -15,7 +15,7 @@
 /// CAR: two CLOCKs, T1 (seen once recently) and T2 (seen at least twice), with ghost lists B1
 /// and B2 of the keys they evicted steering the target size p of T1.
 ///
-/// **Rule** (libCacheSim 0.3.5 `CAR.c`).
+/// **Rule** (libCacheSim 0.3.5 `CAR.c`). p starts at the `p` option (0 by default).
 /// - **Hit**: sets the object's reference bit; nothing moves.
 /// - **Ghost hit** in B1: p = min(p + max(1, ⌊|B2| / |B1|⌋), c); in B2: p = max(p − max(1, ⌊|B1| / |B2|⌋), 0).
 ///   The key leaves its ghost list and the object will enter T2.
@@ -31,7 +31,8 @@ public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
         PolicyDescriptor(
             name: "car", reproduces: "CAR (Bansal & Modha, FAST'04) as libCacheSim 0.3.5 CAR.c",
             rule: "two CLOCKs for objects seen once and seen twice; ghost lists of their evicted keys steer the target size of the first, as ARC",
-            family: .research)
+            family: .research,
+            parameters: [PolicyParameter("p", default: "0", "the initial target size of T1, in the capacity's units (at most the capacity)")])
     }
 
     @usableFromInline typealias Lists = _ARCLists
@@ -47,6 +48,8 @@ public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         lists = try Lists(limits, options, for: Self.descriptor)
+        // Above the capacity libCacheSim fails; the target cannot exceed the cache anyway.
+        lists.p = Double(try options.integer("p", default: 0, in: 0...lists.capacity))
     }
 
     @inlinable @inline(__always)

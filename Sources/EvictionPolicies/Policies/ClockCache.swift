@@ -5,7 +5,8 @@
 /// A CLOCK cache with an n-bit reference counter per entry.
 ///
 /// **Rule.** One FIFO list and an n-bit counter per object (`bits`, default 1: a reference bit).
-/// A new object enters at the head with its counter at 0. A hit adds 1 to the counter, saturating
+/// A new object enters at the head with its counter at `init-freq` (default 0; libCacheSim sets
+/// it as given, even above the ceiling, so it then takes that many passes of the hand). A hit adds 1 to the counter, saturating
 /// at 2^bits - 1; it never moves the object. To make room, look at the tail (the oldest): while
 /// its counter is >= 1, subtract 1 and move it to the head; the first tail object with counter 0
 /// is evicted. Repeat until the new object fits (cost and count), then insert it. An object larger
@@ -26,6 +27,7 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
                 PolicyParameter("bits", default: "1",
                                 "counter width in bits (libCacheSim n-bit-counter); a hit saturates at 2^bits-1",
                                 aliases: ["n-bit-counter"]),
+                PolicyParameter("init-freq", default: "0", "counter of a new object (0 to 65535), as given even above 2^bits-1"),
             ])
     }
 
@@ -34,11 +36,20 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
     public var residents: LimitedList
     /// 2^bits − 1: the counter's ceiling.
     @usableFromInline let maximumCounter: UInt32
+    /// A new object's counter.
+    @usableFromInline let initialCounter: UInt32
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
         let bits = try options.integer("bits", default: 1, in: 1...16)
         maximumCounter = (UInt32(1) << UInt32(bits)) - 1
+        initialCounter = UInt32(try options.integer("init-freq", default: 0, in: 0...65_535))
+    }
+
+    /// At the head, with the counter `init-freq` gives (the arena hands out slots at 0).
+    @inlinable public mutating func didInsert(_ slot: Int32) {
+        _withStoreAndList { $0.pushHead(slot, &$1) }
+        if initialCounter != 0 { store.setAux(slot, initialCounter) }
     }
 
     /// One more reference, up to the counter's ceiling; the entry stays where it is.

@@ -46,7 +46,8 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
             reproduces: "W-TinyLFU (Einziger et al., ToS 2017) as libCacheSim 0.3.5 WTinyLFU.c (SLRU main 1:4, counting Bloom filter)",
             rule: "an LRU window of 1 % in front of a segmented LRU; the window's victim replaces main's victim when a counting Bloom filter says it is requested more",
             family: .research, aliases: ["tinylfu"],
-            parameters: [PolicyParameter("window-size", default: "0.01", "window share of the capacity, truncated, in [0, 1)")])
+            parameters: [PolicyParameter("window-size", default: "0.01", "window share of the capacity, truncated, in [0, 1)"),
+                         PolicyParameter("main-cache", default: "SLRU", "the main cache: only libCacheSim's default, an SLRU of seg-size 1:4, is provided")])
     }
 
     @usableFromInline typealias Regions = _TinyLFURegions
@@ -68,6 +69,7 @@ public struct LibCacheSimWTinyLFUCache<Key: Hashable, Value>: _TinyLFUPolicy {
         try options.validate(against: Self.descriptor)
         try limits.validate(for: Self.descriptor)
         guard let capacity = limits.capacity else { throw .missingLimit(.capacity, policy: Self.descriptor.name) }
+        try options.requireOnly("main-cache", "SLRU")
         let windowRatio = try options.double("window-size", default: 0.01, in: 0...0.999_999)
         self.capacity = capacity
         windowCapacity = _proportion(of: capacity, windowRatio)

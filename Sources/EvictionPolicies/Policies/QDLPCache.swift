@@ -24,7 +24,8 @@ public struct QDLPCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
             name: "qdlp", reproduces: "QD-LP (Yang et al., HotOS'23) as libCacheSim 0.3.5 QDLP.c (main-cache=Clock2)",
             rule: "new keys enter a small FIFO; a key requested there moves to a 2-bit CLOCK when it reaches the tail, the others leave and are remembered in a ghost FIFO that admits them straight to the CLOCK",
             family: .research,
-            parameters: _SmallMainGhostShares.parameters(threshold: 1, counting: "requests"))
+            parameters: _SmallMainGhostShares.parameters(threshold: 1, counting: "requests")
+                + [PolicyParameter("main-cache", default: "Clock2", "the main cache: only libCacheSim's default, a 2-bit CLOCK, is provided")])
     }
 
     @usableFromInline typealias Lists = _SmallMainGhostLists
@@ -40,6 +41,7 @@ public struct QDLPCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         lists = Lists(try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1))
+        try options.requireOnly("main-cache", "Clock2")
     }
 
     @inlinable @inline(__always)

@@ -39,7 +39,8 @@ public struct S3FIFOdCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
             rule: "S3-FIFO whose small-queue share grows or shrinks by the hits on the keys each queue recently evicted",
             family: .research,
             parameters: _SmallMainGhostShares.parameters(small: "initial small FIFO share of the capacity, truncated", ghost: false,
-                                                         threshold: 1, counting: "requests"))
+                                                         threshold: 1, counting: "requests")
+                + [PolicyParameter("main-cache", default: "Clock2", "the main cache: only libCacheSim's default, a 2-bit CLOCK, is provided")])
     }
 
     @usableFromInline typealias Lists = _SmallMainGhostLists
@@ -63,6 +64,7 @@ public struct S3FIFOdCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         var shares = try _SmallMainGhostShares(limits, options, for: Self.descriptor, threshold: 1)
+        try options.requireOnly("main-cache", "Clock2")
         shares.ghost = shares.main
         lists = Lists(shares)
         evictedFromSmall = _EvictedKeyFIFO(capacity: shares.capacity / 10)

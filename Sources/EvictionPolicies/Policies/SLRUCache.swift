@@ -2,15 +2,16 @@
 // performance", IEEE Computer 27(3), 1994; rules as libCacheSim 0.3.5's SLRU.c (PyPI
 // `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/SLRU.c), exact on every golden row.
 
-/// Segmented LRU: `n` LRU segments of equal share; a hit promotes an entry one segment up, and
-/// a segment over its share pushes its least recently used entries one segment down, the
-/// lowest segment evicting them.
+/// Segmented LRU: `n` LRU segments of equal share (or of the `seg-size` ratios); a hit promotes
+/// an entry one segment up, and a segment over its share pushes its least recently used entries
+/// one segment down, the lowest segment evicting them.
 ///
-/// **Rule** (libCacheSim 0.3.5 `SLRU.c`). Segment *i* holds at most ⌊capacity / n⌋.
+/// **Rule** (libCacheSim 0.3.5 `SLRU.c`). Segment *i* holds at most ⌊capacity / n⌋, or with
+/// `seg-size=r₀:r₁:…` ⌊rᵢ / Σr × capacity⌋ (in doubles, as libCacheSim).
 /// - **Hit** in the top segment: move to its head. Hit in segment *i* below: move to the head
 ///   of *i* + 1; while a segment *j* is over its share, its tail moves to the head of *j* − 1,
 ///   and segment 0 over its share evicts its tail. A hit can therefore evict.
-/// - **Miss**: an object larger than a segment's share is never inserted. Otherwise evict the
+/// - **Miss**: an object larger than segment 0's share is never inserted. Otherwise evict the
 ///   tail of the lowest non-empty segment until the object fits in the capacity, then insert it
 ///   at the head of the lowest segment with room for it (while the cache fills, the upper
 ///   segments fill too), or of segment 0 when none has room.
@@ -23,7 +24,7 @@ public struct SLRUCache<Key: Hashable, Value>: _SegmentedLRUPolicy {
             name: "slru", reproduces: "SLRU (Karedla et al., 1994) as libCacheSim 0.3.5 SLRU.c",
             rule: "n equal LRU segments: a hit promotes one segment up, an overfull segment demotes its LRU tail one segment down, the lowest evicts",
             family: .research,
-            parameters: [_LRUSegments.parameter])
+            parameters: [_LRUSegments.parameter, _LRUSegments.ratiosParameter])
     }
 
     public var store = SlotArena<Key, Value>()
@@ -58,7 +59,7 @@ public struct SLRUCache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     /// cooled in turn), and segment 0 evicts its tail.
     @inlinable
     mutating func cool(_ segment: Int, pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
-        while segments.lists[segment].cost > segments.share {
+        while segments.lists[segment].cost > segments.shares[segment] {
             let tail = segments.lists[segment].tail
             if segment == 0 {
                 pass.willRemove(&observer)

@@ -60,7 +60,7 @@ public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
             evict(victim(), observer: &observer)
         }
         let segment = segments.lowestWithRoom(for: cost)
-        while count > 0 && segments.lists[segment].cost + cost > segments.share {
+        while count > 0 && segments.lists[segment].cost + cost > segments.shares[segment] {
             pass.willRemove(&observer)
             evict(victim(), observer: &observer)
         }
@@ -73,7 +73,7 @@ public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     mutating func makeRoom(in segment: Int, for cost: Int, pass: inout TrimPass,
                            observer: inout some EvictionObserver<Key, Value>) {
         // An entry re-costed above a segment's share empties the segment and stops there.
-        while !segments.lists[segment].isEmpty && segments.lists[segment].cost + cost > segments.share {
+        while !segments.lists[segment].isEmpty && segments.lists[segment].cost + cost > segments.shares[segment] {
             let tail = segments.lists[segment].tail
             if segment == 0 {
                 pass.willRemove(&observer)

@@ -17,7 +17,7 @@ extension _SegmentedLRUPolicy {
     @inlinable public var totalCost: Int { segments.totalCost }
 
     /// An object larger than a segment's share is never inserted.
-    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.share }
+    @inlinable public mutating func admits(_ key: Key, cost: Int) -> Bool { cost <= segments.shares[0] }
 
     /// The tail of the lowest non-empty segment. O(n).
     @inlinable public mutating func victim() -> Int32 { segments.victim }

@@ -126,6 +126,9 @@ extension RunConfigurationError {
         switch self {
         case .unknownPolicy(let error): return "\(error.description); \(catalog)"
         case .policy(let error): return error.commandLineMessage
+        case let .sampledLimit(limit, given, scaled, ratio, expected):
+            let flag = limit == .capacity ? "--capacity" : "--count-limit"
+            return "\(flag) \(given) with --sample \(ratio) is \(scaled) for the sampled cache: must be \(expected); raise \(flag) or --sample"
         case .noPolicies: return "--policies: name at least one policy (\(catalog)), or give --tier"
         case .policyNamedTwice(let name): return "--policies: \(name) is named twice"
         case let .optionTakenByNone(option, policies):

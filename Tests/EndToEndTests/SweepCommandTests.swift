@@ -151,6 +151,12 @@ struct SweepCommandTests {
 
     @Test("usage errors: no traces, no output, a bad shard, a folder without a sweep")
     func usageErrors() throws {
+        let file = scratchDirectory.appendingPathComponent("sweep-into-a-file-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+        let intoFile = try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", file])
+        #expect(intoFile.status == 74 && intoFile.stderr.contains("it is a file, not a folder"), "\(intoFile.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("not a folder".utf8))
         #expect(try CLI.run(["sweep", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)

@@ -129,7 +129,10 @@ struct _ComparePlan {
         do {
             run = try policy.makeRun(limits: limits, options: options[entry.policy], ignoreSize: job.ignoreSize,
                                      admission: job.admission)
-        } catch { throw error.asRunError }
+        } catch {
+            throw error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
+                                   window: window)
+        }
         if let memoryWarning = job.memoryWarning {
             guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }
             override(memoryWarning)

@@ -8,6 +8,9 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case unknownPolicy(PolicyLookupError)
     /// The policy refused its limits or options.
     case policy(PolicyConfigurationError)
+    /// In a sampled run, the policy refused the miniature cache's limit: the limit as given
+    /// (`given`), scaled by the sampling ratio (`scaled`), and what the policy expected.
+    case sampledLimit(PolicyConfigurationError.Limit, given: Int, scaled: Int, ratio: Double, expected: String)
     /// A comparison names no policy and no tier pair.
     case noPolicies
     /// A comparison names this policy twice.
@@ -36,6 +39,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         switch self {
         case .unknownPolicy(let error): error.description
         case .policy(let error): error.description
+        case let .sampledLimit(limit, given, scaled, ratio, expected):
+            "\(limit.rawValue) \(given) at a sampling ratio of \(ratio) is \(scaled) for the sampled cache: must be \(expected)"
         case .noPolicies: "no policy to run: name at least one policy or tier pair"
         case .policyNamedTwice(let name): "policy \(name) is named twice"
         case let .optionTakenByNone(option, policies):
@@ -59,4 +64,12 @@ extension PolicyLookupError {
 
 extension PolicyConfigurationError {
     var asRunError: CacheBenchError { .configuration(.policy(self)) }
+
+    /// ``asRunError`` for a policy made with limits `given` scaled by `window`'s sampling
+    /// ratio: a refused limit is named as given, with the ratio, not as the scaled number alone.
+    func asRunError(given: CacheLimits, window: RequestWindow) -> CacheBenchError {
+        guard let ratio = window.sampleRatio, ratio < 1, case let .invalidLimit(limit, value, expected) = self,
+              let original = limit == .capacity ? given.capacity : given.countLimit else { return asRunError }
+        return .configuration(.sampledLimit(limit, given: original, scaled: value, ratio: ratio, expected: expected))
+    }
 }

@@ -94,6 +94,11 @@ public struct SweepRecordStore: Sendable {
     /// - Throws: ``CacheBenchError/usage(_:)`` when the folder holds another sweep's manifest;
     ///   ``CacheBenchError/output(_:)`` when it cannot be created or written.
     public func prepare(for manifest: SweepManifest) throws(CacheBenchError) {
+        // Foundation's error for a path through a file reads "error 512": say what is wrong.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .output("\(directory): cannot write the sweep there: it is a file, not a folder")
+        }
         do {
             try FileManager.default.createDirectory(atPath: recordsPath, withIntermediateDirectories: true)
         } catch {

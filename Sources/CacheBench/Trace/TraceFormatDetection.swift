@@ -34,6 +34,10 @@ public struct TraceFormatEntry: Sendable {
     /// shows (``sniff`` says `.likely` or better); otherwise its name or an explicit format does,
     /// and the content can only rule it out.
     public var byNameOnly: Bool
+    /// The bytes ``sniff`` needs to recognise the format (vscsi's two records): asked for
+    /// explicitly, a shorter input is left to the reader, which says it is cut short, rather
+    /// than judged by a sniff that cannot tell.
+    public var bytesToRecognise = 0
 
     /// Creates an entry.
     public init(name: String, format: TraceFormat?, suffixes: [String], byNameOnly: Bool = false,
@@ -116,19 +120,28 @@ public enum TraceFormatDetection {
 
     /// VMware vscsi block traces: the version in the first two records' operation words, a
     /// signature as libCacheSim treats it (it outranks a `.bin` name).
-    public static let vscsi = TraceFormatEntry(
-        name: "vscsi binary", format: .vscsi, suffixes: [".vscsi"],
-        sniff: { prefix in
-            guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
-            // Its reader too needs the first two records to know the version.
-            return VSCSILayout.detect(Array(prefix.prefix(80))) != nil ? .certain : .no
-        },
-        open: { source, _ throws(TraceError) in
-            guard let layout = VSCSILayout.detect(try source.peek(upTo: 80)) else {
-                throw TraceError(.malformed, file: source.name, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start")
-            }
-            return BinaryTraceReader(source: source, layout: layout)
-        })
+    public static let vscsi: TraceFormatEntry = {
+        var entry = TraceFormatEntry(
+            name: "vscsi binary", format: .vscsi, suffixes: [".vscsi"],
+            sniff: { prefix in
+                guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
+                // Its reader too needs the first two records to know the version.
+                return VSCSILayout.detect(Array(prefix.prefix(80))) != nil ? .certain : .no
+            },
+            open: { source, _ throws(TraceError) in
+                let start = try source.peek(upTo: 80)
+                guard start.count >= 80 else {
+                    throw TraceError(.malformed, file: source.name, offset: start.count,
+                                     reason: "truncated: \(start.count) bytes, fewer than the 80 a vscsi trace needs to tell its version by its first records")
+                }
+                guard let layout = VSCSILayout.detect(start) else {
+                    throw TraceError(.malformed, file: source.name, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start")
+                }
+                return BinaryTraceReader(source: source, layout: layout)
+            })
+        entry.bytesToRecognise = 80
+        return entry
+    }()
 
     /// Twitter's binary cache traces: fixed records with no signature, told by their structure
     /// (``twitterRecordsFit(_:recordSize:)``) or by name.

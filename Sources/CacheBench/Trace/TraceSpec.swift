@@ -109,7 +109,7 @@ public struct TraceSpec: Sendable, Equatable {
         if let asked {
             // Asked for explicitly: honoured unless the content is plainly something else (when it
             // is nothing known, the asked format's reader says what is wrong).
-            if let found, asked.format != found.format, asked.sniff(prefix) == .no {
+            if let found, asked.format != found.format, asked.sniff(prefix) == .no, prefix.count >= asked.bytesToRecognise {
                 throw TraceError(.malformed, file: name, offset: 0,
                                  reason: "read as \(asked.name) as asked, but the content is \(found.name)")
             }
@@ -120,7 +120,7 @@ public struct TraceSpec: Sendable, Equatable {
             // (`x.bin`); otherwise the name settles what the content leaves open.
             let signed = found.map { $0.sniff(prefix) == .certain } ?? false
             if signed, let found, named.name != TraceFormatDetection.csv.name { return found }
-            if named.sniff(prefix) == .no || signed {
+            if (named.sniff(prefix) == .no && prefix.count >= named.bytesToRecognise) || signed {
                 throw TraceError(.malformed, file: name, offset: 0,
                                  reason: "the name says \(named.name) but the content is \(found?.name ?? "binary data of no known layout"); rename it, or give the format explicitly")
             }

@@ -45,6 +45,8 @@ public final class GzipDecoder: DecodedByteStream {
     private var memberLength: UInt32 = 0
     private var memberOffset = 0
     private var members = 0
+    /// Whether a member's header is being read (before `members` counts that member).
+    private var readingHeader = false
 
     /// Decodes the gzip data read from `source`.
     public init(source: ByteSource) {
@@ -103,7 +105,7 @@ public final class GzipDecoder: DecodedByteStream {
     private func consume(_ n: Int) throws(_DecodeFailure) {
         bits >>= UInt64(n)
         bitCount -= n
-        guard bitCount >= phantomBytes * 8 else { throw _DecodeFailure("truncated: the input ends inside member \(members)") }
+        guard bitCount >= phantomBytes * 8 else { throw _DecodeFailure("truncated: the input ends inside member \(members + (readingHeader ? 1 : 0))") }
     }
 
     private func take(_ n: Int) throws(_DecodeFailure) -> Int {
@@ -173,6 +175,7 @@ public final class GzipDecoder: DecodedByteStream {
 
     private func readMemberHeader(afterFirstByte start: Int) throws(_DecodeFailure) {
         memberOffset = start
+        readingHeader = true
         guard try take(8) == 0x8B else { throw _DecodeFailure("not a gzip member") }
         guard try take(8) == 8 else { throw _DecodeFailure("compression method is not DEFLATE") }
         let flags = try take(8)
@@ -186,6 +189,7 @@ public final class GzipDecoder: DecodedByteStream {
         if flags & 0x10 != 0 { while try take(8) != 0 {} }       // FCOMMENT
         if flags & 0x02 != 0 { _ = try take(16) }                // FHCRC
         members += 1
+        readingHeader = false
         crc = _CRC32()
         memberLength = 0
         historyStart = writePosition

@@ -263,12 +263,15 @@ struct ControlVariateTests {
         #expect(cv > 0 && cv < 0.6 * shards, "\(policy): summed spread cv \(cv), shards \(shards)")
     }
 
-    @Test("--estimator names: shards, cv, cv-lru, cv-fifo; others are refused")
+    @Test("--estimator names: shards, cv, cv-lru, cv-fifo, in any case with - and _ ignored; others are refused")
     func names() {
         #expect(MiniatureSimulation.Estimator(name: "shards") == .shards)
         #expect(MiniatureSimulation.Estimator(name: "cv") == .controlVariate(.automatic))
         #expect(MiniatureSimulation.Estimator(name: "cv-fifo") == .controlVariate(.fifo))
-        #expect(MiniatureSimulation.Estimator(name: "CV") == nil && MiniatureSimulation.Estimator(name: "") == nil)
+        #expect(MiniatureSimulation.Estimator(name: "CV") == .controlVariate(.automatic))
+        #expect(MiniatureSimulation.Estimator(name: "cv_lru") == .controlVariate(.lru))
+        #expect(MiniatureSimulation.Estimator(name: "SHARDS") == .shards)
+        #expect(MiniatureSimulation.Estimator(name: "") == nil && MiniatureSimulation.Estimator(name: "cv-arc") == nil)
         #expect(MiniatureSimulation.Estimator.names == ["shards", "cv", "cv-lru", "cv-fifo"])
     }
 }

@@ -112,12 +112,15 @@ public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
 }
 
 /// A ``DiskCache`` whose reads, writes and removals are written to a ``TraceRecorder``, with the
-/// data's size.
+/// data's size. As with ``RecordingCache``, each call and its row are made under one lock, so
+/// the trace has the calls in the cache's order (calls through the wrapper take turns, their
+/// file I/O included).
 public final class RecordingDiskCache: @unchecked Sendable {
     /// The cache every call is passed to.
     public let base: DiskCache
     /// Where calls are recorded.
     public let recorder: TraceRecorder
+    private let lock = NSRecursiveLock()
 
     /// Records the calls made through this wrapper to `base`.
     public init(_ base: DiskCache, recorder: TraceRecorder) {
@@ -127,6 +130,8 @@ public final class RecordingDiskCache: @unchecked Sendable {
 
     /// ``DiskCache/data(forKey:)-8mj31``, recorded as a `get`.
     public func data(forKey key: String) throws -> Data? {
+        lock.lock()
+        defer { lock.unlock() }
         let data = try base.data(forKey: key)
         recorder.recordGet(key, hit: data != nil, size: data?.count)
         return data
@@ -134,24 +139,30 @@ public final class RecordingDiskCache: @unchecked Sendable {
 
     /// ``DiskCache/setData(_:forKey:)-5qky8``, recorded as a `set` (or as the `get` that missed before it).
     public func setData(_ data: Data, forKey key: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
         try base.setData(data, forKey: key)
         recorder.recordSet(key, size: data.count)
     }
 
     /// ``DiskCache/removeData(forKey:)-97s67``, recorded as a `delete`.
     public func removeData(forKey key: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
         recorder.recordDelete(key)
         try base.removeData(forKey: key)
     }
 }
 
 /// A ``TieredCache`` whose lookups, stores and removals are written to a
-/// ``TraceRecorder``: a lookup answered by either tier is a hit.
+/// ``TraceRecorder``: a lookup answered by either tier is a hit. Each call and its row are made
+/// under one lock, as in ``RecordingDiskCache``.
 public final class RecordingTieredCache<Value>: @unchecked Sendable {
     /// The cache every call is passed to.
     public let base: TieredCache<Value>
     /// Where calls are recorded.
     public let recorder: TraceRecorder
+    private let lock = NSRecursiveLock()
     private let size: (Value) -> Int
 
     /// Records the calls made through this wrapper to `base`; `size` gives each value's size
@@ -164,6 +175,8 @@ public final class RecordingTieredCache<Value>: @unchecked Sendable {
 
     /// ``TieredCache/value(forKey:)-7cmno``, recorded as a `get`.
     public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
+        lock.lock()
+        defer { lock.unlock() }
         let found = try base.value(forKey: key)
         recorder.recordGet(key, hit: found != nil, size: found.map { size($0.value) })
         return found
@@ -171,12 +184,16 @@ public final class RecordingTieredCache<Value>: @unchecked Sendable {
 
     /// ``TieredCache/setValue(_:forKey:toDisk:)``, recorded as a `set`.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
+        lock.lock()
+        defer { lock.unlock() }
         try base.setValue(value, forKey: key, toDisk: toDisk)
         recorder.recordSet(key, size: size(value))
     }
 
     /// ``TieredCache/removeValue(forKey:)``, recorded as a `delete`.
     public func removeValue(forKey key: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
         recorder.recordDelete(key)
         try base.removeValue(forKey: key)
     }

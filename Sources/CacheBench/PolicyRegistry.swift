@@ -70,9 +70,13 @@ public struct PolicyRegistry: Sendable {
         throw PolicyLookupError(name: name, known: descriptors.map(\.name), notProvidedBecause: missing?.reason)
     }
 
+    /// Names compare ignoring case on both sides: a descriptor may spell its own name or aliases
+    /// with capitals (`CamelLRU`), and any spelling finds it.
     private func lookup(_ name: String) -> RegisteredPolicy? {
         let wanted = name.lowercased()
-        return policies.first { $0.descriptor.name == wanted || $0.descriptor.aliases.contains(wanted) }
+        return policies.first {
+            $0.descriptor.name.lowercased() == wanted || $0.descriptor.aliases.contains { $0.lowercased() == wanted }
+        }
     }
 }
 

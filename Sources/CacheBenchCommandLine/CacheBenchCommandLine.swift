@@ -67,7 +67,7 @@ let commands: [String: (help: String, run: @Sendable ([String], PolicyRegistry) 
     "convert": (ConvertCommand.help, { (words, _) throws(CommandLineError) in try ConvertCommand.run(words) }),
     "sweep": (SweepCommand.help, SweepCommand.run),
     "merge": (MergeCommand.help, { (words, _) throws(CommandLineError) in try MergeCommand.run(words) }),
-    "sweep-report": (SweepReportCommand.help, { (words, _) throws(CommandLineError) in try SweepReportCommand.run(words) }),
+    "sweep-report": (SweepReportCommand.help, { (words, registry) throws(CommandLineError) in try SweepReportCommand.run(words, registry: registry) }),
     "analyze": (AnalyzeCommand.help, { (words, _) throws(CommandLineError) in try AnalyzeCommand.run(words) }),
 ]
 

@@ -113,9 +113,17 @@ extension TraceError.Hint {
 extension SweepError {
     /// The error in the command line's words, with a pointer to the policy catalog where it helps.
     var commandLineMessage: String {
-        if case .optionTakenByNone = self { return description + "; see 'cachebench policies'" }
-        if case .admission(let error) = self { return error.commandLineMessage }
-        return description
+        switch self {
+        case .optionTakenByNone(let option): return "--option \(option): none of the sweep's policies takes it; see 'cachebench policies'"
+        case .countLimitTakenByNone: return "--count-limit: none of the sweep's policies has one"
+        case .policyNamedTwice(let name): return "--policies: \(name) is named twice"
+        case let .invalidOption(error, policy): return "\(error.commandLineMessage) (policy \(policy))"
+        case .noTraces: return "--traces: name at least one trace"
+        case .noPolicies: return "--policies: name at least one policy; see 'cachebench policies'"
+        case .noCapacities: return "--capacities: name at least one capacity"
+        case .admission(let error): return error.commandLineMessage
+        default: return description
+        }
     }
 }
 

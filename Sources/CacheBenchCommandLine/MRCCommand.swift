@@ -27,6 +27,8 @@ enum MRCCommand {
 
     OPTIONS:
       --policy NAME           A policy from 'cachebench policies' (default lru).
+      --option KEY=VALUE      A parameter of that policy (repeatable; "a=1,b=2" gives several, as
+                              libCacheSim's -e), as for replay.
       --sample RATIO          The sampling ratio of the miniature simulations (0.01 or 1%; 1 is
                               exact). Default for a policy other than lru: 0.01, raised so the
                               sample keeps about 10,000 objects (1 on traces with fewer).
@@ -85,7 +87,7 @@ enum MRCCommand {
         valueOptions: Set(["--points", "--capacities", "--trace-format", "--columns", "--header", "--format", "--output", "--plot",
                            "--policy", "--sample", "--sample-seed", "--min-miniature", "--estimator", "--census-ratio", "--warmup", "--max-requests", "--threads"])
             .union(AdmissionOptions.valueOptions),
-        repeatableOptions: AdmissionOptions.repeatableOptions,
+        repeatableOptions: Set(["--option"]).union(AdmissionOptions.repeatableOptions),
         flags: ["--ignore-size"], positionals: 1...1)
 
     static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
@@ -100,6 +102,7 @@ enum MRCCommand {
         let admission: LibCacheSimAdmission<UInt64>?
         let estimator: MiniatureSimulation.Estimator
         let census: MiniatureSimulation.Census
+        let options: PolicyOptions
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
@@ -113,6 +116,7 @@ enum MRCCommand {
                 try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }
             }
             points = try arguments.integer("--points")
+            options = try TraceOptions.policyOptions(arguments.all("--option"))
             window = try WindowOptions.parse(arguments)
             threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
             guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
@@ -145,7 +149,7 @@ enum MRCCommand {
                                                 threads: threads, progress: progress,
                                                 policy: arguments.value("--policy") ?? "lru", window: window,
                                                 minimumMiniature: minimumMiniature, admission: admission,
-                                                estimator: estimator, census: census, registry: registry)
+                                                estimator: estimator, census: census, options: options, registry: registry)
             // Rendered first, then the curve and its chart are committed together.
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

@@ -79,7 +79,9 @@ enum Output {
     /// One line on standard error, with control bytes from the input made visible. A failing
     /// standard error is ignored: it never changes the exit code.
     static func error(_ message: String) {
-        writeStandardError(program + ": " + escapingControls(message) + "\n")
+        // A message that points at a command ('cachebench policies') names the running executable.
+        let named = program == "cachebench" ? message : message.replacingOccurrences(of: "'cachebench ", with: "'\(program) ")
+        writeStandardError(program + ": " + escapingControls(named) + "\n")
     }
 
     /// The executable's name in messages: `cachebench`, or a researcher's own executable's. Set

@@ -108,7 +108,11 @@ enum SweepCommand {
                           registry: PolicyRegistry) throws(UsageError) -> SweepSpec {
         let traces = try expandTraces(arguments.all("--traces"))
         guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
-        let policies = try CompareCommand.policyNames(arguments, registry: registry)
+        // Each name as the registry spells it (any case, any alias): the manifest, the records and
+        // the reports then name a policy one way, and a rerun typed differently resumes the sweep.
+        let policies = try CompareCommand.policyNames(arguments, registry: registry).map {
+            (try? registry.policy(named: $0))?.descriptor.name ?? $0
+        }
         let capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
             try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }.items
         } ?? SweepSpec.defaultCapacities

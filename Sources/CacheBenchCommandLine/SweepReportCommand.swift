@@ -31,7 +31,7 @@ enum SweepReportCommand {
     static let spec = CommandSpec(name: "sweep-report", valueOptions: ["--baseline", "--format", "--output", "--plot"],
                                   flags: ["--allow-missing"], positionals: 1...1, positionalName: "DIR")
 
-    static func run(_ words: [String]) throws(CommandLineError) {
+    static func run(_ words: [String], registry: PolicyRegistry) throws(CommandLineError) {
         let arguments: Arguments
         let format: ReportFormat
         do throws(UsageError) {
@@ -44,7 +44,11 @@ enum SweepReportCommand {
         do throws(CacheBenchError) {
             let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
             let report: MissRatioReduction
-            do { report = try MissRatioReduction(merged, baseline: arguments.value("--baseline") ?? "fifo") } catch { throw .sweep(error) }
+            // The baseline in any case or by an alias: the sweep's own name for that policy.
+            func canonical(_ name: String) -> String { (try? registry.policy(named: name))?.descriptor.name ?? name.lowercased() }
+            let asked = arguments.value("--baseline") ?? "fifo"
+            let baseline = merged.manifest.policies.first { canonical($0) == canonical(asked) } ?? asked
+            do { report = try MissRatioReduction(merged, baseline: baseline) } catch { throw .sweep(error) }
             // The tables and the chart are committed together, or neither is.
             let text = switch format {
             case .table, .markdown: report.markdown

@@ -25,6 +25,28 @@ private struct CallerFIFO<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
+/// The same rule under a name and an alias spelled with capitals.
+private struct CamelFIFO<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "CamelFIFO", reproduces: "a test's FIFO with a capitalised name", rule: "evict the oldest insertion",
+                         family: .research, supportsCountLimit: true, aliases: ["Camel-Alias"])
+    }
+    var store = SlotArena<Key, Value>()
+    var queue = SlotList()
+    let capacity: Int
+    let countLimit: Int
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+    }
+    var count: Int { queue.count }
+    var totalCost: Int { queue.cost }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
+    mutating func victim() -> Int32 { queue.tail }
+    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+}
+
 @Suite("registry: open to the caller's policies")
 struct OpenRegistryTests {
     @Test("the standard policies answer to distinct names and aliases")
@@ -60,6 +82,16 @@ struct OpenRegistryTests {
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))
         }
+    }
+
+    @Test("a policy whose own name or alias has capitals is found by any spelling")
+    func capitalisedNames() throws {
+        let registry = PolicyRegistry.standard.adding(CamelFIFO<UInt64, Void>.self)
+        for spelling in ["CamelFIFO", "camelfifo", "CAMELFIFO", "Camel-Alias", "camel-alias"] {
+            #expect(try registry.policy(named: spelling).descriptor.name == "CamelFIFO", "\(spelling)")
+        }
+        var copy = registry
+        #expect(throws: PolicyRegistryError.duplicateName("CamelFIFO")) { try copy.add(.of(CamelFIFO<UInt64, Void>.self)) }
     }
 
     @Test("replay and compare run a caller's policy exactly as the built-in policy with its rule")

@@ -144,6 +144,15 @@ struct CommandLineTests {
         let twice = try CLI.run(["compare", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk",
                                  "--tier", "memory=YY-LRU,disk=YY-Disk", "--capacities", "10MiB"])
         #expect(twice.status == 2 && twice.stderr.contains("twice"), "\(twice.stderr)")
+        // mrc takes the policy's options as replay does: at --sample 1 its point is the replay's.
+        for bits in ["1", "2"] {
+            let curve = try CLI.run(["mrc", "Traces/zipf.csv", "--policy", "clock", "--sample", "1", "--capacities", "100",
+                                     "--ignore-size", "--option", "bits=\(bits)", "--format", "json"])
+            let replay = try CLI.run(["replay", "Traces/zipf.csv", "--policy", "clock", "--capacity", "100", "--ignore-size",
+                                      "--option", "bits=\(bits)", "--format", "json"])
+            let point = (curve.json?["results"] as? [[String: Any]])?.first
+            #expect(curve.status == 0 && point?["hits"] as? Int == replay.json?["hits"] as? Int, "\(curve.stderr)")
+        }
         // A CSV layout for a binary trace would go unused: refused, whether the format is given or found.
         let binary = try CLI.run(["replay", "Traces/cloudPhysicsIO.oracleGeneral.bin", "--policy", "lru", "--capacity", "100",
                                   "--columns", "key=2"])

@@ -37,6 +37,17 @@ struct ExamplePolicyEndToEndTests {
         }
     }
 
+    @Test("errors that point at a command name the executable that printed them")
+    func errorsNameTheExecutable() throws {
+        for arguments in [["replay", "Traces/zipf.csv", "--policy", "nosuch"], ["compare", "Traces/zipf.csv"],
+                          ["mrc", "Traces/zipf.csv", "--bogus", "1"]] {
+            let result = try Self.example(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix("example-policy: ") && result.stderr.contains("'example-policy "), "\(result.stderr)")
+            #expect(!result.stderr.contains("cachebench"), "\(result.stderr)")
+        }
+    }
+
     @Test("policies lists the registered policy after the standard ones; cachebench itself does not know it")
     func listed() throws {
         let listed = try Self.example(["policies", "--format", "csv"])

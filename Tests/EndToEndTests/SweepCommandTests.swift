@@ -149,6 +149,31 @@ struct SweepCommandTests {
         #expect(try CLI.run(["sweep-report", output, "--format", "yaml"]).status == 2)
     }
 
+    @Test("policy names in any spelling are the registry's: a rerun spelled otherwise resumes; a refused option value is exit 2")
+    func namesAndOptions() throws {
+        let folder = scratchFolder(), other = scratchFolder()
+        defer { for f in [folder, other] { try? FileManager.default.removeItem(atPath: f) } }
+        let base = ["sweep", "--traces", "Traces/zipf.csv", "--capacities", "10,50", "--ignore-size", "--threads", "1"]
+        let first = try CLI.run(base + ["--policies", "LRU,fifo", "--output", folder])
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try CLI.run(base + ["--policies", "lru,FIFO", "--output", folder])
+        #expect(again.status == 0 && again.stdout.contains("0 cells recorded, 4 already recorded"), "\(again.stderr)")
+        let report = try CLI.run(["sweep-report", folder, "--baseline", "Fifo"])
+        #expect(report.status == 0 && report.stdout.contains("| lru |"), "\(report.stderr)")
+        #expect(report.stdout.contains("size (as given: bytes, or objects in object mode)"))
+        let merged = try CLI.run(["merge", folder, "--format", "csv"])
+        #expect(!merged.stdout.contains("LRU") && !merged.stdout.contains("FIFO"))
+
+        let badValue = try CLI.run(base + ["--policies", "s3fifo", "--output", other, "--option", "small-ratio=abc"])
+        #expect(badValue.status == 2 && badValue.stderr.contains("--option small-ratio=abc: expected a number (policy s3fifo)"),
+                "\(badValue.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other + "/sweep.json"))
+        let unknown = try CLI.run(base + ["--policies", "lru", "--output", other, "--option", "bogus=1"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--option bogus: none of the sweep's policies takes it"), "\(unknown.stderr)")
+        let count = try CLI.run(base + ["--policies", "arc", "--output", other, "--count-limit", "3"])
+        #expect(count.status == 2 && count.stderr.contains("--count-limit: none of the sweep's policies has one"), "\(count.stderr)")
+    }
+
     @Test("usage errors: no traces, no output, a bad shard, a folder without a sweep")
     func usageErrors() throws {
         let file = scratchDirectory.appendingPathComponent("sweep-into-a-file-\(UUID().uuidString)").path

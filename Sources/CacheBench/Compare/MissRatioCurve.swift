@@ -20,8 +20,8 @@ public enum MissRatioCurve {
     /// its counts scaled up by `estimator` (a control variate's model counting the keys `census` says).
     /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
     /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
-    /// `policy` is looked up in `registry`; the exact curve is for a policy that evicts as LRU
-    /// (``PolicyDescriptor/evictsAsLRU``).
+    /// `policy` is looked up in `registry`, and made with `options`; the exact curve is for a
+    /// policy that evicts as LRU (``PolicyDescriptor/evictsAsLRU``).
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
                            window: RequestWindow = RequestWindow(),
@@ -29,6 +29,7 @@ public enum MissRatioCurve {
                            admission: LibCacheSimAdmission<UInt64>? = nil,
                            estimator: MiniatureSimulation.Estimator = .default,
                            census: MiniatureSimulation.Census = .automatic,
+                           options: PolicyOptions = PolicyOptions(),
                            registry: PolicyRegistry = .standard) throws(CacheBenchError) -> CompareResult {
         // Named first: an unknown policy is a usage error before the trace is read.
         let registered: RegisteredPolicy
@@ -58,11 +59,12 @@ public enum MissRatioCurve {
             return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
                                                ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
                                                minimumMiniature: minimumMiniature, admission: admission,
-                                               estimator: estimator, census: census, registry: registry)
+                                               estimator: estimator, census: census, options: options, registry: registry)
         }
         var job = CompareJob(trace: trace, policies: [policy], capacities: list, ignoreSize: ignoreSize, threads: threads)
         job.registry = registry
         job.admission = admission
+        job.options = options
         var result = try Compare.run(job, progress: progress)
         if result.workingSet == nil { result.workingSet = workingSet }
         if let admission {

@@ -139,6 +139,7 @@ public enum MiniatureSimulation {
                            admission: LibCacheSimAdmission<UInt64>? = nil,
                            estimator: Estimator = .default,
                            census censusKind: Census = .automatic,
+                           options: PolicyOptions = PolicyOptions(),
                            registry: PolicyRegistry = .standard) throws(CacheBenchError) -> CompareResult {
         var window = window
         var measured = workingSet
@@ -154,6 +155,7 @@ public enum MiniatureSimulation {
                              lruStackDistance: false, threads: threads)
         job.registry = registry
         job.admission = admission
+        job.options = options
         // A miniature cache of a handful of objects says little about the full one: small
         // capacities sample more, so each miniature keeps at least `minimumScaledObjects`
         // objects (their bytes at the working set's mean size in byte mode).

@@ -118,6 +118,14 @@ public struct MissRatioReduction: Sendable {
         return out
     }
 
+    /// What the size labels are: fractions of each trace's working set, absolute sizes, or both.
+    var sizeUnits: String {
+        let fractions = capacities.filter { if case .fraction = $0.item { return true }; return false }.count
+        if fractions == capacities.count { return "(of each trace's working set)" }
+        if fractions == 0 { return "(as given: bytes, or objects in object mode)" }
+        return "(fractions are of each trace's working set)"
+    }
+
     /// Two Markdown tables, policies by sizes: the median with the quartiles, and the mean.
     public var markdown: String {
         func percent(_ value: Double?) -> String {
@@ -125,7 +133,7 @@ public struct MissRatioReduction: Sendable {
             let text = _fixed(value * 100, decimals: 1)
             return value > 0 && text != "0.0" ? "+" + text : text
         }
-        let sizeTitle = "size (of each trace's working set)"
+        let sizeTitle = "size " + sizeUnits
         var out = "Miss-ratio reduction against \(baseline), in % of \(baseline)'s misses (positive: fewer misses), across \(traceCount) traces.\n\n"
         out += "**Median [p25, p75]**\n\n"
         var rows = [["policy \\ " + sizeTitle] + capacities.map(\.label)]

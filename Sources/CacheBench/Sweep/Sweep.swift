@@ -41,6 +41,24 @@ public enum Sweep {
         if spec.countLimit != nil && !descriptors.contains(where: \.supportsCountLimit) {
             throw .sweep(.countLimitTakenByNone)
         }
+        // An option value a policy refuses would make every one of its cells a refusal, recorded
+        // and exiting 0: found now, by making each policy that takes an option once, at 1 MiB (or
+        // the sweep's largest absolute capacity, so a value that depends on the capacity is judged
+        // at one the sweep runs). Only the options' verdict counts, not the limits'.
+        let largest = spec.capacities.compactMap { item -> Int? in if case .size(let size) = item { return size }; return nil }.max()
+        for name in spec.policies {
+            guard let policy = try? registry.policy(named: name) else { continue }
+            let declared = Set(policy.descriptor.parameters.map(\.name))
+            let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
+            guard !options.values.isEmpty else { continue }
+            let limits = CacheLimits(capacity: max(largest ?? 0, 1 << 20), countLimit: nil)
+            do { _ = try policy.makeRun(limits: limits, options: options, ignoreSize: spec.ignoreSize) } catch {
+                switch error {
+                case .invalidOption, .unknownOption, .missingOption: throw .sweep(.invalidOption(error, policy: policy.descriptor.name))
+                default: break
+                }
+            }
+        }
         if let admission = spec.admission {
             do { _ = try LibCacheSimAdmission<UInt64>(admission) } catch { throw .sweep(.admission(error)) }
         }

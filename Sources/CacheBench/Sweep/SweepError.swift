@@ -15,6 +15,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case optionTakenByNone(String)
     /// A count limit was given, but no policy of the sweep has one.
     case countLimitTakenByNone
+    /// A policy refused an option's value (every cell of the policy would be refused).
+    case invalidOption(PolicyConfigurationError, policy: String)
     /// The sweep names this trace twice.
     case traceNamedTwice(String)
     /// The folder holds the records of a different sweep.
@@ -41,6 +43,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .policyNamedTwice(let name): "policy \(name) is named twice"
         case .optionTakenByNone(let option): "option \(option): none of the sweep's policies takes it"
         case .countLimitTakenByNone: "count limit: none of the sweep's policies has one"
+        case let .invalidOption(error, policy): "policy \(policy): \(error.description)"
         case .traceNamedTwice(let path): "trace \(path) is named twice (or another name reaches the same file)"
         case .folderHoldsAnotherSweep(let directory):
             "\(directory) holds another sweep (its \(SweepManifest.fileName) names other traces, policies, capacities or settings); write this one to a new folder"

@@ -80,7 +80,8 @@ struct EngineErrorWordingTests {
             "--set-ratio and --delete-ratio add up to more than 1",
             "--ratio does not apply to 'zipf' (it takes --alpha, --max-size, --min-size, --objects)",
             "--min-size 1Q: unknown size suffix 'q' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)",
-            "option nope: none of the sweep's policies takes it; see 'cachebench policies'",
+            "--option nope: none of the sweep's policies takes it; see 'cachebench policies'",
+            "--count-limit: none of the sweep's policies has one",
             "--points 1: must be from 2 to \(CapacityList.maximumCount)",
             "SLURM_ARRAY_TASK_ID=9 is not one of 4 tasks from 0 in steps of 1",
         ] {

@@ -159,6 +159,23 @@ struct CommandLineTests {
         #expect(binary.status == 65 && binary.stdout.isEmpty && binary.stderr.contains("a CSV layout (--columns or --header) was given"), "\(binary.stderr)")
     }
 
+    @Test("mrc's own capacities that a policy refuses (LIRS's smallest) are left out with a note; given ones are refused")
+    func mrcLeavesOutRefusedPoints() throws {
+        let chosen = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--format", "json"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        let notes = chosen.json?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.contains("left out, below what the policy takes") }, "\(notes)")
+        let points = (chosen.json?["results"] as? [[String: Any]])?.count ?? 0
+        #expect(points > 20)
+        let given = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--capacities", "2,100"])
+        #expect(given.status == 2 && given.stdout.isEmpty, "\(given.stderr)")
+        // The sampling note counts the sample's requests from a run at the ratio itself.
+        let sampled = try CLI.run(["mrc", "Traces/cloudPhysicsIO.oracleGeneral.bin", "--policy", "sieve", "--capacities", "1MiB,512MiB",
+                                   "--sample", "0.1", "--format", "json"])
+        let note = (sampled.json?["notes"] as? [String])?.first ?? ""
+        #expect(note.contains("of 113872 requests") && !note.contains("(113872 of 113872") && note.contains("1 of 2 capacities sampled more"), "\(note)")
+    }
+
     @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"]])
     func help(arguments: [String]) throws {
         let result = try CLI.run(arguments)

@@ -269,6 +269,21 @@ struct RankedPolicyTests {
         expectSameDecisions(&lfuda, &model, operations, label: "lfuda c=\(capacity) keys=\(keys)")
     }
 
+    @Test("size: a hit re-keys the object with the request's size, as libCacheSim's Size_find; its cost stays")
+    func sizeRekeysOnHit() throws {
+        // Capacity 10: 1 (2) and 2 (3) enter; a request for 1 of size 8 hits and re-keys 1 at 8
+        // (its cost stays 2); 3 (6) needs 1 more byte: the heap's top is now 1, not 2, so 1 goes;
+        // 2 then hits. libCacheSim 0.3.5 (lcs_exact on these five requests, bytes): 3 misses.
+        var cache = try SizeCache<Int, Void>.make(capacity: 10)
+        var observer = EvictionRecorder<Int, Void>()
+        var misses = 0
+        for (key, size) in [(1, 2), (2, 3), (1, 8), (3, 6), (2, 3)] where !cache.access(key, cost: size, orInsert: (), observer: &observer) {
+            misses += 1
+        }
+        #expect(misses == 3 && observer.evicted == [1])
+        #expect(cache.totalCost == 9)
+    }
+
     @Test("size always evicts a largest resident", arguments: [1, 2, 3] as [UInt64])
     func sizeEvictsLargest(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)

@@ -56,10 +56,25 @@ public enum MissRatioCurve {
             }
         }
         if !registered.descriptor.evictsAsLRU || !window.isWholeTrace {
-            return try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
-                                               ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
-                                               minimumMiniature: minimumMiniature, admission: admission,
-                                               estimator: estimator, census: census, options: options, registry: registry)
+            // Points chosen here (not given) that the policy refuses, the smallest (LIRS needs 3
+            // objects), are left out with a note rather than failing the curve.
+            var skipped: [String] = []
+            while true {
+                do {
+                    var result = try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
+                                                             ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
+                                                             minimumMiniature: minimumMiniature, admission: admission,
+                                                             estimator: estimator, census: census, options: options, registry: registry)
+                    if !skipped.isEmpty {
+                        result.notes.append("\(policy): \(skipped.count) of the chosen capacities left out, below what the policy takes (\(skipped.joined(separator: "; ")))")
+                    }
+                    return result
+                } catch {
+                    guard capacities == nil, list.items.count > 2, case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
+                    skipped.append("\(SweepCapacity(list.items[0]).label): \(refusal.description)")
+                    list = CapacityList(Array(list.items.dropFirst()))
+                }
+            }
         }
         var job = CompareJob(trace: trace, policies: [policy], capacities: list, ignoreSize: ignoreSize, threads: threads)
         job.registry = registry

@@ -58,6 +58,17 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     }
 }
 
+extension RunConfigurationError {
+    /// Whether the policy refused a limit (too small for it), not a name or an option.
+    var isLimitRefusal: Bool {
+        switch self {
+        case .sampledLimit: return true
+        case .policy(.invalidLimit): return true
+        default: return false
+        }
+    }
+}
+
 extension PolicyLookupError {
     var asRunError: CacheBenchError { .configuration(.unknownPolicy(self)) }
 }

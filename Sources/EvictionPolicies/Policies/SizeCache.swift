@@ -5,8 +5,9 @@
 /// A cache that evicts its largest object.
 ///
 /// **Rule** (libCacheSim 0.3.5 `Size.c`). Every object sits in a max-heap keyed by its size. A
-/// hit re-keys it with the same size, which leaves it in place, so a hit does nothing here; a
-/// new cost re-keys it at once. A miss evicts the top of the heap until the object fits, then
+/// hit re-keys it with the *request's* size (`Size_find`): the same size leaves it in place; a
+/// request of another size moves it to that key, while the object keeps its cost (a hit does
+/// not change an object's size). A new cost (an update) re-keys it at once. A miss evicts the top of the heap until the object fits, then
 /// inserts it. Among equal sizes (every object in object mode)
 /// the victim is whichever the heap's moves leave on top, so the heap is libCacheSim's
 /// `pqueue.c` move for move (``PQueueMaxHeap``).
@@ -32,8 +33,16 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
 
     @inlinable public var count: Int { heap.count }
 
-    /// `pqueue_change_priority` with the size the object already has moves nothing.
+    /// A hit without the request's size (a lookup): `pqueue_change_priority` with the key the
+    /// object has moves nothing.
     @inlinable public mutating func didHit(_ slot: Int32) {}
+
+    /// `Size_find`: the heap key becomes the request's size. With the key it has, nothing moves
+    /// (and the heap is not touched).
+    @inlinable
+    public mutating func didHit(_ slot: Int32, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
+        if heap.priority(of: slot) != Double(cost) { heap.update(slot, priority: Double(cost)) }
+    }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {
         budget.cost += store.cost(slot)

@@ -22,6 +22,10 @@ public protocol ArenaPolicy: EvictionPolicy {
     /// The hit rule as the surface calls it, with the request's observer for a rule that may
     /// evict on a hit (``HitEvictingPolicy``). The default calls ``didHit(_:)``.
     mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>)
+    /// The hit rule for an access that carries the request's size, `cost` (≥ 0): the research
+    /// convention keeps the object's cost, but a rule may read the request's (libCacheSim's Size
+    /// re-keys its heap with it). The default calls ``didHit(_:observer:)``.
+    mutating func didHit(_ slot: Int32, cost: Int, observer: inout some EvictionObserver<Key, Value>)
     /// The miss step for `key`, whose hash is `hash`, with `cost` (≥ 0): `ghost` is the key's
     /// ghost slot, still in its ghost list, or -1. `value` is called only if the object is stored.
     mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
@@ -39,6 +43,11 @@ extension ArenaPolicy {
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
         didHit(slot)
+    }
+
+    @inlinable @inline(__always)
+    public mutating func didHit(_ slot: Int32, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
+        didHit(slot, observer: &observer)
     }
 
     @inlinable
@@ -92,7 +101,7 @@ extension ArenaPolicy {
             return (hash, store.find(key, hash: hash))
         }
         if slot >= 0 && isResident(slot) {
-            didHit(slot, observer: &observer)
+            didHit(slot, cost: max(cost, 0), observer: &observer)
             return true
         }
         miss(key, hash: hash, ghost: slot, cost: max(cost, 0), value: value, observer: &observer)

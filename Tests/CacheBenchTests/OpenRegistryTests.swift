@@ -3,12 +3,27 @@ import EvictionPolicies
 import TestSupport
 import Testing
 
+/// The names a test's own FIFO answers to.
+private protocol TestPolicyNaming { static var descriptor: PolicyDescriptor { get } }
+
 /// FIFO's rule under another name (and, when asked, an alias), as a caller's own policy would be.
-private struct CallerFIFO<Key: Hashable, Value>: SlotPolicy {
+private enum CallerNaming: TestPolicyNaming {
     static var descriptor: PolicyDescriptor {
         PolicyDescriptor(name: "caller-fifo", reproduces: "a test's own FIFO", rule: "evict the oldest insertion",
                          family: .research, supportsCountLimit: true)
     }
+}
+
+/// The same rule under a name and an alias spelled with capitals.
+private enum CamelNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "CamelFIFO", reproduces: "a test's FIFO with a capitalised name", rule: "evict the oldest insertion",
+                         family: .research, supportsCountLimit: true, aliases: ["Camel-Alias"])
+    }
+}
+
+private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: SlotPolicy {
+    static var descriptor: PolicyDescriptor { Naming.descriptor }
     var store = SlotArena<Key, Value>()
     var queue = SlotList()
     let capacity: Int
@@ -25,27 +40,8 @@ private struct CallerFIFO<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
-/// The same rule under a name and an alias spelled with capitals.
-private struct CamelFIFO<Key: Hashable, Value>: SlotPolicy {
-    static var descriptor: PolicyDescriptor {
-        PolicyDescriptor(name: "CamelFIFO", reproduces: "a test's FIFO with a capitalised name", rule: "evict the oldest insertion",
-                         family: .research, supportsCountLimit: true, aliases: ["Camel-Alias"])
-    }
-    var store = SlotArena<Key, Value>()
-    var queue = SlotList()
-    let capacity: Int
-    let countLimit: Int
-    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
-    }
-    var count: Int { queue.count }
-    var totalCost: Int { queue.cost }
-    mutating func didHit(_ slot: Int32) {}
-    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-    mutating func victim() -> Int32 { queue.tail }
-    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
-}
+private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
+private typealias CamelFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CamelNaming>
 
 @Suite("registry: open to the caller's policies")
 struct OpenRegistryTests {

@@ -7,9 +7,8 @@
 /// entry; a hit in the top segment changes nothing.
 ///
 /// **Rule** (libCacheSim 0.3.5 `SLRUv0.c`). Segment *i* holds at most ⌊capacity / n⌋.
-/// - **Hit** in the top segment: nothing moves. Hit in segment *i* below: the entry leaves *i*
-///   and takes the request's size (libCacheSim re-inserts the request); while segment *i* + 1
-///   has no room for it, *cool* *i* + 1; the entry enters its head.
+/// - **Hit** in the top segment: nothing moves. Hit in segment *i* below: the entry leaves *i*;
+///   while segment *i* + 1 has no room for it, *cool* *i* + 1; the entry enters its head.
 /// - **Cool** segment *j* > 0: its tail leaves; while segment *j* − 1 has no room for it, cool
 ///   *j* − 1; the tail enters the head of *j* − 1. Cooling segment 0 evicts its tail.
 /// - **Miss**: an object larger than a segment's share is never inserted. Evict the tail of the
@@ -39,24 +38,9 @@ public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
 
     @inlinable
     public mutating func hit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
-        promote(slot, cost: nil, observer: &observer)
-    }
-
-    /// A hit that carries the request's size: a promotion takes the entry out and inserts the
-    /// *request* into the next segment (`SLRUv0_find`), so the entry then costs the request's
-    /// size; a hit in the top segment keeps its cost.
-    @inlinable
-    public mutating func didHit(_ slot: Int32, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
-        promote(slot, cost: cost, observer: &observer)
-    }
-
-    /// The hit rule, the entry re-costed to `cost` (when given) as it moves up.
-    @inlinable
-    mutating func promote(_ slot: Int32, cost: Int?, observer: inout some EvictionObserver<Key, Value>) {
         let from = Int(store.aux(slot))
         guard from < segments.top else { return }
         store.unlink(slot, &segments.lists[from])
-        if let cost, cost != store.cost(slot) { store.setCost(slot, cost) }
         var pass = TrimPass(.caller)
         makeRoom(in: from + 1, for: store.cost(slot), pass: &pass, observer: &observer)
         pass.end(&observer)

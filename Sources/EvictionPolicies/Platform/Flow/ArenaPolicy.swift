@@ -24,7 +24,7 @@ public protocol ArenaPolicy: EvictionPolicy {
     mutating func didHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>)
     /// The hit rule for an access that carries the request's size, `cost` (≥ 0): the research
     /// convention keeps the object's cost, but a rule may read the request's (libCacheSim's Size
-    /// re-keys its heap with it). The default calls ``didHit(_:observer:)``.
+    /// re-keys its heap with it). The default calls ``ArenaPolicy/didHit(_:observer:)``.
     mutating func didHit(_ slot: Int32, cost: Int, observer: inout some EvictionObserver<Key, Value>)
     /// The miss step for `key`, whose hash is `hash`, with `cost` (≥ 0): `ghost` is the key's
     /// ghost slot, still in its ghost list, or -1. `value` is called only if the object is stored.

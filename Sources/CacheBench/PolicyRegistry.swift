@@ -70,6 +70,13 @@ public struct PolicyRegistry: Sendable {
         throw PolicyLookupError(name: name, known: descriptors.map(\.name), notProvidedBecause: missing?.reason)
     }
 
+    /// The registered name of the policy `name` finds (`LRU` → `lru`, `twoq` → `2q`), or `name`
+    /// itself when no policy answers to it, so that records keyed by policy name agree however
+    /// the user spelled it.
+    public func canonicalName(_ name: String) -> String {
+        lookup(name)?.descriptor.name ?? name
+    }
+
     /// Names compare ignoring case on both sides: a descriptor may spell its own name or aliases
     /// with capitals (`CamelLRU`), and any spelling finds it.
     private func lookup(_ name: String) -> RegisteredPolicy? {

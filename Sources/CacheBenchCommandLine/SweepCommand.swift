@@ -110,9 +110,7 @@ enum SweepCommand {
         guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
         // Each name as the registry spells it (any case, any alias): the manifest, the records and
         // the reports then name a policy one way, and a rerun typed differently resumes the sweep.
-        let policies = try CompareCommand.policyNames(arguments, registry: registry).map {
-            (try? registry.policy(named: $0))?.descriptor.name ?? $0
-        }
+        let policies = try CompareCommand.policyNames(arguments, registry: registry).map(registry.canonicalName)
         let capacities = try arguments.value("--capacities").map { (text) throws(UsageError) in
             try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }.items
         } ?? SweepSpec.defaultCapacities

@@ -45,7 +45,7 @@ enum SweepReportCommand {
             let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
             let report: MissRatioReduction
             // The baseline in any case or by an alias: the sweep's own name for that policy.
-            func canonical(_ name: String) -> String { (try? registry.policy(named: name))?.descriptor.name ?? name.lowercased() }
+            func canonical(_ name: String) -> String { registry.canonicalName(name).lowercased() }
             let asked = arguments.value("--baseline") ?? "fifo"
             let baseline = merged.manifest.policies.first { canonical($0) == canonical(asked) } ?? asked
             do { report = try MissRatioReduction(merged, baseline: baseline) } catch { throw .sweep(error) }

@@ -47,8 +47,7 @@ enum TierOptions {
         var pairs: [TierPair] = []
         for text in lists {
             let (given, givenDisk) = try TierJob.parseTiers(text)
-            func canonical(_ name: String) -> String { (try? registry.policy(named: name))?.descriptor.name ?? name }
-            let (memory, disk) = (canonical(given), canonical(givenDisk))
+            let (memory, disk) = (registry.canonicalName(given), registry.canonicalName(givenDisk))
             let pair = TierPair(memory: memory, tier: try tierJob(arguments, disk: disk))
             guard !pairs.contains(where: { $0.name == pair.name }) else { throw UsageError("--tier \(text) is given twice") }
             pairs.append(pair)

@@ -85,7 +85,11 @@ struct OpenRegistryTests {
         let registry = PolicyRegistry.standard.adding(CamelFIFO<UInt64, Void>.self)
         for spelling in ["CamelFIFO", "camelfifo", "CAMELFIFO", "Camel-Alias", "camel-alias"] {
             #expect(try registry.policy(named: spelling).descriptor.name == "CamelFIFO", "\(spelling)")
+            #expect(registry.canonicalName(spelling) == "CamelFIFO", "\(spelling)")
         }
+        #expect(registry.canonicalName("TwoQ") == "2q")
+        #expect(registry.canonicalName("LRU") == "lru")
+        #expect(registry.canonicalName("no-such-policy") == "no-such-policy")
         var copy = registry
         #expect(throws: PolicyRegistryError.duplicateName("CamelFIFO")) { try copy.add(.of(CamelFIFO<UInt64, Void>.self)) }
     }

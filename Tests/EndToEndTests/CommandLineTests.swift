@@ -204,6 +204,35 @@ struct CommandLineTests {
         #expect(unwritable.status == 74)
     }
 
+    @Test("a closed standard output fails the report (74) and a closed standard input fails '-' (66), neither read nor written elsewhere")
+    func closedStandardDescriptors() throws {
+        func shell(_ script: String) throws -> CLI.Result {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            // $0 is the executable; the script closes a descriptor before exec-ing it.
+            process.arguments = ["-c", script, CLI.executable(named: "cachebench").path]
+            process.currentDirectoryURL = CLI.root
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                              stderr: String(decoding: errData, as: UTF8.self))
+        }
+        let noStdout = try shell(#"exec "$0" replay Traces/lirs-cs.csv --policy lru --capacity 150 >&-"#)
+        #expect(noStdout.status == 74, "\(noStdout.stderr)")
+        let noStdin = try shell(#"exec "$0" replay - --policy lru --capacity 150 <&-"#)
+        #expect(noStdin.status == 66, "\(noStdin.stderr)")
+        #expect(noStdin.stdout.isEmpty && noStdin.stderr.contains("standard input is closed"), "\(noStdin.stderr)")
+        // An open but empty standard input is still an empty trace: bad input, not a missing one.
+        let empty = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "150"], stdin: Data())
+        #expect(empty.status == 65, "\(empty.stderr)")
+    }
+
     @Test("--threads replays through one shared, locked cache and counts every request once")
     func threads() throws {
         let result = try CLI.run(["replay", "Traces/lirs-sprite.csv", "--policy", "lru", "--capacity", "700",

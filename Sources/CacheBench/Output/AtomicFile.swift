@@ -46,11 +46,15 @@ public final class AtomicFile {
     private static let counter = _AtomicCounter()
     /// Set once at startup by ``protectStandardDescriptors()``, before any other thread exists.
     nonisolated(unsafe) private static var standardOutputWasClosed = false
+    /// Set with ``standardOutputWasClosed``: reading a trace from `-` then fails (exit 66)
+    /// rather than reading `/dev/null` as an empty trace.
+    nonisolated(unsafe) private(set) static var standardInputWasClosed = false
 
     /// Call first thing in `main`: a standard descriptor (0, 1, 2) the process was started
     /// without (`>&-`) is occupied by `/dev/null`, so no file opened later takes its number
     /// and receives output meant for the terminal. A closed standard output is remembered:
-    /// writing a report to `-` then fails (exit 74) rather than vanishing into `/dev/null`.
+    /// writing a report to `-` then fails (exit 74) rather than vanishing into `/dev/null`; so is
+    /// a closed standard input: reading `-` then fails (exit 66) rather than reading nothing.
     public static func protectStandardDescriptors() {
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
@@ -59,6 +63,7 @@ public final class AtomicFile {
                 close(placeholder)
             }
             if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+            if descriptor == STDIN_FILENO { standardInputWasClosed = true }
         }
     }
 

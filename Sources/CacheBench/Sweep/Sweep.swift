@@ -185,7 +185,7 @@ public enum Sweep {
             let capacity = cell.capacity.resolve(workingSet: workingSet)
             // Compare names each result by the policy's own name; the cell keeps the name as given
             // (an alias such as `twoq`, or `LRU`), which is part of its identity.
-            let name = (try? registry.policy(named: cell.policy))?.descriptor.name ?? cell.policy
+            let name = registry.canonicalName(cell.policy)
             guard let result = outcome.results.first(where: { $0.policy == name && $0.capacity == capacity }) else {
                 // Compare runs every policy at every capacity asked; a gap would be a bug here, not bad input.
                 throw .trace(TraceError(.malformed, file: path, reason: "internal: compare returned no result for \(cell.policy) at \(capacity)"))

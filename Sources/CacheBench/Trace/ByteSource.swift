@@ -25,6 +25,9 @@ public final class ByteSource {
     public init(path: String) throws(TraceError) {
         name = path
         if path == "-" {
+            if AtomicFile.standardInputWasClosed {
+                throw TraceError(.cannotOpen, file: path, reason: "cannot open: standard input is closed")
+            }
             descriptor = 0
             ownsDescriptor = false
             return

@@ -31,6 +31,9 @@ final class _OneShotInput: @unchecked Sendable {
     init(path: String) throws(TraceError) {
         name = path
         if path == "-" {
+            if AtomicFile.standardInputWasClosed {
+                throw TraceError(.cannotOpen, file: path, reason: "cannot open: standard input is closed")
+            }
             original = STDIN_FILENO
             ownsOriginal = false
         } else {

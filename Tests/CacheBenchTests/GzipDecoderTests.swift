@@ -57,6 +57,22 @@ struct GzipDecoderTests {
         #expect(crcError.reason.contains("CRC-32"))
         guard case .failure(let trailing) = gzipDecode(whole + Array("x".utf8)) else { Issue.record("trailing byte ignored"); return }
         #expect(trailing.reason.contains("not a gzip member"))
+        // A header's own CRC (FHCRC): the low 16 bits of the CRC-32 of the bytes before it.
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var c = _CRC32()
+            bytes.withUnsafeBufferPointer { c.update($0.baseAddress.unsafelyUnwrapped, count: $0.count) }
+            return c.value
+        }
+        let header: [UInt8] = [0x1F, 0x8B, 8, 0x02 | 0x08, 0, 0, 0, 0, 0, 3] + Array("a.csv".utf8) + [0]
+        let text = Array("1,2,3\n".utf8)
+        let body: [UInt8] = [0x01, UInt8(text.count), 0, ~UInt8(text.count), 0xFF] + text   // one stored, final block
+            + withUnsafeBytes(of: crc32(text).littleEndian, Array.init) + withUnsafeBytes(of: UInt32(text.count).littleEndian, Array.init)
+        let headerCRC = UInt16(truncatingIfNeeded: crc32(header))
+        let good = header + withUnsafeBytes(of: headerCRC.littleEndian, Array.init) + body
+        #expect(try gzipDecode(good).get() == text)
+        let bad = header + withUnsafeBytes(of: (headerCRC ^ 0x0100).littleEndian, Array.init) + body
+        guard case .failure(let headerError) = gzipDecode(bad) else { Issue.record("bad header CRC decoded"); return }
+        #expect(headerError.reason.contains("header CRC-16"), "\(headerError)")
         var rng = SeededRandom(seed: 1952)
         var rejected = 0
         for _ in 0..<200 {

@@ -156,5 +156,36 @@ struct ReaderFormatTests {
             #expect(requests.map(\.size) == [320, 0, 60])
             #expect(requests.map(\.operation) == [.get, .get, .set])
         }
+        // libCacheSim's forward read skips only get (1) and gets (2) of value size 0: a no-op (0)
+        // or an unnamed code (13) of value size 0 stays a request of its key's size.
+        let others = record(1, 5, key: 20, value: 0, op: 2, ns: nil) + record(2, 6, key: 20, value: 0, op: 0, ns: nil)
+            + record(3, 7, key: 16, value: 0, op: 13, ns: nil) + record(4, 8, key: 16, value: 0, op: 9, ns: nil)
+        let requests = try readTrace(try temporaryFile(Data(others), suffix: ".twr"))
+        #expect(requests.map(\.size) == [0, 20, 16, 16])
+        #expect(requests.map(\.operation) == [.get, .get, .get, .delete])
+    }
+
+    @Test("a Twitter binary trace whose timestamps hold vscsi's version byte is still Twitter's, named or not")
+    func twitterTimestampsLikeVSCSIVersions() throws {
+        // Timestamps from 2^25 put 2 in each record's fourth byte, where a vscsi v2 record keeps
+        // its version, in records 0, 2, 4, ...: libCacheSim's two-record version test passes.
+        var bytes: [UInt8] = []
+        for i in 0..<100 {
+            withUnsafeBytes(of: UInt32(40_000_000 + i).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt64(1000 + i % 10).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: (UInt32(20) << 22 | 100).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: (UInt32(1) << 24).littleEndian) { bytes += $0 }
+        }
+        #expect(bytes[3] == 2 && bytes[43] == 2)
+        for suffix in [".twr", ".trace"] {
+            let requests = try readTrace(try temporaryFile(Data(bytes), suffix: suffix))
+            #expect(requests.count == 100, "\(suffix)")
+            #expect(requests.allSatisfy { $0.size == 120 }, "\(suffix)")
+            #expect(referenceLRUMisses(requests, capacity: 100_000) == 10, "\(suffix)")
+        }
+        // A real vscsi sample stays vscsi, with or without its name.
+        let sample = try Data(contentsOf: URL(fileURLWithPath: "Traces/cloudPhysicsIO-2k.vscsi"))
+        #expect(TraceFormatDetection.detect(Array(sample.prefix(TraceFormatDetection.prefixLength)))?.format == .vscsi)
+        #expect(try readTrace(try temporaryFile(sample, suffix: ".trace")).count == 2000)
     }
 }

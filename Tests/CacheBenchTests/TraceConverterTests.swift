@@ -45,6 +45,37 @@ struct TraceConverterTests {
         #expect(try Self.records(output).map(\.size) == [100, 50, 100, 100])
     }
 
+    /// traceConv reads binary traces backwards, where their readers' zero-size skip does not
+    /// apply: a zero-size oracleGeneral row and a Twitter get of value size 0 (with its key's
+    /// size) are written and keep their place in the chain. traceConv 0.3.5 writes exactly these.
+    @Test("a binary trace's zero-size rows are written, as traceConv's backward read keeps them")
+    func binaryZeroSizeRows() throws {
+        func bytes<T: FixedWidthInteger>(_ values: T...) -> [UInt8] {
+            values.flatMap { value in withUnsafeBytes(of: value.littleEndian, Array.init) }
+        }
+        var oracle: [UInt8] = []
+        for (time, id, size, next) in [(1, 5, 100, 3), (2, 6, 0, -1), (3, 5, 100, -1)] as [(UInt32, UInt64, UInt32, Int64)] {
+            oracle += bytes(time) + bytes(id) + bytes(size) + bytes(next)
+        }
+        var twitter: [UInt8] = []
+        for (time, id, key, value, op) in [(1, 5, 20, 100, 1), (2, 6, 20, 0, 1), (3, 5, 20, 100, 1), (4, 6, 16, 0, 13), (5, 6, 20, 50, 1)]
+            as [(UInt32, UInt64, UInt32, UInt32, UInt32)] {
+            twitter += bytes(time) + bytes(id) + bytes(key << 22 | value, op << 24 | 60)
+        }
+        for (input, suffix, expected) in [
+            (oracle, ".oracleGeneral.bin", [(1, 5, 100, 3), (2, 6, 0, -1), (3, 5, 100, -1)]),
+            (twitter, ".twr", [(1, 5, 120, 3), (2, 6, 20, 4), (3, 5, 120, -1), (4, 6, 16, 5), (5, 6, 70, -1)]),
+        ] as [([UInt8], String, [(UInt32, UInt64, UInt32, Int64)])] {
+            let path = try temporaryFile(Data(input), suffix: suffix)
+            let output = path + ".og"
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let summary = try TraceConverter.convert(TraceSpec(path: path), to: output)
+            #expect(summary.zeroSize == 0 && summary.records == expected.count, "\(suffix)")
+            let records = try Self.records(output)
+            #expect(records.count == expected.count && zip(records, expected).allSatisfy { $0 == $1 }, "\(suffix): \(records)")
+        }
+    }
+
     @Test("libCacheSim's sample converts to the records traceConv writes for it")
     func twitterSample() throws {
         let output = scratchDirectory.appendingPathComponent("cachebench-tw-\(UUID().uuidString).og").path

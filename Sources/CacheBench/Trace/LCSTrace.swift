@@ -98,6 +98,10 @@ public struct VSCSILayout: BinaryRecordLayout {
     public var formatName: String { "vscsi v\(version)" }
     public var providesNextAccess: Bool { false }
 
+    /// The SCSI command codes libCacheSim's vscsi reader names: reads (8, 40, 45, 136, 168) and
+    /// writes (42, 63, 138, 142, 154, 156, 170, 174); any other is its `OP_INVALID`, still a request.
+    public static let knownCommands: Set<UInt16> = [8, 40, 45, 136, 168, 42, 63, 138, 142, 154, 156, 170, 174]
+
     /// The version whose records the first 80 bytes hold, or `nil` if neither fits.
     public static func detect(_ prefix: [UInt8]) -> VSCSILayout? {
         guard prefix.count >= 80 else { return nil }
@@ -119,25 +123,36 @@ public struct VSCSILayout: BinaryRecordLayout {
 /// u32 key size:10 | value size:22, u32 op:8 | ttl:24`) and `twrNS` (the same and a `u16`
 /// namespace, 22 bytes).
 ///
-/// The size is key size plus value size; a `get` with value size 0 gets size 0, which the replay
-/// skips, as libCacheSim does. Operations and TTLs are used; namespaces are read past.
+/// The size is key size plus value size; a `get` or `gets` (operation codes 1 and 2) with value
+/// size 0 gets size 0, which the replay skips, as libCacheSim's reader does (any other operation
+/// of value size 0 stays a request of its key's size). Operations and TTLs are used; namespaces
+/// are read past.
 public struct TwitterBinaryLayout: BinaryRecordLayout {
     /// Whether records carry the namespace (`twrNS`).
     public let withNamespace: Bool
+    /// Whether a `get` of value size 0 keeps its key's size, as libCacheSim's backward read
+    /// (traceConv's) leaves it; otherwise its size is 0 and replay skips it.
+    public let keepsEmptyGets: Bool
     public var recordSize: Int { withNamespace ? 22 : 20 }
     public var formatName: String { withNamespace ? "twrNS" : "twr" }
     public var providesNextAccess: Bool { false }
 
-    public init(withNamespace: Bool) { self.withNamespace = withNamespace }
+    /// A layout of `twr` records, or of `twrNS` records when `withNamespace`.
+    public init(withNamespace: Bool, keepsEmptyGets: Bool = false) {
+        self.withNamespace = withNamespace
+        self.keepsEmptyGets = keepsEmptyGets
+    }
 
     @inline(__always)
     public func request(at r: UnsafeRawPointer) -> Request {
         let sizes = r._le(12, as: UInt32.self)
         let keySize = Int((sizes >> 22) & 0x3FF), valueSize = Int(sizes & 0x3F_FFFF)
         let operationAndTTL = r._le(16, as: UInt32.self)
-        let operation = _libCacheSimOperation(UInt8(truncatingIfNeeded: operationAndTTL >> 24))
+        let code = UInt8(truncatingIfNeeded: operationAndTTL >> 24)
+        // libCacheSim's forward read skips only OP_GET and OP_GETS of value size 0.
+        let skipped = valueSize == 0 && (code == 1 || code == 2) && !keepsEmptyGets
         return Request(time: Double(r._le(0, as: UInt32.self)), key: r._le(4, as: UInt64.self),
-                       size: valueSize == 0 && operation == .get ? 0 : keySize + valueSize, operation: operation,
+                       size: skipped ? 0 : keySize + valueSize, operation: _libCacheSimOperation(code),
                        ttl: Int32(operationAndTTL & 0xFF_FFFF))
     }
 }

@@ -6,8 +6,11 @@
 /// u64 id, u32 size, i64 next}`, where `next` is the 1-based index of the next record with the
 /// same id, or "never" (-1 in oracleGeneral, `Int64.max` in lcs, as traceConv writes them). An
 /// lcs file starts with traceConv's 8 KiB header of trace statistics (``LCSHeaderStatistics``).
-/// Zero-size rows are left out and take no place in the next-access chain, as traceConv's readers
-/// skip them; numeric keys are kept as the numbers they are. Rows the format cannot express
+/// Zero-size rows of a text trace (CSV, txt) are left out and take no place in the next-access
+/// chain, as traceConv's CSV reader skips them; a binary trace's (oracleGeneral, lcs, vscsi, twr)
+/// are written, as traceConv reads those backwards, where their readers' skip does not apply (and
+/// a Twitter `get` of value size 0 keeps its key's size). Numeric keys are kept as the numbers
+/// they are. Rows the format cannot express
 /// (`set`, `delete`, events) are left out and counted. With a ``SpatialSampler``, only the objects
 /// it keeps are written, the same objects traceConv's `--sample-ratio` keeps. Two passes over the
 /// input: the first finds each record's next access (O(records) memory: 8 bytes each, plus a map
@@ -71,14 +74,19 @@ public enum TraceConverter {
         var objects: [UInt64: (size: Int, count: Int)] = [:]
         var leftOut = 0, zeroSize = 0, sampledOut = 0, requestBytes = 0, rows = 0
         var firstTime: Int64 = 0, lastTime: Int64 = 0, started = false
+        // The rows traceConv's backward read meets (see ``TraceSpec/keepsZeroSizeRows``).
+        var trace = trace
+        trace.keepsZeroSizeRows = true
+        var dropsZeroSize = true
         do {
             var reader = try trace.open()
+            dropsZeroSize = reader is CSVTraceReader
             var batch: [Request] = []
             while try reader.nextBatch(&batch) {
                 rows += batch.count
                 for request in batch {
                     if request.operation != .get { leftOut += 1; continue }
-                    if request.size == 0 { zeroSize += 1; continue }
+                    if request.size == 0 && dropsZeroSize { zeroSize += 1; continue }
                     // traceConv's header starts at the trace's first request, sampled or not.
                     if !started { firstTime = wholeSeconds(request.time); started = true }
                     if let sampler = options.sampler, !sampler.keeps(request.key) { sampledOut += 1; continue }
@@ -139,7 +147,7 @@ public enum TraceConverter {
                 do throws(TraceError) {
                     guard try reader.nextBatch(&batch) else { break }
                 } catch { throw .trace(error) }
-                for request in batch where request.operation == .get && request.size > 0 {
+                for request in batch where request.operation == .get && (request.size > 0 || !dropsZeroSize) {
                     if let sampler = options.sampler, !sampler.keeps(request.key) { continue }
                     guard written < next.count else {
                         throw .trace(TraceError(.malformed, file: trace.path, reason: "the trace changed between the two passes (more rows the second time)"))

@@ -118,15 +118,15 @@ public enum TraceFormatDetection {
             return BinaryTraceReader(source: source, layout: layout, headerSize: LCSLayout.headerSize, expectedRecords: expected)
         })
 
-    /// VMware vscsi block traces: the version in the first two records' operation words, a
-    /// signature as libCacheSim treats it (it outranks a `.bin` name).
+    /// VMware vscsi block traces: the version in the first two records' operation words, as
+    /// libCacheSim tests it, confirmed by the records that follow (``vscsiRecordsFit(_:)``); a
+    /// confirmed one is a signature (it outranks a `.bin` name).
     public static let vscsi: TraceFormatEntry = {
         var entry = TraceFormatEntry(
             name: "vscsi binary", format: .vscsi, suffixes: [".vscsi"],
             sniff: { prefix in
                 guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
-                // Its reader too needs the first two records to know the version.
-                return VSCSILayout.detect(Array(prefix.prefix(80))) != nil ? .certain : .no
+                return vscsiRecordsFit(prefix)
             },
             open: { source, _ throws(TraceError) in
                 let start = try source.peek(upTo: 80)
@@ -143,6 +143,28 @@ public enum TraceFormatDetection {
         return entry
     }()
 
+    /// How well `prefix` reads as vscsi records: `.no` unless the first two records carry a
+    /// version byte (what libCacheSim's reader tests, and needs to pick the record size);
+    /// `.certain` when every whole record of the prefix carries it and at least half are the
+    /// SCSI reads and writes libCacheSim names; `.possible` otherwise. Two version bytes alone
+    /// are a weak signature: a Twitter record's timestamp holds the same value in the same place
+    /// for timestamps from 2^25 to 2^25 + 2^24 - 1, so they neither outrank a name nor a layout
+    /// whose structure fits.
+    static func vscsiRecordsFit(_ prefix: [UInt8]) -> SniffConfidence {
+        guard let layout = VSCSILayout.detect(Array(prefix.prefix(80))) else { return .no }
+        let size = layout.recordSize
+        let (versionByte, commandOffset) = layout.version == 1 ? (15, 12) : (3, 0)
+        var known = 0
+        let records = prefix.count / size
+        for index in 0..<records {
+            let start = index * size
+            guard prefix[start + versionByte] == UInt8(layout.version) else { return .possible }
+            let command = UInt16(prefix[start + commandOffset]) | UInt16(prefix[start + commandOffset + 1]) << 8
+            if VSCSILayout.knownCommands.contains(command) { known += 1 }
+        }
+        return known * 2 >= records ? .certain : .possible
+    }
+
     /// Twitter's binary cache traces: fixed records with no signature, told by their structure
     /// (``twitterRecordsFit(_:recordSize:)``) or by name.
     public static let twr = twitter(withNamespace: false)
@@ -158,7 +180,10 @@ public enum TraceFormatDetection {
                 guard !prefix.isEmpty, !looksLikeText(prefix) else { return .no }
                 return twitterRecordsFit(prefix, recordSize: recordSize)
             },
-            open: { source, _ in BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: withNamespace)) })
+            open: { source, trace in
+                BinaryTraceReader(source: source, layout: TwitterBinaryLayout(withNamespace: withNamespace,
+                                                                               keepsEmptyGets: trace.keepsZeroSizeRows))
+            })
     }
 
     /// How well `prefix` reads as Twitter binary records of `recordSize` bytes: `.likely` when

@@ -34,6 +34,11 @@ public struct TraceSpec: Sendable, Equatable {
     /// default: a layout that goes unused is a mistake), or ignored (a sweep's layout is for the
     /// CSV traces among others).
     public var layoutNeedsCSV = true
+    /// Whether rows are read as libCacheSim's `traceConv` reads them, backwards (for
+    /// ``TraceConverter``): then a Twitter binary `get` of value size 0 has its key's size
+    /// rather than 0, as the forward read's skip does not apply. Binary readers report zero-size
+    /// rows either way; the converter decides what to keep.
+    var keepsZeroSizeRows = false
 
     /// Creates a trace description.
     public init(path: String, format: TraceFormat = .auto, columns: CSVColumns? = nil, header: HeaderMode = .auto) {

@@ -176,18 +176,33 @@ public final class GzipDecoder: DecodedByteStream {
     private func readMemberHeader(afterFirstByte start: Int) throws(_DecodeFailure) {
         memberOffset = start
         readingHeader = true
-        guard try take(8) == 0x8B else { throw _DecodeFailure("not a gzip member") }
-        guard try take(8) == 8 else { throw _DecodeFailure("compression method is not DEFLATE") }
-        let flags = try take(8)
-        guard flags & 0xE0 == 0 else { throw _DecodeFailure("reserved header flags set") }
-        for _ in 0..<6 { _ = try take(8) }                       // time, extra flags, OS
-        if flags & 0x04 != 0 {                                   // FEXTRA
-            let length = try take(16)
-            for _ in 0..<length { _ = try take(8) }
+        // The header's bytes, kept for its own CRC (FHCRC) when it has one.
+        var header: [UInt8] = [0x1F]
+        func byte() throws(_DecodeFailure) -> Int {
+            let value = try take(8)
+            header.append(UInt8(value))
+            return value
         }
-        if flags & 0x08 != 0 { while try take(8) != 0 {} }       // FNAME
-        if flags & 0x10 != 0 { while try take(8) != 0 {} }       // FCOMMENT
-        if flags & 0x02 != 0 { _ = try take(16) }                // FHCRC
+        guard try byte() == 0x8B else { throw _DecodeFailure("not a gzip member") }
+        guard try byte() == 8 else { throw _DecodeFailure("compression method is not DEFLATE") }
+        let flags = try byte()
+        guard flags & 0xE0 == 0 else { throw _DecodeFailure("reserved header flags set") }
+        for _ in 0..<6 { _ = try byte() }                        // time, extra flags, OS
+        if flags & 0x04 != 0 {                                   // FEXTRA
+            let low = try byte(), high = try byte()
+            let length = low | high << 8
+            for _ in 0..<length { _ = try byte() }
+        }
+        if flags & 0x08 != 0 { while try byte() != 0 {} }        // FNAME
+        if flags & 0x10 != 0 { while try byte() != 0 {} }        // FCOMMENT
+        if flags & 0x02 != 0 {                                   // FHCRC: the low 16 bits of the header's CRC-32
+            let expected = try take(16)
+            var check = _CRC32()
+            header.withUnsafeBufferPointer { if let base = $0.baseAddress { check.update(base, count: $0.count) } }
+            guard expected == Int(check.value & 0xFFFF) else {
+                throw _DecodeFailure("header CRC-16 \(_hex(UInt32(expected))) of member \(members + 1) does not match the header's \(_hex(check.value & 0xFFFF))")
+            }
+        }
         members += 1
         readingHeader = false
         crc = _CRC32()

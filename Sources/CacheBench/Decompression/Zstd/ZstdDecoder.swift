@@ -206,7 +206,9 @@ public final class ZstdDecoder: DecodedByteStream {
         }
         if singleSegment { window = Int(clamping: contentSize ?? 0) }
         guard window <= Self.maximumWindow else {
-            throw failure("window of \(window) bytes exceeds the 128 MiB limit (zstd --long=27)", at: at)
+            // At the window descriptor (or, in a single segment, the content size that sets it).
+            throw failure("window of \(window) bytes exceeds the 128 MiB limit (zstd --long=27)",
+                          at: at + 5 + (singleSegment ? dictionaryBytes : 0))
         }
         windowSize = window
         blockMaximum = min(window, Self.maximumBlock)

@@ -22,6 +22,11 @@ public enum CacheBenchCommandLine {
     public static func main(registry: PolicyRegistry = .standard,
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         AtomicFile.protectStandardDescriptors()
+        // A reader that goes away (`| head`) or a file-size limit (`ulimit -f`) then fails the
+        // write that meets it (EPIPE, EFBIG): the command exits 74 and removes its temporary
+        // files, rather than dying of the signal with them left behind.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         // The usage names the executable that runs it: a researcher's own, or cachebench.
         let name = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "cachebench"
         let program = name.isEmpty ? "cachebench" : name

@@ -25,11 +25,23 @@ enum Output {
         try emit([(text, path)])
     }
 
-    /// Charts go to files: `-` (standard output, where the report goes) is refused for `options`.
+    /// Charts go to files: `-` (standard output, where the report goes) is refused for `options`,
+    /// and so is any other name for standard output while the report goes there (`/dev/stdout`,
+    /// or the file it is redirected to), which would mix the chart into the report.
     static func requireFiles(_ arguments: Arguments, _ options: [String]) throws(UsageError) {
-        for option in options where arguments.value(option) == "-" {
-            throw UsageError("\(option) needs a file name (the report itself goes to standard output)")
+        let reportToStandardOutput = (arguments.value("--output") ?? "-") == "-"
+        for option in options {
+            guard let path = arguments.value(option) else { continue }
+            if path == "-" || reportToStandardOutput && isStandardOutput(path) {
+                throw UsageError("\(option) needs a file name (the report itself goes to standard output)")
+            }
         }
+    }
+
+    /// Whether `path` names standard output: a name for its descriptor, or the file it is
+    /// redirected to.
+    static func isStandardOutput(_ path: String) -> Bool {
+        path == "-" || AtomicFile.openDescriptor(named: path) == STDOUT_FILENO || AtomicFile.isFile(path, openAs: STDOUT_FILENO)
     }
 
     /// Refuses outputs that would overwrite a sweep's own files in `directory`: its manifest
@@ -61,6 +73,10 @@ enum Output {
         for (option, path) in written {
             for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {
                 throw UsageError("\(option) \(path) is the input trace: writing it would destroy the trace being read")
+            }
+            // `-` reads standard input: the file redirected to it is the input trace just the same.
+            if inputs.contains("-") && AtomicFile.isFile(path, openAs: STDIN_FILENO) {
+                throw UsageError("\(option) \(path) is the input trace (standard input reads it): writing it would destroy the trace being read")
             }
         }
         for (i, first) in written.enumerated() {

@@ -75,6 +75,60 @@ struct AtomicFileTests {
         #expect(try contents(dir) == ["a"])
     }
 
+    @Test("commitAll puts back the targets it replaced when a later rename fails")
+    func commitAllRollsBack() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "old report\n".write(toFile: dir + "/report", atomically: false, encoding: .utf8)
+        let files = try ["report", "new-chart", "chart"].map { name in
+            let file = try AtomicFile(path: dir + "/" + name)
+            try file.write("new " + name)
+            return file
+        }
+        // After the files are open, the last target becomes a folder with a file in it: its
+        // rename fails once the first two are already in place.
+        try FileManager.default.createDirectory(atPath: dir + "/chart/inside", withIntermediateDirectories: true)
+        #expect(throws: OutputError.self) { try AtomicFile.commitAll(files) }
+        #expect(try String(contentsOfFile: dir + "/report", encoding: .utf8) == "old report\n")
+        #expect(try contents(dir) == ["chart", "report"])
+        #expect(try contents(dir + "/chart") == ["inside"])
+    }
+
+    @Test("a name for an open descriptor is written through it: a shell's >> keeps its content")
+    func openDescriptorInPlace() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "kept\n".write(toFile: dir + "/log", atomically: false, encoding: .utf8)
+        let descriptor = open(dir + "/log", O_WRONLY | O_APPEND)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        for spelling in ["/dev/fd/\(descriptor)", "/proc/self/fd/\(descriptor)"] where FileManager.default.fileExists(atPath: spelling) {
+            let file = try AtomicFile(path: spelling)
+            try file.write("added\n")
+            try file.commit()
+        }
+        let text = try String(contentsOfFile: dir + "/log", encoding: .utf8)
+        #expect(text.hasPrefix("kept\nadded\n"), "\(text)")
+        #expect(try contents(dir) == ["log"])
+    }
+
+    @Test("a dangling link makes the file it names; a name near the 255-byte limit still gets a temporary")
+    func danglingLinkAndLongName() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: "made.txt")
+        let linked = try AtomicFile(path: dir + "/link")
+        try linked.write("through the link")
+        try linked.commit()
+        #expect(try String(contentsOfFile: dir + "/made.txt", encoding: .utf8) == "through the link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link") == "made.txt")
+        let long = String(repeating: "b", count: 250)
+        let file = try AtomicFile(path: dir + "/" + long)
+        try file.write("long")
+        try file.commit()
+        #expect(try contents(dir) == [long, "link", "made.txt"])
+    }
+
     @Test("a missing folder or a folder as target is an error naming the path")
     func unwritableTargets() throws {
         let dir = try folder()

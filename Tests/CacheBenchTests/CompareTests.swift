@@ -114,6 +114,16 @@ struct CapacityListTests {
         #expect(try CapacityList.parse("10...1000:3").resolve(workingSet: nil) == [10, 100, 1000])
     }
 
+    @Test("a range up to Int.max keeps its ends exact and every point inside them, without trapping")
+    func rangeToIntMax() throws {
+        for text in ["1...9223372036854775807:3", "65536...9223372036854775806:4", "4611686018427387904...9223372036854775807:5"] {
+            let sizes = try CapacityList.parse(text).resolve(workingSet: nil)
+            let ends = text.split(separator: ":")[0].components(separatedBy: "...").compactMap { Int($0) }
+            #expect(sizes.first == ends[0] && sizes.last == ends[1], "\(text): \(sizes)")
+            #expect(sizes == sizes.sorted() && Set(sizes).count == sizes.count, "\(text): \(sizes)")
+        }
+    }
+
     @Test("fractions: exact decimal arithmetic on the working set, rounded down, at least 1")
     func fractions() throws {
         let list = try CapacityList.parse("0.01,0.1,.3")

@@ -134,6 +134,15 @@ struct ReaderFormatTests {
         let vscsiCut = try failure(Array(vscsi.prefix(32 * 10 + 7)))
         #expect(vscsiCut?.offset == 320 && vscsiCut?.reason.contains("vscsi v1 records are 32 bytes") == true)
         #expect(try failure([UInt8](repeating: 0, count: 100), .vscsi)?.reason.contains("not a vscsi trace") == true)
+        // lcs v3+ sizes are signed 64-bit: a negative one, one above 2^53 and two that add up past
+        // Int.max are refused at their record, not clamped or summed into an overflow.
+        for (sizes, bad, reason) in [([100, -5], 1, "negative or above 2^53"), ([1 << 54, 1], 0, "negative or above 2^53"),
+                                     ([1 << 53, 1 << 53] + Array(repeating: 1 << 53, count: 1030), 1023, "add up to more than 2^63-1")]
+            as [([Int64], Int, String)] {
+            let records = sizes.enumerated().map { (UInt32($0.offset), UInt64($0.offset), $0.element, UInt8(1), Int64(-1)) }
+            let error = try failure(Self.lcs(version: 3, statedRequests: Int64(records.count), records: records))
+            #expect(error?.offset == 8192 + 36 * bad && error?.reason.contains(reason) == true, "\(String(describing: error))")
+        }
     }
 
     @Test("Twitter binary records: sizes from the packed key and value sizes, operations, twrNS's extra namespace")

@@ -208,7 +208,7 @@ struct CommandLineTests {
     func closedStandardDescriptors() throws {
         func shell(_ script: String) throws -> CLI.Result {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
             // $0 is the executable; the script closes a descriptor before exec-ing it.
             process.arguments = ["-c", script, CLI.executable(named: "cachebench").path]
             process.currentDirectoryURL = CLI.root
@@ -228,6 +228,24 @@ struct CommandLineTests {
         let noStdin = try shell(#"exec "$0" replay - --policy lru --capacity 150 <&-"#)
         #expect(noStdin.status == 66, "\(noStdin.stderr)")
         #expect(noStdin.stdout.isEmpty && noStdin.stderr.contains("standard input is closed"), "\(noStdin.stderr)")
+        // A reader that goes away and a file-size limit fail the write: 74, no temporary left.
+        let dir = scratchDirectory.appendingPathComponent("cachebench-pipe-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let piped = try shell(#"cd "$(mktemp -d)" && "$0" generate zipf --requests 1000000 | head -c 1 > /dev/null; exit ${PIPESTATUS[0]}"#)
+        #expect(piped.status == 74 && piped.stderr.contains("Broken pipe"), "\(piped.stderr)")
+        let limited = try shell(#"ulimit -f 8; exec "$0" generate zipf --requests 100000 --output "# + dir + #"/big.csv"#)
+        #expect(limited.status == 74, "\(limited.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        // `/dev/stdout` is the descriptor the shell set up: `>>` keeps what the file held.
+        try "kept\n".write(toFile: dir + "/log", atomically: false, encoding: .utf8)
+        let appended = try shell(#"exec "$0" generate zipf --requests 3 --output /dev/stdout >> "# + dir + #"/log"#)
+        #expect(appended.status == 0, "\(appended.stderr)")
+        #expect(try String(contentsOfFile: dir + "/log", encoding: .utf8).hasPrefix("kept\ntimestamp,"))
+        // Standard input redirected from the trace: writing the trace is refused (2), as by name.
+        try FileManager.default.copyItem(atPath: CLI.root.path + "/Traces/lirs-cs.csv", toPath: dir + "/in.csv")
+        let overwrite = try shell(#"exec "$0" convert - --output "# + dir + #"/in.csv < "# + dir + #"/in.csv"#)
+        #expect(overwrite.status == 2 && overwrite.stderr.contains("is the input trace"), "\(overwrite.stderr)")
         // An open but empty standard input is still an empty trace: bad input, not a missing one.
         let empty = try CLI.run(["replay", "-", "--policy", "lru", "--capacity", "150"], stdin: Data())
         #expect(empty.status == 65, "\(empty.stderr)")

@@ -135,7 +135,15 @@ public struct CapacityList: Sendable, Equatable {
         switch (low, high) {
         case (.size(let a), .size(let b)):
             guard a < b else { throw InvalidValueError(setting, text, expected: "the low end must be below the high end") }
-            return logSpaced(Double(a), Double(b), count: count).map { .size(Int($0.rounded())) }
+            // The ends as given; the points between them rounded and kept inside them (near
+            // Int.max a Double rounds up to 2^63, which no Int holds).
+            let points = logSpaced(Double(a), Double(b), count: count)
+            return points.indices.map { i in
+                if i == 0 { return .size(a) }
+                if i == points.count - 1 { return .size(b) }
+                let point = points[i].rounded()
+                return .size(point >= Double(b) ? b : max(a, Int(point)))
+            }
         case (.fraction(let an, let ad), .fraction(let bn, let bd)):
             let a = Double(an) / Double(ad), b = Double(bn) / Double(bd)
             guard a < b else { throw InvalidValueError(setting, text, expected: "the low end must be below the high end") }

@@ -10,10 +10,12 @@ import Foundation
 /// (a full disk, a closed descriptor, a missing folder) removes the temporary file and leaves the
 /// target as it was; so does SIGINT, SIGTERM or SIGHUP while the file is open.
 ///
-/// Three kinds of target are written in place instead, because renaming over them would replace
-/// something that is not ours: `-` (standard output), and an existing device or FIFO
-/// (`/dev/null`, `/dev/stdout`, a named pipe). A symbolic link to a regular file is followed:
-/// the file it names is replaced and the link is kept.
+/// Some targets are written in place instead, because renaming over them would replace
+/// something that is not ours: `-` (standard output); a path that names a descriptor the process
+/// already has open (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`), written
+/// through that descriptor, so a shell's `>> log` keeps its content and its append mode; and an
+/// existing device or FIFO (`/dev/null`, a named pipe). A symbolic link is followed, dangling or
+/// not: the file it names is replaced (or created) and the link is kept.
 ///
 /// ```swift
 /// let file = try AtomicFile(path: "report.json")
@@ -87,12 +89,17 @@ public final class AtomicFile {
             destination = path
             return
         }
-        var resolved = path
-        var info = stat()
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let real = realpath(path, nil) {
-            resolved = String(cString: real)
-            free(real)
+        if let standing = Self.openDescriptor(named: path) {
+            if standing == STDOUT_FILENO && Self.standardOutputWasClosed { throw OutputError(path: path, errno: EBADF) }
+            let copy = fcntl(standing, F_DUPFD_CLOEXEC, 3)
+            guard copy >= 0 else { throw OutputError(path: path, errno: errno) }
+            descriptor = copy
+            temporary = nil
+            destination = path
+            return
         }
+        let resolved = Self.followingLinks(path)
+        var info = stat()
         if stat(resolved, &info) == 0 {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR { throw OutputError(path: path, reason: "is a directory") }
@@ -108,8 +115,7 @@ public final class AtomicFile {
         let slash = resolved.lastIndex(of: "/")
         let directory = slash.map { String(resolved[...$0]) } ?? ""
         let name = slash.map { String(resolved[resolved.index(after: $0)...]) } ?? resolved
-        let temporary = "\(directory).\(name).cachebench-\(getpid())-\(Self.counter.next()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        let (temporary, fd) = Self.createTemporary(in: directory, for: name)
         guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
         // A replaced file keeps its permissions.
         if stat(resolved, &info) == 0 { fchmod(fd, info.st_mode & 0o7777) }
@@ -172,16 +178,143 @@ public final class AtomicFile {
         _cs_temporary_unregister(signalSlot)
     }
 
-    /// Commits several files together: every file is completed and `fsync`ed before the first
-    /// rename, so a failure in any of them leaves every target as it was.
+    /// Commits several files together, all or none: every file is completed and `fsync`ed
+    /// before the first rename; each target a rename replaces is kept (a hard link) until every
+    /// rename has succeeded, so a rename that fails (a target another user owns in a sticky
+    /// folder, an immutable file) puts back the targets already replaced. Targets written in place
+    /// (standard output, devices) go last, once every file is installed: standard output failing
+    /// then puts the files back too. (What was already written in place cannot be taken back.)
     public static func commitAll(_ files: [AtomicFile]) throws(OutputError) {
+        let renamed = files.filter { $0.temporary != nil }, inPlace = files.filter { $0.temporary == nil }
         do throws(OutputError) {
-            for file in files { try file.prepare() }
+            for file in renamed { try file.prepare() }
+            // A rename the folder's sticky bit forbids fails before any file is replaced.
+            if let refused = renamed.first(where: \.isProtectedBySticky) { throw OutputError(path: refused.path, errno: EPERM) }
         } catch {
             for file in files { file.discard() }
             throw error
         }
-        for file in files { try file.install() }
+        var installed: [(file: AtomicFile, previous: String?)] = []
+        func rollBack() {
+            for (file, previous) in installed.reversed() {
+                if let previous { rename(previous, file.destination) } else { unlink(file.destination) }
+            }
+        }
+        do throws(OutputError) {
+            for file in renamed {
+                let previous = file.keepPrevious()
+                do throws(OutputError) { try file.install() } catch {
+                    if let previous { unlink(previous) }
+                    throw error
+                }
+                installed.append((file, previous))
+            }
+            for file in inPlace {
+                try file.prepare()
+                try file.install()
+            }
+        } catch {
+            rollBack()
+            for file in files { file.discard() }
+            throw error
+        }
+        for case let (_, previous?) in installed { unlink(previous) }
+    }
+
+    /// Whether the target is another user's file in a sticky folder (`/tmp`), which only its
+    /// owner (or the folder's, or root) may replace: the rename would fail.
+    private var isProtectedBySticky: Bool {
+        var file = stat(), folder = stat()
+        let user = geteuid()
+        guard user != 0, lstat(destination, &file) == 0, file.st_uid != user,
+              stat(Self.folder(of: destination), &folder) == 0, folder.st_mode & S_ISVTX != 0 else { return false }
+        return folder.st_uid != user
+    }
+
+    /// The folder `path` is in (`.` for a bare name).
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// A hard link to the regular file the rename is about to replace, beside it, or `nil` when
+    /// there is none (or the file system refuses the link: then that target cannot be put back).
+    private func keepPrevious() -> String? {
+        var info = stat()
+        guard lstat(destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let slash = destination.lastIndex(of: "/")
+        let directory = slash.map { String(destination[...$0]) } ?? ""
+        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        for _ in 0..<8 {
+            let candidate = Self.temporaryName(in: directory, for: name, kind: "previous")
+            if link(destination, candidate) == 0 { return candidate }
+            if errno != EEXIST { return nil }
+        }
+        return nil
+    }
+
+    /// The descriptor `path` names when it stands for one this process has open (`/dev/stdout`,
+    /// `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`) and it is open, or `nil`.
+    public static func openDescriptor(named path: String) -> Int32? {
+        let number: Int32?
+        switch path {
+        case "/dev/stdin": number = STDIN_FILENO
+        case "/dev/stdout": number = STDOUT_FILENO
+        case "/dev/stderr": number = STDERR_FILENO
+        default:
+            number = ["/dev/fd/", "/proc/self/fd/"].lazy.compactMap { prefix in
+                path.hasPrefix(prefix) ? Int32(path.dropFirst(prefix.count)) : nil
+            }.first
+        }
+        guard let number, number >= 0, fcntl(number, F_GETFD) != -1 else { return nil }
+        return number
+    }
+
+    /// `path` with its symbolic links followed, the last one too even when it dangles (so a
+    /// link to a file not yet made makes that file, and the link stays); at most 40 links.
+    static func followingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            if let real = realpath(current, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+            // Dangling: read the link and go on from what it names.
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &target, target.count - 1)
+            guard length > 0 else { return current }
+            let named = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if named.hasPrefix("/") {
+                current = named
+            } else {
+                let slash = current.lastIndex(of: "/")
+                current = (slash.map { String(current[...$0]) } ?? "") + named
+            }
+        }
+        return current
+    }
+
+    /// A name for a temporary beside `name` in `directory`: `.NAME.cachebench-PID-N-RANDOM.tmp`,
+    /// or, when that would pass the 255-byte limit on a file name, `.cachebench-PID-N-RANDOM.tmp`.
+    private static func temporaryName(in directory: String, for name: String, kind: String = "tmp") -> String {
+        let tag = "cachebench-\(getpid())-\(counter.next())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).\(kind)"
+        let long = ".\(name).\(tag)"
+        return directory + (long.utf8.count <= 255 ? long : "." + tag)
+    }
+
+    /// Creates a new temporary for `name` in `directory` (never an existing file: a name left by
+    /// a killed run, or taken by another process with the same process id in another container,
+    /// is passed over); its descriptor, or -1 with `errno` set.
+    private static func createTemporary(in directory: String, for name: String) -> (String, Int32) {
+        var path = ""
+        for _ in 0..<16 {
+            path = temporaryName(in: directory, for: name)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { return (path, fd) }
+        }
+        return (path, -1)
     }
 
     /// Whether two paths name the same file: the same device and inode when both exist,
@@ -192,6 +325,15 @@ public final class AtomicFile {
         var a = stat(), b = stat()
         if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
         return canonical(first) == canonical(second)
+    }
+
+    /// Whether `path` is the regular file open as `descriptor` (standard input read as `-`,
+    /// standard output written as `-`, redirected to a file), so that writing it would replace
+    /// that file: the same device and inode.
+    public static func isFile(_ path: String, openAs descriptor: Int32) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, (open.st_mode & S_IFMT) == S_IFREG, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     // MARK: - Steps

@@ -6,7 +6,8 @@ public protocol BinaryRecordLayout {
     var formatName: String { get }
     /// Whether records carry next-access indices.
     var providesNextAccess: Bool { get }
-    /// Decodes the record at `record` (`recordSize` readable bytes, any alignment).
+    /// Decodes the record at `record` (`recordSize` readable bytes, any alignment); a size the
+    /// format cannot have (negative, or above 2^53) is -1, which the reader refuses.
     func request(at record: UnsafeRawPointer) -> Request
 }
 
@@ -28,6 +29,8 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
     private var offset: Int
     private var records = 0
     private var finished = false
+    /// The sum of every record's size so far (see ``CSVTraceReader/sizeTotalReason``).
+    private var sizeTotal = 0
 
     /// Reads records laid out as `layout` from `source`, whose first `headerSize` bytes were
     /// already consumed; `expectedRecords` is the count the header states, if any.
@@ -48,7 +51,18 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
         let size = layout.recordSize
         let whole = n / size
         let raw = UnsafeRawPointer(buffer.pointer)
-        for i in 0..<whole { batch.append(layout.request(at: raw + i * size)) }
+        for i in 0..<whole {
+            let request = layout.request(at: raw + i * size)
+            // One add and one branch per record: byte totals of any run over the trace fit an Int.
+            let (total, overflow) = sizeTotal.addingReportingOverflow(request.size)
+            guard request.size >= 0, !overflow else {
+                throw TraceError(.malformed, file: name, offset: offset + i * size,
+                                 reason: request.size < 0 ? "record \(records + i + 1): size is negative or above 2^53"
+                                                          : CSVTraceReader.sizeTotalReason)
+            }
+            sizeTotal = total
+            batch.append(request)
+        }
         if n % size != 0 {
             throw TraceError(.malformed, file: name, offset: offset + whole * size,
                              reason: "truncated record: \(n % size) of \(size) bytes (\(layout.formatName) records are \(size) bytes)")

@@ -50,8 +50,10 @@ public struct LCSLayout: BinaryRecordLayout {
             operation = _libCacheSimOperation(r._le(16, as: UInt8.self))
             next = r._le(20, as: Int64.self)
         default:
-            // Sizes are signed 64-bit here; a negative one reads as 0, which the replay skips.
-            size = Int(clamping: max(0, r._le(12, as: Int64.self)))
+            // Sizes are signed 64-bit here: a negative one, or one above 2^53 (the largest size
+            // any reader accepts), reads as -1, which the reader refuses at its record.
+            let raw = r._le(12, as: Int64.self)
+            size = raw < 0 || raw > 1 << 53 ? -1 : Int(raw)
             operation = _libCacheSimOperation(r._le(20, as: UInt8.self))
             ttl = Int32(truncatingIfNeeded: r._le(24, as: UInt32.self))
             next = r._le(28, as: Int64.self)

@@ -89,17 +89,34 @@ public struct PolicyParameter: Sendable, Equatable {
 }
 
 /// The limits a cache enforces. `nil` means no limit.
+///
+/// Costs are bounded so that no sum a policy keeps (residents, ghosts, one more entry) can
+/// overflow an `Int`: an entry's cost counts as at most ``maximumCost`` and a cost limit as at
+/// most ``maximumCapacity``, which is also what "no cost limit" enforces.
 public struct CacheLimits: Sendable, Equatable {
-    /// The cost limit (bytes in replay, or objects with `--ignore-size`).
-    public var capacity: Int?
+    /// The most one entry's cost counts: 2^53 (8 PiB), the largest size a trace reader accepts.
+    public static let maximumCost = 1 << 53
+    /// The largest cost limit a policy enforces: 2^60 (1 EiB). A larger limit counts as this, and
+    /// so does none, for the policies that work without one.
+    public static let maximumCapacity = 1 << 60
+
+    /// The cost limit (bytes in replay, or objects with `--ignore-size`), at most
+    /// ``maximumCapacity``: a larger value is stored as that.
+    public var capacity: Int? {
+        didSet { if let capacity, capacity > Self.maximumCapacity { self.capacity = Self.maximumCapacity } }
+    }
     /// The object-count limit.
     public var countLimit: Int?
 
     /// Creates limits; `nil` means unlimited.
     public init(capacity: Int? = nil, countLimit: Int? = nil) {
-        self.capacity = capacity
+        self.capacity = capacity.map { min($0, Self.maximumCapacity) }
         self.countLimit = countLimit
     }
+
+    /// `cost` as a policy counts it: at least 0 and at most ``maximumCost``.
+    @inlinable @inline(__always)
+    public static func clampedCost(_ cost: Int) -> Int { min(max(cost, 0), maximumCost) }
 }
 
 /// Why a policy could not be configured: which option or limit, which value, what was expected.
@@ -225,12 +242,13 @@ extension PolicyOptions {
 
 extension CacheLimits {
     /// Validates `options` against `descriptor`'s parameters and these limits for it, once, and
-    /// returns the cost and count limits with `Int.max` for none.
+    /// returns the cost and count limits: ``maximumCapacity`` for no cost limit, `Int.max` for no
+    /// count limit.
     public func validated(for descriptor: PolicyDescriptor, options: PolicyOptions)
         throws(PolicyConfigurationError) -> (capacity: Int, countLimit: Int) {
         try options.validate(against: descriptor)
         try validate(for: descriptor)
-        return (capacity ?? .max, countLimit ?? .max)
+        return (capacity ?? Self.maximumCapacity, countLimit ?? .max)
     }
 
     /// Throws unless the limits are positive and, for a policy without a count limit, there is none.

@@ -215,6 +215,29 @@ struct AppCacheTests {
         }
     }
 
+    @Test("costs near Int.max: no sum overflows, a huge cost counts as 2^53, no limit holds 2^60")
+    func extremeCosts() {
+        for policy in CachePolicy.allCases {
+            // Policies without a count limit need a cost limit (the initializer's precondition).
+            for limit in (policy.supportsCountLimit ? [Int.max, nil] : [Int.max]) as [Int?] {
+                let cache = Cache<Int, Int>(policy: policy, costLimit: limit, observesSystemEvents: false)
+                for key in 0..<40 { cache.setValue(key, forKey: key, cost: key % 2 == 0 ? 1 << 62 : Int.max) }
+                for key in 0..<40 { _ = cache[key] }
+                cache.setValue(99, forKey: 3, cost: .max)
+                #expect(cache.totalCost <= CacheLimits.maximumCapacity, "\(policy) \(String(describing: limit))")
+                #expect(cache.totalCost % CacheLimits.maximumCost == 0, "\(policy)")
+                if policy == .lru || policy == .fifo {
+                    // 40 entries of 2^53 fit under 2^60: none is evicted, limit or none.
+                    #expect(cache.count == 40 && cache.totalCost == 40 << 53, "\(policy) \(String(describing: limit))")
+                }
+            }
+        }
+        #expect(CacheLimits(capacity: .max).capacity == CacheLimits.maximumCapacity)
+        var limits = CacheLimits(capacity: 10)
+        limits.capacity = .max
+        #expect(limits.capacity == CacheLimits.maximumCapacity)
+    }
+
     @Test("any policy by type: YYMemoryCache's model with its options")
     func byType() throws {
         let cache = try Cache<String, Int>(policyType: YYMemoryCache<String, CacheEntry<Int>>.self, countLimit: 2,

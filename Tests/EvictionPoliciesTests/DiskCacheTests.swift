@@ -157,6 +157,79 @@ struct DiskCacheTests {
         #expect(onDisk == reopened.count)
     }
 
+    @Test("a journal that lost its tail (a power cut) is not trusted for sizes the files contradict")
+    func journalLostItsTail() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let cache = try DiskCache(directory: directory, sizeLimit: 1_000)
+            try cache.setData(bytes(1, 100), forKey: "a")
+            try cache.setData(bytes(2, 900), forKey: "a")
+        }
+        // Keep the journal up to its first set record: the file holds 900 bytes, the record says 100.
+        let journalURL = directory.appendingPathComponent("journal")
+        let text = try String(contentsOf: journalURL, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstSet = try #require(lines.firstIndex { $0.hasPrefix("S ") })
+        try (lines[...firstSet].joined(separator: "\n") + "\n").write(to: journalURL, atomically: false, encoding: .utf8)
+        let reopened = try DiskCache(directory: directory, sizeLimit: 1_000)
+        #expect(reopened.totalSize == 900)
+        #expect(try reopened.data(forKey: "a") == bytes(2, 900))
+        try reopened.setData(bytes(3, 800), forKey: "b")
+        #expect(reopened.totalSize <= 1_000 && !reopened.contains("a"))
+    }
+
+    @Test("a folder in the journal's place is removed and the index rebuilt from the files")
+    func folderAsJournal() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do { try DiskCache(directory: directory).setData(bytes(1, 50), forKey: "k") }
+        let journal = directory.appendingPathComponent("journal")
+        try FileManager.default.removeItem(at: journal)
+        try FileManager.default.createDirectory(at: journal.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        let reopened = try DiskCache(directory: directory)
+        #expect(try reopened.data(forKey: "k") == bytes(1, 50) && reopened.totalSize == 50)
+        var isFolder: ObjCBool = true
+        #expect(FileManager.default.fileExists(atPath: journal.path, isDirectory: &isFolder) && !isFolder.boolValue)
+    }
+
+    @Test("a lookup that raced a newer store or a removal never leaves the older value in memory")
+    func tieredLookupRacingAStore() throws {
+        for removing in [false, true] {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let decoding = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+            let slow = Flag()
+            let tiers = TieredCache<String>(memory: Cache(costLimit: 1_000, observesSystemEvents: false),
+                                            disk: try DiskCache(directory: directory),
+                                            encode: { Data($0.utf8) },
+                                            decode: { data in
+                                                if slow.isSet { entered.signal(); decoding.wait() }
+                                                return String(decoding: data, as: UTF8.self)
+                                            },
+                                            memoryCost: { $0.utf8.count })
+            try tiers.setValue("v1", forKey: "r")
+            tiers.memory.removeAll()
+            slow.set()
+            let reader = DispatchGroup()
+            DispatchQueue.global().async(group: reader) {
+                // A disk hit, decoded slowly: it read v1.
+                #expect((try? tiers.value(forKey: "r"))??.value == "v1")
+            }
+            entered.wait()
+            slow.clear()
+            if removing { try tiers.removeValue(forKey: "r") } else { try tiers.setValue("v2", forKey: "r") }
+            decoding.signal()
+            reader.wait()
+            let after = try tiers.value(forKey: "r")
+            if removing {
+                #expect(after == nil && !tiers.memory.contains("r"))
+            } else {
+                #expect(after?.value == "v2")
+            }
+        }
+    }
+
     @Test("limits of 0 or less are none, as Cache's: a policy that needs a size limit throws instead of trapping")
     func zeroLimits() throws {
         let directory = temporaryDirectory()
@@ -362,4 +435,13 @@ struct DiskCacheTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
         #expect(files.count == cache.count)
     }
+}
+
+/// A flag shared with a closure the cache calls on another thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+    func clear() { lock.withLock { value = false } }
 }

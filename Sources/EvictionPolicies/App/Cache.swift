@@ -10,7 +10,9 @@
 /// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, back to
 ///   iOS 13; elsewhere a lock on one atomic word whose waiters spin, then yield, then poll), so
 ///   each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
-/// - **Limits.** `nil` (or 0, as with NSCache) means none. Setting ``costLimit`` or
+/// - **Limits.** `nil` (or 0, as with NSCache) means none: for costs, totals up to
+///   ``CacheLimits/maximumCapacity`` (2^60), the most any cost limit enforces, so that no sum of
+///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or
 ///   ``countLimit`` trims at once and keeps the policy's order: the entries come out in the order
 ///   the policy would evict them and go back in that order under the new limits, so an LRU cache
 ///   keeps its exact recency order and drops its least recently used entries; FIFO, CLOCK, SIEVE
@@ -170,13 +172,14 @@ public final class Cache<Key: Hashable, Value> {
     /// - Parameters:
     ///   - value: the value to store.
     ///   - key: the key to store it under.
-    ///   - cost: what the entry counts against ``costLimit`` (bytes, typically); negative is 0.
+    ///   - cost: what the entry counts against ``costLimit`` (bytes, typically); negative is 0,
+    ///     and above ``CacheLimits/maximumCost`` (2^53) counts as that.
     ///   - timeToLive: seconds until the entry expires (`.infinity`: never); `nil` uses the
     ///     cache's ``timeToLive``.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
         _withState(.limit) { state, observer in
-            let cost = max(cost, 0)
+            let cost = CacheLimits.clampedCost(cost)
             let entry = state.pointee.makeEntry(value, forKey: key, cost: cost, timeToLive: timeToLive)
             _call(_Insert(entry: entry, cost: cost), key, &observer)
             // Replacements leave stale key ring slots behind; look for them now and then.

@@ -17,8 +17,14 @@ import Foundation
 ///   A read checks the length, the key and the checksum, so a torn or foreign file is never
 ///   returned (it is removed instead).
 /// - **Index.** Sizes and the order of use are kept in memory and in an append-only journal
-///   beside the files; opening replays the journal and reconciles it with the directory, or
-///   rebuilds the index from the files when the journal is missing or corrupt.
+///   beside the files; opening replays the journal and reconciles it with the directory (a file
+///   whose length disagrees with its record, as after a power cut that took the journal's
+///   unsynced tail, is read for its real size), or rebuilds the index from the files when the
+///   journal is missing or corrupt.
+/// - **One instance per directory.** The index lives in the instance: two instances open on one
+///   directory at once (in one process or two) do not see each other's writes, and one may
+///   delete files the other has just written to enforce its own limits. Share one instance (it
+///   is `Sendable`), or give each its own directory.
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
@@ -247,11 +253,23 @@ public final class DiskCache: @unchecked Sendable {
         // Temporary files are writes that never committed.
         for name in try _POSIX.list(temporaryPath) { try _POSIX.remove(temporaryPath + "/" + name) }
         let files = Set(try _POSIX.list(entriesPath))
+        // A folder where the journal goes is not a journal: gone, and the index rebuilt.
+        if _POSIX.isDirectory(journal.path) {
+            do { try FileManager.default.removeItem(atPath: journal.path) } catch {
+                throw DiskCacheError(path: journal.path, operation: "remove the folder in the journal's place", code: 0)
+            }
+        }
         let replay = try _DiskJournal.replay(journal.path)
         let journaled = replay?.records ?? [:]
         var found: [(key: String, record: _DiskRecord)] = []
-        let pending = replay?.pending ?? []
+        var pending = replay?.pending ?? []
         for (name, entry) in journaled where files.contains(name) {
+            // A file whose length is not the one its journal record implies was written after the
+            // record (the journal, never synced, lost its tail to a power cut): read like an
+            // announced one. One stat per entry, at opening only.
+            if _POSIX.fileSize(path(name)) != _DiskFile.headerLength + entry.key.utf8.count + entry.record.size {
+                pending.insert(name)
+            }
             guard pending.contains(name) else {
                 found.append((entry.key, entry.record))
                 continue

@@ -26,7 +26,7 @@ import Foundation
 ///
 /// W-TinyLFU's replay is close but not exact: its frequency sketch hashes the keys, and the
 /// replay sees each key as the trace's 64-bit id, so the sketch's collisions differ.
-public final class RecordingCache<Key: Hashable, Value>: @unchecked Sendable {
+public final class RecordingCache<Key: Hashable, Value> {
     /// The cache every call is passed to. Calls made to it directly are not recorded.
     public let base: Cache<Key, Value>
     /// Where calls are recorded.
@@ -157,7 +157,7 @@ public final class RecordingDiskCache: @unchecked Sendable {
 /// A ``TieredCache`` whose lookups, stores and removals are written to a
 /// ``TraceRecorder``: a lookup answered by either tier is a hit. Each call and its row are made
 /// under one lock, as in ``RecordingDiskCache``.
-public final class RecordingTieredCache<Value>: @unchecked Sendable {
+public final class RecordingTieredCache<Value> {
     /// The cache every call is passed to.
     public let base: TieredCache<Value>
     /// Where calls are recorded.
@@ -202,3 +202,9 @@ public final class RecordingTieredCache<Value>: @unchecked Sendable {
 /// The name ``RecordingTieredCache`` had before ``TieredCache`` was renamed.
 @available(*, deprecated, renamed: "RecordingTieredCache")
 public typealias RecordingMemoryAndDiskCache = RecordingTieredCache
+
+/// Sendable when its keys and values are, as the ``Cache`` it wraps.
+extension RecordingCache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+/// Sendable when its values are, as the ``TieredCache`` it wraps.
+extension RecordingTieredCache: @unchecked Sendable where Value: Sendable {}

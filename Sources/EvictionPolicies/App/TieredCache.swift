@@ -13,8 +13,16 @@ import Foundation
 /// if let (image, source) = try await images.value(forKey: url.absoluteString) { … }   // source: .memory or .disk
 /// ```
 ///
+/// **Threads.** Every method may be called from any thread. A disk hit is copied into memory only
+/// if no store or removal of its key began or ended while it was read and decoded (and none is
+/// in progress): a lookup that raced a newer `setValue` or `removeValue` returns what it read
+/// but never leaves that older value in memory. The bookkeeping is one lock held around the
+/// memory tier's calls (not the disk's or the decoding); the memory tier's eviction handler runs
+/// under it and may call this cache again on its own thread. Calls made on ``memory`` directly
+/// bypass it.
+///
 /// (The replay engine's two-level model of the same composition is ``TieredModel``.)
-public final class TieredCache<Value>: @unchecked Sendable {
+public final class TieredCache<Value> {
     /// The memory tier.
     public let memory: Cache<String, Value>
     /// The disk tier.
@@ -24,6 +32,14 @@ public final class TieredCache<Value>: @unchecked Sendable {
     private let memoryCost: (Value, Int) -> Int
     /// Whether the app gave the memory cost, so it is known before the value is encoded.
     private let costIsTheAppsOwn: Bool
+    /// Guards the stamps below and orders the memory tier's calls with them.
+    private let lock = NSRecursiveLock()
+    /// Per stripe of keys (by hash): how many stores and removals have begun or ended, and how
+    /// many are in progress; `removeAll` counts for every stripe through `epoch` and `clearing`.
+    private var changes = [UInt64](repeating: 0, count: 64)
+    private var inProgress = [Int](repeating: 0, count: 64)
+    private var epoch: UInt64 = 0
+    private var clearing = 0
 
     /// Composes the two tiers.
     ///
@@ -48,33 +64,98 @@ public final class TieredCache<Value>: @unchecked Sendable {
     /// is copied into memory.
     public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
         if let value = memory.value(forKey: key) { return (value, .memory) }
+        let stripe = Self.stripe(of: key)
+        let before = stamp(stripe)
         guard let data = try disk.data(forKey: key) else { return nil }
         let value = try decode(data)
-        memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        lock.lock()
+        defer { lock.unlock() }
+        // Promoted only if nothing about this key changed meanwhile or is still being written:
+        // otherwise memory would keep a value older than the disk's, or one the app removed.
+        if before == (epoch, changes[stripe]) && inProgress[stripe] == 0 && clearing == 0 {
+            memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        }
         return (value, .disk)
     }
 
     /// Stores `value` in memory and, unless `toDisk` is `false`, on disk.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         guard toDisk else {
-            memory.setValue(value, forKey: key, cost: memoryCost(value, 0))
+            change(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
             return
         }
         let data = try encode(value)
-        memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, data.count)) }
+        defer { end(stripe) }
         try disk.setData(data, forKey: key)
     }
 
     /// Removes `key` from both tiers.
     public func removeValue(forKey key: String) throws {
-        memory.removeValue(forKey: key)
+        let stripe = begin(key) { memory.removeValue(forKey: key) }
+        defer { end(stripe) }
         try disk.removeData(forKey: key)
     }
 
     /// Empties both tiers.
     public func removeAll() throws {
+        lock.lock()
+        epoch &+= 1
+        clearing += 1
         memory.removeAll()
+        lock.unlock()
+        defer {
+            lock.lock()
+            epoch &+= 1
+            clearing -= 1
+            lock.unlock()
+        }
         try disk.removeAll()
+    }
+
+    // MARK: Ordering lookups with stores
+
+    /// The stripe of the per-key bookkeeping `key` falls in.
+    private static func stripe(of key: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(key)
+        return hasher.finalize() & 63
+    }
+
+    /// What has changed so far for keys of `stripe`.
+    private func stamp(_ stripe: Int) -> (UInt64, UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (epoch, changes[stripe])
+    }
+
+    /// A change of `key` that touches memory alone, as one step.
+    private func change(_ key: String, memoryStep: () -> Void) {
+        let stripe = Self.stripe(of: key)
+        lock.lock()
+        defer { lock.unlock() }
+        changes[stripe] &+= 1
+        memoryStep()
+    }
+
+    /// Begins a store or removal of `key` whose disk step follows: counts it, runs its memory
+    /// step under the lock, and returns the stripe for ``end(_:)``.
+    private func begin(_ key: String, memoryStep: () -> Void) -> Int {
+        let stripe = Self.stripe(of: key)
+        lock.lock()
+        defer { lock.unlock() }
+        changes[stripe] &+= 1
+        inProgress[stripe] += 1
+        memoryStep()
+        return stripe
+    }
+
+    /// Ends what ``begin(_:memoryStep:)`` began, its disk step done (or failed).
+    private func end(_ stripe: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        changes[stripe] &+= 1
+        inProgress[stripe] -= 1
     }
 }
 
@@ -84,6 +165,10 @@ extension TieredCache where Value == Data {
         self.init(memory: memory, disk: disk, encode: { $0 }, decode: { $0 })
     }
 }
+
+/// Sendable when its values are: the tiers and the bookkeeping are locked, and values cross
+/// threads only as the memory tier's do.
+extension TieredCache: @unchecked Sendable where Value: Sendable {}
 
 extension TieredCache where Value: Sendable {
     /// The value for `key` and where it was found, with the disk read and the decoding off the
@@ -103,16 +188,21 @@ extension TieredCache where Value: Sendable {
     /// call suspends, so a lookup right after it finds the value in memory. Without one, its cost
     /// is the encoded size, so it is stored once encoded, off the caller's thread.
     public func setValue(_ value: Value, forKey key: String) async throws {
-        if costIsTheAppsOwn { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
+        guard costIsTheAppsOwn else {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                DispatchQueue.global(qos: .utility).async {
+                    continuation.resume(with: Result { try self.setValue(value, forKey: key) })
+                }
+            }
+        }
+        // The memory copy now; the store stays in progress (no lookup promotes an older disk
+        // value of its key) until the disk holds the new one.
+        let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Result {
-                    if self.costIsTheAppsOwn {
-                        try self.disk.setData(try self.encode(value), forKey: key)
-                    } else {
-                        try self.setValue(value, forKey: key)
-                    }
-                })
+                let result = Result { try self.disk.setData(try self.encode(value), forKey: key) }
+                self.end(stripe)
+                continuation.resume(with: result)
             }
         }
     }

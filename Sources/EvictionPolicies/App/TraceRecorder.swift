@@ -25,8 +25,8 @@ import Musl
 /// Keys are written so that the replay tells apart exactly the keys Swift tells apart: as they
 /// are, in Unicode's canonical composition (two spellings of "é" are one `String` and one key);
 /// except that a key the replay would read as another (`007` and ` 7` are the number 7 there,
-/// spaces around a field are dropped, an empty key is an error) is written as `~` and the hex
-/// of its UTF-8 bytes, as is a key that starts with `~`. With `hashingKeys`, every key is
+/// spaces around a field are dropped, an empty key is an error, a line feed or NUL byte cannot
+/// be in a row) is written as `~` and the hex of its UTF-8 bytes, as is a key that starts with `~`. With `hashingKeys`, every key is
 /// written as a 64-bit keyed hash of those bytes instead (the key stays distinct within the
 /// trace, but its text does not leave the device).
 public final class TraceRecorder: @unchecked Sendable {
@@ -181,11 +181,13 @@ public final class TraceRecorder: @unchecked Sendable {
 
     /// Whether the replay's CSV reading of `key`'s text is not `key` itself: empty, spaces or
     /// tabs at either end (dropped), a number written other than canonically (`007`: the
-    /// number 7), or the `~` that starts escaped keys.
+    /// number 7), the `~` that starts escaped keys, or a line feed or NUL byte (the replay reads
+    /// one row per line and refuses NUL, so such a key would make the whole trace unreadable).
     static func replayReadsAsAnother(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 || first == UInt8(ascii: "~") { return true }
+        if bytes.contains(where: { $0 == 0x0A || $0 == 0x00 }) { return true }
         return bytes.count > 1 && first == UInt8(ascii: "0") && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 }

@@ -371,6 +371,13 @@ enum _POSIX {
         return (status.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// The length of a file in bytes, or `nil` if it is gone.
+    static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// The modification time of a file in seconds since 2001, or `nil` if it is gone.
     static func modificationTime(_ path: String) -> Double? {
         var status = stat()

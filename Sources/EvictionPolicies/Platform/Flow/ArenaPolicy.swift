@@ -8,7 +8,8 @@
 /// - **Remove** (resident or ghost): ``unlink(_:)``, then the slot is released, and the arena
 ///   gives storage back if it became sparse.
 ///
-/// Costs below 0 count as 0. Every request hashes its key once and probes the index once.
+/// Costs count as ``CacheLimits/clampedCost(_:)`` gives them: below 0 as 0, above
+/// ``CacheLimits/maximumCost`` as that. Every request hashes its key once and probes the index once.
 ///
 /// - Complexity: the surface adds O(1) expected to the policy's own steps.
 public protocol ArenaPolicy: EvictionPolicy {
@@ -101,10 +102,10 @@ extension ArenaPolicy {
             return (hash, store.find(key, hash: hash))
         }
         if slot >= 0 && isResident(slot) {
-            didHit(slot, cost: max(cost, 0), observer: &observer)
+            didHit(slot, cost: CacheLimits.clampedCost(cost), observer: &observer)
             return true
         }
-        miss(key, hash: hash, ghost: slot, cost: max(cost, 0), value: value, observer: &observer)
+        miss(key, hash: hash, ghost: slot, cost: CacheLimits.clampedCost(cost), value: value, observer: &observer)
         return false
     }
 
@@ -116,9 +117,9 @@ extension ArenaPolicy {
             return (hash, store.find(key, hash: hash))
         }
         if slot >= 0 && isResident(slot) {
-            replace(slot, with: value, cost: max(cost, 0), observer: &observer)
+            replace(slot, with: value, cost: CacheLimits.clampedCost(cost), observer: &observer)
         } else {
-            miss(key, hash: hash, ghost: slot, cost: max(cost, 0), value: { value }, observer: &observer)
+            miss(key, hash: hash, ghost: slot, cost: CacheLimits.clampedCost(cost), value: { value }, observer: &observer)
         }
     }
 

@@ -251,6 +251,31 @@ struct SweepTests {
             return folderNamed == folder
         }
         #expect(throws: CacheBenchError.self) { try SweepMerge.load(directory: scratchFolder()) }
+
+        // A sweep.json that is not a manifest is someone's file: refused, and left as it was.
+        let foreign = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: foreign) }
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try "{\"important\":\"user data\"}\n".write(toFile: foreign + "/sweep.json", atomically: false, encoding: .utf8)
+        #expect {
+            try Sweep.run(plan, shard: .whole, directory: foreign)
+        } throws: { error in
+            guard case .trace(let trace) = error as? CacheBenchError else { return false }
+            return trace.kind == .malformed && trace.reason.contains("not a sweep manifest")
+        }
+        #expect(try String(contentsOfFile: foreign + "/sweep.json", encoding: .utf8) == "{\"important\":\"user data\"}\n")
+
+        // Two different sweeps preparing one new folder at once: exactly one of them owns it.
+        for round in 0..<10 {
+            let shared = scratchFolder()
+            defer { try? FileManager.default.removeItem(atPath: shared) }
+            let manifests = [SweepManifest(spec), SweepManifest(other)]
+            let outcomes = Outcomes()
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                do { try SweepRecordStore(directory: shared).prepare(for: manifests[i]); outcomes.add(true) } catch { outcomes.add(false) }
+            }
+            #expect(outcomes.values.filter { $0 }.count == 1, "round \(round)")
+        }
     }
 
     @Test("a cell its policy refuses (LIRS at 1 object) is recorded as refused; the trace's other cells run")
@@ -287,4 +312,12 @@ struct SweepTests {
             #expect(replayed.misses == result.misses, "\(result.policy)")
         }
     }
+}
+
+/// Results gathered from concurrent work.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Bool] = []
+    var values: [Bool] { lock.withLock { list } }
+    func add(_ value: Bool) { lock.withLock { list.append(value) } }
 }

@@ -165,6 +165,47 @@ public final class AtomicFile {
         try install()
     }
 
+    /// Completes the file only if the target does not exist yet: flushes, `fsync`s and links it
+    /// into place (a hard link, which fails rather than replaces), so of two processes creating
+    /// one file at once exactly one succeeds. Returns `false`, leaving the existing target as it
+    /// was and removing the temporary, when the target exists. On a file system without hard
+    /// links it renames instead (the check is then not atomic).
+    ///
+    /// - Throws: ``OutputError``, after removing the temporary file.
+    public func commitIfAbsent() throws(OutputError) -> Bool {
+        try prepare()
+        guard let temporary, !finished else { try install(); return true }
+        if link(temporary, destination) != 0 {
+            let code = errno
+            if code == EEXIST {
+                discard()
+                return false
+            }
+            guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP else {
+                discard()
+                throw OutputError(path: path, errno: code)
+            }
+            var info = stat()
+            if lstat(destination, &info) == 0 {
+                discard()
+                return false
+            }
+            try install()
+            return true
+        }
+        // Linked: the temporary name goes, and the link is made durable as a rename would be.
+        finished = true
+        close(descriptor)
+        unlink(temporary)
+        _cs_temporary_unregister(signalSlot)
+        let folder = open(Self.folder(of: destination), O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return true
+    }
+
     /// Abandons the file: the temporary is removed and the target is left as it was.
     public func discard() {
         guard !finished else { return }

@@ -106,20 +106,29 @@ public struct SweepRecordStore: Sendable {
         }
         let path = directory + "/" + SweepManifest.fileName
         let text = manifest.json.serialized(pretty: true) + "\n"
-        if let data = FileManager.default.contents(atPath: path) {
-            let existing = String(decoding: data, as: UTF8.self)
-            if existing == text { return }
-            if let other = SweepManifest(text: existing), other != manifest {
-                throw .sweep(.folderHoldsAnotherSweep(directory))
+        // A manifest already there must be this sweep's; anything else there is left alone. Two
+        // sweeps started at once into one new folder: one creates the manifest (a link, which
+        // fails rather than replaces), the other then finds it and is refused if it differs.
+        for _ in 0..<2 {
+            if let data = FileManager.default.contents(atPath: path) {
+                let existing = String(decoding: data, as: UTF8.self)
+                if existing == text { return }
+                guard let other = SweepManifest(text: existing) else {
+                    throw .trace(TraceError(.malformed, file: path,
+                                            reason: "not a sweep manifest, so this folder is not a sweep's: it is left as it is (move it, or write the sweep to another folder)"))
+                }
+                guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory)) }
+                return
+            }
+            do throws(OutputError) {
+                let file = try AtomicFile(path: path)
+                try file.write(text)
+                if try file.commitIfAbsent() { return }
+            } catch {
+                throw .output(error.description)
             }
         }
-        do throws(OutputError) {
-            let file = try AtomicFile(path: path)
-            try file.write(text)
-            try file.commit()
-        } catch {
-            throw .output(error.description)
-        }
+        throw .output("\(path): cannot write: it appeared and vanished while the sweep started")
     }
 
     /// Reads the manifest.

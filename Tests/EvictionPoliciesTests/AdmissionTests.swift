@@ -94,6 +94,23 @@ struct AdmissionTests {
         #expect(exp(-500 / rule.sizeParameter) < exp(-10 / rule.sizeParameter))
     }
 
+    /// Counts libCacheSim 0.3.5 gives with `set_rand_seed(1)` before the run (a driver over
+    /// `cache_get_base` with the admissioner attached, as `cachesim -a` attaches it).
+    @Test("a randomized rule draws for an object too large to keep, and arcv0 keeps its ghost flag after a refusal")
+    func libCacheSimDrawOrder() throws {
+        let prob = AdmissionChoice(name: "prob", parameters: [("prob", "0.5"), ("seed", "1")])
+        // The 5,000-byte object is refused by the size after its draw: the later draws stay in step.
+        var lru = AdmissionControlled(try LRUCache<UInt64, Void>.make(capacity: 1000),
+                                      rule: try LibCacheSimAdmission<UInt64>(prob), capacity: 1000)
+        let requests: [(UInt64, Int)] = [(1, 100), (2, 5000), (3, 100), (4, 100), (4, 100)]
+        #expect(requests.filter { !get(&lru, $0.0, cost: $0.1) }.count == 5)
+        // arcv0, 4 objects: a refused B2 ghost hit leaves "found in B2" set for a later REPLACE.
+        var arc = AdmissionControlled(try ARCv0Cache<UInt64, Void>(limits: CacheLimits(capacity: 4), options: PolicyOptions()),
+                                      rule: try LibCacheSimAdmission<UInt64>(prob), capacity: 4)
+        let keys: [UInt64] = [1, 2, 2, 3, 4, 5, 6, 5, 2, 6, 4, 3, 1, 7, 2, 4, 5, 5, 7, 3]
+        #expect(keys.filter { !get(&arc, $0) }.count == 13)
+    }
+
     // MARK: A reference model on random sequences
 
     /// A straightforward LRU (an array, most recent last) with admission written out by hand.
@@ -108,9 +125,11 @@ struct AdmissionTests {
                 order.append(order.remove(at: i))
                 return true
             }
-            guard cost <= capacity else { return false }
+            // libCacheSim's cache_can_insert_default: the rule first (it draws, and the bloom
+            // filter remembers the key, even for an object too large to keep), then the size.
             guard admits(key, cost) else { rejected += 1; return false }
             admitted += 1
+            guard cost <= capacity else { return false }
             while order.reduce(0, { $0 + costs[$1]! }) + cost > capacity {
                 costs[order.removeFirst()] = nil
             }

@@ -62,7 +62,9 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
     @inlinable
     public mutating func miss(_ key: Key, hash: UInt64, ghost slot: Int32, cost: Int, value: () -> Value,
                               observer: inout some EvictionObserver<Key, Value>) {
-        guard cost <= lists.capacity else { return }
+        // Too large: the cache is left untouched (the project's convention), but the admissioner
+        // is asked all the same, as libCacheSim's can_insert asks it before the size.
+        guard cost <= lists.capacity else { _ = observer.admits(key, cost: cost); return }
         let hitB2 = slot >= 0 && store.aux(slot) == Lists.b2Tag
         if slot >= 0 {
             lists.adaptTarget(hitB1: !hitB2, step: Lists.ratioStep)

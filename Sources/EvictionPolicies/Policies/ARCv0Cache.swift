@@ -114,12 +114,11 @@ public struct ARCv0Cache<Key: Hashable, Value>: _ARCListsPolicy {
             lists.unlink(ghostSlot, in: &store)
             store.release(ghostSlot)
         }
-        guard cost <= lists.capacity else { return }
-        // can_insert (the admissioner) after ARCv0_find consumed the ghost and moved p.
-        guard observer.admits(key, cost: cost) else {
-            lastFoundInB2 = false
-            return
-        }
+        // can_insert after ARCv0_find consumed the ghost and moved p: the admissioner, then the size.
+        // A refused object leaves the ghost flag set, as libCacheSim's does: only the next find
+        // that finds something, or the next insert after a ghost hit, clears it, and a REPLACE
+        // before then reads it.
+        guard observer.admits(key, cost: cost), cost <= lists.capacity else { return }
         var pass = TrimPass(.caller)
         while lists.needsRoom(for: cost) {
             if ghostHit { replace(&pass, observer: &observer) } else { evictOnFullMiss(cost: cost, &pass, observer: &observer) }

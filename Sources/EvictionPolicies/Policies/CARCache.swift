@@ -73,10 +73,10 @@ public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
             lists.unlink(ghostSlot, in: &store)
             store.release(ghostSlot)
         }
-        guard cost <= lists.capacity else { return }
-        // can_insert (the admissioner) after CAR_find consumed the ghost; as for a refused size,
-        // the ghost marks stay until the next insert (libCacheSim's CAR_insert clears them).
-        guard observer.admits(key, cost: cost) else { return }
+        // can_insert after CAR_find consumed the ghost: the admissioner, then the size; as for a
+        // refused size, the ghost marks stay until the next insert (libCacheSim's CAR_insert
+        // clears them).
+        guard observer.admits(key, cost: cost), cost <= lists.capacity else { return }
         var pass = TrimPass(.caller)
         while lists.needsRoom(for: cost) {
             replace(&pass, observer: &observer)

@@ -66,7 +66,7 @@ public struct GDSFCache<Key: Hashable, Value>: _HeapPolicy {
                                    observer: inout some EvictionObserver<Key, Value>) {
         // GDSF_get asks cache_can_insert_default (the admissioner; GDSF_can_insert is unused), then
         // inserts and evicts.
-        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
+        guard observer.admits(key, cost: cost), cost <= capacity else { return }   // libCacheSim's order: admissioner, then size
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
         makeRoom(forCost: 0, count: 0, observer: &observer)
     }

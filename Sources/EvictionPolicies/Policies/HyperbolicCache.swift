@@ -57,7 +57,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
         requests += 1
-        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
+        guard observer.admits(key, cost: cost), cost <= capacity else { return }   // libCacheSim's order: admissioner, then size
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

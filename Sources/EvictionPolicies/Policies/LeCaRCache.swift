@@ -105,7 +105,7 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
             ghosts.release(ghost)
         }
         // can_insert (the admissioner) after LeCaR_find updated the weights.
-        guard cost <= capacity, observer.admits(key, cost: cost) else { return }
+        guard observer.admits(key, cost: cost), cost <= capacity else { return }   // libCacheSim's order: admissioner, then size
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

@@ -110,7 +110,7 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             ghosts.release(ghost)
         }
         // can_insert (the admissioner) after MQ_find consulted Qout.
-        guard cost <= capacity, observer.admits(key, cost: cost) else { revivedCount = 0; return }
+        guard observer.admits(key, cost: cost), cost <= capacity else { revivedCount = 0; return }   // admissioner, then size
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

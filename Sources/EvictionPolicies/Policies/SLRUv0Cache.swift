@@ -53,7 +53,7 @@ public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
         // SLRUv0_can_insert: the admissioner, then the segment's size.
-        guard cost <= segments.capacity, observer.admits(key, cost: cost), admits(key, cost: cost) else { return }
+        guard observer.admits(key, cost: cost), cost <= segments.capacity, admits(key, cost: cost) else { return }   // admissioner, then size
         var pass = TrimPass(.caller)
         while count > 0 && totalCost > segments.capacity - cost {
             pass.willRemove(&observer)

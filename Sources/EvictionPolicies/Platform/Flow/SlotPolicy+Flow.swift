@@ -16,8 +16,10 @@ extension SlotPolicy {
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        // As libCacheSim's can_insert overrides (SLRU, ClockPro): the admissioner, then the policy's own test.
-        guard cost <= capacity, observer.admits(key, cost: cost), admits(key, cost: cost) else { return }
+        // As libCacheSim's cache_can_insert_default: the admissioner first (it may draw or
+        // remember the key even for an object too large to keep), then the size; then the
+        // policy's own test, as its can_insert overrides (SLRU, ClockPro) add theirs.
+        guard observer.admits(key, cost: cost), cost <= capacity, admits(key, cost: cost) else { return }
         makeRoom(forCost: cost, count: 1, observer: &observer)
         didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
     }

@@ -55,8 +55,9 @@ COMMANDS:
                                 its traceConv does.
   analyze TRACE                 Trace statistics, as libCacheSim's traceAnalyzer computes them.
   sweep --traces LIST           Many traces x policies x capacities, sharded (--shard K/N, Slurm
-                                arrays) and resumable; 'merge DIR' joins the records, and
-                                'sweep-report DIR' draws miss-ratio reductions against FIFO.
+                                arrays) and resumable.
+  merge DIR                     Join a sweep's records into compare's report.
+  sweep-report DIR              Miss-ratio reductions against FIFO over a sweep: tables and SVG.
   help [COMMAND]                Show help for a command.
 
 Run 'cachebench COMMAND --help' for a command's options.

@@ -72,7 +72,8 @@ enum CompareCommand {
       --threads N             Threads driving the policies (default: the number of cores).
       --max-memory SIZE       Memory the runs may use together (default: a quarter of physical
                               memory). A larger grid runs in waves, each reading the trace once
-                              more (a note on stderr says so).
+                              more (a note on stderr says so). Without it, grids of fewer than 64
+                              runs are not measured.
       -h, --help              Show this help.
 
     EXIT STATUS:

@@ -242,6 +242,24 @@ struct LRUStackProfilerTests {
         }
     }
 
+    @Test("a memory budget splits even a small grid into waves, one read each, with the same counts and a note")
+    func wavesUnderABudget() throws {
+        let (_, trace) = Self.cloudPhysics[0]
+        let capacities = CapacityList([4096, 65536, 1 << 20, 16 << 20].map { .size($0) })
+        let whole = try Compare.run(CompareJob(trace: trace, policies: ["fifo", "sieve", "arc"], capacities: capacities))
+        var budgeted = CompareJob(trace: trace, policies: ["fifo", "sieve", "arc"], capacities: capacities)
+        budgeted.memoryBudget = 1
+        let notes = NoteLog()
+        budgeted.noteHandler = { notes.add($0) }
+        let waved = try Compare.run(budgeted)
+        #expect(notes.all.contains { $0.contains("waves") }, "\(notes.all)")
+        #expect(waved.results.count == whole.results.count)
+        for (a, b) in zip(waved.results, whole.results) {
+            #expect(a.policy == b.policy && a.capacity == b.capacity, "\(a.policy)")
+            expectSameCounts(a, b, "\(a.policy) at \(a.capacity ?? 0)")
+        }
+    }
+
     @Test("cloudPhysicsIO in object mode", arguments: [0, 1])
     func cloudPhysicsObjects(_ which: Int) throws {
         let (label, trace) = Self.cloudPhysics[which]
@@ -606,4 +624,12 @@ struct RegressionGateTests {
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("-1") }
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("lots") }
     }
+}
+
+/// Notes a comparison reports, from whichever thread reports them.
+private final class NoteLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+    var all: [String] { lock.withLock { notes } }
+    func add(_ note: String) { lock.withLock { notes.append(note) } }
 }

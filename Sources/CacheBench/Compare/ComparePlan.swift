@@ -176,7 +176,8 @@ struct _ComparePlan {
     /// Splits `indices` (of entries) into waves whose runs fit the memory budget together;
     /// `extra` runs of unbounded size join the first wave.
     func waves(_ indices: [Int], extra: Int) throws(CacheBenchError) -> [[Int]] {
-        guard indices.count + extra >= _MemoryBudget.gridWorthMeasuring else { return [indices] }
+        // A small grid is not worth a pass to measure, unless the user set a budget.
+        guard job.memoryBudget != nil || indices.count + extra >= _MemoryBudget.gridWorthMeasuring else { return [indices] }
         let budget = _MemoryBudget(limit: job.memoryBudget ?? _MemoryBudget.defaultLimit,
                                    workingSet: try workingSet.measure(), ignoreSize: job.ignoreSize)
         let (waves, estimate) = budget.pack(indices.map { entries[$0].capacity }, extra: extra)

@@ -45,6 +45,17 @@ struct CSVTraceReaderTests {
         #expect(withOps.map(\.operation) == [.delete, .memoryWarning, .background, .tick, .terminate])
     }
 
+    @Test("a headerless trace whose first row has 3 fields refuses a later row with an operation")
+    func operationColumnPartWay() throws {
+        for later in ["2,6,200,delete", "2,6,200,evict", "2,\"6\",\"200\",set"] {
+            let error = decodeError("1,5,100\n" + later + "\n3,5,100\n")
+            #expect(error?.line == 2 && error?.reason.contains("first row has 3") == true, "\(later): \(String(describing: error))")
+        }
+        // With a column map, extra fields are the user's choice to leave unread.
+        #expect(try decode("1,5,100\n2,6,200,delete\n", columns: CSVColumns(time: 0, key: 1, size: 2, operation: nil)).count == 2)
+        #expect(try decode("1,5,100\n2,\"6\",200\n").map(\.key) == [5, 6])
+    }
+
     @Test("one column is keys only, with the row index as time")
     func keysOnly() throws {
         let rows = try decode("3\n4\n3\n")

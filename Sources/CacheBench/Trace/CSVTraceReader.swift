@@ -72,6 +72,10 @@ public struct CSVTraceReader: TraceReader {
     private var sawFirstLine = false
     /// Whether the rows are Twitter's (see ``twitterLayout``).
     private var twitter = false
+    /// Set when a headerless first row of three fields chose `timestamp,key,size`: a later row
+    /// with more fields (an operation column that starts part-way) is refused rather than read
+    /// without its operation.
+    private var refusesExtraFields = false
 
     /// Opens a CSV trace.
     ///
@@ -191,6 +195,10 @@ public struct CSVTraceReader: TraceReader {
             if columns.key < fields.count { mapped.key = fields[columns.key] }
             if let c = columns.size, c < fields.count { mapped.size = fields[c] }
             if let c = columns.operation, c < fields.count { mapped.operation = fields[c] }
+        }
+        if refusesExtraFields && mapped.count > 2 && memchr(base + mapped.size.end, Int32(delimiter), lineEnd - mapped.size.end) != nil {
+            throw malformed("more than 3 fields, but the first row has 3 (timestamp, key, size: no operation column); every row needs the same fields, or \(TraceError.Hint.columnMap.phrase)",
+                            hint: .columnMap)
         }
         try decodeRow(mapped, columns: columns)
     }
@@ -365,7 +373,9 @@ public struct CSVTraceReader: TraceReader {
                 switch fields.count {
                 case 1: columns = CSVColumns(time: nil, key: 0, size: nil, operation: nil)
                 case 2: columns = CSVColumns(time: 0, key: 1, size: nil, operation: nil)
-                case 3: columns = CSVColumns(time: 0, key: 1, size: 2, operation: nil)
+                case 3:
+                    columns = CSVColumns(time: 0, key: 1, size: 2, operation: nil)
+                    refusesExtraFields = true
                 default: columns = .headerless
                 }
             }

@@ -249,10 +249,10 @@ struct LRUStackProfilerTests {
         let whole = try Compare.run(CompareJob(trace: trace, policies: ["fifo", "sieve", "arc"], capacities: capacities))
         var budgeted = CompareJob(trace: trace, policies: ["fifo", "sieve", "arc"], capacities: capacities)
         budgeted.memoryBudget = 1
-        let notes = NoteLog()
-        budgeted.noteHandler = { notes.add($0) }
+        let notes = Locked<[String]>([])
+        budgeted.noteHandler = { note in notes.update { $0.append(note) } }
         let waved = try Compare.run(budgeted)
-        #expect(notes.all.contains { $0.contains("waves") }, "\(notes.all)")
+        #expect(notes.value.contains { $0.contains("waves") }, "\(notes.value)")
         #expect(waved.results.count == whole.results.count)
         for (a, b) in zip(waved.results, whole.results) {
             #expect(a.policy == b.policy && a.capacity == b.capacity, "\(a.policy)")
@@ -624,12 +624,4 @@ struct RegressionGateTests {
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("-1") }
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("lots") }
     }
-}
-
-/// Notes a comparison reports, from whichever thread reports them.
-private final class NoteLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var notes: [String] = []
-    var all: [String] { lock.withLock { notes } }
-    func add(_ note: String) { lock.withLock { notes.append(note) } }
 }

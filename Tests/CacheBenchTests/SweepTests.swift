@@ -270,11 +270,12 @@ struct SweepTests {
             let shared = scratchFolder()
             defer { try? FileManager.default.removeItem(atPath: shared) }
             let manifests = [SweepManifest(spec), SweepManifest(other)]
-            let outcomes = Outcomes()
+            let outcomes = Locked<[Bool]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { i in
-                do { try SweepRecordStore(directory: shared).prepare(for: manifests[i]); outcomes.add(true) } catch { outcomes.add(false) }
+                let claimed = (try? SweepRecordStore(directory: shared).prepare(for: manifests[i])) != nil
+                outcomes.update { $0.append(claimed) }
             }
-            #expect(outcomes.values.filter { $0 }.count == 1, "round \(round)")
+            #expect(outcomes.value.filter { $0 }.count == 1, "round \(round)")
         }
     }
 
@@ -312,12 +313,4 @@ struct SweepTests {
             #expect(replayed.misses == result.misses, "\(result.policy)")
         }
     }
-}
-
-/// Results gathered from concurrent work.
-private final class Outcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Bool] = []
-    var values: [Bool] { lock.withLock { list } }
-    func add(_ value: Bool) { lock.withLock { list.append(value) } }
 }

@@ -199,25 +199,25 @@ struct DiskCacheTests {
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let decoding = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
-            let slow = Flag()
+            let slow = Locked(false)
             let tiers = TieredCache<String>(memory: Cache(costLimit: 1_000, observesSystemEvents: false),
                                             disk: try DiskCache(directory: directory),
                                             encode: { Data($0.utf8) },
                                             decode: { data in
-                                                if slow.isSet { entered.signal(); decoding.wait() }
+                                                if slow.value { entered.signal(); decoding.wait() }
                                                 return String(decoding: data, as: UTF8.self)
                                             },
                                             memoryCost: { $0.utf8.count })
             try tiers.setValue("v1", forKey: "r")
             tiers.memory.removeAll()
-            slow.set()
+            slow.update { $0 = true }
             let reader = DispatchGroup()
             DispatchQueue.global().async(group: reader) {
                 // A disk hit, decoded slowly: it read v1.
                 #expect((try? tiers.value(forKey: "r"))??.value == "v1")
             }
             entered.wait()
-            slow.clear()
+            slow.update { $0 = false }
             if removing { try tiers.removeValue(forKey: "r") } else { try tiers.setValue("v2", forKey: "r") }
             decoding.signal()
             reader.wait()
@@ -435,13 +435,4 @@ struct DiskCacheTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
         #expect(files.count == cache.count)
     }
-}
-
-/// A flag shared with a closure the cache calls on another thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-    func clear() { lock.withLock { value = false } }
 }

@@ -56,6 +56,16 @@ struct CSVTraceReaderTests {
         #expect(try decode("1,5,100\n2,\"6\",200\n").map(\.key) == [5, 6])
     }
 
+    @Test("CR-only line endings are named at line 1, not read as a header and no rows")
+    func carriageReturnsOnly() throws {
+        for text in ["timestamp,key,size\r1,5,100\r2,6,200\r", "1,5,100\r2,6,200\r"] {
+            let error = decodeError(text)
+            #expect(error?.line == 1 && error?.reason.contains("carriage returns without line feeds") == true, "\(String(describing: error))")
+        }
+        // CRLF stays fine.
+        #expect(try decode("timestamp,key,size\r\n1,5,100\r\n2,6,200\r\n").map(\.key) == [5, 6])
+    }
+
     @Test("one column is keys only, with the row index as time")
     func keysOnly() throws {
         let rows = try decode("3\n4\n3\n")

@@ -174,6 +174,11 @@ public struct CSVTraceReader: TraceReader {
         }
         if !sawFirstLine {
             if memchr(base + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
+            // Lines ended by CR alone (classic Mac) make one long first line, which would read as
+            // a header and leave no rows: say what is wrong instead. (A quoted field may hold a CR.)
+            if memchr(base + lineStart, 0x0D, lineEnd - lineStart) != nil && memchr(base + lineStart, 0x22, lineEnd - lineStart) == nil {
+                throw malformed("carriage returns without line feeds: rows must end in LF or CRLF (convert CR-only line endings, e.g. with tr '\\r' '\\n')")
+            }
             sawFirstLine = true
             if try readHeaderIfPresent(from: lineStart, to: lineEnd) { return }
         }

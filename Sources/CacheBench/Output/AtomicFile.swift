@@ -198,11 +198,7 @@ public final class AtomicFile {
         close(descriptor)
         unlink(temporary)
         _cs_temporary_unregister(signalSlot)
-        let folder = open(Self.folder(of: destination), O_RDONLY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        try syncFolder()
         return true
     }
 
@@ -410,17 +406,19 @@ public final class AtomicFile {
             unlink(temporary)
             throw OutputError(path: path, errno: code)
         }
-        // Make the rename itself durable. A file system that cannot sync a folder (EINVAL) has
-        // still renamed the file, so that alone is not a failure.
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? "."
-        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            let synced = fsync(folderDescriptor) == 0 || errno == EINVAL
-            let code = errno
-            close(folderDescriptor)
-            if !synced { throw OutputError(path: path, errno: code) }
-        }
+        try syncFolder()
+    }
+
+    /// Makes the rename or link that put the file in place durable: syncs the target's folder.
+    /// A file system that cannot sync a folder (EINVAL) has still made the name, so that alone is
+    /// not a failure; nor is a folder this process may not open for reading (the name is made).
+    private func syncFolder() throws(OutputError) {
+        let folder = open(Self.folder(of: destination), O_RDONLY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        let synced = fsync(folder) == 0 || errno == EINVAL
+        let code = errno
+        close(folder)
+        if !synced { throw OutputError(path: path, errno: code) }
     }
 
     private func writeThrough(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {

@@ -11,8 +11,11 @@ public enum TraceAnalysisReport {
         case .table:
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
-        case .csv: return "field,value\n" + rows.map { "\($0.0),\"\($0.1)\"" }.joined(separator: "\n") + "\n"
-        case .markdown: return "| field | value |\n|---|---|\n" + rows.map { "| \($0.0) | \($0.1) |" }.joined(separator: "\n") + "\n"
+        case .csv:
+            return "field,value\n" + rows.map { ReplayReport.csvField($0.0) + "," + ReplayReport.csvField($0.1) }.joined(separator: "\n") + "\n"
+        case .markdown:
+            return "| field | value |\n|---|---|\n"
+                + rows.map { "| \(ReplayReport.markdownCell($0.0)) | \(ReplayReport.markdownCell($0.1)) |" }.joined(separator: "\n") + "\n"
         }
     }
 

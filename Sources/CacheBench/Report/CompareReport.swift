@@ -28,7 +28,7 @@ public enum CompareReport {
             return ([header] + rows).map { $0.map(ReplayReport.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
         case .markdown:
             var out = "| " + header.joined(separator: " | ") + " |\n|" + header.map { _ in "---:" }.joined(separator: "|") + "|\n"
-            for row in rows { out += "| " + row.joined(separator: " | ") + " |\n" }
+            for row in rows { out += "| " + row.map(ReplayReport.markdownCell).joined(separator: " | ") + " |\n" }
             return out
         case .table:
             var out = "\(result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU") miss-ratio curve: \(result.trace)\n"
@@ -104,9 +104,9 @@ public enum CompareReport {
     /// are numbers and align right.
     static func markdownTable(_ rows: [[String]]) -> String {
         guard let header = rows.first else { return "" }
-        var out = "| " + header.joined(separator: " | ") + " |\n"
+        var out = "| " + header.map(ReplayReport.markdownCell).joined(separator: " | ") + " |\n"
         out += "|" + header.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|\n"
-        for row in rows.dropFirst() { out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
+        for row in rows.dropFirst() { out += "| " + row.map(ReplayReport.markdownCell).joined(separator: " | ") + " |\n" }
         return out
     }
 

@@ -30,7 +30,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .int(let value): out += String(value)
         case .double(let value):
             if !value.isFinite { out += "null" }
-            else if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) }
+            // A whole number keeps its ".0": readers that type JSON numbers (Python's json, Swift's
+            // Codable into Int) must see a ratio of exactly 0 or 1 as the fraction it is.
+            else if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) + ".0" }
             else { out += "\(value)" }
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):

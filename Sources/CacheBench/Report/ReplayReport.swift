@@ -116,7 +116,7 @@ public enum ReplayReport {
         case .markdown:
             var out = "| " + header.joined(separator: " | ") + " |\n"
             out += "|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
-            for row in rows { out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
+            for row in rows { out += "| " + row.map(markdownCell).joined(separator: " | ") + " |\n" }
             return out
         default:
             var out = header.joined(separator: ",") + "\n"
@@ -126,10 +126,21 @@ public enum ReplayReport {
     }
 
     /// `value` as one CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a
-    /// line break (RFC 4180); as it is otherwise.
+    /// line break of any kind (LF, CR, CRLF; RFC 4180); as it is otherwise.
     public static func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `value` as one cell of a Markdown table: a `|` escaped, and each line break (which would
+    /// end the row) written as `<br>`, which GitHub's tables show as one.
+    public static func markdownCell(_ value: String) -> String {
+        guard value.contains(where: { $0 == "|" || $0.isNewline }) else { return value }
+        var cell = ""
+        for character in value {
+            if character == "|" { cell += "\\|" } else if character.isNewline { cell += "<br>" } else { cell.append(character) }
+        }
+        return cell
     }
 
     static func renderTable(_ r: ReplayResult) -> String {

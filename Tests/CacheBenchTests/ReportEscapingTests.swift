@@ -1,0 +1,39 @@
+import CacheBench
+import Foundation
+import Testing
+
+@Suite("Report fields: CSV quoting, Markdown cells, JSON numbers")
+struct ReportEscapingTests {
+    @Test("a CSV field is quoted for a comma, a quote or any line break (LF, CR, CRLF), and only then")
+    func csvQuoting() {
+        #expect(ReplayReport.csvField("trace.csv") == "trace.csv")
+        #expect(ReplayReport.csvField("a,b") == "\"a,b\"")
+        #expect(ReplayReport.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(ReplayReport.csvField("a\nb") == "\"a\nb\"")
+        #expect(ReplayReport.csvField("a\rb") == "\"a\rb\"")
+        #expect(ReplayReport.csvField("a\r\nb") == "\"a\r\nb\"")
+    }
+
+    @Test("a Markdown cell escapes | and writes each line break as <br>, so a row stays one line")
+    func markdownCells() {
+        #expect(ReplayReport.markdownCell("plain") == "plain")
+        #expect(ReplayReport.markdownCell("a|b") == "a\\|b")
+        #expect(ReplayReport.markdownCell("a\nb\rc\r\nd") == "a<br>b<br>c<br>d")
+        let cell = ReplayReport.markdownCell("x\ny|z\r")
+        #expect(!cell.contains { $0.isNewline })
+    }
+
+    @Test("a JSON double keeps its fraction when whole: typed readers see 0 and 1 ratios as numbers with a point")
+    func jsonWholeDoubles() throws {
+        #expect(JSONValue.double(0).serialized() == "0.0")
+        #expect(JSONValue.double(1).serialized() == "1.0")
+        #expect(JSONValue.double(-3).serialized() == "-3.0")
+        #expect(JSONValue.double(0.25).serialized() == "0.25")
+        #expect(JSONValue.int(1).serialized() == "1")
+        #expect(JSONValue.double(.nan).serialized() == "null")
+        // Foundation reads them back as the numbers they are.
+        let parsed = try JSONSerialization.jsonObject(with: Data(JSONValue.array([.double(1), .double(0.5)]).serialized().utf8))
+        #expect((parsed as? [Double]) == [1, 0.5])
+        #expect(JSONValue.parse(JSONValue.double(2).serialized()[...])?.doubleValue == 2)
+    }
+}

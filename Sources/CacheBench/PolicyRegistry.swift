@@ -282,12 +282,12 @@ public struct RegisteredPolicy: Sendable {
     /// Creates an empty policy as the memory tier of a tiered run, in front of `disk`.
     public func makeTieredRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
                               memoryCost: TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun {
-        try tiered(limits, try options.resolvingAliases(of: descriptor), ignoreSize, disk, memoryCost)
+        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try tiered(limits, resolved, ignoreSize, disk, memoryCost) }
     }
 
     /// Creates an empty policy as the disk tier of a tiered run.
     public func makeDiskTier(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle {
-        try diskTier(limits, try options.resolvingAliases(of: descriptor))
+        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try diskTier(limits, resolved) }
     }
 
     /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
@@ -300,12 +300,32 @@ public struct RegisteredPolicy: Sendable {
 
     /// Creates an empty policy and a replayer around it.
     public func makeRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) -> PolicyRun {
-        try factory(limits, try options.resolvingAliases(of: descriptor), ignoreSize)
+        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try factory(limits, resolved, ignoreSize) }
+    }
+
+    /// Runs `make` with `options` under the parameters' own names (``PolicyOptions/resolvingAliases(of:)``);
+    /// an option the policy refuses is then named as the caller spelled it (`fifo-size-ratio`,
+    /// not the `small-ratio` it stands for).
+    func withResolvedOptions<Result>(
+        _ options: PolicyOptions, _ make: (PolicyOptions) throws(PolicyConfigurationError) -> Result
+    ) throws(PolicyConfigurationError) -> Result {
+        let resolved = try options.resolvingAliases(of: descriptor)
+        do { return try make(resolved) } catch { throw spelledAsGiven(error, in: options) }
+    }
+
+    /// `error`, naming an option by the key it was given under when that key is an alias.
+    private func spelledAsGiven(_ error: PolicyConfigurationError, in options: PolicyOptions) -> PolicyConfigurationError {
+        guard case .invalidOption(let name, let value, let expected) = error,
+              let parameter = descriptor.parameters.first(where: { $0.name == name }),
+              options.values[name] == nil,
+              let given = options.values.keys.sorted().first(where: { $0 != name && parameter.answers(to: $0.lowercased()) })
+        else { return error }
+        return .invalidOption(given, value: value, expected: expected)
     }
 
     /// Whether `key` is one of the policy's parameters, under its name or an alias.
     public func declares(option key: String) -> Bool {
-        descriptor.parameters.contains { $0.name == key.lowercased() || $0.aliases.contains(key.lowercased()) }
+        descriptor.parameters.contains { $0.answers(to: key.lowercased()) }
     }
 }
 

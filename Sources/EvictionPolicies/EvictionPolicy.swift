@@ -54,8 +54,9 @@ public protocol EvictionPolicy<Key, Value> {
     ///
     /// - Parameters:
     ///   - limits: the cost and count limits. A policy that has no count limit rejects one.
-    ///   - options: policy parameters by name, as listed in ``descriptor``. Unknown names and
-    ///     malformed values are rejected.
+    ///   - options: policy parameters by name, as listed in ``descriptor`` (the parameters' own
+    ///     names; ``PolicyOptions/resolvingAliases(of:)`` turns aliases into them). Unknown names
+    ///     and malformed values are rejected.
     /// - Throws: ``PolicyConfigurationError`` when a limit or option cannot be used.
     init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError)
 

@@ -76,7 +76,10 @@ public struct PolicyParameter: Sendable, Equatable {
     public var defaultValue: String
     /// What it does.
     public var summary: String
-    /// Other keys accepted for it, such as libCacheSim's name (`fifo-size-ratio`).
+    /// Other keys accepted for it, such as libCacheSim's name (`fifo-size-ratio`), in any case,
+    /// wherever options go through ``PolicyOptions/resolvingAliases(of:)``: the command line and
+    /// ``Cache/init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
+    /// do. A policy's own initializer takes the parameter's ``name``.
     public var aliases: [String]
 
     /// Creates a parameter description.

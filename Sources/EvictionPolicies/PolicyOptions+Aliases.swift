@@ -14,12 +14,19 @@ extension PolicyOptions {
         for key in values.keys.sorted() {
             let value = values[key] ?? ""
             let lowered = key.lowercased()
-            let name = descriptor.parameters.first { $0.name == lowered || $0.aliases.contains(lowered) }?.name ?? key
+            let name = descriptor.parameters.first { $0.answers(to: lowered) }?.name ?? key
             if resolved[name] != nil {
                 throw .invalidOption(key, value: value, expected: "one value for '\(name)', which is given under another name too")
             }
             resolved[name] = value
         }
         return PolicyOptions(resolved)
+    }
+}
+
+extension PolicyParameter {
+    /// Whether `key`, lowercased, names this parameter: its name or one of its aliases, in any case.
+    public func answers(to key: String) -> Bool {
+        name.lowercased() == key || aliases.contains { $0.lowercased() == key }
     }
 }

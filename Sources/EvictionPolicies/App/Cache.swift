@@ -94,6 +94,9 @@ public final class Cache<Key: Hashable, Value> {
     ///                                     costLimit: 20 << 20, options: ["auto-trim-interval": "5"])
     /// ```
     ///
+    /// `options` are the policy's parameters by name (``EvictionPolicy/descriptor``), or by an
+    /// alias such as libCacheSim's name (`fifo-size-ratio` for S3-FIFO's `small-ratio`), in any case.
+    ///
     /// - Throws: ``PolicyConfigurationError`` when the policy rejects the limits or options.
     @inlinable
     public convenience init<Policy: EvictionPolicy>(
@@ -103,6 +106,8 @@ public final class Cache<Key: Hashable, Value> {
     ) throws(PolicyConfigurationError) where Policy.Key == Key, Policy.Value == Entry {
         let limits = CacheLimits(capacity: _limit(costLimit), countLimit: _limit(countLimit))
         let kind = Self._kind(of: policyType)
+        // libCacheSim's parameter names (`fifo-size-ratio`) and any case, as on the command line.
+        let options = try options.resolvingAliases(of: Policy.descriptor)
         let core = _PolicyCore<Key, Value, Policy>(try Policy(limits: limits, options: options), options: options,
                                                    named: kind != .custom)
         self.init(core: core, kind: kind, limits: limits, timeToLive: timeToLive, clock: clock,

@@ -48,6 +48,9 @@ struct Arguments {
                     value = words[i]
                     i += 1
                 }
+                // No option takes an empty value: '' is a script's unset variable, and as a path it
+                // would fail only when written, after the whole run.
+                guard !value.isEmpty else { throw UsageError("\(name) needs a value, not an empty one") }
                 if !spec.repeatableOptions.contains(name), values[name] != nil {
                     throw UsageError("\(name) is given more than once")
                 }
@@ -68,15 +71,19 @@ struct Arguments {
 
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// The value of `name` as one of an enumeration's raw values.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T) throws(UsageError) -> T
+    /// The value of `name` as one of an enumeration's raw values, or one of `aliases` (other
+    /// names users know a choice by, spelled as the raw values are matched).
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, default defaultValue: T,
+                                                    aliases: KeyValuePairs<String, T> = [:]) throws(UsageError) -> T
     where T.RawValue == String {
         guard let raw = value(name) else { return defaultValue }
         // Spelled as libCacheSim's users write them too: `oracleGeneral`, `twrNS`, `JSON` name
         // the same choices as `oracle-general`, `twr-ns` and `json` (case, `-` and `_` ignored).
         let spelled = Self._choiceSpelling(raw)
-        guard let choice = T(rawValue: raw) ?? T.allCases.first(where: { Self._choiceSpelling($0.rawValue) == spelled }) else {
-            throw UsageError("\(name) \(raw): expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let choice = T(rawValue: raw) ?? T.allCases.first(where: { Self._choiceSpelling($0.rawValue) == spelled })
+                ?? aliases.first(where: { Self._choiceSpelling($0.key) == spelled })?.value else {
+            let names = T.allCases.map(\.rawValue) + aliases.map { "\($0.key) (\($0.value.rawValue))" }
+            throw UsageError("\(name) \(raw): expected one of \(names.joined(separator: ", "))")
         }
         return choice
     }

@@ -16,12 +16,15 @@ enum CommandLineError: Error, Sendable {
     case usage(UsageError)
     /// The engine could not run the command as asked (see ``CacheBenchError/exitCode``).
     case run(CacheBenchError)
+    /// As ``run(_:)``, for a command whose capacities came from `--capacities`: a capacity a
+    /// policy refused is named by that flag, not `--capacity`.
+    case runOverCapacities(CacheBenchError)
 
     /// The exit code the contract assigns.
     var exitCode: Int32 {
         switch self {
         case .usage: 2
-        case .run(let error): error.exitCode
+        case .run(let error), .runOverCapacities(let error): error.exitCode
         }
     }
 
@@ -30,6 +33,10 @@ enum CommandLineError: Error, Sendable {
         switch self {
         case .usage(let error): error.message
         case .run(let error): error.commandLineDescription
+        case .runOverCapacities(let error):
+            error.commandLineDescription.hasPrefix("--capacity ")
+                ? "--capacities " + error.commandLineDescription.dropFirst("--capacity ".count)
+                : error.commandLineDescription
         }
     }
 }
@@ -134,6 +141,7 @@ extension RunConfigurationError {
         switch self {
         case .unknownPolicy(let error): return "\(error.description); \(catalog)"
         case .policy(let error): return error.commandLineMessage
+        case .diskTier(let error): return error.commandLineMessage(flagPrefix: "--disk-")
         case let .sampledLimit(limit, given, scaled, ratio, expected):
             let flag = limit == .capacity ? "--capacity" : "--count-limit"
             return "\(flag) \(given) with --sample \(ratio) is \(scaled) for the sampled cache: must be \(expected); raise \(flag) or --sample"
@@ -155,14 +163,19 @@ extension RunConfigurationError {
 
 extension PolicyConfigurationError {
     /// The error in the command line's words: each option or limit named by the flag that sets it.
-    var commandLineMessage: String {
-        func flag(_ limit: Limit) -> String { limit == .capacity ? "--capacity" : "--count-limit" }
+    var commandLineMessage: String { commandLineMessage(flagPrefix: "--") }
+
+    /// ``commandLineMessage`` for the policy whose flags start with `flagPrefix` (`--disk-` for a
+    /// tiered run's disk tier: `--disk-capacity`, `--disk-count-limit`, `--disk-option`).
+    func commandLineMessage(flagPrefix: String) -> String {
+        func flag(_ limit: Limit) -> String { flagPrefix + (limit == .capacity ? "capacity" : "count-limit") }
+        let option = flagPrefix + "option"
         switch self {
-        case let .unknownOption(option, policy, known):
+        case let .unknownOption(name, policy, known):
             let list = known.isEmpty ? "it takes no options" : "known: " + known.joined(separator: ", ")
-            return "--option \(option): unknown option for policy \(policy) (\(list))"
-        case let .invalidOption(option, value, expected): return "--option \(option)=\(value): expected \(expected)"
-        case let .missingOption(other, option): return "--option \(option) needs --option \(other)"
+            return "\(option) \(name): unknown option for policy \(policy) (\(list))"
+        case let .invalidOption(name, value, expected): return "\(option) \(name)=\(value): expected \(expected)"
+        case let .missingOption(other, name): return "\(option) \(name) needs \(option) \(other)"
         case let .invalidLimit(limit, value, expected): return "\(flag(limit)) \(value): must be \(expected)"
         case let .missingLimit(limit, policy): return "\(flag(limit)): policy \(policy) needs a \(limit.rawValue)"
         case let .unsupportedLimit(limit, policy): return "\(flag(limit)): policy \(policy) has no \(limit.rawValue)"

@@ -29,7 +29,7 @@ enum CompareCommand {
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's spellings too (oracleGeneral, twrNS).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), given to each selected policy
@@ -143,6 +143,8 @@ enum CompareCommand {
             let progress = ProgressReporter.isTerminal
                 ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
             let result = try Compare.run(job, progress: progress)
+            // CSV has no place for notes (the other formats carry them): they go to standard error.
+            if format == .csv { for note in result.notes { Output.error("note: \(note)") } }
             // Everything is rendered before anything is written, then committed together.
             try Output.emit([(CompareReport.render(result, as: format), arguments.value("--output"))]
                 + plots(arguments, hitRatio: { CompareCharts.hitRatio(result) }, latency: { CompareCharts.trimLatency(result) })
@@ -153,7 +155,7 @@ enum CompareCommand {
                 for note in outcome.notes { Output.error("note: \(note)") }
                 if !outcome.passed { throw .regression(outcome.mismatches + outcome.regressions) }
             }
-        } catch { throw .run(error) }
+        } catch { throw arguments.value("--capacities") != nil ? .runOverCapacities(error) : .run(error) }
     }
 
     /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in

@@ -63,7 +63,7 @@ enum MRCCommand {
                               0.01,0.1 or 1%,10% (fractions of the working set).
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's spellings too (oracleGeneral, twrNS).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --format F              table (default), json (as 'compare'), csv or markdown.
@@ -154,6 +154,6 @@ enum MRCCommand {
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }
             try Output.emit(outputs)
-        } catch { throw .run(error) }
+        } catch { throw arguments.value("--capacities") != nil ? .runOverCapacities(error) : .run(error) }
     }
 }

@@ -31,7 +31,7 @@ enum ReplayCommand {
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's spellings too (oracleGeneral, twrNS).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as
@@ -126,7 +126,9 @@ enum TraceOptions {
     }
 
     static func traceSpec(_ arguments: Arguments, path: String) throws(UsageError) -> TraceSpec {
-        let format = try arguments.choice("--trace-format", default: TraceFormat.auto)
+        // libCacheSim's `-t txt` (one request per line, fields separated by spaces or commas) is
+        // text, read as CSV is.
+        let format = try arguments.choice("--trace-format", default: TraceFormat.auto, aliases: ["txt": .csv])
         let columns = try arguments.value("--columns").map { (text) throws(UsageError) in try CSVColumns.parse(text) }
         if format != .csv && format != .auto && (columns != nil || arguments.value("--header") != nil) {
             throw UsageError("--columns and --header apply to CSV traces, not --trace-format \(format.rawValue)")

@@ -1,5 +1,12 @@
 import CacheBench
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 enum SweepCommand {
     static let help = """
@@ -23,8 +30,9 @@ enum SweepCommand {
                               0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8.
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
-      --trace-format F        auto (default), csv or oracle-general (any case; oracleGeneral too),
-                              for every trace.
+      --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or
+                              twr-ns, for every trace. Any case; libCacheSim's names too
+                              (oracleGeneral, twrNS; txt is csv).
       --columns MAP           CSV column map for every trace, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), for each policy that declares it.
@@ -69,9 +77,12 @@ enum SweepCommand {
         let sweep: SweepSpec
         let shard: SweepShard
         let format: ReportFormat
+        do throws(UsageError) { arguments = try Arguments(words, spec: spec) } catch { throw .usage(error) }
+        // Before the other options: a list of traces that cannot be read is an input that cannot
+        // be opened (66), not a usage mistake.
+        let traces = try expandTraces(arguments.all("--traces"))
         do throws(UsageError) {
-            arguments = try Arguments(words, spec: spec)
-            sweep = try sweepSpec(arguments, environment: environment, registry: registry)
+            sweep = try sweepSpec(arguments, traces: traces, environment: environment, registry: registry)
             if let text = arguments.value("--shard") {
                 // The shard's problems read as the engine words them ("shard 5/4: ..."), as they always have.
                 do { shard = try SweepShard.parse(text) } catch { throw UsageError(error.description) }
@@ -104,9 +115,8 @@ enum SweepCommand {
     }
 
     /// The sweep the arguments describe.
-    static func sweepSpec(_ arguments: Arguments, environment: [String: String],
+    static func sweepSpec(_ arguments: Arguments, traces: [String], environment: [String: String],
                           registry: PolicyRegistry) throws(UsageError) -> SweepSpec {
-        let traces = try expandTraces(arguments.all("--traces"))
         guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
         // Each name as the registry spells it (any case, any alias): the manifest, the records and
         // the reports then name a policy one way, and a rerun typed differently resumes the sweep.
@@ -130,7 +140,7 @@ enum SweepCommand {
 
     /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files; each
     /// path once, in the order first named.
-    static func expandTraces(_ values: [String]) throws(UsageError) -> [String] {
+    static func expandTraces(_ values: [String]) throws(CommandLineError) -> [String] {
         var paths: [String] = []
         var seen = Set<String>()
         func add(_ path: String) { if seen.insert(path).inserted { paths.append(path) } }
@@ -139,7 +149,7 @@ enum SweepCommand {
                 if item.hasPrefix("@") {
                     let list = String(item.dropFirst())
                     guard let data = FileManager.default.contents(atPath: list) else {
-                        throw UsageError("--traces \(item): cannot read the list \(list)")
+                        throw .run(.trace(TraceError(.cannotOpen, file: list, reason: "cannot read this list of traces (--traces \(item))")))
                     }
                     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
                         let path = line.trimmingCharacters(in: .whitespaces)
@@ -147,7 +157,7 @@ enum SweepCommand {
                     }
                 } else if item.contains(where: { "*?[".contains($0) }) {
                     let matches = glob(item)
-                    guard !matches.isEmpty else { throw UsageError("--traces \(item): no file matches") }
+                    guard !matches.isEmpty else { throw .usage(UsageError("--traces \(item): no file matches")) }
                     matches.forEach(add)
                 } else {
                     add(item)
@@ -161,7 +171,15 @@ enum SweepCommand {
     static func glob(_ pattern: String) -> [String] {
         var result = glob_t()
         defer { globfree(&result) }
-        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        // The C library's glob, named by its module: this function's own name hides it.
+        #if canImport(Darwin)
+        let status = Darwin.glob(pattern, 0, nil, &result)
+        #elseif canImport(Glibc)
+        let status = Glibc.glob(pattern, 0, nil, &result)
+        #elseif canImport(Musl)
+        let status = Musl.glob(pattern, 0, nil, &result)
+        #endif
+        guard status == 0 else { return [] }
         var paths: [String] = []
         for i in 0..<Int(result.gl_pathc) {
             guard let pointer = result.gl_pathv[i] else { continue }

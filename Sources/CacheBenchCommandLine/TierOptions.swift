@@ -61,7 +61,10 @@ enum TierOptions {
             try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
         }
         if let capacity, capacity <= 0 { throw UsageError("--disk-capacity \(arguments.value("--disk-capacity") ?? ""): must be greater than 0") }
-        return TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: try arguments.integer("--disk-count-limit"),
+        // Checked here: the disk policy's own refusal would be worded for a count limit in general.
+        let countLimit = try arguments.integer("--disk-count-limit")
+        if let countLimit, countLimit <= 0 { throw UsageError("--disk-count-limit \(countLimit): must be greater than 0") }
+        return TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: countLimit,
                        diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option")),
                        memoryCost: try arguments.choice("--tier-promote-cost", default: TierMemoryCost.size))
     }

@@ -62,6 +62,22 @@ struct AppCachesEndToEndTests {
             #expect(result.status == 2, "\(extra): \(result.status) \(result.err)")
             #expect(!result.err.isEmpty && result.out.isEmpty, "\(extra)")
         }
+        // The disk tier's own limit is named by its own flag, not the memory tier's.
+        let diskCount = try Command.run(["replay", "Traces/image-feed.csv", "--tier", "memory=yy-lru,disk=yy-disk",
+                                         "--disk-count-limit", "0"])
+        #expect(diskCount.status == 2 && diskCount.err.contains("--disk-count-limit 0: must be greater than 0"), "\(diskCount.err)")
+        // What the disk tier's policy refuses is named by the disk tier's flags.
+        let refusals: [([String], String)] = [
+            (["--tier", "memory=lru,disk=s3fifo", "--disk-capacity", "1MiB", "--disk-count-limit", "5"],
+             "--disk-count-limit: policy s3fifo has no count limit"),
+            (["--tier", "memory=lru,disk=clock", "--disk-capacity", "1MiB", "--disk-option", "bits=99"], "--disk-option bits=99: expected"),
+            (["--tier", "memory=lru,disk=clock", "--disk-capacity", "1MiB", "--disk-option", "colour=red"],
+             "--disk-option colour: unknown option for policy clock"),
+        ]
+        for (extra, message) in refusals {
+            let result = try Command.run(["replay", "Traces/image-feed.csv", "--capacity", "10MiB"] + extra)
+            #expect(result.status == 2 && result.err.contains(message), "\(extra): \(result.err)")
+        }
     }
 
     @Test("a terminate row reaches the policies: sd-disk cleans up synchronously")

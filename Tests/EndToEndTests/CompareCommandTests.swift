@@ -38,6 +38,28 @@ struct CompareCommandTests {
         #expect(replay.json?["misses"] as? Int == results[4]["misses"] as? Int)
     }
 
+    @Test("a count limit reaches the policies that have one; the others are named in a note, in every format")
+    func countLimitNote() throws {
+        let arguments = ["compare", "Traces/lirs-cs.csv", "--policies", "s3fifo,lru", "--capacities", "100", "--count-limit", "5"]
+        let json = try CLI.run(arguments + ["--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let results = try #require(json.json?["results"] as? [[String: Any]])
+        #expect(results.map { $0["countLimit"] is NSNull } == [true, false])
+        let notes = json.json?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.hasPrefix("s3fifo: no count limit, so the limit of 5 objects does not apply") }, "\(notes)")
+        // CSV has no place for it: standard error has it, and standard output stays CSV.
+        let csv = try CLI.run(arguments + ["--format", "csv"])
+        #expect(csv.status == 0 && csv.stderr.contains("note: s3fifo: no count limit"), "\(csv.stderr)")
+        #expect(csv.stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test("a capacity a policy refuses is named by the flag that gave it: --capacities")
+    func refusedCapacityNamesItsFlag() throws {
+        let result = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lirs", "--capacities", "1,100", "--ignore-size"])
+        #expect(result.status == 2 && result.stderr.contains("--capacities 1: must be at least 3"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("table, csv and markdown render; csv has one row per run, markdown a matrix of policies by capacity")
     func formats() throws {
         let table = try CLI.run(Self.base)

@@ -85,5 +85,7 @@ struct SeedPoliciesEndToEndTests {
         #expect(lines.first == "timestamp,key,size,op")
         #expect(lines.filter { $0.hasSuffix(",get") }.count == 25)
         #expect(try Command.run(["generate", "scan-of-doom"]).status == 2)
+        // A kind in any case, as policy names: the same trace.
+        #expect(try Command.run(["generate", "IMAGE-FEED", "--seed", "3", "--requests", "25"]).out == result.out)
     }
 }

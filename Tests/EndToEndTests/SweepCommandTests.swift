@@ -187,6 +187,9 @@ struct SweepCommandTests {
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/nothing-*.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/missing.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 66)
+        // A list of traces that cannot be read is an input that cannot be opened, as a trace is.
+        let noList = try CLI.run(["sweep", "--traces", "@/nonexistent/list.txt", "--policies", "lru", "--output", "/tmp/x"])
+        #expect(noList.status == 66 && noList.stderr.contains("/nonexistent/list.txt: cannot read this list of traces"), "\(noList.stderr)")
         #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
         #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
     }

@@ -366,6 +366,7 @@ struct _CompareResults {
     init(_ plan: _ComparePlan) {
         self.plan = plan
         ofEntry = Array(repeating: nil, count: plan.entries.count)
+        notes = plan.notes
     }
 
     /// Collects the simulated runs of `wave` (entry indices), driven in `lanes`.

@@ -30,6 +30,8 @@ struct _ComparePlan {
     /// Each entry's window (its own sampling ratio), and the stream's: the largest sample any entry needs.
     let entryWindows: [RequestWindow]
     let streamWindow: RequestWindow
+    /// What the user should know about the plan itself (e.g. policies a count limit does not reach).
+    let notes: [String]
 
     /// Plans `job`: resolves its policies, splits its options, settles every capacity.
     init(_ job: CompareJob, progress: ProgressReporter?) throws(CacheBenchError) {
@@ -49,6 +51,13 @@ struct _ComparePlan {
         tierOptions = Array(allOptions.dropFirst(policies.count))
         if job.countLimit != nil && !(policies + tierPolicies.map(\.memory)).contains(where: { $0.descriptor.supportsCountLimit }) {
             throw .configuration(.countLimitTakenByNone)
+        }
+        // A count limit goes to the policies that have one; the others run without, and say so.
+        let withoutCountLimit = (policies + tierPolicies.map(\.memory)).map(\.descriptor).filter { !$0.supportsCountLimit }.map(\.name)
+        if let countLimit = job.countLimit, !withoutCountLimit.isEmpty {
+            notes = ["\(withoutCountLimit.joined(separator: ", ")): no count limit, so the limit of \(countLimit) objects does not apply (countLimit null in the results)"]
+        } else {
+            notes = []
         }
         let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, progress: progress)
         self.workingSet = workingSet

@@ -101,7 +101,8 @@ public enum GeneratorRegistry {
     ///
     /// - Throws: ``GeneratorError/unknownKind(_:known:)`` naming the known kinds.
     public static func generator(named kind: String) throws(GeneratorError) -> any TraceGenerator.Type {
-        if let found = all.first(where: { $0.kind == kind }) { return found }
+        // Any case, as policy names: `ZIPF` is `zipf`.
+        if let found = all.first(where: { $0.kind == kind || $0.kind.lowercased() == kind.lowercased() }) { return found }
         throw .unknownKind(kind, known: all.map { $0.kind })
     }
 }

@@ -8,6 +8,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case unknownPolicy(PolicyLookupError)
     /// The policy refused its limits or options.
     case policy(PolicyConfigurationError)
+    /// The disk tier's policy (the lower tier of a tiered run) refused its limits or options.
+    case diskTier(PolicyConfigurationError)
     /// In a sampled run, the policy refused the miniature cache's limit: the limit as given
     /// (`given`), scaled by the sampling ratio (`scaled`), and what the policy expected.
     case sampledLimit(PolicyConfigurationError.Limit, given: Int, scaled: Int, ratio: Double, expected: String)
@@ -39,6 +41,7 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         switch self {
         case .unknownPolicy(let error): error.description
         case .policy(let error): error.description
+        case .diskTier(let error): "disk tier: \(error.description)"
         case let .sampledLimit(limit, given, scaled, ratio, expected):
             "\(limit.rawValue) \(given) at a sampling ratio of \(ratio) is \(scaled) for the sampled cache: must be \(expected)"
         case .noPolicies: "no policy to run: name at least one policy or tier pair"
@@ -63,7 +66,7 @@ extension RunConfigurationError {
     var isLimitRefusal: Bool {
         switch self {
         case .sampledLimit: return true
-        case .policy(.invalidLimit): return true
+        case .policy(.invalidLimit), .diskTier(.invalidLimit): return true
         default: return false
         }
     }

@@ -266,9 +266,12 @@ extension Replay {
     /// A new, empty disk tier and memory tier, ready to be driven.
     static func makeTieredRun(memory: RegisteredPolicy, disk: RegisteredPolicy, tier: TierJob, memoryLimits: CacheLimits,
                               diskCapacity: Int?, options: PolicyOptions, ignoreSize: Bool) throws(CacheBenchError) -> TieredRun {
+        let handle: DiskTierHandle
         do {
-            let handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
-                                               options: tier.diskOptions)
+            handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
+                                           options: tier.diskOptions)
+        } catch { throw .configuration(.diskTier(error)) }
+        do {
             return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,
                                             memoryCost: tier.memoryCost)
         } catch { throw error.asRunError }

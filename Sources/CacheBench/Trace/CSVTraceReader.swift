@@ -488,7 +488,10 @@ public struct CSVTraceReader: TraceReader {
             let digit = byte &- 0x30
             guard digit < 10 else {
                 let text = String(decoding: bytes.prefix(40), as: UTF8.self)
-                if text.hasPrefix("-") { throw malformed("\(what) \(text) is negative") }
+                // "-0" is not negative, but signed all the same.
+                if text.hasPrefix("-"), text.dropFirst().contains(where: { ("1"..."9").contains($0) }) {
+                    throw malformed("\(what) \(text) is negative")
+                }
                 throw malformed("\(what) '\(text)' is not a whole number")
             }
             value = value &* 10 &+ Int(digit)

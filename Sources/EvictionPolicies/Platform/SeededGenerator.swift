@@ -39,9 +39,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
 extension SeededGenerator {
     /// The generator of a randomized policy, seeded by its `seed` option (1 by default), read as a
-    /// 64-bit pattern so that a negative seed is a seed too.
-    @usableFromInline
-    init(seedOption options: PolicyOptions) throws(PolicyConfigurationError) {
+    /// 64-bit pattern so that a negative seed is a seed too: the convention of every randomized
+    /// policy here, for a policy of one's own to follow (declare a `seed` ``PolicyParameter``).
+    ///
+    /// - Throws: ``PolicyConfigurationError/invalidOption(_:value:expected:)`` when `seed` is not
+    ///   a whole number.
+    @inlinable
+    public init(seedOption options: PolicyOptions) throws(PolicyConfigurationError) {
         self.init(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
     }
 }

@@ -5,7 +5,7 @@
 /// - Complexity: every operation is O(1).
 @frozen
 public struct PolicyBudget: Sendable {
-    /// The cost limit, `Int.max` for none.
+    /// The cost limit, ``CacheLimits/maximumCapacity`` (2^60) for none.
     public let capacity: Int
     /// The count limit, `Int.max` for none.
     public let countLimit: Int

@@ -5,7 +5,7 @@
 public struct LimitedList: Sendable {
     /// The residents, in the order the policy's rule keeps them.
     public var list = SlotList()
-    /// The cost limit, `Int.max` for none.
+    /// The cost limit, ``CacheLimits/maximumCapacity`` (2^60) for none.
     public let capacity: Int
     /// The count limit, `Int.max` for none.
     public let countLimit: Int

@@ -28,7 +28,7 @@
 /// The flow's methods are `@inlinable` and generic over the observer, so a policy in another
 /// package is specialized into the caller's loop like the ones in this module.
 public protocol SlotPolicy: ArenaPolicy {
-    /// The cost limit, `Int.max` for none.
+    /// The cost limit, ``CacheLimits/maximumCapacity`` (2^60) for none.
     var capacity: Int { get }
     /// The count limit, `Int.max` for none.
     var countLimit: Int { get }

@@ -118,6 +118,31 @@ struct ExamplePolicyEndToEndTests {
         #expect(gate.status == 0, "\(gate.stderr)")
     }
 
+    @Test("behind an admission rule, on two threads and as either tier, the registered policy runs as a built-in does")
+    func everyRunShape() throws {
+        let keys = try Self.keys(ofTrace: "Traces/zipf.csv")
+        let hits = Self.referenceHits(keys, capacity: 50)
+        let base = ["replay", "Traces/zipf.csv", "--ignore-size", "--format", "json"]
+        // A size rule that refuses nothing: the same hits as LIP alone, through the admitted run.
+        let admitted = try Self.example(base + ["--policy", "lip", "--capacity", "50", "--admission", "size",
+                                                "--admission-option", "size=1000000"])
+        #expect(admitted.status == 0, "\(admitted.stderr)")
+        #expect(admitted.json?["hits"] as? Int == hits)
+        #expect((admitted.json?["admission"] as? [String: Any])?["rejected"] as? Int == 0)
+        // Two threads interleave requests, so only the totals are fixed.
+        let threaded = try Self.example(base + ["--policy", "lip", "--capacity", "50", "--threads", "2"])
+        #expect(threaded.status == 0, "\(threaded.stderr)")
+        #expect(threaded.json?["requests"] as? Int == keys.count)
+        // LIP as the memory tier and as the disk tier.
+        for tier in ["memory=lip,disk=lru", "memory=lru,disk=lip"] {
+            let tiered = try Self.example(base + ["--tier", tier, "--capacity", "20", "--disk-capacity", "50"])
+            #expect(tiered.status == 0, "\(tier): \(tiered.stderr)")
+            #expect(tiered.json?["requests"] as? Int == keys.count, "\(tier)")
+            let tiers = tiered.json?["tiers"] as? [String: Any]
+            #expect(((tiers?["memory"] as? [String: Any])?["policy"] as? String).map { tier.hasPrefix("memory=\($0)") } == true)
+        }
+    }
+
     @Test("mrc draws the registered policy's curve, simulated exactly with --sample 1, equal to the reference model")
     func missRatioCurve() throws {
         let keys = try Self.keys(ofTrace: "Traces/zipf.csv")

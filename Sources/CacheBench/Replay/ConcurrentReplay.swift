@@ -13,13 +13,15 @@ import Synchronization
 enum ConcurrentReplay {
     @usableFromInline
     struct Outcome {
-        var counters: ReplayCounters
-        var trims: TrimTimings
-        var seconds: Double
-        var policyMetrics: [PolicyMetric] = []
+        @usableFromInline var counters: ReplayCounters
+        @usableFromInline var trims: TrimTimings
+        @usableFromInline var seconds: Double
+        @usableFromInline var policyMetrics: [PolicyMetric] = []
     }
 
-    @usableFromInline
+    /// Inlinable, as ``RegisteredPolicy/of(_:)``: the loop is compiled where `P` is concrete, in
+    /// the module that registers it.
+    @inlinable
     static func run<P: ReplayPolicy & SendableMetatype>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions,
                                                        ignoreSize: Bool, threads: Int,
                                                        reader: consuming sending any TraceReader) throws(CacheBenchError) -> Outcome {
@@ -47,7 +49,8 @@ enum ConcurrentReplay {
 }
 
 /// The trace reader and the merged results, shared by the replay threads.
-private final class _SharedTrace: Sendable {
+@usableFromInline
+final class _SharedTrace: Sendable {
     private struct State {
         var reader: any TraceReader
         var error: TraceError?
@@ -56,11 +59,13 @@ private final class _SharedTrace: Sendable {
     }
     private let state: Mutex<State>
 
+    @usableFromInline
     init(_ reader: consuming sending any TraceReader) {
         state = Mutex(State(reader: reader))
     }
 
     /// Fills `batch` with the next rows; `false` at the end or after an error.
+    @usableFromInline
     func next(_ batch: inout [Request]) -> Bool {
         state.withLock { state in
             guard state.error == nil else { return false }
@@ -71,6 +76,7 @@ private final class _SharedTrace: Sendable {
         }
     }
 
+    @usableFromInline
     func finish(_ driver: RequestDriver) {
         let counters = driver.counters
         let trims = driver.trims
@@ -82,6 +88,7 @@ private final class _SharedTrace: Sendable {
         }
     }
 
+    @usableFromInline
     func outcome(seconds: Double) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
         let (counters, trims, error) = state.withLock { ($0.counters, $0.trims, $0.error) }
         if let error { throw .trace(error) }

@@ -17,6 +17,7 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
     }
 
     /// A new, empty policy, its options and limits checked against its descriptor.
+    @usableFromInline
     static func makePolicy(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> Policy {
         try options.validate(against: Policy.descriptor)
         try limits.validate(for: Policy.descriptor)
@@ -24,6 +25,7 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
     }
 
     /// A driver with zeroed counters, for the policy's descriptor.
+    @usableFromInline
     static func makeDriver(ignoreSize: Bool) -> RequestDriver {
         RequestDriver(ignoreSize: ignoreSize, needsFuture: Policy.descriptor.needsFuture)
     }
@@ -315,6 +317,7 @@ struct _TimingObserver: EvictionObserver, Sendable {
     }
 
     /// All passes, those the caller waited for and deferred ones, in nanoseconds.
+    @usableFromInline
     var timings: TrimTimings {
         var caller = callerReadings, deferred = deferredReadings
         if readsTicks && caller.count + deferred.count > 0 {

@@ -77,7 +77,7 @@ extension PolicyLookupError {
 }
 
 extension PolicyConfigurationError {
-    var asRunError: CacheBenchError { .configuration(.policy(self)) }
+    @usableFromInline var asRunError: CacheBenchError { .configuration(.policy(self)) }
 
     /// ``asRunError`` for a policy made with limits `given` scaled by `window`'s sampling
     /// ratio: a refused limit is named as given, with the ratio, not as the scaled number alone.

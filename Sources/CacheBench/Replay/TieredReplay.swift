@@ -88,6 +88,15 @@ public struct TierState {
     public var bytes: Int
     /// The policy's own figures.
     public var policyMetrics: [PolicyMetric]
+
+    @usableFromInline
+    init(evictions: Int, trims: TrimTimings, entries: Int, bytes: Int, policyMetrics: [PolicyMetric]) {
+        self.evictions = evictions
+        self.trims = trims
+        self.entries = entries
+        self.bytes = bytes
+        self.policyMetrics = policyMetrics
+    }
 }
 
 /// A disk tier behind closures compiled for its policy type: one closure call per disk access.
@@ -105,6 +114,18 @@ public struct DiskTierHandle: BackingTier {
     /// The tier's evictions, trims, size and metrics so far.
     public let state: () -> TierState
 
+    @usableFromInline
+    init(lookupAt: @escaping (UInt64, Double) -> Bool, insertAt: @escaping (UInt64, Int, Double) -> Void,
+         removeAt: @escaping (UInt64, Double) -> Bool, handleAt: @escaping (CacheEvent, Double) -> Void,
+         advanceTo: @escaping (Double) -> Void, state: @escaping () -> TierState) {
+        self.lookupAt = lookupAt
+        self.insertAt = insertAt
+        self.removeAt = removeAt
+        self.handleAt = handleAt
+        self.advanceTo = advanceTo
+        self.state = state
+    }
+
     public mutating func lookup(_ key: UInt64, at time: Double) -> Void? { lookupAt(key, time) ? () : nil }
     public mutating func insert(_ value: Void, forKey key: UInt64, cost: Int, at time: Double) { insertAt(key, cost, time) }
     @discardableResult
@@ -112,8 +133,9 @@ public struct DiskTierHandle: BackingTier {
     public mutating func handle(_ event: CacheEvent, at time: Double) { handleAt(event, time) }
     public mutating func advance(to time: Double) { advanceTo(time) }
 
-    /// Wraps a new, empty `P` as a disk tier.
-    @usableFromInline
+    /// Wraps a new, empty `P` as a disk tier. Inlinable, as ``RegisteredPolicy/of(_:)``: the
+    /// closures are compiled where `P` is concrete, in the module that registers it.
+    @inlinable
     static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions)
         throws(PolicyConfigurationError) -> DiskTierHandle {
         try options.validate(against: P.descriptor)
@@ -134,9 +156,10 @@ public struct DiskTierHandle: BackingTier {
     }
 }
 
+@usableFromInline
 final class _DiskTierBox<P: ReplayPolicy> {
-    var tier: ObservedTier<P, _TimingObserver>
-    init(_ tier: ObservedTier<P, _TimingObserver>) { self.tier = tier }
+    @usableFromInline var tier: ObservedTier<P, _TimingObserver>
+    @usableFromInline init(_ tier: ObservedTier<P, _TimingObserver>) { self.tier = tier }
 }
 
 /// A tiered cache being driven by a trace: specialized for the memory tier's type.
@@ -179,15 +202,29 @@ public struct TieredRun {
     public let memory: () -> TierState
     /// The disk tier's state.
     public let disk: () -> TierState
+
+    @usableFromInline
+    init(apply: @escaping ([Request]) -> Void, finish: @escaping () -> Void, counters: @escaping () -> ReplayCounters,
+         diskHits: @escaping () -> (hits: Int, bytes: Int), memory: @escaping () -> TierState, disk: @escaping () -> TierState) {
+        self.apply = apply
+        self.finish = finish
+        self.counters = counters
+        self.diskHits = diskHits
+        self.memory = memory
+        self.disk = disk
+    }
 }
 
+@usableFromInline
 final class _TieredReplayerBox<P: ReplayPolicy> {
-    var replayer: TieredReplayer<P>
-    init(_ replayer: TieredReplayer<P>) { self.replayer = replayer }
+    @usableFromInline var replayer: TieredReplayer<P>
+    @usableFromInline init(_ replayer: TieredReplayer<P>) { self.replayer = replayer }
 }
 
 extension TieredRun {
-    @usableFromInline
+    /// A tiered run with a new, empty `P` as its memory tier, in front of `disk`. Inlinable, as
+    /// ``RegisteredPolicy/of(_:)``: the loop is compiled where `P` is concrete.
+    @inlinable
     static func make<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
                                       disk: DiskTierHandle, memoryCost: TierMemoryCost)
         throws(PolicyConfigurationError) -> TieredRun {

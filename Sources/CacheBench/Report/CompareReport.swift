@@ -31,7 +31,7 @@ public enum CompareReport {
             for row in rows { out += "| " + row.map(ReplayReport.markdownCell).joined(separator: " | ") + " |\n" }
             return out
         case .table:
-            var out = "\(result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU") miss-ratio curve: \(result.trace)\n"
+            var out = "\(result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU") miss-ratio curve: \(ReplayReport.displayText(result.trace))\n"
             if let first = result.results.first {
                 out += "\(SizeFormat.grouped(first.requests)) requests"
                 out += first.ignoreSize ? ", every object counts as 1\n" : ", capacities in bytes\n"
@@ -72,7 +72,7 @@ public enum CompareReport {
             return title + "\n" + aligned(rows, rightAligned: Set(1..<(policies.count + 2)))
         }
         let code = markdown ? "`" : ""
-        var out = "trace: \(code)\(result.trace)\(code)"
+        var out = "trace: \(code)\(markdown ? ReplayReport.markdownCell(result.trace) : ReplayReport.displayText(result.trace))\(code)"
         if let first = result.results.first {
             out += " (\(SizeFormat.grouped(first.requests)) requests"
             if first.counters.skipped > 0 { out += ", \(first.counters.skipped) skipped" }

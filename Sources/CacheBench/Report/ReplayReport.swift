@@ -132,6 +132,21 @@ public enum ReplayReport {
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `text` for the table a person reads: control characters (a CR or ESC in a trace's file
+    /// name) written as `\u{D}`-style escapes, so they cannot move the cursor or break the layout.
+    public static func displayText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: _isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if _isControl(scalar) { result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    private static func _isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+    }
+
     /// `value` as one cell of a Markdown table: a `|` escaped, and each line break (which would
     /// end the row) written as `<br>`, which GitHub's tables show as one.
     public static func markdownCell(_ value: String) -> String {
@@ -149,7 +164,7 @@ public enum ReplayReport {
             "\(t.count) passes, p50 \(Duration.format(t.p50Nanoseconds)), p99 \(Duration.format(t.p99Nanoseconds)), max \(Duration.format(t.maxNanoseconds)), total \(Duration.format(t.totalNanoseconds))"
         }
         var rows: [(String, String)] = [
-            ("policy", r.policy), ("trace", r.trace),
+            ("policy", r.policy), ("trace", displayText(r.trace)),
             ("capacity", (r.capacity.map { SizeFormat.describe($0, objects: r.ignoreSize) } ?? "unlimited") + " (\(r.capacitySource.rawValue))"),
         ]
         if let limit = r.countLimit { rows.append(("count limit", String(limit))) }

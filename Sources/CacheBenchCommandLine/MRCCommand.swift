@@ -53,7 +53,9 @@ enum MRCCommand {
                               evaluated at that fraction of each capacity and scaled up: a table
                               of at most 8 MB, which adds the model's own sampling error at that
                               fraction. A ratio (0.25 or 25%; 1 counts every key, 23 to 46 bytes
-                              per distinct key) fixes it, raised to the largest miniature's.
+                              per distinct key) fixes it. Either is raised to the largest
+                              miniature's ratio (so the census holds every sampled key), which
+                              need not be a power of two; the note gives the ratio used.
       --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
                               each cache before counting starts.
       --max-requests N        Read only the trace's first N rows.
@@ -150,6 +152,14 @@ enum MRCCommand {
                                                 policy: arguments.value("--policy") ?? "lru", window: window,
                                                 minimumMiniature: minimumMiniature, admission: admission,
                                                 estimator: estimator, census: census, options: options, registry: registry)
+            // The sampled curve's settings change nothing on an exact one: say so rather than ignore them.
+            let sampledOnly = ["--estimator", "--census-ratio", "--min-miniature"].filter { arguments.value($0) != nil }
+            if !sampledOnly.isEmpty && !result.results.contains(where: { $0.method == .miniatureSimulation }) {
+                let verb = sampledOnly.count == 1 ? "applies" : "apply", pronoun = sampledOnly.count == 1 ? "it was" : "they were"
+                Output.error("note: \(sampledOnly.joined(separator: ", ")) \(verb) to miniature simulations; this curve is exact, so \(pronoun) not used")
+            }
+            // CSV has no place for notes (whether the rows are estimates, and how): standard error.
+            if format == .csv { for note in result.notes { Output.error("note: \(note)") } }
             // Rendered first, then the curve and its chart are committed together.
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }

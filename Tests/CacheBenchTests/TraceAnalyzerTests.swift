@@ -27,6 +27,8 @@ struct TraceAnalyzerTests {
         #expect(abs(a.zipfR2 - 0.8743) < 0.00005)
         #expect(abs(a.minimumRate - 3.0433) < 0.00005)
         #expect(abs(a.maximumRate - 117.5267) < 0.00005)
+        // traceAnalyzer's "object rate min 1.1467 obj/s, max 81.2400 obj/s, window 300s".
+        #expect(String(format: "%.4f %.4f", a.minimumObjectRate, a.maximumObjectRate) == "1.1467 81.2400")
     }
 
     /// traceAnalyzer on the lcs sample: compulsory miss ratio 0.4065 / 0.6836, sizes by

@@ -53,6 +53,28 @@ struct CompareCommandTests {
         #expect(csv.stdout.split(separator: "\n").count == 3)
     }
 
+    @Test("mrc: --max-requests bounds the working set its points come from; notes reach CSV (stderr) and Markdown")
+    func mrcWindowAndNotes() throws {
+        // The first 1,000 rows of lirs-ps hold 548 objects (the whole trace 3,083): the curve ends
+        // there, and replay's default is 10 % of them, as cachesim's -n 1000 gives 54.
+        let prefix = try CLI.run(["mrc", "Traces/lirs-ps.csv", "--ignore-size", "--points", "4", "--max-requests", "1000",
+                                  "--format", "csv"])
+        #expect(prefix.status == 0, "\(prefix.stderr)")
+        #expect(prefix.stdout.split(separator: "\n").last?.hasPrefix("548 objects,548,") == true, "\(prefix.stdout)")
+        let replay = try CLI.run(["replay", "Traces/lirs-ps.csv", "--policy", "lru", "--ignore-size", "--max-requests", "1000",
+                                  "--format", "json"])
+        #expect(replay.json?["capacity"] as? Int == 54)
+        // A fallback to simulation (mix.csv deletes keys LRU may hold) is said in every format.
+        let csv = try CLI.run(["mrc", "Traces/mix.csv", "--ignore-size", "--points", "2", "--format", "csv"])
+        #expect(csv.status == 0 && csv.stderr.contains("note: lru: simulated per capacity"), "\(csv.stderr)")
+        #expect(!csv.stdout.contains("note"))
+        let markdown = try CLI.run(["mrc", "Traces/mix.csv", "--ignore-size", "--points", "2", "--format", "markdown"])
+        #expect(markdown.stdout.contains("- note: lru: simulated per capacity"), "\(markdown.stdout)")
+        // A sampled curve's setting on an exact one is named, not silently dropped.
+        let exact = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--points", "2", "--estimator", "shards"])
+        #expect(exact.status == 0 && exact.stderr.contains("--estimator applies to miniature simulations"), "\(exact.stderr)")
+    }
+
     @Test("a capacity a policy refuses is named by the flag that gave it: --capacities")
     func refusedCapacityNamesItsFlag() throws {
         let result = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lirs", "--capacities", "1,100", "--ignore-size"])

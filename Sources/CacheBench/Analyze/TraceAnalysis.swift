@@ -47,6 +47,9 @@ public struct TraceAnalysis: Sendable, Equatable {
     public var rateWindow = 300.0
     /// Requests per second in the slowest and the busiest complete window (0 if none is complete).
     public var minimumRate = 0.0, maximumRate = 0.0
+    /// Distinct objects per second in the quietest and the busiest complete window (traceAnalyzer's
+    /// object rate; 0 if no window is complete).
+    public var minimumObjectRate = 0.0, maximumObjectRate = 0.0
     /// Each window of ``rateWindow`` seconds from the first request, the last one possibly cut short.
     public var windows: [Window] = []
     /// Bin `k` counts requests whose object was last requested `k · reuseTimeBin` to

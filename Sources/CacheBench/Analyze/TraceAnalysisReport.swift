@@ -70,6 +70,9 @@ public enum TraceAnalysisReport {
                 ? String(format: "min %.4f, max %.4f req/s (window %g s)", a.minimumRate, a.maximumRate, a.rateWindow)
                 : String(format: "no complete window of %g s; %.4f req/s over the whole trace", a.rateWindow,
                          Double(a.requests) / max(a.lastTime - a.firstTime, 1))),
+            ("object rate", a.windows.count > 1
+                ? String(format: "min %.4f, max %.4f obj/s (distinct objects per window)", a.minimumObjectRate, a.maximumObjectRate)
+                : "no complete window"),
             ("popularity", String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2)),
             ("one-hit wonders", "\(a.objectsByRequestCount.first ?? 0) objects (\(ratio(a.objectsByRequestCount.first ?? 0, a.objects)))"),
             ("one-hit wonders per window", windowRatios.isEmpty ? "-" : String(
@@ -98,6 +101,7 @@ public enum TraceAnalysisReport {
             ("frequencyCounts", .array(a.frequencyCounts.map { .object([("frequency", .int($0.frequency)), ("objects", .int($0.objects))]) })),
             ("zipfAlpha", .double(a.zipfAlpha)), ("zipfR2", .double(a.zipfR2)),
             ("rateWindow", .double(a.rateWindow)), ("minimumRate", .double(a.minimumRate)), ("maximumRate", .double(a.maximumRate)),
+            ("minimumObjectRate", .double(a.minimumObjectRate)), ("maximumObjectRate", .double(a.maximumObjectRate)),
             ("windows", .array(a.windows.map { w in
                 .object([("requests", .int(w.requests)), ("bytes", .int(w.bytes)), ("objects", .int(w.objects)),
                          ("newObjects", .int(w.newObjects)), ("oneHitObjects", .int(w.oneHitObjects)),

@@ -184,6 +184,11 @@ struct _AnalyzerState {
             result.minimumRate = Double(low) / result.rateWindow
             result.maximumRate = Double(high) / result.rateWindow
         }
+        let completeObjects = result.windows.dropLast().map(\.objects)
+        if let low = completeObjects.min(), let high = completeObjects.max() {
+            result.minimumObjectRate = Double(low) / result.rateWindow
+            result.maximumObjectRate = Double(high) / result.rateWindow
+        }
         return result
     }
 }

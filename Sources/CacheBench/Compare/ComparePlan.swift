@@ -59,7 +59,7 @@ struct _ComparePlan {
         } else {
             notes = []
         }
-        let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, progress: progress)
+        let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests, progress: progress)
         self.workingSet = workingSet
         func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
             try Replay.defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
@@ -225,12 +225,15 @@ struct _ComparePlan {
 final class _WorkingSetOnce {
     private let trace: TraceSpec
     private let ignoreSize: Bool
+    /// The rows the run reads (its window's cap), which are all the working set can hold.
+    private let maxRows: Int?
     private let progress: ProgressReporter?
     private(set) var measured: WorkingSet?
 
-    init(_ trace: TraceSpec, ignoreSize: Bool, progress: ProgressReporter?) {
+    init(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int?, progress: ProgressReporter?) {
         self.trace = trace
         self.ignoreSize = ignoreSize
+        self.maxRows = maxRows
         self.progress = progress
     }
 
@@ -238,7 +241,7 @@ final class _WorkingSetOnce {
         if let measured { return measured }
         progress?.begin(phase: "working set")
         do {
-            let workingSet = try WorkingSet.measure(trace, ignoreSize: ignoreSize)
+            let workingSet = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: maxRows)
             measured = workingSet
             return workingSet
         } catch { throw .trace(error) }

@@ -124,7 +124,7 @@ public struct LRUStackProfiler {
                 common.deletes += 1
                 let slot = map.find(request.key)
                 if slot >= 0 && keys[Int(slot)].band < capacities.count {
-                    abandonReason = "request \(rows) deletes key \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
+                    abandonReason = "row \(rows) deletes key \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
                     return
                 }
             case .memoryWarning, .background, .terminate, .tick:
@@ -142,7 +142,7 @@ public struct LRUStackProfiler {
         let band: Int
         if known {
             guard keys[Int(slot)].size == cost else {
-                abandonReason = "key \(key) changes size from \(keys[Int(slot)].size) to \(cost) at request \(rows); LRU keeps the size it inserted, which then differs between capacities"
+                abandonReason = "key \(key) changes size from \(keys[Int(slot)].size) to \(cost) at row \(rows); LRU keeps the size it inserted, which then differs between capacities"
                 return
             }
             band = keys[Int(slot)].band

@@ -45,7 +45,7 @@ public enum MissRatioCurve {
             }
             progress?.begin(phase: "working set")
             let measured: WorkingSet
-            do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+            do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: window.maxRequests) } catch { throw .trace(error) }
             workingSet = measured
             let total = max(1, measured.total(ignoreSize: ignoreSize))
             let low = max(1, total / 1000)

@@ -146,7 +146,7 @@ public enum MiniatureSimulation {
         if window.sampleRatio == nil {
             if measured == nil {
                 progress?.begin(phase: "working set")
-                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: window.maxRequests) } catch { throw .trace(error) }
             }
             window.sampleRatio = defaultRatio(objects: measured?.objects ?? 0)
         }
@@ -166,7 +166,7 @@ public enum MiniatureSimulation {
         } else if ratio < 1 {
             if measured == nil {
                 progress?.begin(phase: "working set")
-                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize) } catch { throw .trace(error) }
+                do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: window.maxRequests) } catch { throw .trace(error) }
             }
             if let measured, measured.objects > 0 {
                 let meanSize = Double(measured.bytes) / Double(measured.objects)

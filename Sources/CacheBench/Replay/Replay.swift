@@ -327,12 +327,12 @@ public enum Replay {
         if let capacity = job.capacity { return (capacity, .option) }
         if let fraction = job.capacityFraction {
             let workingSet: WorkingSet
-            do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+            do { workingSet = try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests) } catch { throw .trace(error) }
             return (CapacityList([fraction]).resolve(workingSet: workingSet.total(ignoreSize: job.ignoreSize)).first ?? 1,
                     .workingSetFraction)
         }
         return try defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize) { () throws(CacheBenchError) in
-            do throws(TraceError) { return try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize) } catch { throw .trace(error) }
+            do throws(TraceError) { return try WorkingSet.measure(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests) } catch { throw .trace(error) }
         }
     }
 
@@ -358,16 +358,19 @@ public struct WorkingSet: Sendable, Equatable {
     /// Objects with `ignoreSize`, bytes otherwise.
     public func total(ignoreSize: Bool) -> Int { ignoreSize ? objects : bytes }
 
-    /// Reads the whole trace once.
-    public static func measure(_ trace: TraceSpec, ignoreSize: Bool) throws(TraceError) -> WorkingSet {
+    /// Reads the trace once: all of it, or its first `maxRows` rows (a run's ``RequestWindow/maxRequests``,
+    /// as libCacheSim's `-n` limits the working set its fractions and default size are taken of).
+    public static func measure(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int? = nil) throws(TraceError) -> WorkingSet {
         var reader = try trace.open()
         var batch: [Request] = []
         var seen = Set<UInt64>()
         var bytes = 0
-        while try reader.nextBatch(&batch) {
-            for request in batch where (request.operation == .get || request.operation == .set) && request.size > 0 {
+        var remaining = maxRows ?? Int.max
+        while remaining > 0, try reader.nextBatch(&batch) {
+            for request in batch.prefix(remaining) where (request.operation == .get || request.operation == .set) && request.size > 0 {
                 if seen.insert(request.key).inserted { bytes += request.size }
             }
+            remaining -= min(remaining, batch.count)
         }
         return WorkingSet(objects: seen.count, bytes: bytes)
     }

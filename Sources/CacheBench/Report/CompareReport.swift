@@ -29,6 +29,8 @@ public enum CompareReport {
         case .markdown:
             var out = "| " + header.joined(separator: " | ") + " |\n|" + header.map { _ in "---:" }.joined(separator: "|") + "|\n"
             for row in rows { out += "| " + row.map(ReplayReport.markdownCell).joined(separator: " | ") + " |\n" }
+            // What the numbers are (an estimate, a fallback to simulation) travels with them.
+            if !result.notes.isEmpty { out += "\n" + result.notes.map { "- note: \($0)\n" }.joined() }
             return out
         case .table:
             var out = "\(result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU") miss-ratio curve: \(ReplayReport.displayText(result.trace))\n"

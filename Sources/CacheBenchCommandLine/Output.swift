@@ -120,15 +120,5 @@ enum Output {
     }
 
     /// Text for a terminal: control characters (ESC, CR, BEL, …) become `\u{1B}`-style escapes.
-    static func escapingControls(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func escapingControls(_ text: String) -> String { ReplayReport.displayText(text) }
 }

@@ -132,7 +132,7 @@ public enum ReplayReport {
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// `text` for the table a person reads: control characters (a CR or ESC in a trace's file
+    /// `text` for a terminal: control characters other than a tab (a CR or ESC in a trace's file
     /// name) written as `\u{D}`-style escapes, so they cannot move the cursor or break the layout.
     public static func displayText(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: _isControl) else { return text }
@@ -144,7 +144,7 @@ public enum ReplayReport {
     }
 
     private static func _isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+        scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
     /// `value` as one cell of a Markdown table: a `|` escaped, and each line break (which would

@@ -9,7 +9,8 @@ enum MergeCommand {
     any number of reruns) into one report shaped as compare's: --format json prints
     { "trace" (for a one-trace sweep), "traces", "results": [ <replay objects> ], "cells",
     "missing", "duplicated", "versions", "notes" }; csv has one row per cell; table and markdown
-    show one compare matrix per trace. Each result is the one compare gives for that cell.
+    show one compare matrix per trace. Each result is the one compare gives for that cell; as in
+    compare, two capacities that resolve to one size are reported once (a note says so).
 
     A cell recorded twice with equal results is kept once and named on stderr; recorded twice
     with different results is an error (65). A record cut short or damaged is ignored and named
@@ -19,7 +20,8 @@ enum MergeCommand {
       --format F              table (default), json, csv or markdown.
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       --allow-missing         Report what is recorded even when cells are missing (they are
-                              listed under "missing") and exit 0.
+                              listed under "missing", after the table, or on stderr with
+                              --format csv) and exit 0.
       -h, --help              Show this help.
 
     EXIT STATUS:
@@ -40,6 +42,10 @@ enum MergeCommand {
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let merged = try load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
+            // CSV rows cannot list the cells without a record (JSON, the table and Markdown do).
+            if format == .csv {
+                for cell in merged.missing { Output.error("missing: \(cell.description)") }
+            }
             try Output.emit(merged.render(as: format), to: arguments.value("--output"))
         } catch { throw .run(error) }
     }

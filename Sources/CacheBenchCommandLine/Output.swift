@@ -57,26 +57,35 @@ enum Output {
                 || AtomicFile.sameFile(path, manifest) {
                 throw UsageError("\(option) \(path) is one of the sweep's own files in \(directory): writing it would destroy its records")
             }
+            // The traces the manifest names are the data behind the records. (A folder without a
+            // readable manifest is refused later, when it is loaded.)
+            for trace in (try? SweepRecordStore(directory: directory).manifest())?.traces ?? []
+            where AtomicFile.sameFile(trace, path) && !isDevice(path) {
+                throw UsageError("\(option) \(path) is \(trace), a trace of the sweep in \(directory): writing it would destroy the data behind its records")
+            }
         }
     }
 
     /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the
     /// command reads, `outputs` the options naming files it writes.
-    static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String]) throws(UsageError) {
-        try requireDistinct(inputs: inputs, written: outputs.compactMap { option in arguments.value(option).map { (option, $0) } })
+    static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String],
+                                inputName: String = "the input trace") throws(UsageError) {
+        try requireDistinct(inputs: inputs, written: outputs.compactMap { option in arguments.value(option).map { (option, $0) } },
+                            inputName: inputName)
     }
 
     /// ``requireDistinct(_:inputs:outputs:)`` for outputs named by (how the user named it, path):
     /// an option, or an option and the file it makes in a folder.
-    static func requireDistinct(inputs: [String], written: [(String, String)]) throws(UsageError) {
+    static func requireDistinct(inputs: [String], written: [(String, String)],
+                                inputName: String = "the input trace") throws(UsageError) {
         let written = written.filter { $0.1 != "-" }
         for (option, path) in written {
             for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {
-                throw UsageError("\(option) \(path) is the input trace: writing it would destroy the trace being read")
+                throw UsageError("\(option) \(path) is \(inputName): writing it would destroy what is being read")
             }
-            // `-` reads standard input: the file redirected to it is the input trace just the same.
+            // `-` reads standard input: the file redirected to it is the input just the same.
             if inputs.contains("-") && AtomicFile.isFile(path, openAs: STDIN_FILENO) {
-                throw UsageError("\(option) \(path) is the input trace (standard input reads it): writing it would destroy the trace being read")
+                throw UsageError("\(option) \(path) is \(inputName) (standard input reads it): writing it would destroy what is being read")
             }
         }
         for (i, first) in written.enumerated() {

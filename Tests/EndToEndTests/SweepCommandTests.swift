@@ -225,4 +225,64 @@ struct SweepCommandTests {
         #expect(policyTwice.status == 2 && policyTwice.stderr.contains("named twice"))
         #expect(try CLI.run(["compare", "Traces/loop.csv", "--policies", "2q,twoq", "--capacity", "10"]).status == 2)
     }
+
+    @Test("a sweep of 100 %, copies and links of one trace, and capacities that resolve alike all merge as compare reports")
+    func edgesOfTheGrid() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let original = folder + "/a.csv", copy = folder + "/c.csv", link = folder + "/b.csv"
+        try FileManager.default.copyItem(atPath: "Traces/loop.csv", toPath: original)
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "a.csv")
+
+        // 100 % of the working set is a capacity like any other: recorded once, merged, labelled 1.
+        let whole = folder + "/whole"
+        let sweep = try CLI.run(["sweep", "--traces", original, "--policies", "fifo", "--capacities", "0.5,100%", "--output", whole])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let rerun = try CLI.run(["sweep", "--traces", original, "--policies", "fifo", "--capacities", "0.5,100%", "--output", whole])
+        #expect((rerun.stdout + rerun.stderr).contains("0 cells recorded, 2 already recorded"), "\(rerun.stdout)")
+        let merged = try CLI.run(["merge", whole, "--format", "csv"])
+        #expect(merged.status == 0 && merged.stdout.split(separator: "\n").count == 3, "\(merged.stderr)")
+
+        // A link to a listed trace is that trace named twice; a copy is a trace of its own, whose
+        // shard records its cells although their identity equals the original's.
+        let linked = try CLI.run(["sweep", "--traces", "\(original),\(link)", "--policies", "fifo", "--capacities", "0.1",
+                                  "--output", folder + "/linked"])
+        #expect(linked.status == 2 && linked.stderr.contains("named twice"), "\(linked.stderr)")
+        let copies = folder + "/copies"
+        for shard in ["1/2", "2/2"] {
+            let run = try CLI.run(["sweep", "--traces", "\(original),\(copy)", "--policies", "fifo", "--capacities", "0.1",
+                                   "--output", copies, "--shard", shard])
+            #expect(run.status == 0 && (run.stdout + run.stderr).contains("1 cells recorded"), "\(run.stdout)")
+        }
+        let half = folder + "/half"
+        #expect(try CLI.run(["sweep", "--traces", "\(original),\(copy)", "--policies", "fifo", "--capacities", "0.1",
+                             "--output", half, "--shard", "1/2"]).status == 0)
+        let partial = try CLI.run(["merge", half, "--allow-missing", "--format", "csv"])
+        #expect(partial.status == 0 && partial.stderr.contains("missing: \(copy) fifo 0.1"), "\(partial.stderr)")
+        let both = try CLI.run(["merge", copies, "--format", "csv"])
+        #expect(both.status == 0 && both.stdout.contains("/a.csv,") && both.stdout.contains("/c.csv,"), "\(both.stderr)")
+
+        // Two fractions of a small working set that resolve to one size are one result, as in
+        // compare, so the merged report serves as compare's baseline.
+        let alike = folder + "/alike"
+        let grid = ["--policies", "fifo,lru", "--capacities", "0.0001,0.0002", "--ignore-size"]
+        #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--output", alike] + grid).status == 0)
+        let report = try CLI.run(["merge", alike, "--format", "json"])
+        let results = try #require((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["results"] as? [Any])
+        #expect(results.count == 2 && report.stderr.contains("reported once"), "\(report.stderr)")
+        let baseline = folder + "/alike.json"
+        try Data(report.stdout.utf8).write(to: URL(fileURLWithPath: baseline))
+        let gated = try CLI.run(["compare", "Traces/lirs-cs.csv", "--baseline", baseline] + grid)
+        #expect(gated.status == 0, "\(gated.stderr)")
+
+        // merge and sweep-report never write over a trace the sweep read.
+        let before = try Data(contentsOf: URL(fileURLWithPath: original))
+        for (command, option) in [("merge", "--output"), ("sweep-report", "--plot")] {
+            let refused = try CLI.run([command, whole, option, original])
+            #expect(refused.status == 2 && refused.stderr.contains("a trace of the sweep"), "\(command): \(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == before)
+    }
 }

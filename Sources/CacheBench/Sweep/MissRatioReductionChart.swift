@@ -14,8 +14,10 @@ extension MissRatioReduction {
         let groupWidth = Double(capacities.count) * (boxWidth + boxGap) - boxGap
         let left = 78.0, top = 72.0, bottom = 70.0, legendWidth = 150.0
         let plotWidth = max(300, Double(policies.count) * (groupWidth + groupGap) + groupGap)
-        let width = left + plotWidth + legendWidth + 24, height = 520.0
-        let plotHeight = height - top - bottom
+        // Taller than 520 px when the legend (20 px a size, below its title) needs it.
+        let width = left + plotWidth + legendWidth + 24, height = max(520.0, top + 24 + Double(capacities.count) * 20 + 16)
+        // The plot keeps its size; a long legend only extends the canvas below it.
+        let plotHeight = 520.0 - top - bottom
 
         // Y range: the whiskers and means of every box, and 0, on round 10 % steps.
         var low = 0.0, high = 0.0
@@ -63,7 +65,7 @@ extension MissRatioReduction {
             for (c, capacity) in capacities.enumerated() {
                 guard let d = distribution(policy, capacity), let p10 = d.quantile(0.1), let p25 = d.quantile(0.25),
                       let median = d.quantile(0.5), let p75 = d.quantile(0.75), let p90 = d.quantile(0.9), let mean = d.mean else { continue }
-                let color = SVGLineChart.palette[c % SVGLineChart.palette.count]
+                let color = SVGLineChart.orderedColor(c, of: capacities.count)
                 let x = groupLeft + Double(c) * (boxWidth + boxGap), mid = x + boxWidth / 2
                 let tip = "\(policy) at \(capacity.label): \(d.values.count) traces, median \(_fixed(median * 100, decimals: 1)) %, p25 \(_fixed(p25 * 100, decimals: 1)) %, p75 \(_fixed(p75 * 100, decimals: 1)) %, p10 \(_fixed(p10 * 100, decimals: 1)) %, p90 \(_fixed(p90 * 100, decimals: 1)) %, mean \(_fixed(mean * 100, decimals: 1)) %"
                 svg += "<g><title>\(escape(tip))</title>\n"
@@ -84,7 +86,7 @@ extension MissRatioReduction {
         svg += "<g font-size=\"12\" fill=\"#222222\">\n<text x=\"\(n(legendX))\" y=\"\(n(top + 4))\">cache size</text>\n"
         for (c, capacity) in capacities.enumerated() {
             let y = top + 24 + Double(c) * 20
-            let color = SVGLineChart.palette[c % SVGLineChart.palette.count]
+            let color = SVGLineChart.orderedColor(c, of: capacities.count)
             svg += "<rect x=\"\(n(legendX))\" y=\"\(n(y - 8))\" width=\"14\" height=\"12\" fill=\"\(color)\" fill-opacity=\"0.55\" stroke=\"\(color)\"/>\n"
             svg += "<text x=\"\(n(legendX + 22))\" y=\"\(n(y + 2))\">\(escape(capacity.label))</text>\n"
         }

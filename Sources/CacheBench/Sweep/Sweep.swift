@@ -63,14 +63,15 @@ public enum Sweep {
             do { _ = try LibCacheSimAdmission<UInt64>(admission) } catch { throw .sweep(.admission(error)) }
         }
         var seen = Set<String>()
-        // One file under two spellings (`Traces/a.csv`, `./Traces/a.csv`, a link) is one trace too:
-        // its cells would share their records, and the sweep could never be complete.
+        // One file under two spellings (`Traces/a.csv`, `./Traces/a.csv`, a link) is one trace
+        // named twice: refused, as a repeated path is. (A copy of its bytes is a trace of its own,
+        // whose cells are recorded under its own path.)
         var files = Set<String>()
         for path in spec.traces {
             guard seen.insert(path).inserted else { throw .sweep(.traceNamedTwice(path)) }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            if let device = attributes?[.systemNumber], let inode = attributes?[.systemFileNumber],
-               !files.insert("\(device):\(inode)").inserted {
+            // stat(2), which follows a symbolic link to the file (FileManager's attributes are the link's own).
+            var info = stat()
+            if stat(path, &info) == 0, !files.insert("\(info.st_dev):\(info.st_ino)").inserted {
                 throw .sweep(.traceNamedTwice(path))
             }
         }
@@ -96,7 +97,7 @@ public enum Sweep {
         try validate(spec, registry: registry)
         let store = SweepRecordStore(directory: directory)
         try store.prepare(for: SweepManifest(spec))
-        let recorded = Set(try store.read().entries.map(\.record.identity))
+        let recorded = try store.read().recorded()
         let configurationKey = spec.configurationKey
         let mine = plan.traces(ofShard: shard.index)
         var summary = Summary()
@@ -107,7 +108,7 @@ public enum Sweep {
             do { identity = try TraceIdentity.of(path: path) } catch { throw .trace(error) }
             let cells = plan.cells(ofTrace: traceIndex)
             let pending = cells.map { ($0, $0.identity(trace: identity, configurationKey: configurationKey)) }
-                .filter { !recorded.contains($0.1) }
+                .filter { !recorded.contains(SweepRecordStore.Contents.recordKey(identity: $0.1, trace: path)) }
             summary.cellsSkipped += cells.count - pending.count
             guard !pending.isEmpty else {
                 progress?("[\(position + 1)/\(mine.count)] \(path): all \(cells.count) cells already recorded")

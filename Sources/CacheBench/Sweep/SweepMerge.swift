@@ -89,9 +89,35 @@ public struct SweepMerge: Sendable {
                           damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
     }
 
+    /// ``results`` as `compare` reports them: a trace's policy has one result per capacity, so
+    /// where two of the sweep's capacities resolve to one size (fractions of a small working
+    /// set), the first is kept. (``results`` keeps every cell, for `sweep-report`.)
+    public var distinctResults: [ReplayResult] { _distinct.results }
+
+    /// ``distinctResults``, and the cells of the results it leaves out.
+    private var _distinct: (results: [ReplayResult], collapsed: [(kept: SweepCell, dropped: SweepCell, capacity: Int)]) {
+        var kept: [ReplayResult] = []
+        var collapsed: [(kept: SweepCell, dropped: SweepCell, capacity: Int)] = []
+        var first: [String: SweepCell] = [:]
+        for (cell, result) in zip(resultCells, results) {
+            guard let capacity = result.capacity else { kept.append(result); continue }
+            let key = "\(cell.trace)\u{0}\(cell.policy)\u{0}\(capacity)"
+            if let earlier = first[key] {
+                collapsed.append((earlier, cell, capacity))
+            } else {
+                first[key] = cell
+                kept.append(result)
+            }
+        }
+        return (kept, collapsed)
+    }
+
     /// Remarks for people: damaged, foreign and duplicated records, and mixed versions.
     public var notes: [String] {
         var notes: [String] = []
+        for entry in _distinct.collapsed {
+            notes.append("\(entry.dropped.description): capacity \(entry.dropped.capacity.label) resolves to \(entry.capacity), as \(entry.kept.capacity.label) does; reported once, as compare does")
+        }
         for place in damaged { notes.append("\(place): record cut short or damaged; ignored (rerun the sweep to redo its cell)") }
         if !foreign.isEmpty {
             notes.append("\(foreign.count) record(s) of cells not in this sweep ignored, first \(foreign[0])")
@@ -117,7 +143,7 @@ public struct SweepMerge: Sendable {
         if manifest.traces.count == 1 { fields.append(("trace", .string(manifest.traces[0]))) }
         fields += [
             ("traces", .array(manifest.traces.map { .string($0) })),
-            ("results", .array(results.map(\.json))),
+            ("results", .array(distinctResults.map(\.json))),
             ("cells", .int(manifest.cells.count)),
             ("missing", .array(missing.map(cellJSON))),
             ("refused", .array(refused.map { entry in
@@ -135,7 +161,7 @@ public struct SweepMerge: Sendable {
     /// One ``CompareResult`` per trace with results, for `compare`'s renderers.
     public var perTrace: [CompareResult] {
         manifest.traces.compactMap { trace in
-            let mine = results.filter { $0.trace == trace }
+            let mine = distinctResults.filter { $0.trace == trace }
             return mine.isEmpty ? nil : CompareResult(trace: trace, results: mine, workingSet: nil,
                                                       wallSeconds: mine.reduce(0) { $0 + $1.seconds }, notes: [])
         }
@@ -146,7 +172,7 @@ public struct SweepMerge: Sendable {
     public func render(as format: ReportFormat) -> String {
         switch format {
         case .json: return json.serialized(pretty: true) + "\n"
-        case .csv: return ReplayReport.renderRows(results, as: .csv)
+        case .csv: return ReplayReport.renderRows(distinctResults, as: .csv)
         case .table, .markdown:
             var out = perTrace.map { CompareReport.render($0, as: format) }.joined(separator: "\n")
             if !missing.isEmpty {

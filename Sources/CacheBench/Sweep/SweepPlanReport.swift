@@ -8,7 +8,7 @@ public enum SweepPlanReport {
                               as format: ReportFormat) throws(CacheBenchError) -> String {
         let recorded: Set<String>
         if let directory {
-            recorded = Set(try SweepRecordStore(directory: directory).read().entries.map(\.record.identity))
+            recorded = try SweepRecordStore(directory: directory).read().recorded()
         } else {
             recorded = []
         }
@@ -21,7 +21,7 @@ public enum SweepPlanReport {
             for cell in plan.cells(ofTrace: index) {
                 let id = cell.identity(trace: identity, configurationKey: key)
                 rows.append([id, cell.trace, cell.policy, cell.capacity.label, shardText,
-                             directory == nil ? "" : (recorded.contains(id) ? "yes" : "no")])
+                             directory == nil ? "" : (recorded.contains(SweepRecordStore.Contents.recordKey(identity: id, trace: cell.trace)) ? "yes" : "no")])
             }
         }
         let header = ["cell", "trace", "policy", "capacity", "shard", "recorded"]

@@ -37,6 +37,17 @@ public struct SweepRecordStore: Sendable {
         public var entries: [Entry] = []
         /// `cells/NAME.jsonl:LINE` of each line that is cut short or damaged.
         public var damaged: [String] = []
+
+        /// Whether a record holds the cell of `trace` (the path as the manifest gives it) whose
+        /// identity is `identity`. The path counts as well as the identity: two traces of equal
+        /// bytes (a copy) have cells of equal identity, and ``SweepMerge`` reports each under its
+        /// own path, so each needs its own record. O(records).
+        public func recorded() -> Set<String> {
+            Set(entries.map { Self.recordKey(identity: $0.record.identity, trace: $0.record.cell.trace) })
+        }
+
+        /// The key ``recorded()`` files a cell under.
+        public static func recordKey(identity: String, trace: String) -> String { identity + "\u{0}" + trace }
     }
 
     /// Reads every record file. O(total size).

@@ -110,6 +110,7 @@ public struct SweepCapacity: Sendable, Hashable {
             let padded = String(repeating: "0", count: max(0, digits - text.count + 1)) + text
             var decimal = String(padded.dropLast(digits)) + "." + String(padded.suffix(digits))
             while decimal.hasSuffix("0") { decimal.removeLast() }
+            if decimal.hasSuffix(".") { decimal.removeLast() }  // 100/100 is "1", not "1."
             return decimal
         }
     }
@@ -120,7 +121,8 @@ public struct SweepCapacity: Sendable, Hashable {
             item = .size(size)
         } else if key.hasPrefix("fraction:") {
             let parts = key.dropFirst(9).split(separator: "/")
-            guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > n else { return nil }
+            // Up to the whole working set: `--capacities 100%` is a fraction of 1.
+            guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d >= n else { return nil }
             item = .fraction(numerator: n, denominator: d)
         } else {
             return nil

@@ -124,8 +124,12 @@ enum CompareCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
             try Output.requireFiles(arguments, ["--plot", "--plot-latency", "--plot-intervals"])
-            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]] + arguments.all("--baseline"),
-                                       outputs: ["--output", "--plot", "--plot-latency", "--plot-intervals"])
+            let outputs = ["--output", "--plot", "--plot-latency", "--plot-intervals"]
+            try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: outputs)
+            try Output.requireDistinct(arguments, inputs: arguments.all("--baseline"), outputs: outputs, inputName: "the baseline")
+            if arguments.positionals[0] == "-" && arguments.all("--baseline").contains("-") {
+                throw UsageError("the trace and --baseline both read standard input; save one of them to a file")
+            }
             if tolerance != nil && arguments.value("--baseline") == nil {
                 throw UsageError("--tolerance applies to --baseline, which is not given")
             }

@@ -14,9 +14,9 @@ public struct RegressionGate: Sendable {
         /// Whether sizes were ignored (capacities count objects).
         public var ignoreSize: Bool
 
-        /// Creates a key.
+        /// Creates a key. Policy names are case-insensitive, as everywhere: `LRU` is `lru`.
         public init(policy: String, capacity: Int?, countLimit: Int?, ignoreSize: Bool) {
-            self.policy = policy
+            self.policy = policy.lowercased()
             self.capacity = capacity
             self.countLimit = countLimit
             self.ignoreSize = ignoreSize
@@ -103,23 +103,29 @@ public struct RegressionGate: Sendable {
             guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
             let capacity = try integerOrNull(entry["capacity"], field: "capacity", index: i, malformed)
             let countLimit = try integerOrNull(entry["countLimit"], field: "countLimit", index: i, malformed)
-            let ignoreSize = entry["ignoreSize"] as? Bool ?? false
+            let ignoreSize: Bool
+            switch entry["ignoreSize"] {
+            case nil: ignoreSize = false
+            case let value?:
+                guard let flag = jsonBoolean(value) else { throw malformed("results[\(i)]: \"ignoreSize\" is not true or false") }
+                ignoreSize = flag
+            }
             let hitRatio: Double?
             switch entry["hitRatio"] {
-            case let number as NSNumber:
+            case nil: throw malformed("results[\(i)]: missing \"hitRatio\"")
+            case is NSNull: hitRatio = nil
+            case let value?:
+                guard let number = jsonNumber(value) else { throw malformed("results[\(i)]: \"hitRatio\" is not a number") }
                 hitRatio = number.doubleValue
                 guard let value = hitRatio, value >= 0, value <= 1 else {
                     throw malformed("results[\(i)]: \"hitRatio\" \(number) is not between 0 and 1")
                 }
-            case is NSNull: hitRatio = nil
-            case nil: throw malformed("results[\(i)]: missing \"hitRatio\"")
-            default: throw malformed("results[\(i)]: \"hitRatio\" is not a number")
             }
             var ratio = hitRatio
             // The ratio from the integer counts when the report has them: Foundation's JSON parser does
             // not always read back the exact double that was written, and a gate with tolerance 0 must
             // pass against its own output.
-            if let hits = entry["hits"] as? NSNumber, let requests = entry["requests"] as? NSNumber,
+            if let hits = jsonNumber(entry["hits"]), let requests = jsonNumber(entry["requests"]),
                let hitRatio, requests.intValue > 0, hits.intValue >= 0, hits.intValue <= requests.intValue {
                 let exact = Double(hits.intValue) / Double(requests.intValue)
                 if abs(exact - hitRatio) < 1e-6 { ratio = exact }
@@ -134,17 +140,30 @@ public struct RegressionGate: Sendable {
         return gate
     }
 
+    /// `value` when it is a JSON number. Foundation's parser hands back numbers and booleans
+    /// alike as `NSNumber` (and either casts to `Bool`); a boolean's type encoding is `c`.
+    static func jsonNumber(_ value: Any?) -> NSNumber? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return number
+    }
+
+    /// `value` when it is a JSON boolean (not a number 0 or 1).
+    static func jsonBoolean(_ value: Any) -> Bool? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return nil }
+        return number.boolValue
+    }
+
     private static func integerOrNull(_ value: Any?, field: String, index: Int,
                                       _ malformed: (String) -> CacheBenchError) throws(CacheBenchError) -> Int? {
         switch value {
         case nil, is NSNull: return nil
-        case let number as NSNumber:
+        case let value?:
+            guard let number = jsonNumber(value) else { throw malformed("results[\(index)]: \"\(field)\" is not a number") }
             let double = number.doubleValue
             guard double == double.rounded(), abs(double) < 9e15 else {
                 throw malformed("results[\(index)]: \"\(field)\" is not a whole number")
             }
             return Int(double)
-        default: throw malformed("results[\(index)]: \"\(field)\" is not a number")
         }
     }
 

@@ -1,4 +1,4 @@
-import CacheBench
+@testable import CacheBench
 @testable import CacheBenchCommandLine
 import EvictionPolicies
 import Foundation
@@ -623,5 +623,20 @@ struct RegressionGateTests {
         #expect(try RegressionGate.parseTolerance("1%") == 0.01)
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("-1") }
         #expect(throws: UsageError.self) { try RegressionGate.parseTolerance("lots") }
+    }
+
+    @Test("ordered colours are distinct past the palette; round ticks are distinct and cover the range")
+    func chartScales() {
+        for count in [3, 16, 17, 30, 60] {
+            let colors = (0..<count).map { SVGLineChart.orderedColor($0, of: count) }
+            #expect(Set(colors).count == count, "\(count): \(colors)")
+            #expect(colors.allSatisfy { $0.count == 7 && $0.hasPrefix("#") })
+        }
+        for (low, high, minimum) in [(0.0, 1.0, 1.0), (0.0, 1.0, 0.0), (0.0, 37.0, 1.0), (1e6, 1.3e6, 0.0), (0.0, 0.003, 0.0)] {
+            let (ticks, decimals) = SVGLineChart.roundTicks(low, high, atLeast: minimum)
+            let labels = ticks.map { SVGLineChart.trimmed($0, decimals: decimals) }
+            #expect(ticks.count >= 2 && ticks.count <= 11 && Set(labels).count == labels.count, "\(low)…\(high): \(labels)")
+            #expect(ticks.allSatisfy { $0 >= low - 1e-9 && $0 <= high + 1e-9 })
+        }
     }
 }

@@ -187,6 +187,50 @@ struct CompareCommandTests {
         #expect(missing.stderr.contains("/nonexistent-dir/baseline.json: "))
     }
 
+    @Test("gate: a boolean where a number belongs, or a string where a boolean does, is malformed; names match in any case")
+    func gateBaselineTypes() throws {
+        let saved = try CLI.run(Self.base + ["--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(saved.stdout.utf8)) as? [String: Any])
+        func gate(_ edit: (inout [String: Any]) -> Void) throws -> CLI.Result {
+            var copy = report
+            var results = try #require(copy["results"] as? [[String: Any]])
+            edit(&results[0])
+            copy["results"] = results
+            let path = scratchPath(".json")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try JSONSerialization.data(withJSONObject: copy).write(to: URL(fileURLWithPath: path))
+            return try CLI.run(Self.base + ["--baseline", path])
+        }
+        let falseRatio = try gate { $0["hitRatio"] = false; $0["hits"] = nil }
+        #expect(falseRatio.status == 65 && falseRatio.stderr.contains("\"hitRatio\" is not a number"), "\(falseRatio.stderr)")
+        let stringFlag = try gate { $0["ignoreSize"] = "true" }
+        #expect(stringFlag.status == 65 && stringFlag.stderr.contains("\"ignoreSize\""), "\(stringFlag.stderr)")
+        let booleanCount = try gate { $0["requests"] = true }
+        #expect(booleanCount.status == 65, "\(booleanCount.stderr)")
+        let upper = try gate { $0["policy"] = (($0["policy"] as? String) ?? "").uppercased() }
+        #expect(upper.status == 0 && !upper.stderr.contains("not in the baseline"), "\(upper.stderr)")
+    }
+
+    @Test("charts with many series keep every legend row on the canvas; interval ticks never repeat")
+    func chartLayout() throws {
+        let plot = scratchPath(".svg"), intervals = scratchPath(".svg"), trace = scratchPath(".csv")
+        defer { for path in [plot, intervals, trace] { try? FileManager.default.removeItem(atPath: path) } }
+        let many = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "research", "--capacities", "100,1000",
+                                "--ignore-size", "--plot", plot])
+        #expect(many.status == 0, "\(many.stderr)")
+        let svg = try String(contentsOfFile: plot, encoding: .utf8)
+        let height = try #require(svg.firstMatch(of: /viewBox="0 0 [0-9.]+ ([0-9.]+)"/).flatMap { Double($0.1) })
+        let ys = svg.matches(of: /<text x="[0-9.]+" y="([0-9.]+)"/).compactMap { Double($0.1) }
+        #expect(ys.count > 40 && ys.allSatisfy { $0 <= height }, "a text at \(ys.max() ?? 0) on a canvas \(height) high")
+        try Data("timestamp,key,size\n0,1,10\n".utf8).write(to: URL(fileURLWithPath: trace))
+        let one = try CLI.run(["compare", trace, "--policies", "fifo", "--capacities", "100", "--report-interval", "1req",
+                               "--plot-intervals", intervals])
+        #expect(one.status == 0, "\(one.stderr)")
+        let ticks = try String(contentsOfFile: intervals, encoding: .utf8)
+            .matches(of: /text-anchor="middle">([0-9.]+)</).map { String($0.1) }
+        #expect(!ticks.isEmpty && Set(ticks).count == ticks.count, "\(ticks)")
+    }
+
     @Test("usage errors are exit 2", arguments: [
         ["compare", "Traces/lirs-cs.csv", "--capacities", "100"],
         ["compare", "Traces/lirs-cs.csv", "--policies", "lru,nope", "--capacities", "100"],

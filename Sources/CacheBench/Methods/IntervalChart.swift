@@ -22,8 +22,11 @@ public enum IntervalChart {
         let (yLow, yHigh, yStep) = SVGLineChart.fittedRange(ys.min() ?? 0, ys.max() ?? 1)
         if xLow > 0 && xLow < (xHigh - xLow) * 0.05 { xLow = 0 }
 
-        let width = 900.0, height = 520.0, left = 78.0, right = 220.0, top = 56.0, bottom = 62.0
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        // Taller than 520 px when the legend (18 px a run, from the plot's top) needs it.
+        let width = 900.0, left = 78.0, right = 220.0, top = 56.0, bottom = 62.0
+        let height = max(520.0, top + 16 + Double(runs.count) * 18 + 16)
+        // The plot keeps its size; a long legend only extends the canvas below it.
+        let plotWidth = width - left - right, plotHeight = 520.0 - top - bottom
         func px(_ x: Double) -> Double { left + (x - xLow) / (xHigh - xLow) * plotWidth }
         func py(_ y: Double) -> Double { top + plotHeight - (y - yLow) / max(yHigh - yLow, 1e-9) * plotHeight }
         let n = SVGLineChart.n
@@ -41,11 +44,13 @@ public enum IntervalChart {
             svg += "<text x=\"\(n(left - 6))\" y=\"\(n(py(y) + 4))\" text-anchor=\"end\">\(SVGLineChart.percentLabel(y, step: yStep))</text>\n"
             y += yStep
         }
-        for i in 0...5 {
-            let x = xLow + (xHigh - xLow) * Double(i) / 5
-            svg += "<text x=\"\(n(px(x)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\">\(SVGLineChart.trimmed(x, decimals: 0))</text>\n"
+        // Round steps (1, 2 or 5 times a power of ten, whole rows at least), so no two labels
+        // read the same.
+        let (ticks, decimals) = SVGLineChart.roundTicks(xLow, xHigh, atLeast: unit == "trace row" ? 1 : 0)
+        for x in ticks {
+            svg += "<text x=\"\(n(px(x)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\">\(SVGLineChart.trimmed(x, decimals: decimals))</text>\n"
         }
-        svg += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 16))\" text-anchor=\"middle\">interval start, \(unit)</text>\n"
+        svg += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(top + plotHeight + bottom - 16))\" text-anchor=\"middle\">interval start, \(unit)</text>\n"
         svg += "<text transform=\"translate(20 \(n(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">miss ratio (dashed: byte miss ratio)</text>\n"
         for (index, (name, window)) in runs.enumerated() {
             let color = SVGLineChart.palette[index % SVGLineChart.palette.count]

@@ -82,6 +82,23 @@ public struct SVGLineChart: Sendable {
                           "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f",
                           "#1b3a5c", "#8c2d04", "#006d2c", "#54278f", "#b8860b", "#000000"]
 
+    /// The colour of item `index` of `count` ordered items (sizes, smallest first): the palette
+    /// while it lasts, otherwise a ramp from light to dark (viridis' hues), so no two items share
+    /// a colour and the order shows.
+    static func orderedColor(_ index: Int, of count: Int) -> String {
+        guard count > palette.count else { return palette[index % palette.count] }
+        let stops: [(Double, Double, Double)] = [(253, 231, 37), (94, 201, 98), (33, 145, 140), (59, 82, 139), (68, 1, 84)]
+        let t = Double(index) / Double(max(1, count - 1)) * Double(stops.count - 1)
+        let i = min(stops.count - 2, Int(t)), f = t - Double(i)
+        func channel(_ a: Double, _ b: Double) -> String {
+            let value = Int((a + (b - a) * f).rounded())
+            let hex = String(value, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }
+        let (a, b) = (stops[i], stops[i + 1])
+        return "#" + channel(a.0, b.0) + channel(a.1, b.1) + channel(a.2, b.2)
+    }
+
     // MARK: Rendering
 
     /// The SVG document.
@@ -99,10 +116,13 @@ public struct SVGLineChart: Sendable {
         let legendLabels = drawable.map(\.name) + styleKey.map(\.name)
         let legendWidth = Double(max(60, (legendLabels.map(\.count).max() ?? 0) * 7 + 40))
         let width = 760.0 + legendWidth
-        let height = 520.0
         let left = 78.0, top = subtitle.isEmpty ? 56.0 : 72.0, bottom = 62.0
+        // Taller than 520 px when the legend (20 px a row, from the plot's top) needs it.
+        let legendRows = Double(drawable.count + styleKey.count)
+        let height = max(520.0, top + 6 + legendRows * 20 + (styleKey.isEmpty ? 0 : 8) + 16)
         let plotWidth = width - left - legendWidth - 24
-        let plotHeight = height - top - bottom
+        // The plot keeps its size; a long legend only extends the canvas below it.
+        let plotHeight = 520.0 - top - bottom
 
         // X scale (log10), padded 3 % each side so end points do not sit on the frame.
         var xLow = xs.min() ?? 1, xHigh = xs.max() ?? 10
@@ -172,7 +192,7 @@ public struct SVGLineChart: Sendable {
         }
         svg += "</g>\n"
         svg += "<rect x=\"\(Self.n(left))\" y=\"\(Self.n(top))\" width=\"\(Self.n(plotWidth))\" height=\"\(Self.n(plotHeight))\" fill=\"none\" stroke=\"#999999\"/>\n"
-        svg += "<text x=\"\(Self.n(left + plotWidth / 2))\" y=\"\(Self.n(height - 16))\" text-anchor=\"middle\" fill=\"#222222\">\(Self.escape(xTitle))</text>\n"
+        svg += "<text x=\"\(Self.n(left + plotWidth / 2))\" y=\"\(Self.n(top + plotHeight + bottom - 16))\" text-anchor=\"middle\" fill=\"#222222\">\(Self.escape(xTitle))</text>\n"
         let yMid = top + plotHeight / 2
         svg += "<text x=\"18\" y=\"\(Self.n(yMid))\" text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 18 \(Self.n(yMid)))\">\(Self.escape(yTitle))</text>\n"
 
@@ -297,6 +317,25 @@ public struct SVGLineChart: Sendable {
         if hi <= lo { lo = max(0, lo - step); hi = min(1, hi + step) }
         if hi - lo < step { hi = min(1, lo + step) }
         return (lo, hi, step)
+    }
+
+    /// Ticks on a linear axis from `low` to `high`: multiples of a round step (1, 2 or 5 times a
+    /// power of ten, at least `minimumStep` when that is positive) giving at most about six, and
+    /// the decimals their labels need.
+    static func roundTicks(_ low: Double, _ high: Double, atLeast minimumStep: Double = 0) -> (ticks: [Double], decimals: Int) {
+        guard low.isFinite, high.isFinite, high > low else { return ([low], 0) }
+        let rough = (high - low) / 5
+        let power = pow(10, floor(log10(rough)))
+        var step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? 10 * power
+        if minimumStep > 0 { step = max(step, minimumStep) }
+        let decimals = max(0, Int(-floor(log10(step) + 1e-9)))
+        var ticks: [Double] = []
+        var k = ceil(low / step - 1e-9)
+        while k * step <= high + step * 1e-9 && ticks.count < 12 {
+            ticks.append(k * step)
+            k += 1
+        }
+        return (ticks, decimals)
     }
 
     static func percentLabel(_ ratio: Double, step: Double) -> String {

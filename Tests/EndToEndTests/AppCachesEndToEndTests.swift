@@ -80,6 +80,33 @@ struct AppCachesEndToEndTests {
         }
     }
 
+    /// Replays `rows` (a CSV with a header) and returns (requests, hits) from the JSON report.
+    func replayCounts(_ rows: String, _ arguments: [String]) throws -> (requests: Int?, hits: Int?) {
+        let path = scratchDirectory.appendingPathComponent("cachebench-vector-\(UUID().uuidString).csv")
+        try Data(("timestamp,key,size,op\n" + rows).utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = try Command.run(["replay", path.path, "--capacity", "1000", "--format", "json"] + arguments)
+        #expect(result.status == 0, "\(result.err)")
+        let report = try json(result.out)
+        return (report["requests"] as? Int, report["hits"] as? Int)
+    }
+
+    @Test("library vectors through the command line: YYMemoryCache's Y1 and Nuke's NK1 tell LRU from FIFO and CLOCK")
+    func libraryVectors() throws {
+        // Y1, then a probe: countLimit 2; set a, set b, get a, set c evicts b (a was used), so the
+        // gets of a hit and b misses. FIFO would evict a instead.
+        let y1 = "0,a,1,set\n0,b,1,set\n0,a,1,get\n0,c,1,set\n0,a,1,get\n0,b,1,get\n"
+        #expect(try replayCounts(y1, ["--policy", "yy-lru", "--count-limit", "2"]) == (3, 2))
+        #expect(try replayCounts(y1, ["--policy", "fifo", "--count-limit", "2"]) == (3, 1))
+        // NK1, then probes: countLimit 3; set a, b, c, get each, set d. LRU evicts a, so each
+        // probe of a, b, c misses in turn (a miss inserts and evicts the next); CLOCK finds every
+        // entry referenced, sweeps once and takes d, so a, b and c hit and d misses.
+        let nk1 = "0,a,1,set\n0,b,1,set\n0,c,1,set\n0,a,1,get\n0,b,1,get\n0,c,1,get\n0,d,1,set\n"
+            + "0,a,1,get\n0,b,1,get\n0,c,1,get\n0,d,1,get\n"
+        #expect(try replayCounts(nk1, ["--policy", "nuke-lru", "--count-limit", "3"]) == (7, 3))
+        #expect(try replayCounts(nk1, ["--policy", "nuke-clock", "--count-limit", "3"]) == (7, 6))
+    }
+
     @Test("a terminate row reaches the policies: sd-disk cleans up synchronously")
     func terminate() throws {
         let path = scratchDirectory.appendingPathComponent("cachebench-terminate-\(UUID().uuidString).csv")

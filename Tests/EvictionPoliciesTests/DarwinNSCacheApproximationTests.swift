@@ -74,6 +74,15 @@ struct DarwinNSCacheApproximationTests {
         #expect(observer.evicted == [1, 2, 3])
     }
 
+    @Test("Tencent Cloud observation: countLimit 5 over keys 0…10 evicts 0…5, oldest first")
+    func tencentCountLimitObservation() throws {
+        var cache = try Cache.make(countLimit: 5)
+        var observer = EvictionRecorder<Int, Int>()
+        for key in 0...10 { cache.insert(key, forKey: key, cost: 0, observer: &observer) }
+        #expect(observer.evicted == [0, 1, 2, 3, 4, 5])
+        #expect((6...10).allSatisfy { cache.contains($0) } && cache.count == 5)
+    }
+
     @Test("BaHui observation: totalCostLimit 10 with eight sets of cost 5 evicts 1…6 (the opposite of N5)")
     func costLimitObservation() throws {
         var cache = try Cache.make(capacity: 10)

@@ -27,9 +27,9 @@
 // Modelling choices. Trace time stands for Date(); the backend's init is the first advance. The
 // sweep is a deferred pass (a main-run-loop timer, off the caller's path); the memory-warning
 // purge is a caller pass (the notification handler); Darwin's purges are reported as
-// nscache-darwin reports them. contains is Kingfisher's isCached (expired entries are not
-// cached) is `isCached`; contains, count and totalCost include expired, still-resident entries. The `expiredMisses`
-// metric counts gets that found an expired object.
+// nscache-darwin reports them. Kingfisher's `isCached` (resident and not expired) is
+// `isCached(_:)`; `contains`, `count` and `totalCost` include expired entries still resident. The
+// `expiredMisses` metric counts gets that found an expired object.
 
 /// Kingfisher 8.11.0's `MemoryStorage.Backend`: the Darwin NSCache approximation with a sliding
 /// per-object expiry (300 s), expired objects refused on get and removed by a 120 s sweep.

@@ -85,8 +85,35 @@ struct FormatResolutionTests {
         // Every bundled oracleGeneral trace is still read as oracleGeneral without its name.
         let oracle = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin")))
         #expect(try Self.read(oracle, suffix: "") == (try readTrace(Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))))
-        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 20) == .possible)
-        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 22) == .possible)
+        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 20) == .no)
+        #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 22) == .no)
+    }
+
+    @Test("a Twitter name on content that contradicts it is an error, not a silent misreading")
+    func twitterNameContradicted() throws {
+        // oracleGeneral records named twr or sbin (plain or compressed), and each Twitter layout
+        // named as the other, with a length both record sizes divide (220 bytes a unit).
+        let oracle = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))).prefix(24 * 2200)
+        for (data, suffix) in [(Data(oracle), ".twr"), (Data(oracle), ".sbin"), (Self.zstdCompressed(Data(oracle.prefix(24 * 1000))), ".twr.zst")] {
+            let error = try Self.failure(data, suffix: suffix)
+            #expect(error?.reason.contains("but the content is oracleGeneral binary") == true, "\(suffix): \(String(describing: error))")
+        }
+        let twr = Self.twitterRecords(2200, namespace: false, seed: 5)
+        let twrNS = Self.twitterRecords(2000, namespace: true, seed: 6)
+        #expect(twr.count % 22 == 0 && twrNS.count % 20 == 0)
+        let asNS = try Self.failure(twr, suffix: ".twrNS")
+        #expect(asNS?.reason.contains("the name says twrNS binary but the content is twr binary") == true, "\(String(describing: asNS))")
+        let asTwr = try Self.failure(twrNS, suffix: ".twr")
+        #expect(asTwr?.reason.contains("the name says twr binary but the content is twrNS binary") == true, "\(String(describing: asTwr))")
+    }
+
+    @Test("a text suffix outranks a binary format named inside the name: X.oracleGeneral.csv is CSV")
+    func textSuffixFirst() throws {
+        let text = Data("timestamp,key,size\n1,2,3\n2,3,4\n".utf8)
+        for suffix in [".oracleGeneral.csv", "-twrNS.csv", ".oracleGeneral.txt"] {
+            #expect(try Self.read(text, suffix: suffix).map(\.key) == [2, 3], "\(suffix)")
+        }
+        #expect(try Self.read(Self.zstdCompressed(text), suffix: ".oracleGeneral.csv.zst").map(\.key) == [2, 3])
     }
 
     @Test("a Twitter file whose records do not show their structure is still read as its name says")
@@ -115,5 +142,28 @@ struct FormatResolutionTests {
         // --trace-format names what the container holds.
         let asked = try Self.failure(zstd, suffix: ".zst", format: .csv)
         #expect(asked?.reason.contains("read as CSV text as asked, but the content is oracleGeneral binary") == true)
+    }
+
+    @Test("offsets name what they count: decoded bytes inside a compressed trace, a gzip trailer's own fields")
+    func offsetsInContainers() throws {
+        let oracle = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))).prefix(24 * 100 - 5)
+        let plain = try Self.failure(Data(oracle), suffix: ".bin")
+        #expect(plain?.offset == 24 * 99 && plain?.offsetIsDecompressed == false && plain?.description.contains("byte 2376: truncated") == true)
+        let packed = try Self.failure(Self.zstdCompressed(Data(oracle)), suffix: ".zst")
+        #expect(packed?.offset == 24 * 99 && packed?.offsetIsDecompressed == true, "\(String(describing: packed))")
+        #expect(packed?.description.contains("byte 2376 of the decompressed data: truncated record") == true)
+
+        let gzip = try Data(contentsOf: Repository.root.appendingPathComponent("Tests/Fixtures/gzip/ps30k-level9.gz"))
+        for (field, at) in [("CRC-32", gzip.count - 8), ("decodes to", gzip.count - 4)] {
+            var damaged = gzip
+            damaged[at] ^= 0x01
+            let error = try Self.failure(damaged, suffix: ".gz")
+            #expect(error?.offset == at && error?.offsetIsDecompressed == false && error?.reason.contains(field) == true,
+                    "\(field): \(String(describing: error))")
+        }
+        var trailing = gzip
+        trailing.append(contentsOf: [0, 0, 0, 0x78])
+        let junk = try Self.failure(trailing, suffix: ".gz")
+        #expect(junk?.offset == gzip.count + 3 && junk?.reason.contains("(offset") == false, "\(String(describing: junk))")
     }
 }

@@ -10,7 +10,13 @@ public protocol DecodedByteStream: AnyObject {
 /// Why a compressed section cannot be decoded; the frame decoder adds the file and byte offset.
 struct _DecodeFailure: Error {
     var reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// The compressed byte the failure is at, when the decoder knows better than its position
+    /// (a trailer's field, read in full before it is checked).
+    var offset: Int?
+    init(_ reason: String, at offset: Int? = nil) {
+        self.reason = reason
+        self.offset = offset
+    }
 }
 
 /// The compressed formats recognised by their first bytes, whatever the file is called.

@@ -58,14 +58,14 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
             guard request.size >= 0, !overflow else {
                 throw TraceError(.malformed, file: name, offset: offset + i * size,
                                  reason: request.size < 0 ? "record \(records + i + 1): size is negative or above 2^53"
-                                                          : CSVTraceReader.sizeTotalReason)
+                                                          : CSVTraceReader.sizeTotalReason).locatedIn(source)
             }
             sizeTotal = total
             batch.append(request)
         }
         if n % size != 0 {
             throw TraceError(.malformed, file: name, offset: offset + whole * size,
-                             reason: "truncated record: \(n % size) of \(size) bytes (\(layout.formatName) records are \(size) bytes)")
+                             reason: "truncated record: \(n % size) of \(size) bytes (\(layout.formatName) records are \(size) bytes)").locatedIn(source)
         }
         offset += n
         records += whole
@@ -73,7 +73,7 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
             finished = true
             if let expectedRecords, expectedRecords != records {
                 throw TraceError(.malformed, file: name, offset: headerSize,
-                                 reason: "the \(layout.formatName) header says \(expectedRecords) requests, the file holds \(records)")
+                                 reason: "the \(layout.formatName) header says \(expectedRecords) requests, the file holds \(records)").locatedIn(source)
             }
         }
         return !batch.isEmpty

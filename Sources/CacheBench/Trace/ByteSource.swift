@@ -64,6 +64,9 @@ public final class ByteSource {
         upstream = stream
     }
 
+    /// Whether the bytes come from a decoder (a compressed file), so offsets count decoded bytes.
+    public var isDecoded: Bool { upstream != nil }
+
     private var maximumRead = Int.max
     /// The decoder this source reads from instead of a descriptor.
     private var upstream: (any DecodedByteStream)?

@@ -68,19 +68,19 @@ public struct LCSLayout: BinaryRecordLayout {
         defer { header.deallocate() }
         let n = try source.readFully(into: header, count: headerSize)
         guard n == headerSize else {
-            throw TraceError(.malformed, file: source.name, offset: n, reason: "truncated lcs header: \(n) of \(headerSize) bytes")
+            throw TraceError(.malformed, file: source.name, offset: n, reason: "truncated lcs header: \(n) of \(headerSize) bytes").locatedIn(source)
         }
         let h = UnsafeRawPointer(header)
         guard h._le(0, as: UInt64.self) == magic, h._le(headerSize - 8, as: UInt64.self) == magic else {
-            throw TraceError(.malformed, file: source.name, offset: 0, reason: "not an lcs trace: the header's magic numbers are missing")
+            throw TraceError(.malformed, file: source.name, offset: 0, reason: "not an lcs trace: the header's magic numbers are missing").locatedIn(source)
         }
         let version = h._le(8, as: UInt64.self)
         guard let layout = LCSLayout(version: Int(clamping: version)) else {
-            throw TraceError(.malformed, file: source.name, offset: 8, reason: "lcs version \(version) is not one of 1 to 8")
+            throw TraceError(.malformed, file: source.name, offset: 8, reason: "lcs version \(version) is not one of 1 to 8").locatedIn(source)
         }
         let count = h._le(24, as: Int64.self)
         guard count >= 0 else {
-            throw TraceError(.malformed, file: source.name, offset: 24, reason: "lcs header states \(count) requests")
+            throw TraceError(.malformed, file: source.name, offset: 24, reason: "lcs header states \(count) requests").locatedIn(source)
         }
         return (layout, count > 0 ? Int(count) : nil)
     }

@@ -65,7 +65,7 @@ public struct OracleGeneralReader: TraceReader {
         if n % Self.recordSize != 0 {
             let at = offset + whole * Self.recordSize
             throw TraceError(.malformed, file: name, offset: at,
-                             reason: "truncated record: \(n % Self.recordSize) of \(Self.recordSize) bytes (oracleGeneral records are 24 bytes)")
+                             reason: "truncated record: \(n % Self.recordSize) of \(Self.recordSize) bytes (oracleGeneral records are 24 bytes)").locatedIn(source)
         }
         offset += n
         if n < buffer.capacity { finished = true }
@@ -82,7 +82,7 @@ public struct OracleGeneralReader: TraceReader {
         for i in 0..<count {
             let (total, overflow) = sizeTotal.addingReportingOverflow(Int(Self.size(at: base + i * Self.recordSize)))
             guard !overflow else {
-                throw TraceError(.malformed, file: name, offset: offset + i * Self.recordSize, reason: CSVTraceReader.sizeTotalReason)
+                throw TraceError(.malformed, file: name, offset: offset + i * Self.recordSize, reason: CSVTraceReader.sizeTotalReason).locatedIn(source)
             }
             sizeTotal = total
         }

@@ -91,6 +91,9 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int?
     /// The byte offset, for binary traces.
     public var offset: Int?
+    /// Whether ``offset`` counts bytes of the data a compressed file decodes to (a record of a
+    /// `.zst` trace) rather than bytes of the file (a corrupt zstd block).
+    public var offsetIsDecompressed = false
     /// What is wrong, in the engine's words; where it says what would help, ``hint`` names it.
     public var reason: String
     /// The setting or input that would help, whose ``Hint/phrase`` `reason` contains.
@@ -136,13 +139,21 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         self.hint = hint
     }
 
+    /// This error, its offset counting the bytes `source` serves: decoded bytes when it decodes
+    /// a compressed file.
+    func locatedIn(_ source: ByteSource) -> TraceError {
+        var error = self
+        error.offsetIsDecompressed = source.isDecoded
+        return error
+    }
+
     /// `FILE:LINE: reason`, `FILE: byte OFFSET: reason` or `FILE: reason`.
     public var description: String { located(reason) }
 
     /// `reason`, or another wording of it, after the file and the line or byte offset.
     public func located(_ reason: String) -> String {
         if let line { return "\(file):\(line): \(reason)" }
-        if let offset { return "\(file): byte \(offset): \(reason)" }
+        if let offset { return "\(file): byte \(offset)\(offsetIsDecompressed ? " of the decompressed data" : ""): \(reason)" }
         return "\(file): \(reason)"
     }
 }

@@ -132,10 +132,10 @@ public enum TraceFormatDetection {
                 let start = try source.peek(upTo: 80)
                 guard start.count >= 80 else {
                     throw TraceError(.malformed, file: source.name, offset: start.count,
-                                     reason: "truncated: \(start.count) bytes, fewer than the 80 a vscsi trace needs to tell its version by its first records")
+                                     reason: "truncated: \(start.count) bytes, fewer than the 80 a vscsi trace needs to tell its version by its first records").locatedIn(source)
                 }
                 guard let layout = VSCSILayout.detect(start) else {
-                    throw TraceError(.malformed, file: source.name, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start")
+                    throw TraceError(.malformed, file: source.name, offset: 0, reason: "not a vscsi trace: neither version 1 nor 2 records at the start").locatedIn(source)
                 }
                 return BinaryTraceReader(source: source, layout: layout)
             })
@@ -189,22 +189,27 @@ public enum TraceFormatDetection {
     /// How well `prefix` reads as Twitter binary records of `recordSize` bytes: `.likely` when
     /// at least four whole records all have a timestamp no earlier than the one before and one
     /// of memcached's operation codes (1 `get` to 11 `decr`) in the top byte of their fifth word;
-    /// `.possible` otherwise (a name may still choose the layout: ``TraceFormatEntry/byNameOnly``).
-    /// An oracleGeneral file fails within its first two records (the bytes in that place belong
-    /// to a next-access index and to a size's high byte, 0 or 255 in nearly every trace), and
-    /// each Twitter layout fails on the other's records within a few of them.
+    /// `.no` when fewer than half of the records have such a code (the content contradicts the
+    /// layout, so no name can choose it); `.possible` otherwise (a name may still choose the
+    /// layout: ``TraceFormatEntry/byNameOnly``). An oracleGeneral file has almost no such codes
+    /// (the bytes in that place belong to a next-access index and to a size's high byte, 0 or
+    /// 255 in nearly every trace), and each Twitter layout read as the other has codes at random
+    /// (one in 23).
     static func twitterRecordsFit(_ prefix: [UInt8], recordSize: Int) -> SniffConfidence {
         let records = prefix.count / recordSize
         var previousTime: UInt32 = 0
+        var ordered = true, operations = 0
         for index in 0..<records {
             let (time, operation) = prefix.withUnsafeBytes {
                 (UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: index * recordSize, as: UInt32.self)),
                  $0[index * recordSize + 19])
             }
-            guard time >= previousTime, (1...11).contains(operation) else { return .possible }
+            if (1...11).contains(operation) { operations += 1 }
+            if time < previousTime { ordered = false }
             previousTime = time
         }
-        return records >= 4 ? .likely : .possible
+        if operations * 2 < records { return .no }
+        return records >= 4 && operations == records && ordered ? .likely : .possible
     }
 
     /// Compressed containers, recognised by their magic numbers: zstd (also behind a skippable
@@ -249,6 +254,8 @@ public enum TraceFormatDetection {
     /// or `twrNS` in that last component), if any.
     public static func announced(byName path: String) -> TraceFormatEntry? {
         let name = (path.split(separator: "/").last.map(String.init) ?? path).lowercased()
+        // A text suffix first: `X.oracleGeneral.csv` is a CSV made from an oracleGeneral trace.
+        if csv.suffixes.contains(where: { name.hasSuffix($0) }) { return csv }
         if name.contains("twrns") { return twrNS }
         if name.contains("oraclegeneral") { return oracleGeneral }
         return formats.first { entry in entry.suffixes.contains { name.hasSuffix($0) } }

@@ -126,8 +126,11 @@ public struct TraceSpec: Sendable, Equatable {
             let signed = found.map { $0.sniff(prefix) == .certain } ?? false
             if signed, let found, named.name != TraceFormatDetection.csv.name { return found }
             if (named.sniff(prefix) == .no && prefix.count >= named.bytesToRecognise) || signed {
+                // The formats only a name chooses (the Twitter layouts) are named when their
+                // records fit, so twr named twrNS says so.
+                let content = found ?? TraceFormatDetection.formats.first { $0.byNameOnly && $0.sniff(prefix) == .likely }
                 throw TraceError(.malformed, file: name, offset: 0,
-                                 reason: "the name says \(named.name) but the content is \(found?.name ?? "binary data of no known layout"); rename it, or give the format explicitly")
+                                 reason: "the name says \(named.name) but the content is \(content?.name ?? "binary data of no known layout"); rename it, or give the format explicitly")
             }
             return named
         }

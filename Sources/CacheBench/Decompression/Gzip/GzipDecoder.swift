@@ -67,7 +67,7 @@ public final class GzipDecoder: DecodedByteStream {
             do throws(_DecodeFailure) {
                 try decodeMore()
             } catch {
-                throw TraceError(.malformed, file: name, offset: failureOffset, reason: "gzip: \(error.reason)")
+                throw TraceError(.malformed, file: name, offset: error.offset ?? failureOffset, reason: "gzip: \(error.reason)")
             }
         }
         let n = min(count, writePosition - readPosition)
@@ -160,7 +160,7 @@ public final class GzipDecoder: DecodedByteStream {
                 let start = failureOffset
                 let byte = try take(8)
                 if byte == 0 { continue }
-                guard byte == 0x1F else { throw _DecodeFailure("bytes after member \(members) are not a gzip member (offset \(start))") }
+                guard byte == 0x1F else { throw _DecodeFailure("bytes after member \(members) are not a gzip member", at: start) }
                 try readMemberHeader(afterFirstByte: start)
                 return
             }
@@ -200,7 +200,7 @@ public final class GzipDecoder: DecodedByteStream {
             var check = _CRC32()
             header.withUnsafeBufferPointer { if let base = $0.baseAddress { check.update(base, count: $0.count) } }
             guard expected == Int(check.value & 0xFFFF) else {
-                throw _DecodeFailure("header CRC-16 \(_hex(UInt32(expected))) of member \(members + 1) does not match the header's \(_hex(check.value & 0xFFFF))")
+                throw _DecodeFailure("header CRC-16 \(_hex(UInt32(expected), digits: 4)) of member \(members + 1) does not match the header's \(_hex(check.value & 0xFFFF, digits: 4))")
             }
         }
         members += 1
@@ -214,13 +214,16 @@ public final class GzipDecoder: DecodedByteStream {
 
     private func readTrailer() throws(_DecodeFailure) {
         _ = try take(bitCount & 7)
+        // Each field's own offset for its message: both are read before either is checked.
+        let crcOffset = failureOffset
         let expectedCRC = UInt32(try take(16)) | UInt32(try take(16)) << 16
+        let lengthOffset = failureOffset
         let expectedLength = UInt32(try take(16)) | UInt32(try take(16)) << 16
         guard expectedCRC == crc.value else {
-            throw _DecodeFailure("CRC-32 \(_hex(expectedCRC)) of member \(members) does not match the decoded \(_hex(crc.value))")
+            throw _DecodeFailure("CRC-32 \(_hex(expectedCRC)) of member \(members) does not match the decoded \(_hex(crc.value))", at: crcOffset)
         }
         guard expectedLength == memberLength else {
-            throw _DecodeFailure("member \(members) decodes to \(memberLength) bytes (mod 2^32), its trailer says \(expectedLength)")
+            throw _DecodeFailure("member \(members) decodes to \(memberLength) bytes (mod 2^32), its trailer says \(expectedLength)", at: lengthOffset)
         }
         state = .memberHeader
     }

@@ -207,7 +207,7 @@ public final class ZstdDecoder: DecodedByteStream {
         if singleSegment { window = Int(clamping: contentSize ?? 0) }
         guard window <= Self.maximumWindow else {
             // At the window descriptor (or, in a single segment, the content size that sets it).
-            throw failure("window of \(window) bytes exceeds the 128 MiB limit (zstd --long=27)",
+            throw failure("window of \(window) bytes exceeds the 128 MiB limit (zstd --long=27); decompress it with zstd -d --long=31 first (into a pipe will do)",
                           at: at + 5 + (singleSegment ? dictionaryBytes : 0))
         }
         windowSize = window
@@ -259,7 +259,7 @@ public final class ZstdDecoder: DecodedByteStream {
 }
 
 /// `0x` and eight uppercase hex digits, for magic numbers and checksums in messages.
-func _hex(_ value: UInt32) -> String {
+func _hex(_ value: UInt32, digits width: Int = 8) -> String {
     let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

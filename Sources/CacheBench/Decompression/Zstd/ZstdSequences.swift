@@ -121,7 +121,7 @@ extension ZstdDecoder {
             }
             literal += literalLength
             out += literalLength
-            guard offset <= out - history, offset <= windowSize else { throw _DecodeFailure("match offset \(offset) reaches before the window") }
+            guard offset <= out - history, offset <= windowSize else { throw _DecodeFailure("match offset \(offset) reaches before the window (corrupt, or compressed with a dictionary, which is not supported)") }
             var from = window + out - offset
             let to = window + out
             if offset >= 8 {

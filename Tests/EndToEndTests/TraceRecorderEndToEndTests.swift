@@ -76,6 +76,40 @@ struct TraceRecorderEndToEndTests {
         }
     }
 
+    @Test("removeAll through the recorder keeps ghost lists as the replay's deletes do: arc, s3fifo and lru replay exactly",
+          arguments: [CachePolicy.arc, .s3fifo, .lru])
+    func removeAllReplaysExactly(policy: CachePolicy) throws {
+        let url = scratchDirectory.appendingPathComponent("cachebench-removeall-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try TraceRecorder(url: url)
+        let cache = RecordingCache(Cache<String, Int>(policy: policy, costLimit: 40, observesSystemEvents: false), recorder: recorder)
+        var generator = SeededGenerator(seed: 11)
+        var hits = 0
+        for step in 0..<4_000 {
+            // A skewed draw over 120 keys, so that ghosts matter; removeAll now and then.
+            let key = "k\(Int(120 * pow(Double.random(in: 0..<1, using: &generator), 2.5)))"
+            if step % 700 == 699 { cache.removeAll(); continue }
+            if cache.value(forKey: key) != nil { hits += 1 } else { cache.setValue(step, forKey: key, cost: 1) }
+        }
+        try recorder.finish()
+        let result = try Command.run(["replay", url.path, "--policy", policy.rawValue, "--capacity", "40", "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+        #expect(report?["hits"] as? Int == hits)
+
+        // The trace is closed: what the wrapper does afterwards is not recorded anywhere, nor
+        // written to a file opened since (which may reuse the trace's file descriptor).
+        let closed = try Data(contentsOf: url)
+        let other = scratchDirectory.appendingPathComponent("cachebench-other-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: other) }
+        try Data("IMPORTANT".utf8).write(to: other)
+        let handle = try FileHandle(forUpdating: other)
+        defer { try? handle.close() }
+        for step in 0..<20_000 { cache.setValue(step, forKey: "after-\(step)", cost: 1) }
+        #expect(try Data(contentsOf: url) == closed)
+        #expect(try Data(contentsOf: other) == Data("IMPORTANT".utf8))
+    }
+
     /// Replays `url` with LRU under a count limit of `limit` (costs 0: rows of size 1) and
     /// returns the hits.
     func replayedHits(_ url: URL, countLimit limit: Int) throws -> Int? {

@@ -17,8 +17,8 @@ import Foundation
 /// - **Events.** Memory warnings are recorded as events. A research policy ignores them in a
 ///   replay, as libCacheSim does, so give the replay the cache's
 ///   ``Cache/memoryWarningResponse``: `--memory-warning remove-all` (the default response),
-///   `trim:0.5` or `ignore`. ``removeAll()`` is recorded as a removal of every key stored
-///   through this wrapper.
+///   `trim:0.5` or `ignore`. ``removeAll()`` removes and records as removed every key stored
+///   through this wrapper, one by one, as the replay will.
 /// - **Threads.** Each call and its row are made under one lock, so the trace has the calls in
 ///   the order the cache saw them, from any number of threads (which then take turns). The lock
 ///   is held while the cache's eviction handler runs; the handler may call this wrapper again
@@ -33,9 +33,9 @@ public final class RecordingCache<Key: Hashable, Value> {
     public let recorder: TraceRecorder
     /// Orders each call with its row; recursive, for an eviction handler that calls back.
     private let lock = NSRecursiveLock()
-    /// The keys (as written) stored through this wrapper and not removed: what ``removeAll()``
-    /// records as removed.
-    private var storedKeys: Set<String> = []
+    /// The keys stored through this wrapper and not removed, by the name the trace writes:
+    /// what ``removeAll()`` removes and records as removed.
+    private var storedKeys: [String: Key] = [:]
 
     /// Records the calls made through this wrapper to `base`.
     public init(_ base: Cache<Key, Value>, recorder: TraceRecorder) {
@@ -60,7 +60,7 @@ public final class RecordingCache<Key: Hashable, Value> {
         let name = String(describing: key)
         base.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
         recorder.recordSet(name, size: cost)
-        storedKeys.insert(name)
+        storedKeys[name] = key
     }
 
     /// The value for `key` (recorded as a `get`); setting stores it with cost 0 (recorded as a
@@ -79,18 +79,26 @@ public final class RecordingCache<Key: Hashable, Value> {
         defer { lock.unlock() }
         let name = String(describing: key)
         recorder.recordDelete(name)
-        storedKeys.remove(name)
+        storedKeys[name] = nil
         return base.removeValue(forKey: key)
     }
 
-    /// ``Cache/removeAll()``, recorded as a `delete` of each key stored through this wrapper (a
-    /// delete of a key the cache no longer holds changes nothing in a replay).
+    /// Removes every entry: each key stored through this wrapper is removed and recorded as a
+    /// `delete` (a delete of a key the cache no longer holds changes nothing in a replay).
+    ///
+    /// Unlike ``Cache/removeAll()``, which starts the policy afresh, the removals go through the
+    /// policy one by one, as the replay's deletes do: what the policy remembers of evicted keys
+    /// (ARC's and S3-FIFO's ghosts) stays, in the app and in the replay alike, so the replay
+    /// keeps giving the app's hits. Entries stored on ``base`` directly are then removed too.
     public func removeAll() {
         lock.lock()
         defer { lock.unlock() }
-        for name in storedKeys.sorted() { recorder.recordDelete(name) }
+        for (name, key) in storedKeys.sorted(by: { $0.key < $1.key }) {
+            recorder.recordDelete(name)
+            base.removeValue(forKey: key)
+        }
         storedKeys.removeAll()
-        base.removeAll()
+        if base.count > 0 { base.removeAll() }
     }
 
     /// ``Cache/contains(_:)``; not recorded (it is not an access).

@@ -13,7 +13,8 @@ import Musl
 /// Wrap a cache with ``RecordingCache``, ``RecordingDiskCache`` or ``RecordingTieredCache``
 /// and use the wrapper instead; each call is passed on and recorded. Call ``finish()`` to close
 /// the trace: it is written beside its destination and renamed into place then, so a trace is
-/// either whole or absent.
+/// either whole or absent. The wrappers go on serving the app after that; what they do then is
+/// not recorded (the trace is closed).
 ///
 /// Rows follow the replay's cache-aside reading of a trace: a `get` that misses inserts. So a get
 /// that misses is held until the app stores the key (the usual pattern: miss, load, store) and is
@@ -70,6 +71,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// size last stored under the key).
     public func recordGet(_ key: String, hit: Bool, size: Int? = nil) {
         lock.withLock {
+            guard !finished else { return }
             if hit {
                 let size = size ?? lastSize[key] ?? 1
                 lastSize[key] = size
@@ -83,6 +85,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a store of `size` bytes (or cost units).
     public func recordSet(_ key: String, size: Int) {
         lock.withLock {
+            guard !finished else { return }
             lastSize[key] = size
             if let time = pendingMisses.removeValue(forKey: key) {
                 row(time, key, size, "get")
@@ -95,6 +98,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a removal.
     public func recordDelete(_ key: String) {
         lock.withLock {
+            guard !finished else { return }
             flushMiss(key)
             row(now(), key, 0, "delete")
         }
@@ -103,6 +107,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a memory warning or a background transition.
     public func recordEvent(_ event: CacheEvent) {
         lock.withLock {
+            guard !finished else { return }
             buffer += "\(format(now())),,,\(event.rawValue)\n"
             flushIfLarge()
         }

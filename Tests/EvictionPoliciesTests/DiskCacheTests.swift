@@ -110,6 +110,24 @@ struct DiskCacheTests {
         #expect(!FileManager.default.fileExists(atPath: entries.appendingPathComponent("not-an-entry").path))
     }
 
+    @Test("a session that only reads keeps the journal compact: gets append to it, and it is rewritten as sets would")
+    func readOnlyJournalStaysBounded() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("journal")
+        let cache = try DiskCache(directory: directory)
+        for n in 0..<10 { try cache.setData(bytes(n, 10), forKey: "k\(n)") }
+        for n in 0..<20_000 { _ = try cache.data(forKey: "k\(n % 10)") }
+        // At most 2 × 10 + 1,024 lines before a rewrite: well under 100 KB, not 700 KB.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
+        #expect(size < 100_000, "journal of \(size) bytes for 10 entries")
+        // The order the gets made survives the rewrite: k9 was used last, k0 … k8 before it.
+        let reopened = try DiskCache(directory: directory, countLimit: 10)
+        #expect(reopened.count == 10)
+        try reopened.setData(bytes(99, 10), forKey: "new")
+        #expect(!reopened.contains("k0") && reopened.contains("k9"))
+    }
+
     @Test("two spellings of one key (é, and e with a combining accent) are one entry and one file")
     func canonicallyEqualKeys() throws {
         let directory = temporaryDirectory()

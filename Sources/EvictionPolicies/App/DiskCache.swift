@@ -110,6 +110,8 @@ public final class DiskCache: @unchecked Sendable {
             records[key] = record
             try journal.append("G \(record.name)\n")
             try deleteEvicted()
+            // Gets write the journal too, so a session that only reads must compact it as well.
+            try compactJournalIfLong()
             return record
         }
         guard let record = found else { return nil }
@@ -145,7 +147,7 @@ public final class DiskCache: @unchecked Sendable {
             // A policy may refuse an entry (larger than the limit): then it must not stay on disk.
             if !index.contains(key) { evicted.append(key) }
             try deleteEvicted()
-            if journal.lines > 2 * records.count + 1024 { try compactJournal() }
+            try compactJournalIfLong()
         }
     }
 
@@ -238,6 +240,13 @@ public final class DiskCache: @unchecked Sendable {
         try _POSIX.remove(path(record.name))
         try journal.append("D \(record.name)\n")
         try deleteEvicted()
+        try compactJournalIfLong()
+    }
+
+    /// Rewrites the journal once its lines outnumber twice the entries by 1,024: the rewrite is
+    /// O(entries), so O(1) amortised over the lines written since the last one.
+    private func compactJournalIfLong() throws(DiskCacheError) {
+        if journal.lines > 2 * records.count + 1024 { try compactJournal() }
     }
 
     private func compactJournal() throws(DiskCacheError) {

@@ -8,8 +8,9 @@
 /// ```
 ///
 /// - **Threads.** Every call takes one lock (`os_unfair_lock` on Apple platforms, back to
-///   iOS 13; elsewhere a lock on one atomic word whose waiters spin, then yield, then poll), so
-///   each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
+///   iOS 13; elsewhere a lock on one atomic word whose waiters spin, then yield, then poll, and
+///   a waiter that has polled in vain is let in next, so a get is never starved by a thread
+///   setting in a loop), so each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
 /// - **Limits.** `nil` (or 0, as with NSCache) means none: for costs, totals up to
 ///   ``CacheLimits/maximumCapacity`` (2^60), the most any cost limit enforces, so that no sum of
 ///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or

@@ -28,7 +28,10 @@ import Foundation
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
-///   rescans the directory except opening.
+///   rescans the directory except opening. An entry past its age limit is not returned by
+///   ``data(forKey:)-8mj31`` (which deletes it), but until then, or until a write or a reopening
+///   removes it, it still counts in ``count``, ``totalSize`` and ``contains(_:)``, as an
+///   expired entry of ``Cache`` does.
 /// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
 ///   thread; the `async` ones on a background queue. Reads of different keys run in parallel;
 ///   writes hold a lock only to rename and update the index.

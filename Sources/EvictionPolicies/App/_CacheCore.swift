@@ -102,6 +102,13 @@ extension _CacheCore {
     func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
         guard let kept = state.pointee.memoryWarningResponse.kept(fromCount: count(), totalCost: totalCost()) else { return }
         guard kept.count > 0 else {
+            // With no eviction handler to tell, nothing needs the entries one by one: a fresh
+            // policy is the same outcome, without draining a million entries on the main thread.
+            guard observer.reports else {
+                reset(limits: state.pointee.limits)
+                state.pointee.clear()
+                return
+            }
             let everything = drain(observer: &observer)
             reset(limits: state.pointee.limits)
             for (key, entry, _) in everything { observer.didEvict(key, value: entry, cost: 0) }

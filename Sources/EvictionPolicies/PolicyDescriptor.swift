@@ -120,6 +120,14 @@ public struct CacheLimits: Sendable, Equatable {
     /// `cost` as a policy counts it: at least 0 and at most ``maximumCost``.
     @inlinable @inline(__always)
     public static func clampedCost(_ cost: Int) -> Int { min(max(cost, 0), maximumCost) }
+
+    /// These limits as a ``Cache`` hands them to its policy: no limit at all is a cost limit of
+    /// ``maximumCapacity``, which every policy takes (those that size their queues as shares of
+    /// the capacity, such as S3-FIFO and ARC, refuse none), and which no sum of costs reaches.
+    @inlinable
+    var _forCache: CacheLimits {
+        capacity == nil && countLimit == nil ? CacheLimits(capacity: Self.maximumCapacity) : self
+    }
 }
 
 /// Why a policy could not be configured: which option or limit, which value, what was expected.

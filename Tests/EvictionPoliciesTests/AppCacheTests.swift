@@ -26,6 +26,22 @@ struct AppCacheTests {
         return log
     }
 
+    @Test("every named policy without any limit: nothing is evicted (S3-FIFO, ARC, … included, which need a capacity)",
+          arguments: CachePolicy.allCases)
+    func noLimitsAtAll(policy: CachePolicy) {
+        let cache = Cache<Int, Int>(policy: policy, observesSystemEvents: false)
+        for key in 0..<5_000 { cache.setValue(key, forKey: key, cost: 1 << 40) }
+        #expect(cache.count == 5_000 && cache.costLimit == nil && cache.countLimit == nil)
+        #expect((0..<5_000).allSatisfy { cache[$0] == $0 })
+        cache.costLimit = 10 << 40           // a limit set later trims to it, and can be lifted again
+        #expect(cache.count <= 10 && cache.totalCost <= 10 << 40)
+        let kept = cache.count
+        cache.costLimit = nil
+        #expect(cache.costLimit == nil)
+        for key in 10_000..<10_100 { cache.setValue(key, forKey: key, cost: 1 << 40) }
+        #expect(cache.count == kept + 100)
+    }
+
     @Test("hand-worked LRU vector: count limit 3, a hit protects, the handler sees the victim")
     func lruVector() {
         let cache = Cache<String, Int>(policy: .lru, countLimit: 3, observesSystemEvents: false)
@@ -141,13 +157,16 @@ struct AppCacheTests {
         }
     }
 
-    @Test("a limit the policy cannot take leaves the cache unchanged")
+    @Test("a limit the policy cannot take leaves the cache unchanged; none at all every policy takes")
     func rejectedLimit() {
         let cache = Cache<String, Int>(policy: .s3fifo, costLimit: 100, observesSystemEvents: false)
         cache.setValue(1, forKey: "a", cost: 1)
         cache.countLimit = 5              // S3-FIFO has no count limit
-        cache.costLimit = nil             // and needs a cost limit
         #expect(cache.countLimit == nil && cache.costLimit == 100 && cache["a"] == 1)
+        cache.costLimit = nil             // but it takes no limit at all
+        #expect(cache.costLimit == nil && cache["a"] == 1)
+        cache.countLimit = 5              // and still no count limit then
+        #expect(cache.countLimit == nil && cache["a"] == 1)
     }
 
     @Test("time to live: valid before, gone at expiry; sweeps on removeExpired and on entering the background")

@@ -73,43 +73,30 @@ struct CacheLockTests {
     }
 
     #if !canImport(Darwin)
-    @Test("a waiter is not starved by a thread that releases and retakes the lock in a loop")
-    func noStarvation() {
-        // Thread 0 takes the lock back to back, counting its turns; thread 1 takes it 50 times,
-        // 100 µs apart, and notes how many turns thread 0 had while it waited. Without the
-        // handoff request thread 0 won nearly every race against a waiter that looks every
-        // 50 µs (measured: up to 0.2 s, hundreds of thousands of turns); with it, the waiter raises the
-        // request after a few microseconds of spinning and gets the lock at the next release.
+    @Test("while a waiter's handoff request is raised, no other thread takes even a free lock; lowered, it does")
+    func handoffRequestKeepsOthersOut() {
+        // The request is how a waiter that polls every 50 µs gets in against a thread that
+        // releases and retakes the lock in a loop (measured without it: gets waiting 0.2 s).
+        // Raised here by hand, as the waiter's slow path raises it.
         let lock = _CacheLock()
         defer { lock.deallocate() }
-        let turns = Atomic<Int>(0), stop = Atomic<Bool>(false), worst = Atomic<Int>(0)
-        onThreads(2) { index in
-            if index == 0 {
-                var work = 0
-                while !stop.load(ordering: .relaxed) {
-                    lock.lock()
-                    turns.add(1, ordering: .relaxed)
-                    // About a set's worth of work inside, little outside: the lock is nearly
-                    // always held when a sleeping waiter looks.
-                    for step in 0..<200 { work = work &* 31 &+ step }
-                    lock.unlock()
-                }
-                if work == 42 { print("") }
-            } else {
-                for _ in 0..<50 {
-                    usleep(100)
-                    let before = turns.load(ordering: .relaxed)
-                    lock.lock()
-                    let during = turns.load(ordering: .relaxed) - before
-                    lock.unlock()
-                    if during > worst.load(ordering: .relaxed) { worst.store(during, ordering: .relaxed) }
-                }
-                stop.store(true, ordering: .relaxed)
-            }
+        lock._request.pointee.store(1, ordering: .releasing)
+        let entered = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            lock.lock()
+            entered.store(true, ordering: .releasing)
+            lock.unlock()
+            done.signal()
         }
-        // A generous bound: a waiter preempted before it raises its request lets the loop run
-        // on for a time slice (a few thousand turns); a starved one saw far more.
-        #expect(worst.load(ordering: .relaxed) < 20_000, "the loop took \(worst.load(ordering: .relaxed)) turns while a waiter waited")
+        thread.start()
+        usleep(50_000)
+        let enteredWhileRaised = entered.load(ordering: .acquiring)
+        #expect(!enteredWhileRaised, "a thread took the lock past a raised handoff request")
+        lock._request.pointee.store(0, ordering: .releasing)
+        done.wait()
+        let enteredOnceLowered = entered.load(ordering: .acquiring)
+        #expect(enteredOnceLowered)
     }
     #endif
 

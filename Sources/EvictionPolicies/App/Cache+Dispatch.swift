@@ -131,7 +131,7 @@ extension Cache {
     static func _core(for choice: CachePolicy, limits: CacheLimits) throws(PolicyConfigurationError) -> _CacheCore<Key, Value> {
         func make<P: EvictionPolicy>(_: P.Type) throws(PolicyConfigurationError) -> _CacheCore<Key, Value>
         where P.Key == Key, P.Value == Entry {
-            _PolicyCore<Key, Value, P>(try P(limits: limits, options: PolicyOptions()), options: PolicyOptions(), named: true)
+            _PolicyCore<Key, Value, P>(try P(limits: limits._forCache, options: PolicyOptions()), options: PolicyOptions(), named: true)
         }
         switch choice {
         case .lru: return try make(LRUCache<Key, Entry>.self)

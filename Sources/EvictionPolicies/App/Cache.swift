@@ -61,16 +61,16 @@ public final class Cache<Key: Hashable, Value> {
     ///
     /// - Parameters:
     ///   - policy: the eviction rule; LRU by default.
-    ///   - costLimit: the most total cost the cache holds, or `nil` (or 0) for none. Policies
-    ///     that are not ``CachePolicy/supportsCountLimit`` need one.
-    ///   - countLimit: the most entries it holds, or `nil` (or 0) for none.
+    ///   - costLimit: the most total cost the cache holds, or `nil` (or 0) for none.
+    ///   - countLimit: the most entries it holds, or `nil` (or 0) for none. Only the policies
+    ///     that are ``CachePolicy/supportsCountLimit`` take one.
     ///   - timeToLive: seconds an entry stays valid after it is set, or `nil` for ever.
     ///   - clock: where time is read.
     ///   - memoryWarningResponse: what a memory warning does.
     ///   - observesSystemEvents: whether, on Apple platforms, the cache subscribes itself to memory
     ///     warnings, memory pressure and entering the background.
-    /// - Precondition: the policy can enforce the limits given: a cost limit for those that need
-    ///   one, no count limit for those that have none. (Use ``init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
+    /// - Precondition: the policy can enforce the limits given: no count limit for a policy that
+    ///   has none (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU size their queues by cost). (Use ``init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
     ///   to get an error instead.)
     @inlinable
     public convenience init(policy: CachePolicy = .lru, costLimit: Int? = nil, countLimit: Int? = nil,
@@ -109,7 +109,7 @@ public final class Cache<Key: Hashable, Value> {
         let kind = Self._kind(of: policyType)
         // libCacheSim's parameter names (`fifo-size-ratio`) and any case, as on the command line.
         let options = try options.resolvingAliases(of: Policy.descriptor)
-        let core = _PolicyCore<Key, Value, Policy>(try Policy(limits: limits, options: options), options: options,
+        let core = _PolicyCore<Key, Value, Policy>(try Policy(limits: limits._forCache, options: options), options: options,
                                                    named: kind != .custom)
         self.init(core: core, kind: kind, limits: limits, timeToLive: timeToLive, clock: clock,
                   memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)

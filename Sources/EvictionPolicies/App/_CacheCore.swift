@@ -241,11 +241,11 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         return arena(type)
     }
 
-    override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits, options: options)) != nil }
+    override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }
 
     override func reset(limits: CacheLimits) {
         // The caller checked the limits, and making a policy is deterministic.
-        guard let fresh = try? P(limits: limits, options: options) else { return }
+        guard let fresh = try? P(limits: limits._forCache, options: options) else { return }
         policy.pointee = fresh
     }
 }

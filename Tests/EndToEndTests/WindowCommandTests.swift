@@ -27,6 +27,59 @@ struct WindowCommandTests {
         #expect(points.reduce(0) { $0 + ($1["requests"] as? Int ?? 0) } == json["requests"] as? Int)
     }
 
+    @Test("window edges: a warm-up the sample outlasts, events under --sample, decimal interval edges, a warm-up ending in a gap, huge spans, a chart that cannot be written")
+    func windowEdges() throws {
+        func scratch(_ text: String) throws -> String {
+            let path = scratchDirectory.appendingPathComponent("cachebench-window-\(UUID().uuidString).csv").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        // 200 rows of keys 0…199 whose sample at 1 % keeps a few; a warm-up past the last kept
+        // row leaves none measured, and every kept one counted as warm-up.
+        let rows = try scratch("timestamp,key,size\n" + (0..<2_000).map { "\($0),\($0 % 200),1\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: rows) }
+        let sampled = try CLI.run(["replay", rows, "--policy", "lru", "--capacity", "1000", "--sample", "0.02", "--format", "json"])
+        let kept = try #require(sampled.json?["requests"] as? Int)
+        let outlasted = try CLI.run(["replay", rows, "--policy", "lru", "--capacity", "1000", "--sample", "0.02",
+                                     "--warmup", "1999req", "--format", "json"])
+        let window = outlasted.json?["window"] as? [String: Any]
+        let warmed = window?["warmupRequests"] as? Int ?? -1
+        let measured = outlasted.json?["requests"] as? Int ?? -1
+        #expect(outlasted.status == 0 && warmed + measured == kept && measured <= 1, "\(warmed) + \(measured) of \(kept)")
+
+        // Memory warnings have no key: a sample keeps all of them.
+        let events = try scratch("timestamp,key,size,op\n" + (0..<400).map { $0 % 50 == 49 ? "\($0),,,memory-warning\n" : "\($0),\($0 % 37),10,get\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: events) }
+        for ratio in ["0.1", "0.5", "1"] {
+            let run = try CLI.run(["replay", events, "--policy", "af-lru", "--capacity", "1000", "--sample", ratio, "--format", "json"])
+            #expect(run.status == 0 && run.json?["events"] as? Int == 8, "\(ratio): \(run.stderr)")
+        }
+
+        // Tenths of a second: edges at whole multiples of 0.1 from the start, one row each.
+        let tenths = try scratch("timestamp,key,size\n" + (0..<1_000).map { String(format: "%.1f,%d,1\n", Double($0) / 10, $0 % 37) }.joined())
+        defer { try? FileManager.default.removeItem(atPath: tenths) }
+        let decimal = try CLI.run(["replay", tenths, "--policy", "lru", "--capacity", "10", "--report-interval", "0.1s", "--format", "json"])
+        let points = ((decimal.json?["window"] as? [String: Any])?["intervals"] as? [String: Any])?["points"] as? [[String: Any]] ?? []
+        #expect(points.count == 1_000 && points.allSatisfy { $0["requests"] as? Int == 1 }, "\(points.count) intervals")
+
+        // A warm-up that ends in a gap: the first interval is the first row's, not an empty one.
+        let gap = try scratch("timestamp,key,size\n" + ([0, 1, 2, 3, 4] + Array(100...105)).map { "\($0),\($0 % 3),1\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: gap) }
+        let gapped = try CLI.run(["replay", gap, "--policy", "lru", "--capacity", "3", "--warmup", "5s", "--report-interval", "2s", "--format", "json"])
+        let gapPoints = ((gapped.json?["window"] as? [String: Any])?["intervals"] as? [String: Any])?["points"] as? [[String: Any]] ?? []
+        #expect(gapPoints.first?["start"] as? Double == 99 && gapPoints.allSatisfy { ($0["requests"] as? Int ?? 0) > 0 }, "\(gapPoints)")
+
+        // Spans too long for a double in seconds, or rows past Int, are usage errors.
+        for span in [String(repeating: "9", count: 308) + "d", "99999999999999999999req"] {
+            let huge = try CLI.run(["replay", gap, "--policy", "lru", "--capacity", "3", "--warmup", span])
+            #expect(huge.status == 2 && huge.stderr.contains("out of range"), "\(huge.stderr)")
+        }
+
+        // A chart a device refuses takes the report with it: nothing on standard output.
+        let full = try CLI.run(["replay", gap, "--policy", "lru", "--capacity", "3", "--report-interval", "2s", "--plot-intervals", "/dev/full"])
+        #expect(full.status == 74 && full.stdout.isEmpty, "\(full.stdout)")
+    }
+
     @Test("--capacity 10% is --capacity 0.1; compare takes percentages; 150% is a usage error")
     func percentageCapacities() throws {
         let decimal = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "0.1", "--format", "json"])

@@ -41,7 +41,10 @@ final class _NestedSample: @unchecked Sendable {
     /// The requests of `batch` whose key is in the sample.
     func filter(_ batch: [Request]) -> [Request] {
         kept.removeAll(keepingCapacity: true)
-        for request in batch where SpatialSample.hash(request.key, salt: salt) < keepBelow { kept.append(request) }
+        // Events have no key: every sample keeps them.
+        for request in batch where SpatialSample.hash(request.key, salt: salt) < keepBelow || !request.operation.hasKey {
+            kept.append(request)
+        }
         return kept
     }
 }

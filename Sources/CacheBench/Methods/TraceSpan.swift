@@ -17,7 +17,8 @@ public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
         guard !number.isEmpty, let value = Double(number), value.isFinite else { throw shape }
         switch unit {
         case "req", "reqs", "request", "requests", "r":
-            guard let rows = Int(number), rows > 0 else { throw InvalidValueError(setting, text, expected: "must be a whole number of rows above 0") }
+            guard !number.contains("."), value > 0 else { throw InvalidValueError(setting, text, expected: "must be a whole number of rows above 0") }
+            guard let rows = Int(number) else { throw InvalidValueError(setting, text, expected: "out of range: at most \(Int.max) rows") }
             return .requests(rows)
         case "s", "sec": return try duration(value, 1, text, setting)
         case "m", "min": return try duration(value, 60, text, setting)
@@ -29,6 +30,8 @@ public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
 
     private static func duration(_ value: Double, _ unit: Double, _ text: String, _ setting: String) throws(InvalidValueError) -> TraceSpan {
         guard value > 0 else { throw InvalidValueError(setting, text, expected: "must be above 0") }
+        // Finite in its own unit may not be in seconds (10^308 days).
+        guard (value * unit).isFinite, value * unit < 1e300 else { throw InvalidValueError(setting, text, expected: "out of range: too long") }
         return .seconds(value * unit)
     }
 

@@ -58,6 +58,12 @@ final class WindowMeter: @unchecked Sendable {
     /// The run's measured counters (all minus the warm-up's) and the intervals, the last one
     /// closed at the end of the stream when it has rows.
     func finish(_ final: ReplayCounters) -> (measured: ReplayCounters, intervals: [IntervalStatistics], warmup: ReplayCounters?) {
+        // Marks at the very end of the stream: a batch applies only the marks inside it. A
+        // warm-up that ends after the last row the run saw (a sample that keeps no row after it)
+        // covers every request, and none may be counted as measured.
+        let atEnd = schedule.marks(from: consumed, before: applied + 1)
+        consumed += atEnd.count
+        for mark in atEnd { cut(mark.kind, final) }
         var all = intervals
         let tail = final.subtracting(lastCut)
         if tail.requests + tail.sets + tail.deletes + tail.events + tail.skipped > 0 {

@@ -30,6 +30,13 @@ public struct WindowedReader: TraceReader {
     /// The end of the current interval (row index or seconds after the first row); infinite when
     /// intervals are off or not started.
     private var intervalEnd = Double.infinity
+    /// With intervals in seconds: where the first starts, and the number of the current one
+    /// (interval k starts at `intervalOrigin + k · length`, computed, never summed, so that no
+    /// rounding error builds up over thousands of intervals).
+    private var intervalOrigin = 0.0
+    private var intervalNumber = 0
+    /// Whether a trace row has fallen in the current interval since it started.
+    private var intervalHasRows = false
     private var capped = false
     /// The trace has ended (rows read whole only: ``nextWholeRows(_:)``).
     private var ended = false
@@ -83,7 +90,10 @@ public struct WindowedReader: TraceReader {
                 if let firstTime { time = request.time - firstTime } else { firstTime = request.time; time = 0 }
                 if time > lastTime { lastTime = time }
                 if warming { endWarmupIfDue(row: traceRows, time: lastTime) }
-                if !warming { markIntervalsIfDue(row: traceRows, time: lastTime) }
+                if !warming {
+                    markIntervalsIfDue(row: traceRows, time: lastTime)
+                    intervalHasRows = true
+                }
                 traceRows += 1
                 // One hash per row serves the census and the sample.
                 let hash = keepBelow == nil && census == nil ? 0 : SpatialSample.hash(request.key, salt: salt)
@@ -92,7 +102,8 @@ public struct WindowedReader: TraceReader {
                     measuredBytes &+= request.size
                     if let census, hash <= census.threshold { census.filling.append(hash: hash, size: request.size) }
                 }
-                if let keepBelow, hash >= keepBelow { continue }
+                // Events (memory warnings, background, ticks) have no key: every sample keeps them.
+                if let keepBelow, hash >= keepBelow, request.operation.hasKey { continue }
                 batch.append(request)
                 keptRows += 1
             }
@@ -162,7 +173,7 @@ public struct WindowedReader: TraceReader {
                     hashes[gathered] = hash
                     sizes[gathered] = UInt32(clamping: size)
                     gathered &+= size > 0 && hash <= threshold ? 1 : 0
-                    if keepBelow == nil || hash < sampleBelow { batch.append(rows.request(i)) }
+                    if keepBelow == nil || hash < sampleBelow || rows.isEvent(i) { batch.append(rows.request(i)) }
                 }
             }
         } else {
@@ -171,7 +182,9 @@ public struct WindowedReader: TraceReader {
                 let size = rows.measuredSize(i)
                 measured &+= size > 0 ? 1 : 0
                 bytes &+= size
-                if keepBelow == nil || SpatialSample.hash(rows.key(i), salt: salt) < sampleBelow { batch.append(rows.request(i)) }
+                if keepBelow == nil || SpatialSample.hash(rows.key(i), salt: salt) < sampleBelow || rows.isEvent(i) {
+                    batch.append(rows.request(i))
+                }
             }
         }
         traceRows += rows.count
@@ -201,9 +214,12 @@ public struct WindowedReader: TraceReader {
             intervalEnd = Double(row) + Double(rows)
         case .seconds(let seconds)?:
             schedule.noteFirstInterval(start: time)
+            intervalOrigin = time
+            intervalNumber = 0
             intervalEnd = time + seconds
         case nil: intervalEnd = .infinity
         }
+        intervalHasRows = false
     }
 
     /// Closes the current interval when this row lies past its end; with durations, intervals
@@ -215,11 +231,22 @@ public struct WindowedReader: TraceReader {
             schedule.append(.init(position: keptRows, kind: .intervalEnd(nextStart: intervalEnd)))
             intervalEnd += Double(rows)
         case .seconds(let seconds)?:
-            guard time >= intervalEnd else { return }
-            let start = intervalEnd - seconds
-            let next = start + ((time - start) / seconds).rounded(.down) * seconds
+            // The row's interval number; a row within a billionth of an interval of an edge is on
+            // it (a decimal time of 0.3 is 2.9999999999999996 tenths in binary).
+            let exact = (time - intervalOrigin) / seconds
+            var number = exact.rounded(.down)
+            if exact - number > 1 - 1e-9 { number += 1 }
+            guard number > Double(intervalNumber), number < Double(Int.max / 2) else { return }
+            intervalNumber = Int(number)
+            let next = intervalOrigin + number * seconds
+            intervalEnd = intervalOrigin + (number + 1) * seconds
+            // An interval no row fell in (the first after a warm-up that ended in a gap) is
+            // not reported: the first interval starts at this row's instead.
+            guard intervalHasRows else {
+                schedule.noteFirstInterval(start: next)
+                return
+            }
             schedule.append(.init(position: keptRows, kind: .intervalEnd(nextStart: next)))
-            intervalEnd = next + seconds
         case nil: return
         }
     }
@@ -248,6 +275,8 @@ protocol _FilterableRows {
     func measuredSize(_ i: Int) -> Int
     /// Row `i` as a request.
     func request(_ i: Int) -> Request
+    /// Whether row `i` is an event (no key), which every sample keeps.
+    func isEvent(_ i: Int) -> Bool
     /// Asks for the memory of a row a little after `i` (rows read in place from a file).
     func prefetch(_ i: Int)
 }
@@ -258,6 +287,7 @@ extension UnsafeBufferPointer: _FilterableRows where Element == Request {
         self[i].operation == .get && self[i].size > 0 ? self[i].size : 0
     }
     @inline(__always) func request(_ i: Int) -> Request { self[i] }
+    @inline(__always) func isEvent(_ i: Int) -> Bool { !self[i].operation.hasKey }
     @inline(__always) func prefetch(_ i: Int) {}
 }
 
@@ -269,6 +299,7 @@ struct _OracleGeneralRecords: _FilterableRows {
     @inline(__always) func key(_ i: Int) -> UInt64 { OracleGeneralReader.key(at: record(i)) }
     @inline(__always) func measuredSize(_ i: Int) -> Int { Int(OracleGeneralReader.size(at: record(i))) }
     @inline(__always) func request(_ i: Int) -> Request { OracleGeneralReader.request(at: record(i)) }
+    @inline(__always) func isEvent(_ i: Int) -> Bool { false }
     /// The file's pages are not contiguous in memory, and the processor's prefetcher stops at
     /// each page's end: asking 2 KB ahead keeps the stream flowing across them.
     @inline(__always) func prefetch(_ i: Int) { _cs_prefetch(record(i) + 2_048) }

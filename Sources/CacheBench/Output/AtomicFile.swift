@@ -222,7 +222,10 @@ public final class AtomicFile {
     /// (standard output, devices) go last, once every file is installed: standard output failing
     /// then puts the files back too. (What was already written in place cannot be taken back.)
     public static func commitAll(_ files: [AtomicFile]) throws(OutputError) {
-        let renamed = files.filter { $0.temporary != nil }, inPlace = files.filter { $0.temporary == nil }
+        // Written in place, nothing can be undone: standard output goes last, so that a chart
+        // refused by a device (`/dev/full`) leaves no report behind either.
+        let renamed = files.filter { $0.temporary != nil }
+        let inPlace = files.filter { $0.temporary == nil && $0.path != "-" } + files.filter { $0.temporary == nil && $0.path == "-" }
         do throws(OutputError) {
             for file in renamed { try file.prepare() }
             // A rename the folder's sticky bit forbids fails before any file is replaced.

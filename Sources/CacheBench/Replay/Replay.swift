@@ -109,7 +109,12 @@ public struct ReplayResult: Sendable, Equatable {
     public var byteHitRatio: Double? {
         counters.byteRequests == 0 ? nil : Double(counters.byteHits) / Double(counters.byteRequests)
     }
-    public var requestsPerSecond: Double { seconds > 0 ? Double(counters.requests) / seconds : 0 }
+    /// The requests the replay loop ran per second of ``seconds``: the warm-up's as well as the
+    /// measured ones, since the loop ran both in that time. (For a miniature simulation, the
+    /// trace's requests over the miniature's time.)
+    public var requestsPerSecond: Double {
+        seconds > 0 ? Double(counters.requests + (method == .miniatureSimulation ? 0 : window?.warmupRequests ?? 0)) / seconds : 0
+    }
 }
 
 extension ReplayResult {

@@ -184,7 +184,7 @@ public enum MiniatureSimulation {
             let ratios = result.results.map { $0.window?.window.sampleRatio ?? ratio }
             // The sample's size from a run at the ratio itself: a small capacity whose miniature
             // the floor raised ran on a larger sample (or the whole trace).
-            let sampled = zip(result.results, ratios).first { $0.1 == ratio }?.0.requests ?? result.results.first?.requests ?? 0
+            let sampled = zip(result.results, ratios).first { $0.1 == ratio }?.0.requests
             let raised = ratios.filter { $0 > ratio }.count
             var variate: _BlendedControlVariate?
             if let census, case .controlVariate(let model) = estimator {
@@ -201,8 +201,13 @@ public enum MiniatureSimulation {
             let weight = variate?.weights.requests ?? 1
             let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on \(censusPhrase(census)) minus the same on the sample)" }
                 ?? "the sample's divided by the ratio"
-            let floor = raised == 0 ? "" : "; \(raised) of \(ratios.count) capacities sampled more, so that each miniature holds at least \(minimumMiniature) objects"
-            result.notes.append("\(policy): miniature simulations on a \(String(format6: ratio * 100).trimmingZeros) % spatial sample\(window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))") (\(sampled) of \(result.results.first?.requests ?? 0) requests), each capacity scaled by the ratio\(floor); misses are \(how), an estimate, not an exact count")
+            let floor = raised == 0 ? "" : "; \(raised) of \(ratios.count) capacities sampled more (up to \(String(format6: (ratios.max() ?? ratio) * 100).trimmingZeros) %), so that each miniature holds at least \(minimumMiniature) objects"
+            let percent = String(format6: ratio * 100).trimmingZeros
+            let seed = window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))"
+            // The sample's size as its own run kept it; when every capacity was raised, no run
+            // kept the sample at the ratio asked, and its size is not known.
+            let size = sampled.map { " (\($0) of \(result.results.first?.requests ?? 0) requests)" } ?? ""
+            result.notes.append("\(policy): miniature simulations on a \(percent) % spatial sample\(seed)\(size), each capacity scaled by the ratio\(floor); misses are \(how), an estimate, not an exact count")
         }
         return result
     }

@@ -10,6 +10,7 @@ let usage = """
     usage: library-benchmark [--keys N] [--rounds N] [--access uniform|shuffled|zipf] [--short-keys] [--only NAME]
                              [--per-round]
            library-benchmark --disk [--rounds N] [--trim-files N]
+           library-benchmark --lock-latency
 
     Sets every key once into each cache, then gets as many keys, and prints set and get
     throughput side by side, with the caches interleaved in each round. The thread-safe caches
@@ -19,6 +20,9 @@ let usage = """
     --disk compares DiskCache with a FileManager file-per-key cache written like SDWebImage's:
     set and get of 4 KiB, 64 KiB and 1 MiB values, then the time to trim N files (default
     100000) to a quarter.
+
+    --lock-latency times single gets on Cache while another thread stores in a loop (the wait's
+    p50, p99 and maximum).
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
@@ -36,6 +40,10 @@ let usage = """
     """
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print(usage)
+    exit(0)
+}
+if CommandLine.arguments.contains("--lock-latency") {
+    runLockLatency(samples: 5_000)
     exit(0)
 }
 if CommandLine.arguments.contains("--disk") {

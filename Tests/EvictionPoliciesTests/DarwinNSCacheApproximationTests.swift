@@ -66,21 +66,14 @@ struct DarwinNSCacheApproximationTests {
         #expect(Cache.descriptor.name == "nscache-darwin")
     }
 
-    @Test("BaHui observation: countLimit 5 over keys 1…8 at cost 0 evicts 1, 2, 3")
-    func countLimitObservation() throws {
+    @Test("count limit 5, cost 0, oldest inserted first out: BaHui's keys 1…8 evict 1…3, Tencent Cloud's keys 0…10 evict 0…5",
+          arguments: [(1...8, [1, 2, 3]), (0...10, [0, 1, 2, 3, 4, 5])])
+    func countLimitObservations(keys: ClosedRange<Int>, evicted: [Int]) throws {
         var cache = try Cache.make(countLimit: 5)
         var observer = EvictionRecorder<Int, Int>()
-        for key in 1...8 { cache.insert(key, forKey: key, cost: 0, observer: &observer) }
-        #expect(observer.evicted == [1, 2, 3])
-    }
-
-    @Test("Tencent Cloud observation: countLimit 5 over keys 0…10 evicts 0…5, oldest first")
-    func tencentCountLimitObservation() throws {
-        var cache = try Cache.make(countLimit: 5)
-        var observer = EvictionRecorder<Int, Int>()
-        for key in 0...10 { cache.insert(key, forKey: key, cost: 0, observer: &observer) }
-        #expect(observer.evicted == [0, 1, 2, 3, 4, 5])
-        #expect((6...10).allSatisfy { cache.contains($0) } && cache.count == 5)
+        for key in keys { cache.insert(key, forKey: key, cost: 0, observer: &observer) }
+        #expect(observer.evicted == evicted)
+        #expect(keys.suffix(5).allSatisfy { cache.contains($0) } && cache.count == 5)
     }
 
     @Test("BaHui observation: totalCostLimit 10 with eight sets of cost 5 evicts 1…6 (the opposite of N5)")

@@ -231,6 +231,8 @@ public struct WindowedReader: TraceReader {
             schedule.append(.init(position: keptRows, kind: .intervalEnd(nextStart: intervalEnd)))
             intervalEnd += Double(rows)
         case .seconds(let seconds)?:
+            // Most rows are well inside the current interval: one comparison.
+            guard time >= intervalEnd - seconds * 1e-9 else { return }
             // The row's interval number; a row within a billionth of an interval of an edge is on
             // it (a decimal time of 0.3 is 2.9999999999999996 tenths in binary).
             let exact = (time - intervalOrigin) / seconds

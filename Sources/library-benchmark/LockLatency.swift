@@ -8,7 +8,7 @@ import Foundation
 func runLockLatency(samples: Int) {
     let cache = Cache<Int, Int>(policy: .lru, countLimit: 1_000, observesSystemEvents: false)
     for key in 0..<1_000 { cache[key] = key }
-    let stop = ManagedAtomicFlag()
+    let stop = StopFlag()
     let writer = Thread {
         var i = 0
         while !stop.isSet {
@@ -34,8 +34,8 @@ func runLockLatency(samples: Int) {
     print(String(format: "  p50 %.1f µs, p99 %.1f µs, max %.1f µs", quantile(0.5), quantile(0.99), waits.last ?? 0))
 }
 
-/// A flag one thread sets and another polls.
-final class ManagedAtomicFlag: @unchecked Sendable {
+/// A flag one thread sets and another polls, behind a lock (the benchmark runs on macOS before 15, where `Atomic` is not available).
+final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }

@@ -140,7 +140,16 @@ func option(_ name: String) -> String? {
     return CommandLine.arguments[i + 1]
 }
 
-func argument(_ name: String, default value: Int) -> Int { option(name).flatMap { Int($0) } ?? value }
+/// The whole number after option `name` (from 1 to `maximum`), or `value` when the option is absent;
+/// anything else ends the run with exit code 2, as a usage error.
+func argument(_ name: String, default value: Int, maximum: Int = 100_000_000) -> Int {
+    guard CommandLine.arguments.contains(name) else { return value }
+    guard let text = option(name), let number = Int(text), (1...maximum).contains(number) else {
+        print("library-benchmark: \(name) takes a whole number from 1 to \(maximum), \(option(name).map { "not '\($0)'" } ?? "and none was given")")
+        exit(2)
+    }
+    return number
+}
 
 let keyCount = argument("--keys", default: 200_000)
 let rounds = argument("--rounds", default: 5)
@@ -186,7 +195,7 @@ case "zipf":
     }
 default:
     print("library-benchmark: --access is uniform, shuffled or zipf, not \(access)")
-    exit(64)
+    exit(2)
 }
 
 // Each pass reads its keys and values from arrays laid out in the pass's own order, as an app
@@ -378,9 +387,12 @@ for threads in [2] {
         return ({ cache.setValue(sharedSetValues[$0], forKey: sharedSetKeys[$0], cost: 1) }, { isDrawable(cache.value(forKey: sharedGetKeys[$0])) })
     })
     contenders.append(threadSafe("EvictionPolicies StripedCache (LRU, 8 stripes)", threads: threads) {
-        // Keys spread over the stripes unevenly (a few hundred more in the fullest of 8 stripes
-        // of 25,000): 5 % more room keeps every key, as in every other row.
-        let cache = StripedCache<String, Image>(policy: .lru, stripes: 8, countLimit: keyCount + keyCount / 20,
+        // Keys spread over the stripes unevenly: a stripe's count is binomial, with a standard
+        // deviation of √(7N/64). Room for six deviations more in every stripe (8 × 6 × √(7N/64)
+        // ≈ 16√N in all; 3.6 % at the default 200,000 keys, 35 % at 2,000) keeps every key, as in
+        // every other row.
+        let headroom = Int((16 * Double(keyCount).squareRoot()).rounded(.up))
+        let cache = StripedCache<String, Image>(policy: .lru, stripes: 8, countLimit: keyCount + headroom,
                                                 observesSystemEvents: false)
         return ({ cache.setValue(sharedSetValues[$0], forKey: sharedSetKeys[$0], cost: 1) }, { isDrawable(cache.value(forKey: sharedGetKeys[$0])) })
     })

@@ -9,6 +9,7 @@ import Foundation
 /// ```swift
 /// import CacheBench
 /// import CacheBenchCommandLine
+/// import Foundation
 ///
 /// exit(CacheBenchCommandLine.main(registry: .standard.adding(LIPCache<UInt64, Void>.self)))
 /// ```

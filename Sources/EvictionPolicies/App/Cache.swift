@@ -3,7 +3,8 @@
 ///
 /// ```swift
 /// let images = Cache<URL, UIImage>(policy: .sieve, costLimit: 100 << 20)
-/// images.setValue(image, forKey: url, cost: image.byteCount)
+/// let bytes = Int(image.size.width * image.size.height * image.scale * image.scale) * 4
+/// images.setValue(image, forKey: url, cost: bytes)
 /// let hit = images[url]
 /// ```
 ///

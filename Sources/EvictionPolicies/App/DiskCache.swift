@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let disk = try DiskCache(directory: cachesURL.appendingPathComponent("images"), sizeLimit: 200 << 20)
-/// try disk.setData(png, forKey: url.absoluteString)
+/// try await disk.setData(png, forKey: url.absoluteString)
 /// let data = try await disk.data(forKey: url.absoluteString)
 /// ```
 ///

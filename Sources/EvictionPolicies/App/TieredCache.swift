@@ -5,11 +5,14 @@ import Foundation
 /// is decoded and copied into memory; a store writes both; a removal reaches both.
 ///
 /// ```swift
+/// enum ImageError: Error { case encoding, decoding }
+///
 /// let images = try TieredCache<UIImage>(
 ///     memory: Cache(policy: .sieve, costLimit: 50 << 20),
 ///     disk: DiskCache(directory: caches.appendingPathComponent("images"), sizeLimit: 500 << 20),
-///     encode: { image in try image.pngData().orThrow() }, decode: { data in try UIImage(data: data).orThrow() },
-///     memoryCost: { image in image.byteCount })
+///     encode: { image in guard let data = image.pngData() else { throw ImageError.encoding }; return data },
+///     decode: { data in guard let image = UIImage(data: data) else { throw ImageError.decoding }; return image },
+///     memoryCost: { image in Int(image.size.width * image.size.height * image.scale * image.scale) * 4 })
 /// if let (image, source) = try await images.value(forKey: url.absoluteString) { … }   // source: .memory or .disk
 /// ```
 ///

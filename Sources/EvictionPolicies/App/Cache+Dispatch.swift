@@ -33,7 +33,7 @@ internal protocol _PolicyCall<Key, Value> {
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
     where P.Key == Key, P.Value == CacheEntry<Value>
     /// The call on a policy chosen by a type the cache does not name.
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Result
 }
 
 @usableFromInline
@@ -45,8 +45,8 @@ internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee._lookup(key, hash: hash, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
-        custom.lookup(key, &observer)
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
+        calls.lookup(key, &observer)
     }
 }
 
@@ -59,8 +59,8 @@ internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>)
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
-        custom.insert(entry, key, cost, &observer)
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
+        calls.insert(entry, key, cost, &observer)
     }
 }
 
@@ -71,8 +71,8 @@ internal struct _Remove<Key: Hashable, Value>: _PolicyCall {
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>?
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.remove(key, observer: &observer) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
-        custom.remove(key, &observer)
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> CacheEntry<Value>? {
+        calls.remove(key, &observer)
     }
 }
 
@@ -83,8 +83,8 @@ internal struct _Contains<Key: Hashable, Value>: _PolicyCall {
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool
     where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.contains(key) }
     @inlinable
-    func callAsFunction(_ custom: _CustomPolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool {
-        custom.contains(key)
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool {
+        calls.contains(key)
     }
 }
 
@@ -106,7 +106,7 @@ extension Cache {
         case .lirs: return call(address.assumingMemoryBound(to: LIRSCache<Key, Entry>.self), key, &observer)
         case .lfu: return call(address.assumingMemoryBound(to: LFUCache<Key, Entry>.self), key, &observer)
         case .tinyLFU: return call(address.assumingMemoryBound(to: WTinyLFUCache<Key, Entry>.self), key, &observer)
-        case .custom: return call(_core.custom, key, &observer)
+        case .custom: return call(_core.calls, key, &observer)
         }
     }
 
@@ -131,7 +131,7 @@ extension Cache {
     static func _core(for choice: CachePolicy, limits: CacheLimits) throws(PolicyConfigurationError) -> _CacheCore<Key, Value> {
         func make<P: EvictionPolicy>(_: P.Type) throws(PolicyConfigurationError) -> _CacheCore<Key, Value>
         where P.Key == Key, P.Value == Entry {
-            _PolicyCore<Key, Value, P>(try P(limits: limits._forCache, options: PolicyOptions()), options: PolicyOptions(), named: true)
+            _PolicyCore<Key, Value, P>(try P(limits: limits._forCache, options: PolicyOptions()), options: PolicyOptions())
         }
         switch choice {
         case .lru: return try make(LRUCache<Key, Entry>.self)

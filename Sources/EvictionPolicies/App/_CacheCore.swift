@@ -1,5 +1,8 @@
 /// The policy behind a ``Cache``, as the cache's cold paths see it: counts, events, limit changes,
-/// trims and sweeps, which run rarely and may pay a virtual call into generic code. The hot paths
+/// trims and sweeps, which run rarely. A call made once per operation (a count, an event) may pay
+/// a virtual call into generic code; the steps a cold path repeats for every entry (drain, insert,
+/// remove, contains, evict) go through ``calls``, compiled for the policy's type, so that a limit
+/// change on a million entries is not a million calls into unspecialised code. The hot paths
 /// (get, set, remove) do not come through here: ``Cache`` calls the policy directly, specialised
 /// (see ``_PolicyCall``).
 @usableFromInline
@@ -11,38 +14,29 @@ internal class _CacheCore<Key: Hashable, Value> {
     /// place), so the hot paths reach it without a class load or an exclusivity check.
     @usableFromInline let address: UnsafeMutableRawPointer
     @usableFromInline let descriptor: PolicyDescriptor
-    /// The hot paths of a policy chosen by a type this library does not name, formed where the
-    /// type is known so that they run specialised.
-    @usableFromInline let custom: _CustomPolicyCalls<Key, Value>
+    /// The policy's per-entry steps, formed where its type is known so that they run specialised:
+    /// the hot paths of a policy chosen by a type this library does not name, and the loops of
+    /// every policy's cold paths.
+    @usableFromInline let calls: _PolicyCalls<Key, Value>
     /// Whether the cache keeps a key ring for this policy: `false` for a ``SlotPolicy``, which
     /// lists its entries (``expiredKeys(by:)``) and drains them in eviction order itself.
     @usableFromInline let usesKeyRing: Bool
 
     @usableFromInline
-    init(address: UnsafeMutableRawPointer, descriptor: PolicyDescriptor, custom: _CustomPolicyCalls<Key, Value>,
+    init(address: UnsafeMutableRawPointer, descriptor: PolicyDescriptor, calls: _PolicyCalls<Key, Value>,
          usesKeyRing: Bool) {
         self.address = address
         self.descriptor = descriptor
-        self.custom = custom
+        self.calls = calls
         self.usesKeyRing = usesKeyRing
     }
 
-    @usableFromInline func count() -> Int { 0 }
-    @usableFromInline func totalCost() -> Int { 0 }
-    @usableFromInline func contains(_ key: Key) -> Bool { false }
     @usableFromInline func advance(to time: Double, observer: inout Observer) {}
     @usableFromInline func handle(_ event: CacheEvent, observer: inout Observer) {}
-    @usableFromInline func removeEntry(_ key: Key, observer: inout Observer) -> Entry? { nil }
-    @usableFromInline func insertEntry(_ entry: Entry, forKey key: Key, cost: Int, observer: inout Observer) {}
-    /// Every entry of the policy with its cost, the first it would evict first. The policy may
-    /// be left disturbed: the caller replaces it with ``reset(limits:)``.
-    @usableFromInline func drain(observer: inout Observer) -> [(key: Key, entry: Entry, cost: Int)] { [] }
     /// Without a key ring: the keys of the entries that expire at or before `time`.
     @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
-    /// ``EvictionPolicy/evictVictims(downToCount:cost:observer:)`` of the policy.
-    @usableFromInline func evictVictims(downToCount count: Int, cost: Int, observer: inout Observer) -> Bool { false }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
     /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``.
@@ -50,13 +44,46 @@ internal class _CacheCore<Key: Hashable, Value> {
 }
 
 extension _CacheCore {
+    @inlinable func count() -> Int { calls.count() }
+    @inlinable func totalCost() -> Int { calls.totalCost() }
+    @inlinable func contains(_ key: Key) -> Bool { calls.contains(key) }
+    @inlinable func removeEntry(_ key: Key, observer: inout Observer) -> Entry? { calls.remove(key, &observer) }
+    @inlinable func insertEntry(_ entry: Entry, forKey key: Key, cost: Int, observer: inout Observer) {
+        calls.insert(entry, key, cost, &observer)
+    }
+    /// ``EvictionPolicy/evictVictims(downToCount:cost:observer:)`` of the policy.
+    @inlinable func evictVictims(downToCount count: Int, cost: Int, observer: inout Observer) -> Bool {
+        calls.evictVictims(count, cost, &observer)
+    }
+
+    /// Every entry of the policy with its cost, the first it would evict first. The policy is
+    /// left emptied or disturbed: the caller replaces it with ``reset(limits:)``.
+    ///
+    /// A policy that names its victims (every ``SlotPolicy``) gives them up in its own eviction
+    /// order; any other gives up its entries oldest set first, with the costs the key ring kept.
+    @inlinable
+    func drain(observer: inout Observer) -> [(key: Key, entry: Entry, cost: Int)] {
+        if let ordered = calls.drain() { return ordered }
+        var entries: [(key: Key, entry: Entry, cost: Int)] = []
+        // A key listed twice (a replaced entry's old slot) is found once.
+        let ring = observer.state.pointee.ring
+        for key in ring.liveKeys() {
+            if let entry = removeEntry(key, observer: &observer) {
+                entries.append((key, entry, observer.state.pointee.ringCost(of: entry)))
+            }
+        }
+        func serial(_ entry: Entry) -> UInt64 { ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].serial : 0 }
+        entries.sort { serial($0.entry) < serial($1.entry) }
+        return entries
+    }
+
     /// Applies `newLimits` keeping the policy's order: the entries come out in the order the
     /// policy would evict them and go back in that order into a policy with the new limits, so
     /// the ones it would evict first are the ones that no longer fit. If the policy rejects
     /// `newLimits`, nothing changes.
     ///
     /// - Complexity: O(n) policy operations.
-    @usableFromInline
+    @inlinable
     func changeLimits(to newLimits: CacheLimits, state: UnsafeMutablePointer<_CacheState<Key, Value>>,
                       observer: inout Observer) -> Bool {
         guard accepts(newLimits) else { return false }
@@ -70,7 +97,7 @@ extension _CacheCore {
     /// Stores drained entries again, oldest first, and reports as evicted those the policy does
     /// not keep (ones larger than a lowered cost limit, which no policy admits). The policy
     /// reports the entries it evicts to make room itself.
-    @usableFromInline
+    @inlinable
     func restore(_ entries: [(key: Key, entry: Entry, cost: Int)], state: UnsafeMutablePointer<_CacheState<Key, Value>>,
                  observer: inout Observer) {
         guard state.pointee.usesKeyRing else {
@@ -98,7 +125,7 @@ extension _CacheCore {
     /// ``SlotPolicy``) evicts them one by one, as it would to make room, so the survivors keep
     /// their standing; the others lose their entries oldest set first. The limits do not change,
     /// so no survivor can be refused as too large for a smaller policy.
-    @usableFromInline
+    @inlinable
     func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
         guard let kept = state.pointee.memoryWarningResponse.kept(fromCount: count(), totalCost: totalCost()) else { return }
         guard kept.count > 0 else {
@@ -131,7 +158,7 @@ extension _CacheCore {
     ///
     /// - Complexity: O(n) over the key ring or the policy's arena, plus one removal per expired
     ///   entry; O(1) while no entry can expire.
-    @usableFromInline
+    @inlinable
     func removeExpired(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
         guard state.pointee.mayExpire else { return }
         let now = state.pointee.clock.now()
@@ -159,16 +186,16 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     @usableFromInline let policy: UnsafeMutablePointer<P>
     @usableFromInline let options: PolicyOptions
 
-    /// - Parameter named: whether the cache reaches the policy directly (one it names); if not,
-    ///   it goes through closures specialised here.
+    /// Inlinable, so that the closures of ``_PolicyCalls/calling(_:)`` are compiled where the
+    /// cache is made, for `P`.
     @inlinable
-    init(_ first: consuming P, options: PolicyOptions, named: Bool) {
+    init(_ first: consuming P, options: PolicyOptions) {
         let policy = UnsafeMutablePointer<P>.allocate(capacity: 1)
         policy.initialize(to: first)
         self.policy = policy
         self.options = options
         super.init(address: UnsafeMutableRawPointer(policy), descriptor: P.descriptor,
-                   custom: named ? .unused : .calling(policy), usesKeyRing: !(P.self is any SlotPolicy.Type))
+                   calls: .calling(policy), usesKeyRing: !(P.self is any SlotPolicy.Type))
     }
 
     deinit {
@@ -176,45 +203,12 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         policy.deallocate()
     }
 
-    override func count() -> Int { policy.pointee.count }
-    override func totalCost() -> Int { policy.pointee.totalCost }
-    override func contains(_ key: Key) -> Bool { policy.pointee.contains(key) }
-
     override func advance(to time: Double, observer: inout Observer) {
         policy.pointee.advance(to: time, observer: &observer)
     }
 
     override func handle(_ event: CacheEvent, observer: inout Observer) {
         policy.pointee.handle(event, observer: &observer)
-    }
-
-    override func removeEntry(_ key: Key, observer: inout Observer) -> Entry? {
-        policy.pointee.remove(key, observer: &observer)
-    }
-
-    override func insertEntry(_ entry: Entry, forKey key: Key, cost: Int, observer: inout Observer) {
-        policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer)
-    }
-
-    override func drain(observer: inout Observer) -> [(key: Key, entry: Entry, cost: Int)] {
-        var entries: [(key: Key, entry: Entry, cost: Int)] = []
-        // Policies on the slot flow give up their entries in eviction order (a copy of the policy
-        // is drained; the caller then replaces it).
-        if let ordered = policy.pointee as? any SlotPolicy,
-           let drained = _drainInEvictionOrder(ordered) as? [(key: Key, entry: Entry, cost: Int)] {
-            return drained
-        }
-        // Others: oldest set first, with the cost kept in the key ring. A key listed twice (a
-        // replaced entry's old slot) is found once.
-        let ring = observer.state.pointee.ring
-        for key in ring.liveKeys() {
-            if let entry = policy.pointee.remove(key, observer: &observer) {
-                entries.append((key, entry, observer.state.pointee.ringCost(of: entry)))
-            }
-        }
-        func serial(_ entry: Entry) -> UInt64 { ring.owns(entry.slot, stamp: entry.stamp) ? ring[entry.slot].serial : 0 }
-        entries.sort { serial($0.entry) < serial($1.entry) }
-        return entries
     }
 
     override func expiredKeys(by time: Double) -> [Key] {
@@ -226,10 +220,6 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 
     override func cost(ofKey key: Key) -> Int { _slotArena()?.cost(ofKey: key) ?? 0 }
-
-    override func evictVictims(downToCount count: Int, cost: Int, observer: inout Observer) -> Bool {
-        policy.pointee.evictVictims(downToCount: count, cost: cost, observer: &observer)
-    }
 
     /// The arena of a ``SlotPolicy`` (a copy sharing its storage), or `nil` for another policy.
     func _slotArena() -> SlotArena<Key, Entry>? {
@@ -250,52 +240,56 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 }
 
-/// Every entry of a copy of `policy`, in the order its rule evicts them.
-///
-/// - Complexity: O(n) evictions.
-func _drainInEvictionOrder<S: SlotPolicy>(_ policy: S) -> [(key: S.Key, entry: S.Value, cost: Int)] {
-    var copy = policy
-    var collector = _DrainObserver<S.Key, S.Value>()
-    while copy.count > 0 {
-        let victim = copy.victim()
-        guard victim >= 0 else { break }
-        copy.evict(victim, observer: &collector)
-    }
-    return collector.entries
-}
-
-/// The hot paths of a policy chosen by a type this library does not name, as closures formed in
-/// ``Cache/init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``,
-/// which is inlinable: they are compiled where the app names the type, specialised for it.
+/// A policy's per-entry steps as closures, formed by ``calling(_:)`` where the policy's type is
+/// known (``_PolicyCore/init(_:options:)`` is inlinable, and so is every initializer of ``Cache``),
+/// so that they are compiled there, specialised for it: the hot paths of a policy chosen by a
+/// type this library does not name, and the loops of every policy's cold paths.
 @usableFromInline
-internal struct _CustomPolicyCalls<Key: Hashable, Value> {
+internal struct _PolicyCalls<Key: Hashable, Value> {
     @usableFromInline typealias Observer = _CacheObserver<Key, Value>
-    @usableFromInline let lookup: (Key, inout Observer) -> CacheEntry<Value>?
-    @usableFromInline let insert: (CacheEntry<Value>, Key, Int, inout Observer) -> Void
-    @usableFromInline let remove: (Key, inout Observer) -> CacheEntry<Value>?
+    @usableFromInline typealias Entry = CacheEntry<Value>
+    @usableFromInline let lookup: (Key, inout Observer) -> Entry?
+    @usableFromInline let insert: (Entry, Key, Int, inout Observer) -> Void
+    @usableFromInline let remove: (Key, inout Observer) -> Entry?
     @usableFromInline let contains: (Key) -> Bool
+    @usableFromInline let count: () -> Int
+    @usableFromInline let totalCost: () -> Int
+    /// ``EvictionPolicy/evictVictims(downToCount:cost:observer:)``.
+    @usableFromInline let evictVictims: (Int, Int, inout Observer) -> Bool
+    /// Every entry with its cost, in the order the policy evicts them, taken out of the policy;
+    /// `nil` (and the policy untouched) when the policy does not name its victims.
+    @usableFromInline let drain: () -> [(key: Key, entry: Entry, cost: Int)]?
 
     @inlinable
-    init(lookup: @escaping (Key, inout Observer) -> CacheEntry<Value>?,
-         insert: @escaping (CacheEntry<Value>, Key, Int, inout Observer) -> Void,
-         remove: @escaping (Key, inout Observer) -> CacheEntry<Value>?, contains: @escaping (Key) -> Bool) {
+    init(lookup: @escaping (Key, inout Observer) -> Entry?, insert: @escaping (Entry, Key, Int, inout Observer) -> Void,
+         remove: @escaping (Key, inout Observer) -> Entry?, contains: @escaping (Key) -> Bool,
+         count: @escaping () -> Int, totalCost: @escaping () -> Int, evictVictims: @escaping (Int, Int, inout Observer) -> Bool, drain: @escaping () -> [(key: Key, entry: Entry, cost: Int)]?) {
         self.lookup = lookup
         self.insert = insert
         self.remove = remove
         self.contains = contains
+        self.count = count
+        self.totalCost = totalCost
+        self.evictVictims = evictVictims
+        self.drain = drain
     }
-
-    /// The calls of a named policy, which the cache reaches directly: never made.
-    @inlinable
-    static var unused: Self { Self(lookup: { _, _ in nil }, insert: { _, _, _, _ in }, remove: { _, _ in nil }, contains: { _ in false }) }
 
     /// The calls for the policy at `policy`.
     @inlinable
     static func calling<P: EvictionPolicy>(_ policy: UnsafeMutablePointer<P>) -> Self
-    where P.Key == Key, P.Value == CacheEntry<Value> {
+    where P.Key == Key, P.Value == Entry {
         Self(lookup: { key, observer in policy.pointee.lookup(key, observer: &observer) },
              insert: { entry, key, cost, observer in policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) },
              remove: { key, observer in policy.pointee.remove(key, observer: &observer) },
-             contains: { key in policy.pointee.contains(key) })
+             contains: { key in policy.pointee.contains(key) },
+             count: { policy.pointee.count }, totalCost: { policy.pointee.totalCost },
+             evictVictims: { count, cost, observer in policy.pointee.evictVictims(downToCount: count, cost: cost, observer: &observer) },
+             drain: {
+                 // In place, not on a copy: the caller replaces the policy next, and a copy
+                 // would duplicate the whole arena first.
+                 var collector = _DrainObserver<Key, Entry>()
+                 guard policy.pointee.evictVictims(downToCount: 0, cost: 0, observer: &collector) else { return nil }
+                 return collector.entries
+             })
     }
 }

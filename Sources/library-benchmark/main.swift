@@ -11,6 +11,7 @@ let usage = """
                              [--per-round]
            library-benchmark --disk [--rounds N] [--trim-files N]
            library-benchmark --lock-latency
+           library-benchmark --limit-change
 
     Sets every key once into each cache, then gets as many keys, and prints set and get
     throughput side by side, with the caches interleaved in each round. The thread-safe caches
@@ -23,6 +24,10 @@ let usage = """
 
     --lock-latency times single gets on Cache while another thread stores in a loop (the wait's
     p50, p99 and maximum).
+
+    --limit-change times the cold paths of a Cache of a million entries, for each named policy:
+    lowering the cost limit to half and raising it back (a drain and refill), and two memory
+    warnings with an eviction handler set (a trim to half, then removing all).
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
@@ -40,6 +45,10 @@ let usage = """
     """
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print(usage)
+    exit(0)
+}
+if CommandLine.arguments.contains("--limit-change") {
+    runLimitChange(entries: 1_000_000)
     exit(0)
 }
 if CommandLine.arguments.contains("--lock-latency") {

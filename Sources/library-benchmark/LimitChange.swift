@@ -1,0 +1,44 @@
+// How long the cold paths take on a full cache: a limit change drains the policy and refills one
+// made for the new limits (O(n) policy operations), and a memory warning evicts or drains with an
+// eviction handler listening. These are the pauses an app pays, often on the main thread, when it
+// lowers (or raises) a limit or the system warns on a large cache.
+import EvictionPolicies
+import Foundation
+
+/// Fills `Cache(costLimit: entries)` (every entry of cost 1) for each named policy, then times
+/// lowering the cost limit to half and raising it back, and two memory warnings with an eviction
+/// handler set (a trim to half, then removing all); prints milliseconds and nanoseconds per entry.
+func runLimitChange(entries: Int) {
+    print("cold paths on a full cache of \(entries) Int keys of cost 1, with an eviction handler for the memory warnings:")
+    print("| policy | lower costLimit to half | raise it back | memory warning, trim to half | memory warning, remove all |")
+    print("|---|---:|---:|---:|---:|")
+    for policy in [CachePolicy.lru, .fifo, .clock, .sieve, .s3fifo, .twoQueue, .arc, .lirs, .lfu, .tinyLFU] {
+        let cache = Cache<Int, Int>(policy: policy, costLimit: entries, observesSystemEvents: false)
+        for key in 0..<entries { cache.setValue(key, forKey: key, cost: 1) }
+        /// Milliseconds `body` took, and nanoseconds per entry of the `count` it worked through.
+        func timed(over count: Int, _ body: () -> Void) -> String {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start)
+            return String(format: "%.0f ms (%.0f ns/entry)", nanoseconds / 1e6, nanoseconds / Double(max(count, 1)))
+        }
+        let lower = timed(over: entries) { cache.costLimit = entries / 2 }
+        let kept = cache.count
+        let raise = timed(over: kept) { cache.costLimit = entries }
+        let heard = Counter()
+        cache.evictionHandler = { _, _, _ in heard.add() }
+        cache.memoryWarningResponse = .trim(toFraction: 0.5)
+        let trim = timed(over: kept) { cache.handle(.memoryWarning) }
+        let trimmedTo = cache.count
+        cache.memoryWarningResponse = .removeAll
+        let removeAll = timed(over: trimmedTo) { cache.handle(.memoryWarning) }
+        precondition(cache.count == 0 && heard.value == kept, "\(policy): the handler heard \(heard.value) of \(kept) entries")
+        print("| \(policy) | \(lower) | \(raise) | \(trim) | \(removeAll) |")
+    }
+}
+
+/// A count the eviction handler adds to; the handler runs on the calling thread, after the lock.
+final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func add() { value += 1 }
+}

@@ -1,7 +1,7 @@
 /// The policy behind a ``Cache``, as the cache's cold paths see it: counts, events, limit changes,
 /// trims and sweeps, which run rarely. A call made once per operation (a count, an event) may pay
 /// a virtual call into generic code; the steps a cold path repeats for every entry (drain, insert,
-/// remove, contains, evict) go through ``calls``, compiled for the policy's type, so that a limit
+/// remove, contains, evict, the count and total cost) go through ``calls``, compiled for the policy's type, so that a limit
 /// change on a million entries is not a million calls into unspecialised code. The hot paths
 /// (get, set, remove) do not come through here: ``Cache`` calls the policy directly, specialised
 /// (see ``_PolicyCall``).
@@ -263,7 +263,9 @@ internal struct _PolicyCalls<Key: Hashable, Value> {
     @inlinable
     init(lookup: @escaping (Key, inout Observer) -> Entry?, insert: @escaping (Entry, Key, Int, inout Observer) -> Void,
          remove: @escaping (Key, inout Observer) -> Entry?, contains: @escaping (Key) -> Bool,
-         count: @escaping () -> Int, totalCost: @escaping () -> Int, evictVictims: @escaping (Int, Int, inout Observer) -> Bool, drain: @escaping () -> [(key: Key, entry: Entry, cost: Int)]?) {
+         count: @escaping () -> Int, totalCost: @escaping () -> Int,
+         evictVictims: @escaping (Int, Int, inout Observer) -> Bool,
+         drain: @escaping () -> [(key: Key, entry: Entry, cost: Int)]?) {
         self.lookup = lookup
         self.insert = insert
         self.remove = remove

@@ -667,17 +667,30 @@ final class _RequestBuffer {
 ///
 /// Eight bytes of zeroed padding follow the `capacity` usable bytes, so that an 8-byte load at
 /// any position before `capacity` stays inside the allocation (``_leadingDigits(_:)``).
+///
+/// The bytes come zeroed from `calloc`, which for a buffer this large maps pages the kernel
+/// zeroes on first touch: opening a reader on a 40-byte input costs no 1 MiB memset (nor, in a
+/// debug build, a million-step initialising loop).
 final class _ReadBuffer {
     let pointer: UnsafeMutablePointer<UInt8>
     let capacity: Int
+    private let fromCalloc: Bool
 
     init(capacity: Int) {
         self.capacity = capacity
-        pointer = .allocate(capacity: capacity + 8)
-        pointer.initialize(repeating: 0, count: capacity + 8)
+        if let zeroed = calloc(capacity + 8, 1) {
+            pointer = zeroed.bindMemory(to: UInt8.self, capacity: capacity + 8)
+            fromCalloc = true
+        } else {
+            pointer = .allocate(capacity: capacity + 8)
+            pointer.initialize(repeating: 0, count: capacity + 8)
+            fromCalloc = false
+        }
     }
 
-    deinit { pointer.deallocate() }
+    deinit {
+        if fromCalloc { free(pointer) } else { pointer.deallocate() }
+    }
 }
 
 /// The decimal number spelled by the ASCII digits at the start of the 8 bytes at `bytes`, and how

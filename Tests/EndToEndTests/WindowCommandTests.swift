@@ -27,6 +27,33 @@ struct WindowCommandTests {
         #expect(points.reduce(0) { $0 + ($1["requests"] as? Int ?? 0) } == json["requests"] as? Int)
     }
 
+    @Test("CSV and Markdown carry the window's figures as columns, the same as the JSON's; without a window the columns are the contract's")
+    func windowColumns() throws {
+        let arguments = ["replay", Self.trace, "--policy", "fifo", "--capacity", "0.1", "--warmup", "3000req",
+                         "--max-requests", "30000", "--sample", "0.5", "--sample-seed", "3", "--report-interval", "7000req"]
+        let json = try #require(try CLI.run(arguments + ["--format", "json"]).json)
+        let window = try #require(json["window"] as? [String: Any])
+        let csv = try CLI.run(arguments + ["--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.count == 2)
+        let row = Dictionary(uniqueKeysWithValues: zip(lines[0], lines[1]))
+        #expect(row["hits"] == (json["hits"] as? Int).map(String.init))
+        #expect(row["warmup"] == "3000 rows")
+        for name in ["warmupTraceRows", "warmupRequests", "maxRequests", "traceRows", "traceRequests", "traceByteRequests",
+                     "sampledCapacity", "sampleSeed"] {
+            #expect(row[name] == (window[name] as? Int).map(String.init), "\(name)")
+        }
+        #expect(row["sampleRatio"].flatMap(Double.init) == 0.5)
+        let points = (window["intervals"] as? [String: Any])?["points"] as? [Any]
+        #expect(row["intervals"] == points.map { String($0.count) } && (points?.count ?? 0) > 1)
+
+        let markdown = try CLI.run(arguments + ["--format", "markdown"])
+        #expect(markdown.stdout.hasPrefix("| policy |") && markdown.stdout.contains("| warmupRequests |"))
+        let plain = try CLI.run(["replay", Self.trace, "--policy", "fifo", "--capacity", "0.1", "--format", "csv"])
+        #expect(plain.status == 0 && !plain.stdout.contains("warmup"))
+    }
+
     @Test("window edges: a warm-up the sample outlasts, events under --sample, decimal interval edges, a warm-up ending in a gap, huge spans, a chart that cannot be written")
     func windowEdges() throws {
         func scratch(_ text: String) throws -> String {

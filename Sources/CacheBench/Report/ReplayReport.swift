@@ -78,6 +78,30 @@ extension ReplayResult {
         [admission?.rule ?? "", admission.map { String($0.admitted) } ?? "", admission.map { String($0.rejected) } ?? ""]
     }
 
+    /// Columns added after ``columns`` (and the admission columns) when a run had a window
+    /// (`--warmup`, `--max-requests`, `--sample`, `--report-interval`): the `window` object's
+    /// figures, flat; `intervals` is the number of intervals, whose points are in the JSON.
+    /// Runs without a window keep the contract's columns exactly.
+    static let windowColumns = [
+        "warmup", "warmupTraceRows", "warmupRequests", "maxRequests", "traceRows", "traceRequests",
+        "traceByteRequests", "sampleRatio", "sampleSeed", "sampledCapacity", "sampledCountLimit",
+        "sampledRequests", "sampledHits", "intervals",
+    ]
+
+    var windowValues: [String] {
+        guard let window else { return Array(repeating: "", count: Self.windowColumns.count) }
+        let asked = window.window
+        func number(_ value: Int?) -> String { value.map(String.init) ?? "" }
+        return [
+            asked.warmup?.description ?? "", String(window.warmupTraceRows), String(window.warmupRequests),
+            number(asked.maxRequests), String(window.traceRows), String(window.traceRequests),
+            String(window.traceByteRequests), asked.sampleRatio.map { String(format6: $0) } ?? "",
+            asked.sampleRatio == nil ? "" : String(asked.sampleSeed), number(window.sampledCapacity),
+            number(window.sampledCountLimit), number(window.sampledRequests), number(window.sampledHits),
+            asked.reportInterval == nil ? "" : String(window.intervals.count),
+        ]
+    }
+
     var flatValues: [String] {
         func ratio(_ value: Double?) -> String { value.map { String(format6: $0) } ?? "" }
         return [
@@ -110,8 +134,12 @@ public enum ReplayReport {
     /// Several results as rows (CSV or Markdown), one per result.
     public static func renderRows(_ results: [ReplayResult], as format: ReportFormat) -> String {
         let withAdmission = results.contains { $0.admission != nil }
+        let withWindow = results.contains { $0.window != nil }
         let header = ReplayResult.columns + (withAdmission ? ReplayResult.admissionColumns : [])
-        let rows = results.map { $0.flatValues + (withAdmission ? $0.admissionValues : []) }
+            + (withWindow ? ReplayResult.windowColumns : [])
+        let rows = results.map {
+            $0.flatValues + (withAdmission ? $0.admissionValues : []) + (withWindow ? $0.windowValues : [])
+        }
         switch format {
         case .markdown:
             var out = "| " + header.joined(separator: " | ") + " |\n"

@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
         // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
         .executableTarget(name: "disk-cache-crash-writer", dependencies: ["EvictionPolicies"]),
+        // CI builds it under ThreadSanitizer and runs it: the shared caches hammered from several threads.
+        .executableTarget(name: "cache-stress", dependencies: ["EvictionPolicies"]),
         // The tests' one toolkit: the seeded generator, the eviction recorder, the differential harness.
         .target(name: "TestSupport", dependencies: ["EvictionPolicies"], path: "Tests/TestSupport"),
         .testTarget(name: "EvictionPoliciesTests", dependencies: ["EvictionPolicies", "TestSupport"]),

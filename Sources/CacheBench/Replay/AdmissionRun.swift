@@ -30,32 +30,40 @@ extension RegisteredPolicy {
 }
 
 extension PolicyRun {
-    /// A run of `P` behind `rule`, specialized for both: the rule is an enum, so each request
-    /// costs one switch, and a run without a rule does not go through here at all. Inlinable, as
-    /// ``RegisteredPolicy/of(_:)``: for a policy registered from another module the loop is
-    /// compiled there, where `P` is concrete (it ran generic code, 6 to 10 times slower, before).
+    /// A run of `P` behind `rule`: the plain run's replayer, with the rule in its observer, so
+    /// no second copy of the loop is compiled for it. Inlinable, as ``RegisteredPolicy/of(_:)``.
     @inlinable
     static func admitted<P: ReplayPolicy>(_ type: P.Type, limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
                                           rule: LibCacheSimAdmission<UInt64>) throws(PolicyConfigurationError) -> PolicyRun {
-        let replayer = try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize)
-        let gated = AdmissionControlled(replayer.policy, rule: rule, capacity: limits.capacity ?? 0)
-        let box = _ReplayerBox(Replayer(policy: gated, driver: replayer.driver))
-        var run = PolicyRun(apply: { box.replayer.apply($0) },
+        var replayer = try Replayer<P>(limits: limits, options: options, ignoreSize: ignoreSize)
+        let control = _AdmissionStorage(AdmissionControl(rule: rule, capacity: limits.capacity ?? 0))
+        replayer.driver.observer.admission = control.pointer
+        let box = _ReplayerBox(replayer)
+        // Every closure holds `control`, which keeps the observer's pointer valid while the run lives.
+        var run = PolicyRun(apply: { batch in withExtendedLifetime(control) { box.replayer.apply(batch) } },
                             counters: { box.replayer.counters },
                             trims: { box.replayer.trims },
-                            extraMetrics: { box.replayer.policy.base.extraMetrics })
+                            extraMetrics: { box.replayer.policy.extraMetrics })
         run.admission = {
-            AdmissionCounts(rule: rule.name, admitted: box.replayer.policy.admitted, rejected: box.replayer.policy.rejected)
+            AdmissionCounts(rule: rule.name, admitted: control.pointer.pointee.admitted, rejected: control.pointer.pointee.rejected)
         }
         return run
     }
 }
 
-extension Replayer {
-    /// A replayer around `policy`, continuing `driver`'s counts.
-    @inlinable
-    init(policy: Policy, driver: RequestDriver) {
-        self.policy = policy
-        self.driver = driver
+/// The admission state of one run, at a stable address for the run's observer to point at.
+@usableFromInline
+final class _AdmissionStorage {
+    @usableFromInline let pointer: UnsafeMutablePointer<AdmissionControl<LibCacheSimAdmission<UInt64>>>
+
+    @usableFromInline
+    init(_ control: AdmissionControl<LibCacheSimAdmission<UInt64>>) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: control)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 }

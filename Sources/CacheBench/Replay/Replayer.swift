@@ -200,7 +200,19 @@ enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == U
     static func noteNextAccess(_ policy: inout Policy, _ nextAccess: Int64) { policy.noteNextAccess(nextAccess) }
     @inlinable @inline(__always)
     static func access(_ policy: inout Policy, _ key: UInt64, cost: Int, observer: inout _TimingObserver) -> _AccessOutcome {
-        policy.access(key, cost: cost, orInsert: (), observer: &observer) ? .hit : .miss
+        // A run behind an admission rule keeps the rule in its observer, which answers the
+        // policy's question; the same loop serves runs with and without one.
+        if let admission = observer.admission { admission.pointee.willAccess(key, cost: cost, to: Policy.self) }
+        let hit = policy.access(key, cost: cost, orInsert: (), observer: &observer)
+        if let admission = observer.admission { finishAdmission(&policy, key, cost: cost, hit: hit, admission, observer: &observer) }
+        return hit ? .hit : .miss
+    }
+    /// The end of an admission-controlled request (``AdmissionControl/didAccess(_:cost:hit:policy:observer:)``).
+    @inlinable @inline(never)
+    static func finishAdmission(_ policy: inout Policy, _ key: UInt64, cost: Int, hit: Bool,
+                                _ admission: UnsafeMutablePointer<AdmissionControl<LibCacheSimAdmission<UInt64>>>,
+                                observer: inout _TimingObserver) {
+        admission.pointee.didAccess(key, cost: cost, hit: hit, policy: &policy, observer: &observer)
     }
     @inlinable @inline(__always)
     static func insert(_ policy: inout Policy, _ key: UInt64, cost: Int, observer: inout _TimingObserver) {
@@ -285,7 +297,7 @@ public struct ReplayCounters: Sendable, Equatable {
 
 /// Counts evictions and times each trim pass with two reads of ``_TrimClock``, kept apart by kind.
 @usableFromInline
-struct _TimingObserver: EvictionObserver, Sendable {
+struct _TimingObserver: EvictionObserver, @unchecked Sendable {  // unchecked: `admission`, used by one thread
     @usableFromInline typealias Key = UInt64
     @usableFromInline typealias Value = Void
     @usableFromInline var evictions = 0
@@ -294,8 +306,18 @@ struct _TimingObserver: EvictionObserver, Sendable {
     /// Pass durations in ``_TrimClock`` units; ``timings`` converts them to nanoseconds.
     @usableFromInline var callerReadings = LatencyHistogram()
     @usableFromInline var deferredReadings = LatencyHistogram()
+    /// The admission rule of a run that has one, answering ``admits(_:cost:)``; owned by the
+    /// run (``_AdmissionStorage``). A pointer, so the observer stays a plain value of no
+    /// references, and a run without a rule tests one word per request.
+    @usableFromInline var admission: UnsafeMutablePointer<AdmissionControl<LibCacheSimAdmission<UInt64>>>?
 
     @usableFromInline init() { readsTicks = _TrimClock.start() }
+
+    @inlinable @inline(__always)
+    mutating func admits(_ key: UInt64, cost: Int) -> Bool {
+        guard let admission else { return true }
+        return admission.pointee.admits(key, cost: cost)
+    }
 
     @inlinable
     mutating func trimWillBegin(_ kind: TrimKind) {

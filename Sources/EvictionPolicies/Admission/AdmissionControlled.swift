@@ -24,21 +24,22 @@ where Rule.Key == Base.Key {
 
     /// The eviction policy.
     public var base: Base
+    /// The rule and its counts.
+    @usableFromInline var control: AdmissionControl<Rule>
     /// The admission rule.
-    public var rule: Rule
+    public var rule: Rule {
+        get { control.rule }
+        set { control.rule = newValue }
+    }
     /// Misses the rule admitted.
-    public var admitted: Int { _admitted }
+    public var admitted: Int { control.admitted }
     /// Misses the rule refused.
-    public var rejected: Int { _rejected }
-    @usableFromInline var _admitted = 0
-    @usableFromInline var _rejected = 0
-    @usableFromInline let capacity: Int
+    public var rejected: Int { control.rejected }
 
     /// `base` behind `rule`; `capacity` is the cost limit the rule is told (AdaptSize models it).
     public init(_ base: Base, rule: Rule, capacity: Int) {
         self.base = base
-        self.rule = rule
-        self.capacity = capacity
+        self.control = AdmissionControl(rule: rule, capacity: capacity)
     }
 
     public static var descriptor: PolicyDescriptor { Base.descriptor }
@@ -58,27 +59,16 @@ where Rule.Key == Base.Key {
     @inlinable
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        if Base.showsRequestsToAdmission { rule.observe(key, cost: cost, capacity: capacity) }
-        var asked = false, admits = true
+        control.willAccess(key, cost: cost, to: Base.self)
         // The gate reaches the caller's observer and the rule through pointers for the one call,
         // so neither is copied (no copy-on-write of their storage per request).
         let hit = withUnsafeMutablePointer(to: &observer) { inner in
-            withUnsafeMutablePointer(to: &rule) { rule in
-                var gate = _AdmissionGate(inner: inner, rule: rule)
-                let hit = base.access(key, cost: cost, orInsert: value(), observer: &gate)
-                (asked, admits) = (gate.asked, gate.answer)
-                return hit
+            withUnsafeMutablePointer(to: &control) { control in
+                var gate = _AdmissionGate(inner: inner, control: control)
+                return base.access(key, cost: cost, orInsert: value(), observer: &gate)
             }
         }
-        if !hit && !asked && Base.takesAdmission && base.contains(key) {
-            // A policy that inserts without asking: decide now, and undo a refused insert.
-            asked = true
-            admits = rule.admits(key, cost: cost)
-            if !admits { base.remove(key, observer: &observer) }
-        }
-        if asked {
-            if admits { _admitted += 1 } else { _rejected += 1 }
-        }
+        control.didAccess(key, cost: cost, hit: hit, policy: &base, observer: &observer)
         return hit
     }
 }
@@ -90,15 +80,12 @@ struct _AdmissionGate<Inner: EvictionObserver, Rule: AdmissionRule>: EvictionObs
     @usableFromInline typealias Key = Inner.Key
     @usableFromInline typealias Value = Inner.Value
     @usableFromInline let inner: UnsafeMutablePointer<Inner>
-    @usableFromInline let rule: UnsafeMutablePointer<Rule>
-    /// Whether the policy asked, and the rule's last answer.
-    @usableFromInline var asked = false
-    @usableFromInline var answer = true
+    @usableFromInline let control: UnsafeMutablePointer<AdmissionControl<Rule>>
 
     @inlinable
-    init(inner: UnsafeMutablePointer<Inner>, rule: UnsafeMutablePointer<Rule>) {
+    init(inner: UnsafeMutablePointer<Inner>, control: UnsafeMutablePointer<AdmissionControl<Rule>>) {
         self.inner = inner
-        self.rule = rule
+        self.control = control
     }
 
     @inlinable mutating func trimWillBegin(_ kind: TrimKind) { inner.pointee.trimWillBegin(kind) }
@@ -108,9 +95,5 @@ struct _AdmissionGate<Inner: EvictionObserver, Rule: AdmissionRule>: EvictionObs
     @inlinable mutating func trimDidEnd(_ kind: TrimKind) { inner.pointee.trimDidEnd(kind) }
 
     @inlinable
-    mutating func admits(_ key: Key, cost: Int) -> Bool {
-        asked = true
-        answer = rule.pointee.admits(key, cost: cost)
-        return answer
-    }
+    mutating func admits(_ key: Key, cost: Int) -> Bool { control.pointee.admits(key, cost: cost) }
 }

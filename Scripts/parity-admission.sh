@@ -50,6 +50,7 @@ bin="${CACHEBENCH:-.build/release/cachebench}"
 if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
 exec python3 - "$bin" "${JOBS:-2}" <<'PY'
 import json, subprocess, sys
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 binary, jobs = sys.argv[1], int(sys.argv[2])
@@ -58,37 +59,61 @@ departures = {  # libCacheSim with ARC_find's stale ghost flags cleared (Traces/
     ("arc", "prob", "2", "lirs-sprite.csv", "70"): 106009,
     ("arc", "prob", "3", "lirs-sprite.csv", "70"): 106202,
 }
-rows = []
+# The registered name of each name and alias (compare reports policies by their registered names).
+registered = {}
+for policy in json.loads(subprocess.run([binary, "policies", "--format", "json"], capture_output=True, text=True,
+                                        check=True).stdout):
+    for name in [policy["name"]] + policy.get("aliases", []):
+        registered[name.lower()] = policy["name"]
+# One `compare` per trace, mode, rule, rule parameters and seed: every algorithm of those rows at
+# every capacity of them, from one read (`compare` gives each run a fresh copy of the rule, so each
+# cell equals a separate `replay`, which the tests prove).
+groups = defaultdict(list)
+count = 0
 with open("Traces/golden-libcachesim-0.3.5-admission.tsv") as table:
     next(table)
     for line in table:
-        rows.append(line.rstrip("\n").split("\t"))
+        row = line.rstrip("\n").split("\t")
+        trace, mode, size, algorithm, admission, params, seed = row[:7]
+        groups[(trace, mode, admission, params, seed)].append(row)
+        count += 1
 
-def run(row):
-    trace, mode, size, algorithm, admission, params, seed, requests, misses, byte_requests, byte_misses = row
+def check(key):
+    trace, mode, admission, params, seed = key
+    rows = groups[key]
     options = [] if params == "-" else params.split(",")
     if admission not in ("size", "bloomfilter"):
         options.append("seed=" + seed)
-    command = [binary, "replay", "Traces/" + trace, "--policy", algorithm, "--capacity", size,
-               "--admission", admission, "--format", "json"]
+    algorithms = sorted({row[3] for row in rows})
+    capacities = sorted({int(row[2]) for row in rows})
+    command = [binary, "compare", "Traces/" + trace, "--policies", ",".join(algorithms),
+               "--capacities", ",".join(map(str, capacities)), "--admission", admission, "--format", "json"]
     if options:
         command += ["--admission-option", ",".join(options)]
     if mode == "objects":
         command.append("--ignore-size")
-    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-    expected = departures.get((algorithm, admission, seed, trace, size))
-    got_bytes = result["byteRequests"] - result["byteHits"]
-    ok = result["requests"] == int(requests) and (
-        result["misses"] == expected if expected is not None
-        else result["misses"] == int(misses) and got_bytes == int(byte_misses))
-    return row, ok, result["misses"], got_bytes
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
+    results = {(r["policy"], r["capacity"]): r for r in json.loads(done.stdout)["results"]}
+    wrong = []
+    for row in rows:
+        _, _, size, algorithm, _, _, _, requests, misses, _, byte_misses = row
+        found = results.get((registered.get(algorithm.lower(), algorithm), int(size)))
+        expected = departures.get((algorithm, admission, seed, trace, size))
+        got = None if found is None else (found["requests"], found["misses"], found["byteRequests"] - found["byteHits"])
+        ok = got is not None and got[0] == int(requests) and (
+            got[1] == expected if expected is not None else got[1:] == (int(misses), int(byte_misses)))
+        if not ok:
+            wrong.append(f"MISMATCH {' '.join(row[:7])}: cachebench {got}, libCacheSim {(int(requests), int(misses), int(byte_misses))}")
+    return wrong
 
 failed = 0
 with ThreadPoolExecutor(jobs) as pool:
-    for row, ok, got, got_bytes in pool.map(run, rows):
-        if not ok:
-            failed += 1
-            print("MISMATCH", " ".join(row[:7]), "misses", got, "want", row[8], "byte misses", got_bytes, "want", row[10])
-print(f"{len(rows) - failed} of {len(rows)} rows match ({len(departures)} of them libCacheSim corrected)")
+    for wrong in pool.map(check, sorted(groups)):
+        failed += len(wrong)
+        for line in wrong:
+            print(line, flush=True)
+print(f"{count - failed} of {count} rows match ({len(departures)} of them libCacheSim corrected)")
 sys.exit(1 if failed else 0)
 PY

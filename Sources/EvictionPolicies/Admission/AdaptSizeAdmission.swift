@@ -28,7 +28,8 @@ public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {
     /// Requests between reconfigurations.
     public let reconfigurationInterval: Int
     /// The current size parameter c.
-    public private(set) var sizeParameter: Double = 32768
+    public var sizeParameter: Double { _sizeParameter }
+    @usableFromInline var _sizeParameter: Double = 32768
     @usableFromInline var random: _Lehmer64
     @usableFromInline var capacity: UInt64 = 0
     @usableFromInline var untilReconfiguration: UInt64
@@ -59,10 +60,15 @@ public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {
 
     @inlinable
     public mutating func admits(_ key: Key, cost: Int) -> Bool {
-        random.nextFraction() < exp(-Double(cost) / sizeParameter)
+        random.nextFraction() < exp(-Double(cost) / _sizeParameter)
     }
 
     /// libCacheSim's `updateStats`: reconfigure if due, then count the request.
+    ///
+    /// Inlinable, as everything it calls on each request: the statistics are keyed by `Key`, and
+    /// compiled where `Key` is concrete their lookups are direct (generic, each one went through
+    /// the key type's metadata: 12 % of a replay's time).
+    @inlinable
     public mutating func observe(_ key: Key, cost: Int, capacity: Int) {
         self.capacity = UInt64(Swift.max(capacity, 0))
         reconfigureIfDue()
@@ -84,9 +90,15 @@ public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {
         interval.sizes[i] = size
     }
 
+    @inlinable @inline(__always)
     mutating func reconfigureIfDue() {
         untilReconfiguration &-= 1
-        guard untilReconfiguration == 0 else { return }
+        if untilReconfiguration == 0 { reconfigure() }
+    }
+
+    /// Fits the size parameter to the history, every reconfiguration interval.
+    @inlinable @inline(never)
+    mutating func reconfigure() {
         guard trackedBytes > capacity &* 3 else {
             untilReconfiguration &+= 1000
             return
@@ -97,12 +109,13 @@ public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {
                                     capacity: Double(capacity))
         if let best = model.bestLog2SizeParameter(maximumIterations: maximumIterations,
                                                   log2Capacity: log2(Double(capacity))) {
-            sizeParameter = pow(2, best)
+            _sizeParameter = pow(2, best)
         }
     }
 
     /// Decays the history, adds the interval to it, and forgets objects whose weight fell
     /// below 0.1.
+    @inlinable
     mutating func foldIntervalIntoHistory() {
         let decay = 0.3
         for i in history.weights.indices { history.weights[i] *= decay }
@@ -139,12 +152,12 @@ struct _ObjectStatistics<Key: Hashable> {
     @usableFromInline var sizes: [Int64] = []
     @usableFromInline var positions: [Key: Int] = [:]
 
-    @usableFromInline init() {}
+    @inlinable init() {}
 
-    @usableFromInline func index(of key: Key) -> Int? { positions[key] }
+    @inlinable func index(of key: Key) -> Int? { positions[key] }
 
     /// Adds `key` with weight 0 and size 0; returns its index.
-    @usableFromInline mutating func append(_ key: Key) -> Int {
+    @inlinable mutating func append(_ key: Key) -> Int {
         positions[key] = keys.count
         keys.append(key)
         weights.append(0)

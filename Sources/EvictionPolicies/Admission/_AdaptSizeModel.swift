@@ -3,16 +3,25 @@ import Foundation
 /// AdaptSize's model of the hit ratio a size parameter c would give (the paper's Markov-chain
 /// approximation, with libCacheSim's fixed-point iteration and Padé-style terms), and the search
 /// for the best log2(c). Each evaluation is O(objects).
+@usableFromInline
 struct _AdaptSizeModel {
     let weights: [Double]
     let sizes: [Double]
     let capacity: Double
+
+    @usableFromInline
+    init(weights: [Double], sizes: [Double], capacity: Double) {
+        self.weights = weights
+        self.sizes = sizes
+        self.capacity = capacity
+    }
 
     /// The golden-section ratio and its complement, and the search's relative tolerance.
     static let ratio = 0.61803399
     static let tolerance = 3.0e-8
 
     /// The log2(c) with the best modelled hit ratio, or `nil` when the model gave NaN.
+    @usableFromInline
     func bestLog2SizeParameter(maximumIterations: Int, log2Capacity: Double) -> Double? {
         let r = Self.ratio, v = 1 - Self.ratio
         var x0 = 0.0, x1 = log2Capacity, x2 = x1, x3 = x1

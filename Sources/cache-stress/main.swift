@@ -91,7 +91,7 @@ func stressCache(_ policy: CachePolicy, seed: UInt64) {
     cache.evictionHandler = { key, value, _ in
         check(key == "https://example.com/\(value.number).jpg", "cache \(policy): evicted \(key) with another key's value")
     }
-    hammer(cache, name: "Cache(.\(policy))", threads: 8, operations: 3_000, seed: seed,
+    hammer(cache, name: "Cache(.\(policy))", threads: 8, operations: 1_500, seed: seed,
            changeLimit: { rng in
                now.add(Int.random(in: 0...50, using: &rng))
                switch Int.random(in: 0..<3, using: &rng) {
@@ -110,7 +110,7 @@ func stressCache(_ policy: CachePolicy, seed: UInt64) {
 func stressStriped(seed: UInt64) {
     let cache = StripedCache<String, Blob>(policy: .lru, stripes: 4, costLimit: 4_000, countLimit: 200,
                                            observesSystemEvents: false)
-    hammer(cache, name: "StripedCache", threads: 4, operations: 5_000, seed: seed,
+    hammer(cache, name: "StripedCache", threads: 4, operations: 2_500, seed: seed,
            changeLimit: { cache.countLimit = Int.random(in: 100...200, using: &$0) },
            warn: { cache.handle(.memoryWarning) })
     check(cache.count <= 200 && cache.totalCost <= 4_000, "StripedCache: limits broken")
@@ -125,7 +125,7 @@ func stressSynchronized(seed: UInt64) {
     let cache = SynchronizedCache(policy)
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
         var rng = SplitMix(state: seed &+ UInt64(thread))
-        for _ in 0..<5_000 {
+        for _ in 0..<2_500 {
             let n = Int.random(in: 0..<2_000, using: &rng)
             let key = "k\(n)"
             switch Int.random(in: 0..<10, using: &rng) {

@@ -215,7 +215,7 @@ struct LRUStackProfilerTests {
     func bundledObjectMode(_ name: String) throws {
         let trace = TraceSpec(path: Repository.trace(name))
         let workingSet = try WorkingSet.measure(trace, ignoreSize: true).objects
-        let capacities = try CapacityList.parse("1...\(workingSet + 10):9").resolve(workingSet: nil)
+        let capacities = try CapacityList.parse("1...\(workingSet + 10):5").resolve(workingSet: nil)
         let compared = try Compare.run(CompareJob(trace: trace, policies: ["lru"], capacities: CapacityList(capacities.map { .size($0) }),
                                                   ignoreSize: true))
         #expect(compared.results.count == capacities.count)

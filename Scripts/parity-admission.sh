@@ -46,25 +46,20 @@ if [[ "${1:-}" == "--derive" ]]; then
   done
   exit 0
 fi
-bin="${CACHEBENCH:-.build/release/cachebench}"
-if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
-exec python3 - "$bin" "${JOBS:-2}" <<'PY'
-import json, subprocess, sys
+exec python3 - <<'PY'
+import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+sys.path.insert(0, "Scripts")
+from _parity import jobs, registered_names, release_binary, run_json
 
-binary, jobs = sys.argv[1], int(sys.argv[2])
+binary = release_binary()
 departures = {  # libCacheSim with ARC_find's stale ghost flags cleared (Traces/README.md)
     ("arc", "prob", "1", "lirs-sprite.csv", "70"): 106218,
     ("arc", "prob", "2", "lirs-sprite.csv", "70"): 106009,
     ("arc", "prob", "3", "lirs-sprite.csv", "70"): 106202,
 }
-# The registered name of each name and alias (compare reports policies by their registered names).
-registered = {}
-for policy in json.loads(subprocess.run([binary, "policies", "--format", "json"], capture_output=True, text=True,
-                                        check=True).stdout):
-    for name in [policy["name"]] + policy.get("aliases", []):
-        registered[name.lower()] = policy["name"]
+registered = registered_names(binary)
 # One `compare` per trace, mode, rule, rule parameters and seed: every algorithm of those rows at
 # every capacity of them, from one read (`compare` gives each run a fresh copy of the rule, so each
 # cell equals a separate `replay`, which the tests prove).
@@ -86,16 +81,13 @@ def check(key):
         options.append("seed=" + seed)
     algorithms = sorted({row[3] for row in rows})
     capacities = sorted({int(row[2]) for row in rows})
-    command = [binary, "compare", "Traces/" + trace, "--policies", ",".join(algorithms),
-               "--capacities", ",".join(map(str, capacities)), "--admission", admission, "--format", "json"]
+    arguments = ["compare", "Traces/" + trace, "--policies", ",".join(algorithms),
+                 "--capacities", ",".join(map(str, capacities)), "--admission", admission]
     if options:
-        command += ["--admission-option", ",".join(options)]
+        arguments += ["--admission-option", ",".join(options)]
     if mode == "objects":
-        command.append("--ignore-size")
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
-    results = {(r["policy"], r["capacity"]): r for r in json.loads(done.stdout)["results"]}
+        arguments.append("--ignore-size")
+    results = {(r["policy"], r["capacity"]): r for r in run_json(binary, arguments)["results"]}
     wrong = []
     for row in rows:
         _, _, size, algorithm, _, _, _, requests, misses, _, byte_misses = row
@@ -109,7 +101,7 @@ def check(key):
     return wrong
 
 failed = 0
-with ThreadPoolExecutor(jobs) as pool:
+with ThreadPoolExecutor(jobs()) as pool:
     for wrong in pool.map(check, sorted(groups)):
         failed += len(wrong)
         for line in wrong:

@@ -10,35 +10,30 @@
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="${CACHEBENCH:-.build/release/cachebench}"
-if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
-exec python3 - "$bin" "${JOBS:-2}" "$@" <<'PY'
-import json, subprocess, sys
+exec python3 - "$@" <<'PY'
+import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+sys.path.insert(0, "Scripts")
+from _parity import jobs, registered_names, release_binary, run_json
 
-binary, jobs, wanted = sys.argv[1], int(sys.argv[2]), [a.lower() for a in sys.argv[3:]]
-known = subprocess.run([binary, "policies", "--format", "json"], capture_output=True, text=True, check=True).stdout
-names = set()
-for policy in json.loads(known):
-    names.add(policy["name"])
-    names.update(policy.get("aliases", []))
+binary, wanted = release_binary(), [a.lower() for a in sys.argv[1:]]
+names = registered_names(binary)
 rows = []
 with open("Traces/golden-libcachesim-0.3.5-randomized.tsv") as table:
     next(table)
     for line in table:
         trace, mode, size, algorithm, seeds, requests, mean, sd, low, high = line.rstrip("\n").split("\t")
-        if (wanted and algorithm not in wanted) or (not wanted and algorithm not in names):
+        if (wanted and algorithm not in wanted) or (not wanted and algorithm.lower() not in names):
             continue
         rows.append((trace, mode, int(size), algorithm, int(requests), float(mean), int(low), int(high)))
 
 def misses(row, seed):
     trace, mode, size, algorithm = row[:4]
-    command = [binary, "replay", "Traces/" + trace, "--policy", algorithm, "--capacity", str(size),
-               "--option", f"seed={seed}", "--format", "json"]
+    arguments = ["replay", "Traces/" + trace, "--policy", algorithm, "--capacity", str(size), "--option", f"seed={seed}"]
     if mode == "objects":
-        command.append("--ignore-size")
-    report = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+        arguments.append("--ignore-size")
+    report = run_json(binary, arguments)
     if report["requests"] != row[4]:
         raise SystemExit(f"{trace}: {report['requests']} requests, libCacheSim {row[4]}")
     return report["misses"]
@@ -49,7 +44,7 @@ def check(row):
     return row, mean, row[6] - slack <= mean <= row[7] + slack
 
 summary = defaultdict(lambda: [0, 0])
-with ThreadPoolExecutor(max_workers=jobs) as pool:
+with ThreadPoolExecutor(max_workers=jobs()) as pool:
     for row, mean, ok in pool.map(check, rows):
         trace, mode, size, algorithm, requests, lcs_mean, low, high = row
         summary[algorithm][0] += ok

@@ -15,20 +15,15 @@
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="${CACHEBENCH:-.build/release/cachebench}"
-if [[ ! -x "$bin" ]]; then swift build -c release --product cachebench >&2; fi
-exec python3 - "$bin" "${JOBS:-2}" "$@" <<'PY'
-import json, subprocess, sys
+exec python3 - "$@" <<'PY'
+import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+sys.path.insert(0, "Scripts")
+from _parity import jobs, registered_names, release_binary, run_json
 
-binary, jobs, wanted = sys.argv[1], int(sys.argv[2]), [a.lower() for a in sys.argv[3:]]
-# The registered name of each name and alias (compare reports policies by their registered names).
-registered = {}
-for policy in json.loads(subprocess.run([binary, "policies", "--format", "json"], capture_output=True, text=True,
-                                        check=True).stdout):
-    for name in [policy["name"]] + policy.get("aliases", []):
-        registered[name.lower()] = policy["name"]
+binary, wanted = release_binary(), [a.lower() for a in sys.argv[1:]]
+registered = registered_names(binary)
 groups = defaultdict(list)  # (trace, mode) -> rows
 with open("Traces/golden-libcachesim-0.3.5.tsv") as table:
     next(table)
@@ -40,12 +35,6 @@ with open("Traces/golden-libcachesim-0.3.5.tsv") as table:
 if not groups:
     raise SystemExit(f"no rows of Traces/golden-libcachesim-0.3.5.tsv for {' '.join(wanted)}")
 
-def run(arguments):
-    done = subprocess.run([binary] + arguments + ["--format", "json"], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(arguments)}: exit {done.returncode}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
-
 def check(key):
     trace, mode = key
     rows = groups[key]
@@ -54,13 +43,13 @@ def check(key):
     others = sorted({a for a, *_ in rows if a != "lru"})
     if others:
         capacities = sorted({size for a, size, *_ in rows if a != "lru"})
-        report = run(["compare", "Traces/" + trace, "--policies", ",".join(others),
+        report = run_json(binary, ["compare", "Traces/" + trace, "--policies", ",".join(others),
                       "--capacities", ",".join(map(str, capacities))] + mode_flag)
         for result in report["results"]:
             results[(result["policy"], result["capacity"])] = result
     for algorithm, size, *_ in rows:
         if algorithm == "lru":
-            results[("lru", size)] = run(["replay", "Traces/" + trace, "--policy", "lru",
+            results[("lru", size)] = run_json(binary, ["replay", "Traces/" + trace, "--policy", "lru",
                                           "--capacity", str(size)] + mode_flag)
     wrong = []
     for algorithm, size, requests, misses, byte_misses in rows:
@@ -71,7 +60,7 @@ def check(key):
     return key, len(rows), wrong
 
 total = failed = 0
-with ThreadPoolExecutor(max_workers=jobs) as pool:
+with ThreadPoolExecutor(max_workers=jobs()) as pool:
     for (trace, mode), count, wrong in pool.map(check, sorted(groups)):
         total += count
         failed += len(wrong)

@@ -208,6 +208,7 @@ enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == U
         return hit ? .hit : .miss
     }
     /// The end of an admission-controlled request (``AdmissionControl/didAccess(_:cost:hit:policy:observer:)``).
+    /// Out of line: only a run behind a rule calls it, and inlined it would grow every plain loop.
     @inlinable @inline(never)
     static func finishAdmission(_ policy: inout Policy, _ key: UInt64, cost: Int, hit: Bool,
                                 _ admission: UnsafeMutablePointer<AdmissionControl<LibCacheSimAdmission<UInt64>>>,

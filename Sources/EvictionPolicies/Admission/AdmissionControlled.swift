@@ -60,8 +60,8 @@ where Rule.Key == Base.Key {
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
         control.willAccess(key, cost: cost, to: Base.self)
-        // The gate reaches the caller's observer and the rule through pointers for the one call,
-        // so neither is copied (no copy-on-write of their storage per request).
+        // The gate reaches the caller's observer and the rule's bookkeeping through pointers for
+        // the one call, so neither is copied (no copy-on-write of their storage per request).
         let hit = withUnsafeMutablePointer(to: &observer) { inner in
             withUnsafeMutablePointer(to: &control) { control in
                 var gate = _AdmissionGate(inner: inner, control: control)

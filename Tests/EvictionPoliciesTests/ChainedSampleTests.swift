@@ -52,7 +52,8 @@ import TestSupport
     func matchesModel(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         // The residents as the policies keep them.
-        var residents = try _SampledResidents(options: PolicyOptions(["seed": String(seed)]), buckets: 4)
+        var residents = try _SampledResidents<_ChainedSample>(options: PolicyOptions(["seed": String(seed)]), buckets: 4)
+        let index = SlotIndex()
         var model = Model(buckets: 4)
         var drawsB = SeededGenerator(seed: seed)
         var resident: [Int32] = []
@@ -70,16 +71,16 @@ import TestSupport
                 nextSlot += 1
                 let hash = random.next() % 1024
                 hashes[slot] = hash
-                residents.insert(slot, hash: hash)
+                residents.insert(slot, hash: hash, index: index)
                 model.insert(slot, hash: hash)
                 resident.append(slot)
             } else if roll < (growing ? 8 : 4) || resident.count < 2 {
-                let drawn = residents.draw()
+                let drawn = residents.draw(index: index)
                 #expect(drawn == model.draw(using: &drawsB))
                 #expect(resident.contains(drawn))
             } else {
                 let slot = resident.remove(at: Int(random.next() % UInt64(resident.count)))
-                residents.remove(slot, hash: hashes[slot]!)
+                residents.remove(slot, hash: hashes[slot]!, index: index)
                 model.remove(slot)
             }
             #expect(residents.count == model.count)

@@ -40,7 +40,7 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents
+    public var residents: _SampledResidents<_ChainedSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
     /// Per slot: the 1-based index of its next request.
@@ -59,6 +59,11 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable @inline(__always)
+    public mutating func _withResidents<Result>(
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
+    ) -> Result { body(&store, &residents) }
 
     @inlinable
     public mutating func noteNextAccess(_ index: Int64) {

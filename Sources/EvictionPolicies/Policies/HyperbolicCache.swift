@@ -29,7 +29,7 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents
+    public var residents: _SampledResidents<_ChainedSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
     /// Per slot: its frequency and entry time, side by side, so a draw's score loads one line.
@@ -46,6 +46,11 @@ public struct HyperbolicCache<Key: Hashable, Value>: _SampledPolicy {
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable @inline(__always)
+    public mutating func _withResidents<Result>(
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
+    ) -> Result { body(&store, &residents) }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
         requests += 1

@@ -3,8 +3,11 @@ import _CSupport
 /// An open-addressing hash index from a key's hash to a slot, with linear probing and
 /// backward-shift deletion (no tombstones).
 ///
-/// Each bucket packs the low 32 bits of the hash with `slot + 1` in one `UInt64` (0 is empty), so
-/// a probe compares hashes without touching the slot; the caller confirms the key.
+/// Each bucket packs the high 32 bits of the hash with `slot + 1` in one `UInt64` (0 is empty), so
+/// a probe compares hashes without touching the slot; the caller confirms the key. A hash's home
+/// bucket is its top bits (as many as the table's size needs), so the buckets of the hashes that
+/// share their top bits lie together: a sampling policy draws from the index itself
+/// (``forEachSlot(topBits:equalTo:_:)``), with no table of its own.
 /// The table doubles when it is half full.
 ///
 /// - Complexity: find, insert and remove are O(1) expected; growing is O(n), amortised O(1).
@@ -12,6 +15,10 @@ import _CSupport
 public struct SlotIndex: Sendable {
     @usableFromInline var buckets: ContiguousArray<UInt64>
     @usableFromInline var mask: Int
+    /// 64 minus log2 of the bucket count (32 to 60): a hash's home is `hash >> shift`, and a
+    /// bucket's home is `bucket >> shift` (its high half is the hash's). Shifted with `&>>`:
+    /// always below 64, so the overshift check of `>>` is not needed.
+    @usableFromInline var shift: Int
     @usableFromInline var count: Int = 0
     /// The seed for hashing `String` keys; see ``_hashString(_:seed:)``.
     @usableFromInline let seed: UInt64
@@ -24,13 +31,18 @@ public struct SlotIndex: Sendable {
         while size < minimumCapacity * 2 { size <<= 1 }
         buckets = ContiguousArray(repeating: 0, count: size)
         mask = size - 1
+        shift = 64 - size.trailingZeroBitCount
     }
+
+    /// The bucket where a probe for `hash` starts.
+    @inlinable @inline(__always)
+    func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash &>> UInt64(truncatingIfNeeded: shift)) }
 
     /// The first slot filed under `hash` for which `matches` holds, or -1. O(1) expected.
     @inlinable @inline(__always)
     public func find(hash: UInt64, matches: (Int32) -> Bool) -> Int32 {
-        let tag = hash & 0xffff_ffff
-        var i = Int(truncatingIfNeeded: hash) & mask
+        let tag = hash >> 32
+        var i = home(hash)
         while true {
             let bucket = buckets[i]
             if bucket == 0 { return -1 }
@@ -46,7 +58,7 @@ public struct SlotIndex: Sendable {
     @inlinable @inline(__always)
     public func prefetch(hash: UInt64) {
         buckets.withUnsafeBufferPointer { buckets in
-            if let base = buckets.baseAddress { _cs_prefetch(base + (Int(truncatingIfNeeded: hash) & mask)) }
+            if let base = buckets.baseAddress { _cs_prefetch(base + home(hash)) }
         }
     }
 
@@ -54,14 +66,62 @@ public struct SlotIndex: Sendable {
     /// prefetching, not confirmed against the key.
     @inlinable @inline(__always)
     public func candidate(hash: UInt64) -> Int32 {
-        let tag = hash & 0xffff_ffff
-        var i = Int(truncatingIfNeeded: hash) & mask
+        let tag = hash >> 32
+        var i = home(hash)
         while true {
             let bucket = buckets[i]
             if bucket == 0 { return -1 }
             if bucket >> 32 == tag { return Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1 }
             i = (i + 1) & mask
         }
+    }
+
+    /// Calls `body` with each filed slot whose hash's top `bits` bits are `group` (0 ≤ `bits` ≤ 32; 0: every slot),
+    /// in probe order.
+    ///
+    /// Homes are hashes' top bits, so those slots lie in one run of buckets: the homes the group
+    /// covers, then the rest of the cluster they end in. A sampling policy uses this to treat
+    /// the index as a chained hash table of 2^`bits` chains.
+    ///
+    /// - Complexity: O(2^(log2 bucket count − `bits`) + the cluster's length), O(1) expected
+    ///   when the groups are no smaller than a few buckets' worth of entries.
+    @inlinable @inline(__always)
+    public func forEachSlot(topBits bits: Int, equalTo group: UInt64, _ body: (Int32) -> Void) {
+        let logSize = 64 - shift
+        let first = bits <= logSize ? Int(truncatingIfNeeded: group) << (logSize - bits) : Int(truncatingIfNeeded: group) >> (bits - logSize)
+        let last = bits <= logSize ? first + (1 << (logSize - bits)) - 1 : first
+        let groupShift = UInt64(truncatingIfNeeded: 64 - bits)
+        let mask = self.mask
+        buckets.withUnsafeBufferPointer { buckets in
+            // Past `last`, the first empty bucket ends the cluster, and with it the group's slots.
+            var position = first
+            while position - first <= mask {
+                let bucket = buckets[position & mask]
+                if bucket == 0 {
+                    if position >= last { return }
+                } else if bucket >> groupShift == group {
+                    body(Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1)
+                }
+                position += 1
+            }
+        }
+    }
+
+    /// Starts loading the first bucket of the run ``forEachSlot(topBits:equalTo:_:)`` reads for
+    /// `group`. O(1).
+    @inlinable @inline(__always)
+    public func prefetch(topBits bits: Int, group: UInt64) {
+        let logSize = 64 - shift
+        let first = bits <= logSize ? Int(truncatingIfNeeded: group) << (logSize - bits) : Int(truncatingIfNeeded: group) >> (bits - logSize)
+        buckets.withUnsafeBufferPointer { buckets in
+            if let base = buckets.baseAddress { _cs_prefetch(base + (first & mask)) }
+        }
+    }
+
+    /// Calls `body` with the high 32 bits of the hash of every filed slot. O(bucket count).
+    @inlinable
+    public func forEachHashHigh(_ body: (UInt32) -> Void) {
+        for bucket in buckets where bucket != 0 { body(UInt32(truncatingIfNeeded: bucket >> 32)) }
     }
 
     // Insert and remove work on the buckets through one unsafe buffer access: subscripting the
@@ -72,10 +132,11 @@ public struct SlotIndex: Sendable {
     @inlinable
     public mutating func insert(hash: UInt64, slot: Int32) {
         if (count + 1) * 2 > buckets.count { grow() }
-        let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
+        let entry = hash & 0xffff_ffff_0000_0000 | UInt64(UInt32(slot) + 1)
         let mask = self.mask
+        let start = home(hash)
         buckets.withUnsafeMutableBufferPointer { buckets in
-            var i = Int(truncatingIfNeeded: hash) & mask
+            var i = start
             while buckets[i] != 0 { i = (i + 1) & mask }
             buckets[i] = entry
         }
@@ -85,10 +146,12 @@ public struct SlotIndex: Sendable {
     /// Forgets `slot` filed under `hash`, if it is there. O(1) expected.
     @inlinable
     public mutating func remove(hash: UInt64, slot: Int32) {
-        let entry = (hash & 0xffff_ffff) << 32 | UInt64(UInt32(slot) + 1)
+        let entry = hash & 0xffff_ffff_0000_0000 | UInt64(UInt32(slot) + 1)
         let mask = self.mask
+        let shift = UInt64(truncatingIfNeeded: self.shift)
+        let start = home(hash)
         let removed = buckets.withUnsafeMutableBufferPointer { buckets -> Bool in
-            var i = Int(truncatingIfNeeded: hash) & mask
+            var i = start
             while buckets[i] != entry {
                 if buckets[i] == 0 { return false }
                 i = (i + 1) & mask
@@ -97,7 +160,7 @@ public struct SlotIndex: Sendable {
             var hole = i
             var j = (i + 1) & mask
             while buckets[j] != 0 {
-                let home = Int(truncatingIfNeeded: buckets[j] >> 32) & mask
+                let home = Int(truncatingIfNeeded: buckets[j] &>> shift)
                 // Move j into the hole unless its home lies cyclically in (hole, j].
                 let distanceToJ = (j - home) & mask
                 let distanceToHole = (hole - home) & mask
@@ -127,15 +190,18 @@ public struct SlotIndex: Sendable {
     @inlinable
     mutating func grow() { rebuild(size: buckets.count * 2) }
 
-    /// Refiles every entry in a table of `size` buckets (a power of two). Entries keep the low
-    /// 32 bits of their hash, which are all a home position needs below 2^32 buckets.
+    /// Refiles every entry in a table of `size` buckets (a power of two). Entries keep the high
+    /// 32 bits of their hash, which are all a home position needs up to 2^32 buckets (an `Int32`
+    /// slot number never needs more).
     @inlinable
     mutating func rebuild(size: Int) {
         let old = buckets
         buckets = ContiguousArray(repeating: 0, count: size)
         mask = size - 1
+        shift = 64 - size.trailingZeroBitCount
+        let shift = UInt64(truncatingIfNeeded: self.shift)
         for entry in old where entry != 0 {
-            var i = Int(truncatingIfNeeded: entry >> 32) & mask
+            var i = Int(truncatingIfNeeded: entry &>> shift)
             while buckets[i] != 0 { i = (i + 1) & mask }
             buckets[i] = entry
         }

@@ -5,9 +5,10 @@
 /// **Rule.** Hits change nothing. A miss evicts random residents until the new object fits (cost
 /// and count), then inserts it. A draw picks a random non-empty bucket of a chained hash table of
 /// the residents, then a random entry of that bucket, as libCacheSim's `hashtable_rand_obj` does
-/// (so entries that share a bucket are drawn less often; see `_ChainedSample`). An object larger than the capacity is never inserted.
-/// Re-inserting a resident key replaces its cost in place. The draws come from a generator
-/// seeded by the `seed` option, so a run is reproducible.
+/// (so entries that share a bucket are drawn less often; the buckets are the key index's, see
+/// `_IndexedSample`). An object larger than the capacity is never inserted. Re-inserting a
+/// resident key replaces its cost in place. The draws come from a generator seeded by the
+/// `seed` option, so a run is reproducible.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1) expected.
 public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
@@ -21,7 +22,7 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents
+    public var residents: _SampledResidents<_IndexedSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
@@ -39,5 +40,10 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
         _sample(slot)
     }
 
-    @inlinable public mutating func victim() -> Int32 { residents.draw() }
+    @inlinable public mutating func victim() -> Int32 { _draw() }
+
+    @inlinable @inline(__always)
+    public mutating func _withResidents<Result>(
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
+    ) -> Result { body(&store, &residents) }
 }

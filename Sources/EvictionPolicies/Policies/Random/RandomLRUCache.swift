@@ -27,7 +27,7 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents
+    public var residents: _SampledResidents<_ChainedSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
     /// The residents' last access times.
@@ -43,4 +43,9 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
+
+    @inlinable @inline(__always)
+    public mutating func _withResidents<Result>(
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
+    ) -> Result { body(&store, &residents) }
 }

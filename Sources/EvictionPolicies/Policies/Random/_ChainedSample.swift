@@ -2,6 +2,10 @@
 /// random draw is distributed as `hashtable_rand_obj` (chainedHashTableV2.c, 0.3.5) draws: a
 /// uniformly random *non-empty bucket*, then a uniformly random object in its chain.
 ///
+/// A table of its own, beside the arena's index: for the policies that draw dozens of
+/// candidates per eviction from a small table (Hyperbolic's 2^12 buckets stay in the processor's
+/// cache), or that keep ghosts. Random and RandomTwo draw from the index itself (`_IndexedSample`).
+///
 /// That is not uniform over objects: an object that shares its bucket is drawn less often, for
 /// as long as it shares it, so some objects are kept longer at random; on looping traces this
 /// changes the miss ratio by a few per cent against a uniform draw. The table's size follows
@@ -23,8 +27,7 @@
 /// for a walk past the second slot. That halved a draw's time.
 ///
 /// - Complexity: insert O(1) amortised; remove and draw O(chain length), O(1) expected.
-@usableFromInline
-struct _ChainedSample {
+public struct _ChainedSample: _SampleTable {
     /// Per bucket: its chain's first two slots (-1 where there is none) and its length.
     @usableFromInline var buckets: ContiguousArray<_Bucket>
     /// Per bucket, a bit set when its chain is not empty; 64 buckets a word.
@@ -44,8 +47,14 @@ struct _ChainedSample {
         @inlinable init() {}
     }
 
+    /// An empty table of 2^16 buckets.
+    public init() { self.init(buckets: 1 << 16) }
+
+    /// An empty table of `chains` buckets (a power of two).
+    public init(chains: Int) { self.init(buckets: chains) }
+
     /// An empty table of `buckets` buckets (a power of two).
-    @inlinable init(buckets: Int = 1 << 16) {
+    @inlinable init(buckets: Int) {
         self.buckets = ContiguousArray(repeating: _Bucket(), count: buckets)
         occupied = Self.emptyBitmap(buckets: buckets)
     }
@@ -111,6 +120,24 @@ struct _ChainedSample {
         buckets[index] = bucket
         count -= 1
     }
+
+    @inlinable public var residentCount: Int { count }
+
+    @inlinable
+    public mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) { insert(slot, hash: hash) }
+
+    @inlinable
+    public mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) { remove(slot, hash: hash) }
+
+    @inlinable @inline(__always)
+    public mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32 {
+        draw(using: &generator)
+    }
+
+    /// None: a draw here reads its bucket from a small table, and the policies using it draw
+    /// their candidates in batches that they prefetch themselves.
+    @inlinable @inline(__always)
+    public func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 { -1 }
 
     /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)

@@ -1,32 +1,53 @@
+/// Where a sampling policy draws its residents from, as libCacheSim's chained hash table draws
+/// them (`hashtable_rand_obj`): a table of its own (``_ChainedSample``) or the arena's key index
+/// (``_IndexedSample``). Each call gets the arena's index, which a table of its own ignores.
+public protocol _SampleTable {
+    /// An empty table, sized as libCacheSim sizes Random's (2^16 chains).
+    init()
+    /// An empty table of `chains` chains (a power of two).
+    init(chains: Int)
+    /// The residents filed.
+    var residentCount: Int { get }
+    /// Files newly stored `slot`, whose key hashes to `hash`; `index` holds it already.
+    mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex)
+    /// Takes out `slot`, whose key hashes to `hash`; `index` holds it still.
+    mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex)
+    /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
+    mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32
+    /// The slot the next draw with `generator` will probably take, for prefetching, or -1; the
+    /// table may start loading what the draw after needs.
+    func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
+}
+
 /// What every sampling policy keeps of its residents (Random, RandomTwo, RandomLRU, Hyperbolic,
-/// BeladySize): the chained-hash sample it draws its candidates from and the seeded generator of
-/// those draws. A policy keeps only its own scores beside it (see ``_SampledPolicy``).
+/// BeladySize): the table it draws its candidates from and the seeded generator of those draws.
+/// A policy keeps only its own scores beside it (see ``_SampledPolicy``).
 ///
-/// - Complexity: ``insert(_:hash:)`` O(1) amortised; ``remove(_:hash:)`` and ``draw()`` O(1)
-///   expected (see `_ChainedSample`).
-public struct _SampledResidents {
-    @usableFromInline var sample: _ChainedSample
+/// - Complexity: ``insert(_:hash:index:)`` O(1) amortised; ``remove(_:hash:index:)`` and
+///   ``draw(index:)`` O(1) expected (see the table's type).
+public struct _SampledResidents<Table: _SampleTable> {
+    @usableFromInline var sample: Table
     @usableFromInline var generator: SeededGenerator
 
-    /// An empty sample of `buckets` hash buckets, its generator seeded by the `seed` option (1 by default).
+    /// An empty sample of `buckets` hash chains, its generator seeded by the `seed` option (1 by default).
     init(options: PolicyOptions, buckets: Int = 1 << 16) throws(PolicyConfigurationError) {
-        sample = _ChainedSample(buckets: buckets)
+        sample = Table(chains: buckets)
         generator = try SeededGenerator(seedOption: options)
     }
 
-    @inlinable var count: Int { sample.count }
+    @inlinable var count: Int { sample.residentCount }
 
     /// Files a newly stored slot, whose key hashes to `hash`.
     @inlinable
-    mutating func insert(_ slot: Int32, hash: UInt64) { sample.insert(slot, hash: hash) }
+    mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) { sample.insert(slot, hash: hash, index: index) }
 
     /// Takes a slot that is leaving, whose key hashes to `hash`, out of the sample.
     @inlinable
-    mutating func remove(_ slot: Int32, hash: UInt64) { sample.remove(slot, hash: hash) }
+    mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) { sample.remove(slot, hash: hash, index: index) }
 
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     @inlinable @inline(__always)
-    mutating func draw() -> Int32 { sample.draw(using: &generator) }
+    mutating func draw(index: borrowing SlotIndex) -> Int32 { sample.draw(index: index, using: &generator) }
 }
 
 /// A policy that evicts residents drawn at random (``_SampledResidents``): the count, filing a
@@ -36,18 +57,36 @@ public struct _SampledResidents {
 ///
 /// - Complexity: every step here is O(1) expected.
 public protocol _SampledPolicy: BudgetedPolicy {
+    /// Where the policy draws its residents from.
+    associatedtype Sample: _SampleTable
     /// The residents the policy draws from.
-    var residents: _SampledResidents { get set }
+    var residents: _SampledResidents<Sample> { get set }
+    /// Runs `body` on the arena and the residents in place, together (a policy's stored
+    /// properties can be; this generic code cannot reach both at once otherwise).
+    mutating func _withResidents<Result>(_ body: (inout SlotArena<Key, Value>, inout _SampledResidents<Sample>) -> Result) -> Result
 }
 
 extension _SampledPolicy {
     @inlinable public var count: Int { residents.count }
 
+    /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
+    /// Then starts loading what the next draw will read, where the table can tell.
+    @inlinable @inline(__always)
+    public mutating func _draw() -> Int32 {
+        _withResidents { store, residents in
+            let slot = residents.draw(index: store.index)
+            store.prefetchSlot(residents.sample.lookAhead(index: store.index, generator: residents.generator))
+            return slot
+        }
+    }
+
     /// Files newly stored `slot` in the sample and its cost in the budget. O(1) amortised.
     @inlinable public mutating func _sample(_ slot: Int32) {
-        // `_inPlace`: a plain read of `store` here would copy the arena (see ArenaPolicy).
-        let (hash, cost) = _inPlace { ($0.hash($0.key(slot)), $0.cost(slot)) }
-        residents.insert(slot, hash: hash)
+        // In place: a plain read of `store` here would copy the arena (see ArenaPolicy).
+        let cost = _withResidents { store, residents in
+            residents.insert(slot, hash: store.hash(store.key(slot)), index: store.index)
+            return store.cost(slot)
+        }
         budget.cost += cost
     }
 
@@ -77,7 +116,7 @@ extension _SampledPolicy {
                 let count = Swift.min(left, drawn.count)
                 left -= count
                 for i in 0..<count {
-                    drawn[i] = residents.draw()
+                    drawn[i] = _draw()
                     prefetch(&self, drawn[i])
                 }
                 for i in 0..<count {
@@ -92,8 +131,10 @@ extension _SampledPolicy {
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         // The hash comes from the key, in the slot's line that the eviction loads anyway.
-        let (hash, cost) = _inPlace { ($0.hash($0.key(slot)), $0.cost(slot)) }
-        residents.remove(slot, hash: hash)
+        let cost = _withResidents { store, residents in
+            residents.remove(slot, hash: store.hash(store.key(slot)), index: store.index)
+            return store.cost(slot)
+        }
         budget.cost -= cost
     }
 }

@@ -1,0 +1,185 @@
+/// The residents drawn as libCacheSim's chained hash table draws them (`hashtable_rand_obj`,
+/// chainedHashTableV2.c, 0.3.5: a uniformly random *non-empty bucket*, then a uniformly random
+/// object of its chain), with the arena's own key index as the table: a chain is the slots whose
+/// hashes share their top bits (see ``SlotIndex/forEachSlot(topBits:equalTo:_:)``), and this type
+/// keeps only the chain count and a bitmap of the non-empty chains.
+///
+/// Why not a table of its own (`_ChainedSample`): a random eviction then reads the drawn chain
+/// from the index, whose buckets it updates next when the victim leaves, and a new resident's
+/// chain is the index bucket its lookup has just read; a separate table cost a cache miss for
+/// each of those, and a megabyte or more of memory, at the heart of Random's eviction. It needs
+/// every filed slot to be a resident: for policies without ghosts (Random, RandomTwo). Each draw
+/// reads the chain's buckets once, which a policy drawing dozens of candidates per eviction (with
+/// a small table of its own, as libCacheSim sizes Hyperbolic's) does not want.
+///
+/// The chain count follows libCacheSim's: 2^16 chains at first (Random's `hashpower - 8`),
+/// doubled when there are more than two residents per chain, halved each time a draw has missed
+/// more than 32 empty chains. Within a chain, the draw takes the slots in increasing slot
+/// number, a fixed order, so a draw depends only on the residents' hashes and the random
+/// numbers; libCacheSim's order (newest first) gives each position the same chance.
+///
+/// - Complexity: insert O(1) amortised (O(n) when the chain count doubles); remove and draw
+///   O(chain length), O(1) expected.
+public struct _IndexedSample: _SampleTable {
+    /// log2 of the number of chains, at most 32.
+    @usableFromInline var bits: Int
+    /// Per chain, a bit set when it holds a resident; 64 chains a word.
+    @usableFromInline var occupied: ContiguousArray<UInt64>
+    @usableFromInline var count = 0
+
+    /// No resident, in 2^16 chains.
+    public init() { self.init(chains: 1 << 16) }
+
+    /// No resident, in `chains` chains (a power of two, at most 2^32).
+    public init(chains: Int) {
+        bits = chains.trailingZeroBitCount
+        occupied = Self.emptyBitmap(bits: bits)
+    }
+
+    @inlinable static func emptyBitmap(bits: Int) -> ContiguousArray<UInt64> {
+        ContiguousArray(repeating: 0, count: ((1 << bits) + 63) / 64)
+    }
+
+    /// The number of chains.
+    @inlinable public var chains: Int { 1 << bits }
+
+    /// The chain of a slot whose key hashes to `hash`.
+    @inlinable @inline(__always)
+    func chain(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - bits)) }
+
+    @inlinable @inline(__always)
+    func isOccupied(_ chain: Int) -> Bool { occupied[chain >> 6] & (1 << UInt64(chain & 63)) != 0 }
+
+    @inlinable @inline(__always)
+    mutating func markOccupied(_ chain: Int) {
+        // Read first: the bit is usually set already, and a read costs no uniqueness check.
+        let bit: UInt64 = 1 << UInt64(chain & 63)
+        if occupied[chain >> 6] & bit == 0 { occupied[chain >> 6] |= bit }
+    }
+
+    /// The residents in `index`, which must all be filed there, as the draws see them.
+    @inlinable public var residentCount: Int { count }
+
+    /// Counts newly filed `slot`, whose key hashes to `hash`; `index` holds it already.
+    @inlinable
+    public mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
+        // As libCacheSim: the chains double when, before this insert, there are more than two
+        // residents per chain.
+        if count > chains * 2 {
+            rebuild(bits: bits + 1, index: index)
+        } else {
+            markOccupied(chain(hash))
+        }
+        count += 1
+    }
+
+    /// Forgets `slot`, whose key hashes to `hash`; `index` holds it still.
+    @inlinable
+    public mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
+        count -= 1
+        let chain = self.chain(hash)
+        var others = false
+        index.forEachSlot(topBits: bits, equalTo: UInt64(chain)) { if $0 != slot { others = true } }
+        if !others { occupied[chain >> 6] &= ~(1 << UInt64(chain & 63)) }
+    }
+
+    /// A resident drawn as libCacheSim draws one. There must be one.
+    @inlinable @inline(__always)
+    public mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32 {
+        var chain = Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
+        var misses = 0
+        while !isOccupied(chain) {
+            misses += 1
+            if misses > 32 && bits > 0 { rebuild(bits: bits - 1, index: index) }
+            chain = Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
+        }
+        // Drawn even for a chain of one, so the generator's sequence stays libCacheSim's.
+        let position = generator.next()
+        return Self.pick(position, index: index, bits: bits, chain: UInt64(chain))
+    }
+
+    /// The slot the draw after next will take, read from its chain now, with the chain of the
+    /// draw after that asked for; -1 when that draw cannot be foreseen (it would halve the
+    /// chains first).
+    ///
+    /// Why: a draw waits for its chain's buckets and then for the victim's slot, two cache misses
+    /// one after the other, and nothing a draw needs to choose its chain changes between draws but
+    /// the bitmap (the generator's numbers do not depend on the residents). So each draw reads the
+    /// chain of the draw after next, which the draw before asked for, and asks for that victim's
+    /// slot and for the chain one draw further: by the time they are drawn, two evictions' worth
+    /// of requests have hidden both misses (one eviction's were too few to hide a miss from
+    /// memory). A resident added or removed in between can change what a draw takes; the loads
+    /// are then wasted, never wrong.
+    @inlinable @inline(__always)
+    public func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 {
+        var generator = generator
+        guard nextChain(&generator) != nil else { return -1 }
+        _ = generator.next()   // the next draw's position
+        guard let second = nextChain(&generator) else { return -1 }
+        let slot = Self.pick(generator.next(), index: index, bits: bits, chain: UInt64(second))
+        if let third = nextChain(&generator) { index.prefetch(topBits: bits, group: UInt64(third)) }
+        return slot
+    }
+
+    /// The chain a draw with `generator` takes, or `nil` if it would miss more than 32 empty
+    /// chains (and halve the chains first).
+    @inlinable @inline(__always)
+    func nextChain(_ generator: inout SeededGenerator) -> Int? {
+        let mask = UInt32(truncatingIfNeeded: chains - 1)
+        for _ in 0...32 {
+            let chain = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
+            if isOccupied(chain) { return chain }
+        }
+        return nil
+    }
+
+    /// The `position % n`-th smallest of the n slots of `chain`, which must hold one. Up to 16
+    /// slots are sorted on the stack; a longer chain (a key type with a weak hash) is read again
+    /// into an array.
+    @inlinable @inline(__always)
+    static func pick(_ position: UInt64, index: borrowing SlotIndex, bits: Int, chain: UInt64) -> Int32 {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { buffer -> Int32 in
+            var n = 0
+            index.forEachSlot(topBits: bits, equalTo: chain) { slot in
+                if n < 16 { buffer[n] = slot }
+                n += 1
+            }
+            if n <= 1 { return n == 1 ? buffer[0] : -1 }
+            let k = Int(truncatingIfNeeded: n & (n - 1) == 0 ? position & UInt64(n - 1) : position % UInt64(n))
+            if n > 16 { return _pickLong(k, index: index, bits: bits, chain: chain) }
+            let slots = UnsafeMutableBufferPointer(rebasing: buffer[..<n])
+            // Insertion sort: chains hold one to a few slots.
+            for i in 1..<n {
+                let slot = slots[i]
+                var j = i
+                while j > 0 && slots[j - 1] > slot {
+                    slots[j] = slots[j - 1]
+                    j -= 1
+                }
+                slots[j] = slot
+            }
+            return slots[k]
+        }
+    }
+
+    /// The `k`-th smallest slot of a chain of more than 16.
+    @inline(never) @usableFromInline
+    static func _pickLong(_ k: Int, index: borrowing SlotIndex, bits: Int, chain: UInt64) -> Int32 {
+        var slots: [Int32] = []
+        index.forEachSlot(topBits: bits, equalTo: chain) { slots.append($0) }
+        return slots.sorted()[k]
+    }
+
+    /// Recounts the non-empty chains for 2^`bits` chains from the slots filed in `index`.
+    // Out of line: it runs a few times per run.
+    @inline(never) @usableFromInline
+    mutating func rebuild(bits newBits: Int, index: borrowing SlotIndex) {
+        bits = Swift.min(newBits, 32)
+        occupied = Self.emptyBitmap(bits: bits)
+        let shift = UInt32(32 - bits)
+        index.forEachHashHigh { high in
+            let chain = Int(high >> shift)
+            occupied[chain >> 6] |= 1 << UInt64(chain & 63)
+        }
+    }
+}

@@ -78,7 +78,9 @@ extension SlotPolicy {
         // outlined copy of the whole policy, profiled at about 8 % of FIFO's replay).
         let newer = _inPlace { $0.prev(slot) }
         unlink(slot)
-        let (key, cost, value) = _inPlace { store in (store.key(slot), store.cost(slot), store.release(slot)) }
+        // A victim is resident (see `victim()`): where values are only marks (replay's), its mark
+        // need not be read back.
+        let (key, cost, value) = _inPlace { store in (store.key(slot), store.cost(slot), store._releaseResident(slot)) }
         if let value { observer.didEvict(key, value: value, cost: cost) }
         _inPlace { $0.prefetchEviction(of: newer) }
     }

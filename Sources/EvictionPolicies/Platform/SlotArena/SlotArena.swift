@@ -128,7 +128,19 @@ public struct SlotArena<Key: Hashable, Value> {
     /// - Returns: the value it held (`nil` for a ghost).
     @inlinable
     @discardableResult
-    public mutating func release(_ slot: Int32) -> Value? {
+    public mutating func release(_ slot: Int32) -> Value? { _release(slot, isResident: false) }
+
+    /// ``release(_:)`` of a slot that holds a resident entry (an eviction's victim). Where values
+    /// are only marks, the resident's mark is made rather than read: reading it was a cache miss
+    /// on every eviction (the marks' array is touched by nothing else in a replay's loop).
+    @inlinable
+    mutating func _releaseResident(_ slot: Int32) -> Value? {
+        assert(values[Int(slot)] != nil, "a ghost or free slot released as a resident")
+        return _release(slot, isResident: true)
+    }
+
+    @inlinable @inline(__always)
+    mutating func _release(_ slot: Int32, isResident: Bool) -> Value? {
         let i = Int(slot)
         let freeHead = self.freeHead
         let placeholder = placeholderKey
@@ -144,7 +156,9 @@ public struct SlotArena<Key: Hashable, Value> {
         liveCount -= 1
         // A value of no size (replay's `Void`) holds nothing to release: the slot keeps its
         // mark, and a write (an array uniqueness check, a runtime call) is saved per eviction.
-        let value = Self._valuesAreMarks ? values[i] : values.withUnsafeMutableBufferPointer { values in
+        let value = Self._valuesAreMarks
+            ? (isResident ? unsafeBitCast((), to: Value.self) : values[i])
+            : values.withUnsafeMutableBufferPointer { values in
             let value = values[i]
             values[i] = nil
             return value

@@ -95,7 +95,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
     ]
 }
 
-/// 10^5 random operations against one policy, with a model of what must be resident built only
+/// 5·10^4 random operations against one policy, with a model of what must be resident built only
 /// from what the policy reports: every eviction must name a resident key exactly once with the
 /// cost it was charged; count and total cost must equal the model's; evicted keys must be gone.
 struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
@@ -121,7 +121,7 @@ struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
     }
 
     mutating func run() throws {
-        for step in 0..<100_000 {
+        for step in 0..<50_000 {
             let key = UInt64.random(in: 0..<keySpace, using: &rng)
             let cost = Int.random(in: 0...(capacity / 8 + 1), using: &rng)
             let before = policy.totalCost
@@ -243,7 +243,7 @@ struct InvariantFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-@Suite("Invariants of every policy under 10^5 random operations")
+@Suite("Invariants of every policy under 5·10^4 random operations")
 struct PolicyInvariantTests {
     @Test("every registered policy is covered")
     func coverage() {

@@ -70,7 +70,8 @@ extension _SampledPolicy {
     @inlinable public var count: Int { residents.count }
 
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
-    /// Then starts loading what the next draw will read, where the table can tell.
+    /// Then starts loading what a later draw will read, where the table can foresee it
+    /// (``_SampleTable/lookAhead(index:generator:)``).
     @inlinable @inline(__always)
     public mutating func _draw() -> Int32 {
         _withResidents { store, residents in

@@ -87,9 +87,7 @@ public struct SlotIndex: Sendable {
     ///   when the groups are no smaller than a few buckets' worth of entries.
     @inlinable @inline(__always)
     public func forEachSlot(topBits bits: Int, equalTo group: UInt64, _ body: (Int32) -> Void) {
-        let logSize = 64 - shift
-        let first = bits <= logSize ? Int(truncatingIfNeeded: group) << (logSize - bits) : Int(truncatingIfNeeded: group) >> (bits - logSize)
-        let last = bits <= logSize ? first + (1 << (logSize - bits)) - 1 : first
+        let (first, last) = homes(topBits: bits, group: group)
         let groupShift = UInt64(truncatingIfNeeded: 64 - bits)
         let mask = self.mask
         buckets.withUnsafeBufferPointer { buckets in
@@ -107,12 +105,24 @@ public struct SlotIndex: Sendable {
         }
     }
 
+    /// The first and last home buckets of the hashes whose top `bits` bits are `group`: a run
+    /// of homes when the table has more buckets than groups, else the one home they share.
+    @inlinable @inline(__always)
+    func homes(topBits bits: Int, group: UInt64) -> (first: Int, last: Int) {
+        let logSize = 64 - shift
+        guard bits <= logSize else {
+            let home = Int(truncatingIfNeeded: group) >> (bits - logSize)
+            return (home, home)
+        }
+        let first = Int(truncatingIfNeeded: group) << (logSize - bits)
+        return (first, first + (1 << (logSize - bits)) - 1)
+    }
+
     /// Starts loading the first bucket of the run ``forEachSlot(topBits:equalTo:_:)`` reads for
     /// `group`. O(1).
     @inlinable @inline(__always)
     public func prefetch(topBits bits: Int, group: UInt64) {
-        let logSize = 64 - shift
-        let first = bits <= logSize ? Int(truncatingIfNeeded: group) << (logSize - bits) : Int(truncatingIfNeeded: group) >> (bits - logSize)
+        let first = homes(topBits: bits, group: group).first
         buckets.withUnsafeBufferPointer { buckets in
             if let base = buckets.baseAddress { _cs_prefetch(base + (first & mask)) }
         }

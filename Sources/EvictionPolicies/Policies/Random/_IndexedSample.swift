@@ -86,12 +86,12 @@ public struct _IndexedSample: _SampleTable {
     /// A resident drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
     public mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32 {
-        var chain = Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
+        var chain = randomChain(&generator)
         var misses = 0
         while !isOccupied(chain) {
             misses += 1
             if misses > 32 && bits > 0 { rebuild(bits: bits - 1, index: index) }
-            chain = Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
+            chain = randomChain(&generator)
         }
         // Drawn even for a chain of one, so the generator's sequence stays libCacheSim's.
         let position = generator.next()
@@ -125,12 +125,17 @@ public struct _IndexedSample: _SampleTable {
     /// chains (and halve the chains first).
     @inlinable @inline(__always)
     func nextChain(_ generator: inout SeededGenerator) -> Int? {
-        let mask = UInt32(truncatingIfNeeded: chains - 1)
         for _ in 0...32 {
-            let chain = Int(UInt32(truncatingIfNeeded: generator.next()) & mask)
+            let chain = randomChain(&generator)
             if isOccupied(chain) { return chain }
         }
         return nil
+    }
+
+    /// A chain drawn uniformly from the generator's next number, as libCacheSim masks it.
+    @inlinable @inline(__always)
+    func randomChain(_ generator: inout SeededGenerator) -> Int {
+        Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
     }
 
     /// The `position % n`-th smallest of the n slots of `chain`, which must hold one. Up to 16

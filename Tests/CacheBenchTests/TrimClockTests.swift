@@ -20,6 +20,23 @@ struct TrimClockTests {
         #expect(abs(p99 - 500_000) <= 500_000 * 0.032)
     }
 
+    @Test("the replay loop's tally records the histogram LatencyHistogram.record does, up to UInt64.max")
+    func tallyMatchesHistogram() {
+        var generator = SystemRandomNumberGenerator()
+        var histogram = LatencyHistogram()
+        let tally = _LatencyTally()
+        var values: [UInt64] = [0, 1, 127, 128, 129, 1 << 40, UInt64.max, UInt64.max - 1]
+        for _ in 0..<2_000 { values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)) }
+        for value in values {
+            histogram.record(value)
+            tally.record(value)
+        }
+        #expect(tally.histogram == histogram)
+        #expect(tally.histogram.count == values.count)
+        #expect(tally.histogram.maximum == UInt64.max)
+        #expect(_LatencyTally().histogram == LatencyHistogram())
+    }
+
     @Test("a busy-waited interval measured in converted ticks matches the monotonic clock")
     func ticksAgreeWithClock() {
         let readsTicks = _TrimClock.start()

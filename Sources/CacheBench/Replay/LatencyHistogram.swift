@@ -4,8 +4,12 @@
 /// so a reported percentile is within 1.6 % of the true value (HdrHistogram's scheme with two
 /// significant binary digits of sub-bucket precision). Count, total and maximum are exact.
 public struct LatencyHistogram: Sendable, Equatable {
-    private static let exactLimit: UInt64 = 128
-    private static let subBuckets = 64
+    // Computed, not stored: the record path inlines them as constants, with no lazy global.
+    @inlinable static var exactLimit: UInt64 { 128 }
+    @inlinable static var subBuckets: Int { 64 }
+    /// The number of buckets, from 0 ns to `UInt64.max` ns: the exact ones, then 64 per power
+    /// of two from 2^7 to 2^63.
+    @inlinable static var bucketCount: Int { Int(exactLimit) + (64 - 7) * subBuckets }
     private var buckets: [UInt64]
     /// The number of recorded durations.
     public private(set) var count: Int = 0
@@ -16,11 +20,19 @@ public struct LatencyHistogram: Sendable, Equatable {
 
     /// Creates an empty histogram.
     public init() {
-        buckets = Array(repeating: 0, count: Self.bucketIndex(UInt64.max) + 1)
+        buckets = Array(repeating: 0, count: Self.bucketCount)
     }
 
-    @inline(__always)
-    private static func bucketIndex(_ value: UInt64) -> Int {
+    /// A histogram of the given bucket counts (``bucketCount`` of them) and totals.
+    init(buckets: [UInt64], count: Int, total: UInt64, maximum: UInt64) {
+        self.buckets = buckets
+        self.count = count
+        self.total = total
+        self.maximum = maximum
+    }
+
+    @inlinable @inline(__always)
+    static func bucketIndex(_ value: UInt64) -> Int {
         if value < exactLimit { return Int(value) }
         let exponent = 63 - value.leadingZeroBitCount                 // >= 7
         let sub = Int(truncatingIfNeeded: value >> UInt64(exponent - 6)) & (subBuckets - 1)
@@ -92,6 +104,43 @@ public struct LatencyHistogram: Sendable, Equatable {
     public var summary: TrimSummary {
         TrimSummary(count: count, totalNanoseconds: total, p50Nanoseconds: percentile(0.5),
                     p99Nanoseconds: percentile(0.99), maxNanoseconds: maximum)
+    }
+}
+
+/// A ``LatencyHistogram`` being recorded, for the replay loop: its counts live in memory this
+/// object owns, so a record is a few stores, with none of the array's uniqueness check (a runtime
+/// call) and bounds checks (measured at 3 % of a random-eviction replay, one record per trim pass).
+///
+/// Copies of a reference share the counts: one run owns a tally and records into it from one
+/// thread at a time.
+@usableFromInline
+final class _LatencyTally: @unchecked Sendable {  // unchecked: one run's, used by one thread at a time
+    /// The buckets' counts, then the count, the total and the maximum.
+    @usableFromInline let storage: UnsafeMutablePointer<UInt64>
+
+    /// An empty tally.
+    init() {
+        storage = .allocate(capacity: LatencyHistogram.bucketCount + 3)
+        storage.initialize(repeating: 0, count: LatencyHistogram.bucketCount + 3)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Records one duration. O(1).
+    @inlinable @inline(__always)
+    func record(_ duration: UInt64) {
+        let totals = storage + LatencyHistogram.bucketCount
+        storage[LatencyHistogram.bucketIndex(duration)] &+= 1
+        totals[0] &+= 1
+        totals[1] &+= duration
+        if duration > totals[2] { totals[2] = duration }
+    }
+
+    /// What has been recorded, as a histogram. O(buckets).
+    var histogram: LatencyHistogram {
+        let totals = storage + LatencyHistogram.bucketCount
+        return LatencyHistogram(buckets: Array(UnsafeBufferPointer(start: storage, count: LatencyHistogram.bucketCount)),
+                                count: Int(truncatingIfNeeded: totals[0]), total: totals[1], maximum: totals[2])
     }
 }
 

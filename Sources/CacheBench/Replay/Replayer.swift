@@ -304,9 +304,10 @@ struct _TimingObserver: EvictionObserver, @unchecked Sendable {  // unchecked: `
     @usableFromInline var evictions = 0
     @usableFromInline var started: UInt64 = 0
     @usableFromInline let readsTicks: Bool
-    /// Pass durations in ``_TrimClock`` units; ``timings`` converts them to nanoseconds.
-    @usableFromInline var callerReadings = LatencyHistogram()
-    @usableFromInline var deferredReadings = LatencyHistogram()
+    /// Pass durations in ``_TrimClock`` units; ``timings`` converts them to nanoseconds. Copies
+    /// of the observer share them: a run owns its observer.
+    @usableFromInline let callerReadings = _LatencyTally()
+    @usableFromInline let deferredReadings = _LatencyTally()
     /// The admission rule of a run that has one, answering ``admits(_:cost:)``; owned by the
     /// run (``_AdmissionStorage``). A pointer, so the observer stays a plain value of no
     /// references, and a run without a rule tests one word per request.
@@ -342,7 +343,7 @@ struct _TimingObserver: EvictionObserver, @unchecked Sendable {  // unchecked: `
     /// All passes, those the caller waited for and deferred ones, in nanoseconds.
     @usableFromInline
     var timings: TrimTimings {
-        var caller = callerReadings, deferred = deferredReadings
+        var caller = callerReadings.histogram, deferred = deferredReadings.histogram
         if readsTicks && caller.count + deferred.count > 0 {
             let factor = _TrimClock.nanosecondsPerTick()
             caller = caller.scaled(by: factor)

@@ -104,6 +104,9 @@ import TestSupport
                 let drawn = residents.draw(index: index)
                 #expect(drawn == model.draw(using: &modelDraws))
                 #expect(resident.contains(drawn))
+                // As the policies do after each draw, most of the time: the look-ahead's kept
+                // picks, taken by later draws, must not change what they draw.
+                if step % 4 != 0 { _ = residents.sample.lookAhead(index: index, generator: residents.generator) }
             } else {
                 let slot = resident.remove(at: Int(random.next() % UInt64(resident.count)))
                 let hash = model.hashes.removeValue(forKey: slot) ?? 0
@@ -189,5 +192,32 @@ import TestSupport
         var seen: Set<Int32> = []
         for _ in 0..<2_000 { seen.insert(sample.draw(index: index, using: &generator)) }
         #expect(seen == Set(0..<40))
+    }
+
+    @Test("a chain of more than 255 residents (past its byte count) empties exactly when its last one leaves")
+    func chainPastItsCount() {
+        var sample = _IndexedSample(chains: 1 << 16)
+        var index = SlotIndex()
+        // Two hashes in one chain at any chain count (the same top 32 bits), one in another.
+        let hashes: [UInt64] = [0xABCD_1234_0000_0001, 0xABCD_1234_0000_0002]
+        for slot in Int32(0)..<300 {
+            index.insert(hash: hashes[Int(slot) % 2], slot: slot)
+            sample.insert(slot, hash: hashes[Int(slot) % 2], index: index)
+        }
+        index.insert(hash: 0x1234_0000_0000_0000, slot: 300)
+        sample.insert(300, hash: 0x1234_0000_0000_0000, index: index)
+        var generator = SeededGenerator(seed: 5)
+        for slot in Int32(0)..<300 {
+            // Draws halve the chains (two of 2^16 are occupied): the chain is recomputed each time.
+            #expect(sample.isOccupied(sample.chain(hashes[0])), "after \(slot) removals")
+            // Draws between removals take only residents.
+            let drawn = sample.draw(index: index, using: &generator)
+            #expect(drawn == 300 || drawn >= slot)
+            _ = sample.lookAhead(index: index, generator: generator)
+            sample.remove(slot, hash: hashes[Int(slot) % 2], index: index)
+            index.remove(hash: hashes[Int(slot) % 2], slot: slot)
+        }
+        #expect(!sample.isOccupied(sample.chain(hashes[0])))
+        #expect(sample.isOccupied(sample.chain(0x1234_0000_0000_0000)) && sample.residentCount == 1)
     }
 }

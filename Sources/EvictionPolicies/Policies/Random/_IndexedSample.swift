@@ -18,14 +18,31 @@
 /// number, a fixed order, so a draw depends only on the residents' hashes and the random
 /// numbers; libCacheSim's order (newest first) gives each position the same chance.
 ///
-/// - Complexity: insert O(1) amortised (O(n) when the chain count doubles); remove and draw
-///   O(chain length), O(1) expected.
+/// A removal learns whether its chain empties from a count per chain (a byte, 64 KB at 2^16
+/// chains), not by reading the chain; and the look-ahead keeps the pick it made for the draw
+/// after next, which that draw takes when its chain is unchanged, so most draws read their chain
+/// once (see ``lookAhead(index:generator:)``).
+///
+/// - Complexity: insert and remove O(1) amortised (O(n) when the chain count doubles or
+///   halves); draw O(chain length), O(1) expected.
 public struct _IndexedSample: _SampleTable {
     /// log2 of the number of chains, at most 32.
     @usableFromInline var bits: Int
     /// Per chain, a bit set when it holds a resident; 64 chains a word.
     @usableFromInline var occupied: ContiguousArray<UInt64>
+    /// Per chain, its number of residents, 255 meaning 255 or more (then a removal counts the
+    /// chain again): a removal learns whether its chain empties without reading the chain.
+    @usableFromInline var lengths: ContiguousArray<UInt8>
     @usableFromInline var count = 0
+    /// The next draws, foreseen by ``lookAhead(index:generator:)`` from ``shadow``, with the
+    /// picks made for the next two.
+    @usableFromInline var foreseen = _ForeseenDraws()
+    /// The generator as it will be after the last foreseen draw.
+    @usableFromInline var shadow = SeededGenerator(seed: 0)
+    /// Whether ``shadow`` must start again from the real generator: at first, and after the
+    /// draws went another way than foreseen (a chain emptied or filled meanwhile, or the chains
+    /// were recounted).
+    @usableFromInline var resync = true
 
     /// No resident, in 2^16 chains.
     public init() { self.init(chains: 1 << 16) }
@@ -34,6 +51,7 @@ public struct _IndexedSample: _SampleTable {
     public init(chains: Int) {
         bits = chains.trailingZeroBitCount
         occupied = Self.emptyBitmap(bits: bits)
+        lengths = ContiguousArray(repeating: 0, count: 1 << bits)
     }
 
     @inlinable static func emptyBitmap(bits: Int) -> ContiguousArray<UInt64> {
@@ -60,7 +78,8 @@ public struct _IndexedSample: _SampleTable {
     /// The residents in `index`, which must all be filed there, as the draws see them.
     @inlinable public var residentCount: Int { count }
 
-    /// Counts newly filed `slot`, whose key hashes to `hash`; `index` holds it already.
+    /// Counts newly filed `slot`, whose key hashes to `hash`; `index` holds it already. O(1)
+    /// amortised.
     @inlinable
     public mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
         // As libCacheSim: the chains double when, before this insert, there are more than two
@@ -68,20 +87,36 @@ public struct _IndexedSample: _SampleTable {
         if count > chains * 2 {
             rebuild(bits: bits + 1, index: index)
         } else {
-            markOccupied(chain(hash))
+            let chain = self.chain(hash)
+            markOccupied(chain)
+            if lengths[chain] != .max { lengths[chain] += 1 }
+            forget(chain)
         }
         count += 1
     }
 
-    /// Forgets `slot`, whose key hashes to `hash`; `index` holds it still.
+    /// Forgets `slot`, whose key hashes to `hash`; `index` holds it still. O(1), or O(chain
+    /// length) for a chain of 255 or more.
     @inlinable
     public mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
         count -= 1
         let chain = self.chain(hash)
-        var others = false
-        index.forEachSlot(topBits: bits, equalTo: UInt64(chain)) { if $0 != slot { others = true } }
-        if !others { occupied[chain >> 6] &= ~(1 << UInt64(chain & 63)) }
+        forget(chain)
+        var length = lengths[chain]
+        if length == .max {
+            var others = 0
+            index.forEachSlot(topBits: bits, equalTo: UInt64(chain)) { if $0 != slot { others += 1 } }
+            length = UInt8(Swift.min(others, Int(UInt8.max)))
+        } else {
+            length -= 1
+        }
+        lengths[chain] = length
+        if length == 0 { occupied[chain >> 6] &= ~(1 << UInt64(chain & 63)) }
     }
+
+    /// Drops the picks the look-ahead made in `chain`, whose residents change.
+    @inlinable @inline(__always)
+    mutating func forget(_ chain: Int) { foreseen.forgetPicks(in: chain) }
 
     /// A resident drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
@@ -95,30 +130,56 @@ public struct _IndexedSample: _SampleTable {
         }
         // Drawn even for a chain of one, so the generator's sequence stays libCacheSim's.
         let position = generator.next()
+        let foreseen = self.foreseen.removeFirst()
+        if foreseen.chain == chain && foreseen.position == position {
+            // The same chain, unchanged since it was picked, and the same position: the same pick.
+            if foreseen.slot >= 0 {
+                assert(foreseen.slot == Self.pick(position, index: index, bits: bits, chain: UInt64(chain)))
+                return foreseen.slot
+            }
+        } else {
+            self.foreseen.removeAll()
+            resync = true
+        }
         return Self.pick(position, index: index, bits: bits, chain: UInt64(chain))
     }
 
-    /// The slot the draw after next will take, read from its chain now, with the chain of the
-    /// draw after that asked for; -1 when that draw cannot be foreseen (it would halve the
-    /// chains first).
+    /// The slot the draw after next will probably take, read from its chain now; -1 when that
+    /// draw cannot be foreseen (it would halve the chains first). Called after each draw with
+    /// the generator as it is then.
     ///
     /// Why: a draw waits for its chain's buckets and then for the victim's slot, two cache misses
     /// one after the other, and nothing a draw needs to choose its chain changes between draws but
-    /// the bitmap (the generator's numbers do not depend on the residents). So each draw reads the
-    /// chain of the draw after next, which the draw before asked for, and asks for that victim's
-    /// slot and for the chain one draw further: by the time they are drawn, two evictions' worth
-    /// of requests have hidden both misses (one eviction's were too few to hide a miss from
-    /// memory). A resident added or removed in between can change what a draw takes; the loads
-    /// are then wasted, never wrong.
+    /// the bitmap (the generator's numbers do not depend on the residents). So a second generator
+    /// (``shadow``) runs ``_ForeseenDraws/capacity`` draws ahead of the real one: each call
+    /// foresees one draw more and asks for its chain's buckets, then reads the chain of the draw
+    /// after next, which was asked for two draws ago, picks its slot, keeps the pick for that
+    /// draw and returns the slot to be asked for. By the time they are drawn, two evictions'
+    /// worth of requests have hidden both misses (one eviction's were too few to hide a miss from
+    /// memory). A draw takes the kept pick only if it meets the same chain and position and the
+    /// chain has not changed since (``forget(_:)``); when the draws go another way (a chain
+    /// emptied or filled meanwhile), the shadow starts again from the real generator. The loads
+    /// may be wasted, the draws are never wrong.
     @inlinable @inline(__always)
-    public func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 {
-        var generator = generator
-        guard nextChain(&generator) != nil else { return -1 }
-        _ = generator.next()   // the next draw's position
-        guard let second = nextChain(&generator) else { return -1 }
-        let slot = Self.pick(generator.next(), index: index, bits: bits, chain: UInt64(second))
-        if let third = nextChain(&generator) { index.prefetch(topBits: bits, group: UInt64(third)) }
-        return slot
+    public mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 {
+        if resync {
+            shadow = generator
+            resync = false
+        }
+        while foreseen.count < _ForeseenDraws.capacity {
+            // A draw that would halve the chains first is not foreseen; the real draws go
+            // another way there, and the shadow starts again after them.
+            guard let chain = nextChain(&shadow) else { break }
+            foreseen.append(_ForeseenDraw(chain: chain, position: shadow.next()))
+            index.prefetch(topBits: bits, group: UInt64(chain))
+        }
+        guard foreseen.count >= 2 else { return -1 }
+        var afterNext = foreseen[1]
+        if afterNext.slot < 0 {
+            afterNext.slot = Self.pick(afterNext.position, index: index, bits: bits, chain: UInt64(afterNext.chain))
+            foreseen[1] = afterNext
+        }
+        return afterNext.slot
     }
 
     /// The chain a draw with `generator` takes, or `nil` if it would miss more than 32 empty
@@ -181,10 +242,14 @@ public struct _IndexedSample: _SampleTable {
     mutating func rebuild(bits newBits: Int, index: borrowing SlotIndex) {
         bits = Swift.min(newBits, 32)
         occupied = Self.emptyBitmap(bits: bits)
+        lengths = ContiguousArray(repeating: 0, count: 1 << bits)
+        foreseen.removeAll()
+        resync = true
         let shift = UInt32(32 - bits)
         index.forEachHashHigh { high in
             let chain = Int(high >> shift)
             occupied[chain >> 6] |= 1 << UInt64(chain & 63)
+            if lengths[chain] != .max { lengths[chain] += 1 }
         }
     }
 }

@@ -15,8 +15,8 @@ public protocol _SampleTable {
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32
     /// The slot the next draw with `generator` will probably take, for prefetching, or -1; the
-    /// table may start loading what the draw after needs.
-    func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
+    /// table may start loading what the draw after needs, and keep what it foresaw for that draw.
+    mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
 }
 
 /// What every sampling policy keeps of its residents (Random, RandomTwo, RandomLRU, Hyperbolic,
@@ -73,11 +73,18 @@ extension _SampledPolicy {
     /// Then starts loading what a later draw will read, where the table can foresee it
     /// (``_SampleTable/lookAhead(index:generator:)``).
     @inlinable @inline(__always)
-    public mutating func _draw() -> Int32 {
+    public mutating func _draw() -> Int32 { _drawAhead().slot }
+
+    /// One resident, drawn as ``_draw()`` draws it, and the slot a later draw will probably
+    /// take (-1: none foreseen), whose slot is being loaded and whose scores the caller may
+    /// start loading too.
+    @inlinable @inline(__always)
+    public mutating func _drawAhead() -> (slot: Int32, ahead: Int32) {
         _withResidents { store, residents in
             let slot = residents.draw(index: store.index)
-            store.prefetchSlot(residents.sample.lookAhead(index: store.index, generator: residents.generator))
-            return slot
+            let ahead = residents.sample.lookAhead(index: store.index, generator: residents.generator)
+            store.prefetchSlot(ahead)
+            return (slot, ahead)
         }
     }
 
@@ -117,8 +124,12 @@ extension _SampledPolicy {
                 let count = Swift.min(left, drawn.count)
                 left -= count
                 for i in 0..<count {
-                    drawn[i] = _draw()
-                    prefetch(&self, drawn[i])
+                    // The score of a draw foreseen further on is asked for too: the misses of
+                    // one eviction's draws are then hidden behind the eviction before.
+                    let (slot, ahead) = _drawAhead()
+                    drawn[i] = slot
+                    prefetch(&self, slot)
+                    if ahead >= 0 { prefetch(&self, ahead) }
                 }
                 for i in 0..<count {
                     let slotScore = score(&self, drawn[i])

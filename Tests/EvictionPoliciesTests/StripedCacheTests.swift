@@ -87,6 +87,25 @@ struct StripedCacheTests {
         }
     }
 
+    @Test("a stripe's keys start their probes all over its index, not in one part of it (the stripe and the home use different bits)")
+    func stripesSpreadOverTheirIndex() {
+        // An index places a key by the top bits of its hash: within one stripe, the top three
+        // bits of the keys' hashes must still take all eight values, about equally often.
+        let cache = StripedCache<String, Int>(stripes: 8, observesSystemEvents: false)
+        var homes = [[Int]](repeating: [Int](repeating: 0, count: 8), count: 8)
+        for n in 0..<8_000 {
+            let key = "https://images.example.com/feed/\(n).jpg"
+            let hash = _hash(key, seed: cache._hashSeed)
+            homes[cache._stripeIndex(hash: hash)][Int(hash >> 61)] += 1
+        }
+        for (stripe, counts) in homes.enumerated() {
+            let total = counts.reduce(0, +)
+            #expect(total > 700, "stripe \(stripe) holds \(total) of 8,000 keys")
+            // Each eighth of the index gets an eighth of the stripe's keys, give or take a half.
+            #expect(counts.allSatisfy { $0 * 16 > total && $0 * 16 < total * 3 }, "stripe \(stripe): \(counts)")
+        }
+    }
+
     @Test("a stripe evicts its own least recently used entry, not the globally oldest")
     func approximateOrder() {
         let cache = StripedCache<Int, Int>(stripes: 2, countLimit: 4, observesSystemEvents: false)

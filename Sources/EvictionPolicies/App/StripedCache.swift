@@ -70,11 +70,13 @@ public final class StripedCache<Key: Hashable, Value> {
 
     /// The number of the stripe that holds a key whose hash is `hash`.
     ///
-    /// The stripe comes from the hash's high 32 bits, which a stripe's own index does not use to
-    /// place keys (it uses the low bits), so every stripe's index stays evenly spread.
+    /// The stripe comes from the hash's low 32 bits, which a stripe's own index does not use (it
+    /// places a key by the hash's top bits and tells keys apart by the high 32): were the stripe
+    /// taken from the top bits, each stripe's keys would all start their probes in one eighth of
+    /// its index, in long clusters (measured: 0.07M operations/s instead of 2M).
     @inlinable @inline(__always)
     func _stripeIndex(hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(_unretained.count)) >> 32)
+        Int(truncatingIfNeeded: ((hash & 0xffff_ffff) &* UInt64(_unretained.count)) >> 32)
     }
 
     /// Runs `body` on the stripe that holds `key`, with `key`'s hash, without retaining the stripe.

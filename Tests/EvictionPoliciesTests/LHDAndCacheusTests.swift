@@ -140,7 +140,8 @@ private struct ReferenceLHD: PlainPolicyModel {
         var victim = -1
         var lowest = Float.greatestFiniteMagnitude
         for _ in 0..<8 {
-            let key = keys[Int(generator.next() % UInt64(keys.count))]
+            // A uniform position: the high half of the number times the count.
+            let key = keys[Int(generator.next().multipliedFullWidth(by: UInt64(keys.count)).high)]
             if density(key) < lowest { victim = key; lowest = density(key) }
         }
         for case let key? in ring where density(key) < lowest { victim = key; lowest = density(key) }

@@ -23,7 +23,8 @@
 ///   explore and whose density is below the running average of victims' densities joins the
 ///   ring of the 8 most recently admitted candidates.
 /// - **Eviction** (until the new object fits): `associativity` residents are drawn uniformly
-///   with replacement (8 until 50 reconfigurations have run), then the ring's residents are
+///   with replacement (8 until 50 reconfigurations have run; a draw is the high half of the
+///   generator's number times the resident count), then the ring's residents are
 ///   considered; the lowest density goes (the first seen among equals). The victim's density
 ///   enters the running average (decay 0.9) and its eviction is counted at its class and age.
 /// - An object larger than the capacity is never inserted.
@@ -167,7 +168,9 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
                 let count = Swift.min(draws, drawn.count)
                 draws -= count
                 for i in 0..<count {
-                    drawn[i] = residents[Int(generator.next() % n)]
+                    // A uniform position from the high half of a 128-bit product: a multiply,
+                    // where `% n` was a 64-bit division (tens of cycles, 32 per eviction).
+                    drawn[i] = residents[Int(truncatingIfNeeded: generator.next().multipliedFullWidth(by: n).high)]
                     tags.prefetch(drawn[i])
                 }
                 for slot in drawn[..<count] {

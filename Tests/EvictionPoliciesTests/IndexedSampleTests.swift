@@ -115,7 +115,7 @@ import TestSupport
             }
             #expect(residents.count == model.count)
             #expect(residents.sample.chains == model.chains)
-            // The bitmap says exactly which chains are non-empty.
+            // The lengths say exactly which chains are non-empty.
             if step % 200 == 0 {
                 for chain in 0..<min(model.chains, 4_096) {
                     #expect(residents.sample.isOccupied(chain) == !model.members(UInt64(chain)).isEmpty)

@@ -17,7 +17,7 @@ public struct _ForeseenDraw {
 }
 
 /// The next few draws ``_IndexedSample`` foresees, oldest first: a queue of at most
-/// ``capacity`` on the stack, with no allocation.
+/// ``capacity`` stored inline, with no allocation.
 ///
 /// - Complexity: every operation O(``capacity``).
 @frozen

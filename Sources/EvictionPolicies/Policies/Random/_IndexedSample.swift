@@ -2,7 +2,7 @@
 /// chainedHashTableV2.c, 0.3.5: a uniformly random *non-empty bucket*, then a uniformly random
 /// object of its chain), with the arena's own key index as the table: a chain is the slots whose
 /// hashes share their top bits (see ``SlotIndex/forEachSlot(topBits:equalTo:_:)``), and this type
-/// keeps only the chain count and a bitmap of the non-empty chains.
+/// keeps only the number of chains and each chain's length.
 ///
 /// Why not a table of its own (`_ChainedSample`): a random eviction then reads the drawn chain
 /// from the index, whose buckets it updates next when the victim leaves, and a new resident's
@@ -18,8 +18,8 @@
 /// number, a fixed order, so a draw depends only on the residents' hashes and the random
 /// numbers; libCacheSim's order (newest first) gives each position the same chance.
 ///
-/// A removal learns whether its chain empties from a count per chain (a byte, 64 KB at 2^16
-/// chains), not by reading the chain; and the look-ahead keeps the pick it made for the draw
+/// A draw skips empty chains and a removal learns whether its chain empties from the chain's
+/// length (a byte, 64 KB at 2^16 chains), not by reading the chain; and the look-ahead keeps the pick it made for the draw
 /// after next, which that draw takes when its chain is unchanged, so most draws read their chain
 /// once (see ``lookAhead(index:generator:)``).
 ///
@@ -28,10 +28,9 @@
 public struct _IndexedSample: _SampleTable {
     /// log2 of the number of chains, at most 32.
     @usableFromInline var bits: Int
-    /// Per chain, a bit set when it holds a resident; 64 chains a word.
-    @usableFromInline var occupied: ContiguousArray<UInt64>
     /// Per chain, its number of residents, 255 meaning 255 or more (then a removal counts the
-    /// chain again): a removal learns whether its chain empties without reading the chain.
+    /// chain again): a draw skips the empty chains, and a removal learns whether its chain
+    /// empties, without reading the chain.
     @usableFromInline var lengths: ContiguousArray<UInt8>
     @usableFromInline var count = 0
     /// The next draws, foreseen by ``lookAhead(index:generator:)`` from ``shadow``, with the
@@ -50,12 +49,7 @@ public struct _IndexedSample: _SampleTable {
     /// No resident, in `chains` chains (a power of two, at most 2^32).
     public init(chains: Int) {
         bits = chains.trailingZeroBitCount
-        occupied = Self.emptyBitmap(bits: bits)
         lengths = ContiguousArray(repeating: 0, count: 1 << bits)
-    }
-
-    @inlinable static func emptyBitmap(bits: Int) -> ContiguousArray<UInt64> {
-        ContiguousArray(repeating: 0, count: ((1 << bits) + 63) / 64)
     }
 
     /// The number of chains.
@@ -66,14 +60,7 @@ public struct _IndexedSample: _SampleTable {
     func chain(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - bits)) }
 
     @inlinable @inline(__always)
-    func isOccupied(_ chain: Int) -> Bool { occupied[chain >> 6] & (1 << UInt64(chain & 63)) != 0 }
-
-    @inlinable @inline(__always)
-    mutating func markOccupied(_ chain: Int) {
-        // Read first: the bit is usually set already, and a read costs no uniqueness check.
-        let bit: UInt64 = 1 << UInt64(chain & 63)
-        if occupied[chain >> 6] & bit == 0 { occupied[chain >> 6] |= bit }
-    }
+    func isOccupied(_ chain: Int) -> Bool { lengths[chain] != 0 }
 
     /// The residents in `index`, which must all be filed there, as the draws see them.
     @inlinable public var residentCount: Int { count }
@@ -88,7 +75,6 @@ public struct _IndexedSample: _SampleTable {
             rebuild(bits: bits + 1, index: index)
         } else {
             let chain = self.chain(hash)
-            markOccupied(chain)
             if lengths[chain] != .max { lengths[chain] += 1 }
             forget(chain)
         }
@@ -111,7 +97,6 @@ public struct _IndexedSample: _SampleTable {
             length -= 1
         }
         lengths[chain] = length
-        if length == 0 { occupied[chain >> 6] &= ~(1 << UInt64(chain & 63)) }
     }
 
     /// Drops the picks the look-ahead made in `chain`, whose residents change.
@@ -150,8 +135,8 @@ public struct _IndexedSample: _SampleTable {
     ///
     /// Why: a draw waits for its chain's buckets and then for the victim's slot, two cache misses
     /// one after the other, and nothing a draw needs to choose its chain changes between draws but
-    /// the bitmap (the generator's numbers do not depend on the residents). So a second generator
-    /// (``shadow``) runs ``_ForeseenDraws/capacity`` draws ahead of the real one: each call
+    /// which chains are empty (the generator's numbers do not depend on the residents). So a
+    /// second generator (``shadow``) runs ``_ForeseenDraws/capacity`` draws ahead of the real one: each call
     /// foresees one draw more and asks for its chain's buckets, then reads the chain of the draw
     /// after next, which was asked for two draws ago, picks its slot, keeps the pick for that
     /// draw and returns the slot to be asked for. By the time they are drawn, two evictions'
@@ -241,14 +226,12 @@ public struct _IndexedSample: _SampleTable {
     @inline(never) @usableFromInline
     mutating func rebuild(bits newBits: Int, index: borrowing SlotIndex) {
         bits = Swift.min(newBits, 32)
-        occupied = Self.emptyBitmap(bits: bits)
         lengths = ContiguousArray(repeating: 0, count: 1 << bits)
         foreseen.removeAll()
         resync = true
         let shift = UInt32(32 - bits)
         index.forEachHashHigh { high in
             let chain = Int(high >> shift)
-            occupied[chain >> 6] |= 1 << UInt64(chain & 63)
             if lengths[chain] != .max { lengths[chain] += 1 }
         }
     }

@@ -14,8 +14,9 @@ public protocol _SampleTable {
     mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex)
     /// One resident, drawn as libCacheSim's `hashtable_rand_obj` draws. There must be one.
     mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32
-    /// The slot the next draw with `generator` will probably take, for prefetching, or -1; the
-    /// table may start loading what the draw after needs, and keep what it foresaw for that draw.
+    /// A slot a later draw will probably take, for prefetching, or -1; called after each draw
+    /// with the generator as it is then. The table may start loading what later draws need, and
+    /// keep what it foresaw for them.
     mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
 }
 

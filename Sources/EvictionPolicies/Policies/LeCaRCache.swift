@@ -77,8 +77,14 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
         store.prefetch(key, stage)
-        // A hit reads and rewrites the entry's frequency links: load them with the entry.
-        if stage == .entry { frequencies.links.prefetch(store.candidateSlot(hash: store.hash(key))) }
+        switch stage {
+        case .index:
+            // A miss looks the key up among the ghosts: their bucket was 56 % of the miss step.
+            ghosts.prefetchBucket(hash: store.hash(key))
+        case .entry:
+            // A hit reads and rewrites the entry's frequency links: load them with the entry.
+            frequencies.links.prefetch(store.candidateSlot(hash: store.hash(key)))
+        }
     }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
@@ -92,7 +98,7 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
         requests += 1
-        let ghost = ghosts.find(key)
+        let ghost = ghosts.find(key, hash: hash)   // every arena hashes with one seed
         if ghost >= 0 {
             let age = requests - evictedAt[ghost]
             if ghosts.aux(ghost) == Self.lruExpert {
@@ -130,6 +136,8 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
             let expert = draw < lruWeight ? Self.lruExpert : Self.lfuExpert
             let slot = expert == Self.lruExpert ? lruCandidate : lfuCandidate
             let key = store.key(slot), slotCost = store.cost(slot)
+            // The victim's key is filed among the ghosts after the eviction: ask for its bucket now.
+            ghosts.prefetchBucket(hash: store.hash(key))
             evict(slot, observer: &observer)
             remember(key, cost: slotCost, expert: expert)
         }
@@ -158,6 +166,9 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
             let oldest = list.tail
             ghosts.unlink(oldest, &list)
             ghosts.release(oldest)
+            // The next ghost to go is the new tail, which the unlink just wrote: ask for its
+            // bucket and its newer neighbour, which its removal will read.
+            ghosts.prefetchEviction(of: list.tail)
         }
     }
 

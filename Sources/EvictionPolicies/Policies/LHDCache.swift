@@ -90,8 +90,8 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
     /// reads it at once, and 53 000 tags are beyond the second-level cache.
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
-        if stage == .entry { tags.prefetch(store.candidateSlot(hash: store.hash(key))) }
+        let slot = store.prefetch(key, stage)
+        if stage == .entry { tags.prefetch(slot) }
     }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
@@ -155,10 +155,10 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
     /// recent low-density admissions. The flow evicts the answer at once, so its eviction is
     /// counted here (a removal by the caller is not an eviction and is not counted).
     ///
-    /// The draws are made 16 at a time and each one's tag is asked for before any is scored, as
-    /// the ring's tags are: each is a cache miss, and scored as drawn they came one after
-    /// another (half of the replay). The draws do not depend on the scores, so the choice is
-    /// the same.
+    /// The draws are made 32 at a time (``drawCandidates(into:count:among:)``) and each one's tag
+    /// is asked for before any is scored, as the ring's tags are: each is a cache miss, and
+    /// scored as drawn they came one after another (half of the replay). The draws do not
+    /// depend on the scores, so the choice is the same.
     @inlinable public mutating func victim() -> Int32 {
         var victim: Int32 = -1
         var lowest = Float.greatestFiniteMagnitude

@@ -76,14 +76,15 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
+        let hash = store.hash(key)
+        let slot = store.prefetch(hash: hash, stage)
         switch stage {
         case .index:
             // A miss looks the key up among the ghosts: their bucket was 56 % of the miss step.
-            ghosts.prefetchBucket(hash: store.hash(key))
+            ghosts.prefetch(hash: hash, .index)
         case .entry:
             // A hit reads and rewrites the entry's frequency links: load them with the entry.
-            frequencies.links.prefetch(store.candidateSlot(hash: store.hash(key)))
+            frequencies.links.prefetch(slot)
         }
     }
 
@@ -137,7 +138,7 @@ public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
             let slot = expert == Self.lruExpert ? lruCandidate : lfuCandidate
             let key = store.key(slot), slotCost = store.cost(slot)
             // The victim's key is filed among the ghosts after the eviction: ask for its bucket now.
-            ghosts.prefetchBucket(hash: store.hash(key))
+            ghosts.prefetch(hash: store.hash(key), .index)
             evict(slot, observer: &observer)
             remember(key, cost: slotCost, expert: expert)
         }

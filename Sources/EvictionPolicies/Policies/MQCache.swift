@@ -66,10 +66,11 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     /// miss (a quarter of requests on a Zipf trace) looks its key up there.
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        store.prefetch(key, stage)
-        if stage == .index { ghosts.prefetch(key, .index) }
+        let hash = store.hash(key)
+        let slot = store.prefetch(hash: hash, stage)
+        if stage == .index { ghosts.prefetch(hash: hash, .index) }
         // A hit unlinks the entry from its queue, which its placement names: load that too.
-        if stage == .entry { placement.prefetch(store.candidateSlot(hash: store.hash(key))) }
+        if stage == .entry { placement.prefetch(slot) }
     }
 
     @inlinable public var count: Int { queues.reduce(0) { $0 + $1.count } }
@@ -103,7 +104,7 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        let ghost = ghosts.find(key)
+        let ghost = ghosts.find(key, hash: hash)   // every arena hashes with one seed
         if ghost >= 0 {
             revivedCount = ghosts.aux(ghost)
             ghosts.unlink(ghost, &ghostList)

@@ -73,7 +73,7 @@ extension ArenaPolicy {
     /// will touch, through the arena in place.
     @inlinable @inline(__always)
     public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        _inPlace { $0.prefetch(key, stage) }
+        _ = _inPlace { $0.prefetch(key, stage) }
     }
 
     @inlinable

@@ -64,18 +64,24 @@ public struct SlotArena<Key: Hashable, Value> {
     ///
     /// `.index` loads the index bucket where the lookup starts; `.entry` reads that bucket
     /// (loaded by an earlier `.index` hint) and loads the slot it points to. O(1).
-    @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        let hash = hash(key)
+    ///
+    /// - Returns: at `.entry`, the slot asked for (-1 if none), so that a policy keeping the
+    ///   slot's data in a side table can ask for it too; -1 at `.index`.
+    @inlinable @inline(__always) @discardableResult
+    public func prefetch(_ key: Key, _ stage: PrefetchStage) -> Int32 { prefetch(hash: hash(key), stage) }
+
+    /// ``prefetch(_:_:)`` for the key whose hash is `hash`. Every arena hashes with the same seed,
+    /// so one hash serves all of a policy's arenas (its ghosts' too). O(1).
+    @inlinable @inline(__always) @discardableResult
+    public func prefetch(hash: UInt64, _ stage: PrefetchStage) -> Int32 {
         switch stage {
         case .index:
             index.prefetch(hash: hash)
+            return -1
         case .entry:
             let slot = index.candidate(hash: hash)
-            guard slot >= 0 else { return }
-            slots.withUnsafeBufferPointer { slots in
-                if let base = slots.baseAddress { _cs_prefetch(base + Int(slot)) }
-            }
+            prefetchSlot(slot)
+            return slot
         }
     }
 

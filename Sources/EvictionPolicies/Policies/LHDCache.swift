@@ -155,7 +155,7 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
     /// recent low-density admissions. The flow evicts the answer at once, so its eviction is
     /// counted here (a removal by the caller is not an eviction and is not counted).
     ///
-    /// The draws are made 32 at a time (``drawCandidates(into:count:among:)``) and each one's tag
+    /// The draws are made 32 at a time (`drawCandidates(into:count:among:)`) and each one's tag
     /// is asked for before any is scored, as the ring's tags are: each is a cache miss, and
     /// scored as drawn they came one after another (half of the replay). The draws do not
     /// depend on the scores, so the choice is the same.

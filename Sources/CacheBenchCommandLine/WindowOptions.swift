@@ -8,8 +8,10 @@ enum WindowOptions {
     static let help = """
       --warmup SPAN           Requests that fill the cache before counting starts: Nreq (the
                               trace's first N rows, e.g. 100000req) or a duration of trace time
-                              (30s, 15m, 2h, 1d). The report says how many requests warmed. A
-                              warm-up as long as the trace or longer is an error (exit 65).
+                              (30s, 15m, 2h, 1d; as libCacheSim's --warmup-sec, a row at exactly
+                              that time after the first still warms). The report says how many
+                              requests warmed. A warm-up as long as the trace or longer is an
+                              error (exit 65).
       --max-requests N        Read only the trace's first N rows (warm-up included).
       --sample RATIO          Spatial sampling as SHARDS does: keep the keys whose 64-bit hash is
                               below RATIO·2^64 (0.01 or 1% keeps a hundredth of the keys, with all

@@ -156,7 +156,8 @@ struct RequestWindowTests {
         let result = try replay(path, capacity: 80, window: RequestWindow(warmup: .seconds(warm), reportInterval: .seconds(every)))
         // Trace time counts from the first row.
         let first = rows[0].time
-        let expected = reference(rows, capacity: 80, measured: { _, time in time - first >= warm },
+        // A row exactly at the warm-up's end still warms, as in libCacheSim (`clock_time <= warmup_sec`).
+        let expected = reference(rows, capacity: 80, measured: { _, time in time - first > warm },
                                  interval: { _, time in warm + ((time - first - warm) / every).rounded(.down) * every })
         #expect(result.requests == expected.requests && result.hits == expected.hits)
         let window = try #require(result.window)
@@ -181,6 +182,34 @@ struct RequestWindowTests {
         let expected = reference(sampled.map(\.element), capacity: 60, measured: { i, _ in sampled[i].offset >= 500 }, interval: { _, _ in 0 })
         #expect(result.capacity == 200 && result.window?.sampledCapacity == 60)
         #expect(result.requests == expected.requests && result.hits == expected.hits)
+    }
+
+    @Test("a duration warm-up includes the row at its last instant, as libCacheSim's --warmup-sec does")
+    func warmupBoundaryIsInclusive() throws {
+        // One row per second, times 100 to 129: a 10 s warm-up holds times 100 to 110, 11 rows.
+        let rows = (0..<30).map { (time: Double(100 + $0), key: UInt64($0 % 7)) }
+        let path = try csv(rows)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try replay(path, capacity: 3, window: RequestWindow(warmup: .seconds(10), reportInterval: .seconds(5)))
+        let window = try #require(result.window)
+        #expect(window.warmupTraceRows == 11 && result.requests == 19)
+        // Intervals count from the warm-up's end: (110, 115], … hold the rows at 111–114, 115–119, ….
+        #expect(window.intervals.map(\.start) == [10, 15, 20, 25])
+        #expect(window.intervals.map(\.counters.requests) == [4, 5, 5, 5])
+        // As long as the trace's span: nothing is left to measure.
+        #expect {
+            _ = try replay(path, capacity: 3, window: RequestWindow(warmup: .seconds(29)))
+        } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
+    }
+
+    @Test("intervals stay apart when a trace's times divided by the interval pass any integer")
+    func hugeIntervalNumbers() throws {
+        let path = try temporaryFile("timestamp,key,size,op\n0,0,1,get\n1e19,1,1,get\n2e19,2,1,get\n3e19,3,1,get\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try replay(path, capacity: 10, window: RequestWindow(reportInterval: .seconds(1)))
+        let window = try #require(result.window)
+        #expect(window.intervals.map(\.counters.requests) == [1, 1, 1, 1])
+        #expect(window.intervals.map(\.start) == [0, 1e19, 2e19, 3e19])
     }
 
     @Test("a warm-up as long as the trace is malformed input (exit 65), not a report of zeros")

@@ -27,6 +27,19 @@ struct WindowCommandTests {
         #expect(points.reduce(0) { $0 + ($1["requests"] as? Int ?? 0) } == json["requests"] as? Int)
     }
 
+    @Test("--warmup 1h on cloudPhysicsIO counts what libCacheSim's cachesim --warmup-sec=3600 counts")
+    func warmupAsLibCacheSim() throws {
+        // cachesim Traces/cloudPhysicsIO.oracleGeneral.bin oracleGeneral lru 134217728 --warmup-sec=3600
+        // (libCacheSim 0.3.5): 57946 req, miss ratio 0.8190; its requests at exactly 3600 s still warm.
+        let result = try CLI.run(["replay", "Traces/cloudPhysicsIO.oracleGeneral.bin", "--policy", "lru",
+                                  "--capacity", "134217728", "--warmup", "1h", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(result.json)
+        let requests = try #require(json["requests"] as? Int), hits = try #require(json["hits"] as? Int)
+        // cachesim prints four digits of the miss ratio; the count of requests is exact.
+        #expect(requests == 57946 && (Double(requests - hits) / Double(requests) * 10_000).rounded() == 8190)
+    }
+
     @Test("CSV and Markdown carry the window's figures as columns, the same as the JSON's; without a window the columns are the contract's")
     func windowColumns() throws {
         let arguments = ["replay", Self.trace, "--policy", "fifo", "--capacity", "0.1", "--warmup", "3000req",

@@ -34,7 +34,9 @@ public struct WindowedReader: TraceReader {
     /// (interval k starts at `intervalOrigin + k · length`, computed, never summed, so that no
     /// rounding error builds up over thousands of intervals).
     private var intervalOrigin = 0.0
-    private var intervalNumber = 0
+    /// The current interval's number from the origin; a `Double`, since a trace's times (up to
+    /// 1e22) divided by a short interval pass any integer.
+    private var intervalNumber = 0.0
     /// Whether a trace row has fallen in the current interval since it started.
     private var intervalHasRows = false
     private var capped = false
@@ -197,7 +199,9 @@ public struct WindowedReader: TraceReader {
     private mutating func endWarmupIfDue(row: Int, time: Double) {
         switch window.warmup {
         case .requests(let rows)? where row >= rows: break
-        case .seconds(let seconds)? where time >= seconds: break
+        // libCacheSim's rule (`cachesim`: `clock_time <= warmup_sec` warms): a row at exactly the
+        // warm-up's length from the first is still warming, so counts agree with `--warmup-sec`.
+        case .seconds(let seconds)? where time > seconds: break
         default: return
         }
         warming = false
@@ -238,8 +242,8 @@ public struct WindowedReader: TraceReader {
             let exact = (time - intervalOrigin) / seconds
             var number = exact.rounded(.down)
             if exact - number > 1 - 1e-9 { number += 1 }
-            guard number > Double(intervalNumber), number < Double(Int.max / 2) else { return }
-            intervalNumber = Int(number)
+            guard number > intervalNumber else { return }
+            intervalNumber = number
             let next = intervalOrigin + number * seconds
             intervalEnd = intervalOrigin + (number + 1) * seconds
             // An interval no row fell in (the first after a warm-up that ended in a gap) is

@@ -36,6 +36,16 @@ public enum CompressionFormat: String, Sendable {
         return nil
     }
 
+    /// The format whose magic number a whole input shorter than that number, `bytes`, begins,
+    /// or `nil`: a compressed file cut before its magic number ends.
+    public static func cutMagic(_ bytes: [UInt8]) -> CompressionFormat? {
+        guard !bytes.isEmpty else { return nil }
+        if bytes.count < 4 && [0x28, 0xB5, 0x2F, 0xFD].starts(with: bytes) { return .zstd }
+        if bytes.count < 4 && bytes[0] & 0xF0 == 0x50 && [0x2A, 0x4D, 0x18].starts(with: bytes.dropFirst()) { return .zstd }
+        if bytes.count < 3 && [0x1F, 0x8B].starts(with: bytes) { return .gzip }
+        return nil
+    }
+
     /// `source` itself when it is not compressed; otherwise a source of its decoded bytes.
     ///
     /// The decoder runs on its own thread, a few chunks ahead of the reader.

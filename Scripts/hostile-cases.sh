@@ -194,8 +194,8 @@ case_lcs_header_fewer_records_than_file() { mangle "$T/cloudPhysicsIO-2k.v3.lcs"
   bad_input_everywhere "$W/t.lcs" "the lcs v3 header says 2000 requests, the file holds 2001"; }
 case_vscsi_cut_mid_record() { mangle "$T/cloudPhysicsIO-2k.vscsi" "$W/t.vscsi" "del d[-10:]"
   bad_input_everywhere "$W/t.vscsi" "t.vscsi: byte 63968: truncated record: 22 of 32 bytes"; }
-case_convert_sample_ratio_zero() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 0; expect 2 "--sample 0: expected a ratio above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
-case_convert_sample_ratio_above_one() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 1.5; expect 2 "--sample 1.5: expected a ratio above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
+case_convert_sample_ratio_zero() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 0; expect 2 "--sample 0: the sampling ratio must be above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
+case_convert_sample_ratio_above_one() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 1.5; expect 2 "--sample 1.5: the sampling ratio must be above 0 and at most 1"; [ ! -e "$W/o.bin" ] || fail LOST "o.bin written"; }
 case_convert_sample_ratio_above_half() { run convert "$T/zipf.csv" --output "$W/o.bin" --sample 0.7; expect 2 "--sample 0.7: libCacheSim's sampler takes 1 or a ratio up to 0.5"; }
 case_convert_output_format_unknown() { run convert "$T/zipf.csv" --output "$W/o.bin" --output-format parquet; expect 2 "--output-format parquet: expected one of oracle-general, lcs"; }
 case_convert_lcs_sampled_over_existing() { echo old > "$W/o.lcs"; run convert "$T/cloudPhysicsIO.oracleGeneral.bin" --output "$W/o.lcs" --output-format lcs --sample 0.01

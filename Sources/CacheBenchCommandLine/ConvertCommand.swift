@@ -21,7 +21,8 @@ enum ConvertCommand {
                               the same option.
       --sample RATIO          Keep only the objects libCacheSim's spatial sampler keeps (traceConv's
                               --sample-ratio): those whose XXH3 hash of the id is a multiple of
-                              floor(1/RATIO). RATIO is 1 (everything) or in (0, 0.5].
+                              floor(1/RATIO). RATIO is 1 (everything) or in (0, 0.5], written
+                              as replay's: 0.01 or 1%.
       --remove-size-change    Give every request of an object one size (traceConv's option): its
                               first size in oracle-general, its last in lcs, as traceConv does.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
@@ -56,8 +57,9 @@ enum ConvertCommand {
                 : try arguments.choice("--output-format", default: .oracleGeneral)
             var sampler: SpatialSampler?
             if let text = arguments.value("--sample") {
+                // The spellings replay's --sample takes (0.01, 1%), then libCacheSim's sampler's range.
+                let ratio = try parseValue(text, of: "--sample") { (text) throws(InvalidValueError) in try RequestWindow.parseSampleRatio(text) }
                 do throws(SpatialSampler.Problem) {
-                    guard let ratio = Double(text) else { throw .outOfRange }
                     sampler = try SpatialSampler(ratio: ratio)
                 } catch .outOfRange {
                     throw UsageError("--sample \(text): expected a ratio above 0 and at most 1")

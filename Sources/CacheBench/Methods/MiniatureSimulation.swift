@@ -202,7 +202,8 @@ public enum MiniatureSimulation {
             let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on \(censusPhrase(census)) minus the same on the sample)" }
                 ?? "the sample's divided by the ratio"
             let floor = raised == 0 ? "" : "; \(raised) of \(ratios.count) capacities sampled more (up to \(String(format6: (ratios.max() ?? ratio) * 100).trimmingZeros) %), so that each miniature holds at least \(minimumMiniature) objects"
-            let percent = String(format6: ratio * 100).trimmingZeros
+            // Six decimals, or the ratio's own digits where those would round it to 0 (1e-9).
+            let percent = ratio * 100 >= 1e-6 ? String(format6: ratio * 100).trimmingZeros : String(format: "%.3g", ratio * 100)
             let seed = window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))"
             // The sample's size as its own run kept it; when every capacity was raised, no run
             // kept the sample at the ratio asked, and its size is not known.

@@ -175,13 +175,20 @@ public enum ReplayReport {
         scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
-    /// `value` as one cell of a Markdown table: a `|` escaped, and each line break (which would
-    /// end the row) written as `<br>`, which GitHub's tables show as one.
+    /// `value` as one cell of a Markdown table: a `|` escaped, each line break (which would end
+    /// the row) written as `<br>`, which GitHub's tables show as one, and any other control
+    /// character (an ESC in a trace's file name) escaped as ``displayText(_:)`` escapes it.
     public static func markdownCell(_ value: String) -> String {
-        guard value.contains(where: { $0 == "|" || $0.isNewline }) else { return value }
+        guard value.contains(where: { $0 == "|" || $0.isNewline }) || value.unicodeScalars.contains(where: _isControl) else { return value }
         var cell = ""
         for character in value {
-            if character == "|" { cell += "\\|" } else if character.isNewline { cell += "<br>" } else { cell.append(character) }
+            if character == "|" {
+                cell += "\\|"
+            } else if character.isNewline {
+                cell += "<br>"
+            } else {
+                cell += displayText(String(character))
+            }
         }
         return cell
     }

@@ -508,6 +508,19 @@ struct SVGChartTests {
         #expect(chart.texts.contains { $0.hasSuffix(" %") })
     }
 
+    @Test("capacities up to Int.max chart without trapping, objects and bytes, with units up to EiB")
+    func hugeCapacities() throws {
+        for unit in [SVGLineChart.XUnit.objects, .bytes] {
+            let chart = SVGLineChart(title: "huge", xTitle: "x", yTitle: "y", xUnit: unit, yAxis: .percentFull,
+                                     series: [.init(name: "p", points: [(x: 1e18, y: 0.1), (x: Double(Int.max), y: 0.9)], color: 0)])
+            let parsed = try Self.parse(chart.render())
+            #expect(parsed.root == "svg")
+        }
+        #expect(SVGLineChart.xLabel(Double(Int.max), unit: .objects, exact: true) == SizeFormat.grouped(.max) + " objects")
+        #expect(SVGLineChart.xLabel(0x1p60, unit: .bytes, exact: false) == "1 EiB")
+        #expect(SizeFormat.describe(1 << 60, objects: false) == "1 EiB (\(1 << 60) bytes)")
+    }
+
     @Test("byte capacities get binary-unit ticks; names with markup characters are escaped")
     func byteTicksAndEscaping() throws {
         let chart = SVGLineChart(title: "a <b> & \"c\"", xTitle: "x", yTitle: "y", xUnit: .bytes, yAxis: .percentFull,
@@ -544,6 +557,49 @@ struct RegressionGateTests {
                 + (requests.map { ", \"requests\": \($0)" } ?? "") + "}"
         }
         return "{\"trace\": \"\(trace)\", \"results\": [\(entries.joined(separator: ","))]}"
+    }
+
+    @Test("a baseline of several traces (a merged sweep) checks a run against its own trace's rows")
+    func multiTraceBaseline() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        let run = try Compare.run(CompareJob(trace: trace, policies: ["fifo"], capacities: try CapacityList.parse("100"), ignoreSize: true))
+        let ratio = try #require(run.results[0].hitRatio)
+        func row(_ trace: String, _ hitRatio: Double, capacity: Int = 100) -> String {
+            "{\"trace\": \"\(trace)\", \"policy\": \"fifo\", \"capacity\": \(capacity), \"ignoreSize\": true, \"hitRatio\": \(hitRatio)}"
+        }
+        func gate(_ rows: [String]) throws -> RegressionGate {
+            try RegressionGate.parse(Data("{\"results\": [\(rows.joined(separator: ","))]}".utf8), name: "m.json", tolerance: 0)
+        }
+        // The other trace's row at the same capacity, far above this run's, is not this run's baseline.
+        let merged = try gate([row("Traces/zipf.csv", 0.99), row("Traces/lirs-cs.csv", ratio), row("Traces/zipf.csv", 0.5, capacity: 7)])
+        #expect(merged.check(run).passed)
+        let higher = try gate([row("Traces/zipf.csv", ratio), row("/elsewhere/lirs-cs.csv", min(1, ratio + 0.1))])
+        #expect(!higher.check(run).passed && higher.check(run).regressions.count == 1)
+        // No rows for this run's trace: not a comparison.
+        let others = try gate([row("a.csv", ratio), row("b.csv", ratio)])
+        #expect(others.check(run).mismatches.contains { $0.contains("none for") })
+        // A row's own trace outranks the report's.
+        let mislabelled = try RegressionGate.parse(Data("{\"trace\": \"Traces/lirs-cs.csv\", \"results\": [\(row("other.csv", ratio))]}".utf8),
+                                                   name: "m.json", tolerance: 0)
+        #expect(mislabelled.check(run).mismatches.contains { $0.contains("other.csv") })
+        // The same (policy, capacity) on two traces is not a duplicate; on one it is.
+        #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1), row("a.csv", 0.2)]) }
+        // Capacities and count limits are positive.
+        #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1, capacity: -100)]) }
+        #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1, capacity: 0)]) }
+    }
+
+    @Test("a baseline that is not JSON is malformed input at the line where parsing stopped")
+    func baselineNotJSON() throws {
+        let cases: [(String, Int)] = [("{\"results\": [1,\n  oops]}", 2), ("{\"results\":\n[\n{", 3), ("\n\n\n", 4)]
+        for (text, line) in cases {
+            #expect {
+                _ = try RegressionGate.parse(Data(text.utf8), name: "b.json", tolerance: 0)
+            } throws: { error in
+                guard case .trace(let trace)? = error as? CacheBenchError else { return false }
+                return trace.kind == .malformed && trace.line == line && trace.description.hasPrefix("b.json:\(line): not a JSON document")
+            }
+        }
     }
 
     @Test("the gate fails when the comparison is not valid: nothing compared, another trace, mode or request count; allowPartial makes those notes")
@@ -613,7 +669,9 @@ struct RegressionGateTests {
             Issue.record("accepted \(text)")
         } catch {
             #expect(error.exitCode == 65)
-            #expect(error.description.hasPrefix("base.json: "))
+            // Text that is not JSON at all is located at its line; a JSON document of the wrong
+            // shape names the file and what is wrong.
+            #expect(error.description.hasPrefix(text == "not json" ? "base.json:1: " : "base.json: "))
         }
     }
 

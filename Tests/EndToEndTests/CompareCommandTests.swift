@@ -174,7 +174,8 @@ struct CompareCommandTests {
         try Data("{\"results\": [{\"policy\": \"lru\"".utf8).write(to: URL(fileURLWithPath: malformed))
         let bad = try CLI.run(Self.base + ["--baseline", malformed])
         #expect(bad.status == 65)
-        #expect(bad.stderr.contains("\(malformed): "))
+        // Cut JSON is located at the line where parsing stopped.
+        #expect(bad.stderr.contains("\(malformed):1: "))
         #expect(bad.stdout.isEmpty)
         let wrongShape = scratchPath(".json")
         defer { try? FileManager.default.removeItem(atPath: wrongShape) }

@@ -36,6 +36,10 @@ public struct RegressionGate: Sendable {
     public var baselineTrace: String?
     /// Each baseline result's request count, when the report has it.
     public var baselineRequests: [Key: Int] = [:]
+    /// A baseline of several traces (a merged sweep): each trace's rows, by the trace's file
+    /// name; a run is checked against its own trace's. Empty for a one-trace baseline, whose
+    /// rows are ``baseline``.
+    public var baselinesByTrace: [String: (hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
     /// The largest drop in hit ratio (absolute, e.g. 0.01 = one percentage point) that passes.
     public var tolerance: Double
 
@@ -81,6 +85,21 @@ public struct RegressionGate: Sendable {
         return try parse(data, name: path, tolerance: tolerance)
     }
 
+    /// The 1-based line of a JSON parse error, from the place Foundation's message gives ("around
+    /// character N", a byte offset here, or the end of the input), or `nil` when it gives none.
+    static func jsonErrorLine(_ detail: String, in data: Data) -> Int? {
+        let offset: Int
+        if detail.hasPrefix("Unexpected end of file") {
+            offset = data.count
+        } else if let range = detail.range(of: "around character ") {
+            guard let number = Int(detail[range.upperBound...].prefix(while: \.isNumber)) else { return nil }
+            offset = min(number, data.count)
+        } else {
+            return nil
+        }
+        return 1 + data.prefix(offset).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+
     /// Parses a baseline report's bytes; `name` is used in messages.
     public static func parse(_ data: Data, name: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
         func malformed(_ reason: String) -> CacheBenchError { .trace(TraceError(.malformed, file: name, reason: reason)) }
@@ -91,18 +110,27 @@ public struct RegressionGate: Sendable {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
-            throw notAReport("not a JSON document (\(detail)); expected \(report.phrase)")
+            throw CacheBenchError.trace(TraceError(.malformed, file: name, line: jsonErrorLine(detail, in: data),
+                                                   reason: "not a JSON document (\(detail)); expected \(report.phrase)", hint: report))
         }
         guard let root = object as? [String: Any], let results = root["results"] as? [Any] else {
             throw notAReport("expected an object with a \"results\" array (\(report.phrase))")
         }
-        var baseline: [Key: Double?] = [:]
-        var requestCounts: [Key: Int] = [:]
+        // Rows by the trace each was made on (its own `trace`, else the report's): a merged
+        // sweep holds several traces, and one (policy, capacity) per trace.
+        let reportTrace = root["trace"] as? String
+        var byTrace: [String: (trace: String?, hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
         for (i, element) in results.enumerated() {
             guard let entry = element as? [String: Any] else { throw malformed("results[\(i)] is not an object") }
             guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
+            if let trace = entry["trace"], !(trace is String) { throw malformed("results[\(i)]: \"trace\" is not a string") }
+            let trace = entry["trace"] as? String ?? reportTrace
+            let group = trace.map { String(fileName($0)) } ?? ""
             let capacity = try integerOrNull(entry["capacity"], field: "capacity", index: i, malformed)
             let countLimit = try integerOrNull(entry["countLimit"], field: "countLimit", index: i, malformed)
+            for (field, value) in [("capacity", capacity), ("countLimit", countLimit)] {
+                if let value, value < 1 { throw malformed("results[\(i)]: \"\(field)\" \(value) is not a positive whole number") }
+            }
             let ignoreSize: Bool
             switch entry["ignoreSize"] {
             case nil: ignoreSize = false
@@ -131,12 +159,25 @@ public struct RegressionGate: Sendable {
                 if abs(exact - hitRatio) < 1e-6 { ratio = exact }
             }
             let key = Key(policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
-            guard baseline[key] == nil else { throw malformed("results[\(i)]: \(key) appears twice") }
-            baseline[key] = ratio
-            if let requests = try integerOrNull(entry["requests"], field: "requests", index: i, malformed) { requestCounts[key] = requests }
+            var rows = byTrace[group] ?? (trace, [:], [:])
+            guard rows.hitRatios[key] == nil else {
+                throw malformed("results[\(i)]: \(key) appears twice" + (trace.map { " for \($0)" } ?? ""))
+            }
+            rows.hitRatios[key] = ratio
+            if let requests = try integerOrNull(entry["requests"], field: "requests", index: i, malformed) {
+                guard requests >= 0 else { throw malformed("results[\(i)]: \"requests\" \(requests) is negative") }
+                rows.requests[key] = requests
+            }
+            byTrace[group] = rows
         }
-        var gate = RegressionGate(baseline: baseline, baselineTrace: root["trace"] as? String, tolerance: tolerance)
-        gate.baselineRequests = requestCounts
+        guard byTrace.count > 1 else {
+            let rows = byTrace.values.first
+            var gate = RegressionGate(baseline: rows?.hitRatios ?? [:], baselineTrace: rows?.trace ?? reportTrace, tolerance: tolerance)
+            gate.baselineRequests = rows?.requests ?? [:]
+            return gate
+        }
+        var gate = RegressionGate(baseline: [:], baselineTrace: nil, tolerance: tolerance)
+        gate.baselinesByTrace = byTrace.mapValues { ($0.hitRatios, $0.requests) }
         return gate
     }
 
@@ -179,20 +220,31 @@ public struct RegressionGate: Sendable {
         if let baselineTrace, Self.fileName(baselineTrace) != Self.fileName(result.trace) {
             mismatches.append("the baseline was made on \(baselineTrace), this run is on \(result.trace)")
         }
-        let baselineModes = Set(baseline.keys.map(\.ignoreSize)), runModes = Set(result.results.map(\.ignoreSize))
+        let baselineModes = Set((baselinesByTrace.isEmpty ? Array(baseline.keys) : baselinesByTrace.values.flatMap(\.hitRatios.keys)).map(\.ignoreSize))
+        let runModes = Set(result.results.map(\.ignoreSize))
         if !baselineModes.isEmpty, !runModes.isEmpty, baselineModes.isDisjoint(with: runModes) {
             let mode = { (ignoreSize: Bool) in ignoreSize ? "object counts (sizes ignored)" : "bytes" }
             mismatches.append("the baseline's capacities count \(mode(baselineModes.contains(true))), this run's count \(mode(runModes.contains(true)))")
+        }
+        // A baseline of several traces: this run's trace's rows.
+        var rows = (hitRatios: baseline, requests: baselineRequests)
+        if !baselinesByTrace.isEmpty {
+            if let traceRows = baselinesByTrace[String(Self.fileName(result.trace))] {
+                rows = traceRows
+            } else {
+                let traces = baselinesByTrace.keys.sorted().map { $0.isEmpty ? "(unnamed)" : $0 }.joined(separator: ", ")
+                mismatches.append("the baseline holds results for \(traces), none for \(result.trace)")
+            }
         }
         var compared = 0
         var requestMismatch: String?
         for run in result.results {
             let key = Key(policy: run.policy, capacity: run.capacity, countLimit: run.countLimit, ignoreSize: run.ignoreSize)
-            guard let saved = baseline[key] else {
+            guard let saved = rows.hitRatios[key] else {
                 notes.append("\(key): not in the baseline, not checked")
                 continue
             }
-            if requestMismatch == nil, let expected = baselineRequests[key], expected != run.requests {
+            if requestMismatch == nil, let expected = rows.requests[key], expected != run.requests {
                 requestMismatch = "the baseline counted \(expected) requests for \(key), this run \(run.requests)"
             }
             guard let expected = saved, let actual = run.hitRatio else {
@@ -219,7 +271,7 @@ public struct RegressionGate: Sendable {
     }
 
     /// The last path component: a baseline made from another folder names the same trace.
-    private static func fileName(_ path: String) -> Substring {
+    static func fileName(_ path: String) -> Substring {
         path.split(separator: "/").last ?? Substring(path)
     }
 

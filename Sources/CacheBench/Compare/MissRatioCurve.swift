@@ -52,7 +52,10 @@ public enum MissRatioCurve {
             if total <= low {
                 list = CapacityList([.size(total)])
             } else {
-                list = CapacityList(CapacityList.logSpaced(Double(low), Double(total), count: count).map { .size(Int($0.rounded())) })
+                // The last point is the total itself: as a Double it may round past Int.max.
+                list = CapacityList(CapacityList.logSpaced(Double(low), Double(total), count: count).map {
+                    .size(min(total, Int(exactly: $0.rounded()) ?? total))
+                })
             }
         }
         if !registered.descriptor.evictsAsLRU || !window.isWholeTrace {

@@ -288,13 +288,14 @@ public struct SVGLineChart: Sendable {
     static func xLabel(_ value: Double, unit: XUnit, exact: Bool) -> String {
         switch unit {
         case .bytes:
-            let units: [(Double, String)] = [(1_099_511_627_776, "TiB"), (1_073_741_824, "GiB"), (1_048_576, "MiB"), (1024, "KiB")]
+            let units: [(Double, String)] = [(0x1p60, "EiB"), (0x1p50, "PiB"), (0x1p40, "TiB"), (0x1p30, "GiB"), (0x1p20, "MiB"), (1024, "KiB")]
             for (size, name) in units where value >= size {
                 return trimmed(value / size, decimals: exact ? 2 : 1) + " " + name
             }
             return trimmed(value, decimals: 0) + " B"
         case .objects:
-            if exact { return SizeFormat.grouped(Int(value.rounded())) + " objects" }
+            // Int.max as a Double rounds up to 2^63, which no Int holds: the largest count is Int.max.
+            if exact { return SizeFormat.grouped(Int(exactly: value.rounded()) ?? (value > 0 ? .max : 0)) + " objects" }
             let units: [(Double, String)] = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
             for (size, name) in units where value >= size { return trimmed(value / size, decimals: 1) + name }
             return trimmed(value, decimals: 0)

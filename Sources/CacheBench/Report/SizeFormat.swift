@@ -30,14 +30,14 @@ public enum SizeFormat {
             throw InvalidValueError(setting, text, expected: tooLarge ? "too large (at most \(Int.max))" : "a size without a suffix must be a whole number")
         }
         let value = (number * multiplier).rounded(.down)
-        guard value < 9.2e18 else { throw InvalidValueError(setting, text, expected: "too large") }
+        guard value < 9.2e18 else { throw InvalidValueError(setting, text, expected: "too large (at most 9.2e18, about 8 EiB)") }
         return Int(value)
     }
 
     /// `64 MiB (67108864 bytes)`, or `500 objects`.
     public static func describe(_ size: Int, objects: Bool) -> String {
         if objects { return "\(size) objects" }
-        let units: [(Int, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        let units: [(Int, String)] = [(1 << 60, "EiB"), (1 << 50, "PiB"), (1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
         for (unit, name) in units where size >= unit {
             let value = Double(size) / Double(unit)
             let text = value == value.rounded() ? String(Int(value)) : String(format2: value)

@@ -149,6 +149,26 @@ struct SweepCommandTests {
         #expect(try CLI.run(["sweep-report", output, "--format", "yaml"]).status == 2)
     }
 
+    @Test("a malformed trace does not stop its shard: the others are recorded, then exit 65 naming it; the rerun retries only it")
+    func badTraceDoesNotStopTheShard() throws {
+        let traces = scratchFolder(), output = scratchFolder()
+        defer { for folder in [traces, output] { try? FileManager.default.removeItem(atPath: folder) } }
+        try writeTraces(in: traces, count: 2, rows: 600, seed: 11)
+        // `a.csv` sorts first, so the good traces come after it.
+        try Data("timestamp,key,size\n1,k,10\n2,k,x\n".utf8).write(to: URL(fileURLWithPath: "\(traces)/a.csv"))
+        let run = try CLI.run(Self.sweepArguments(traces, output: output))
+        #expect(run.status == 65 && run.stderr.contains("a.csv:3:"), "\(run.stderr)")
+        let merged = try CLI.run(["merge", output, "--allow-missing", "--format", "json"])
+        let results = merged.json?["results"] as? [[String: Any]] ?? []
+        #expect(results.count == 2 * 4 * 3 && results.allSatisfy { ($0["trace"] as? String)?.hasSuffix("a.csv") == false })
+        #expect((merged.json?["missing"] as? [Any])?.count == 4 * 3)
+        // Fixed, the trace runs on the rerun; the others are not run again.
+        try Data("timestamp,key,size\n1,k,10\n2,k,10\n".utf8).write(to: URL(fileURLWithPath: "\(traces)/a.csv"))
+        let rerun = try CLI.run(Self.sweepArguments(traces, output: output))
+        #expect(rerun.status == 0 && rerun.stdout.contains("12 cells recorded"), "\(rerun.stdout)\(rerun.stderr)")
+        #expect(try CLI.run(["merge", output]).status == 0)
+    }
+
     @Test("policy names in any spelling are the registry's: a rerun spelled otherwise resumes; a refused option value is exit 2")
     func namesAndOptions() throws {
         let folder = scratchFolder(), other = scratchFolder()

@@ -89,7 +89,9 @@ public enum Sweep {
     ///   - registry: where the policies are looked up.
     ///   - progress: called with one line per trace, for people.
     /// - Throws: ``CacheBenchError`` with the contract's exit code; the cells recorded before the
-    ///   failure stay recorded.
+    ///   failure stay recorded. A trace that cannot be read or is malformed does not stop the
+    ///   shard: its cells stay unrecorded (`merge` lists them as missing, a rerun retries them),
+    ///   the shard's other traces run and are recorded, and then the first such error is thrown.
     public static func run(_ plan: SweepPlan, shard: SweepShard, directory: String, registry: PolicyRegistry = .standard,
                            progress: ((String) -> Void)? = nil) throws(CacheBenchError) -> Summary {
         let started = monotonicNanoseconds()
@@ -102,10 +104,15 @@ public enum Sweep {
         let mine = plan.traces(ofShard: shard.index)
         var summary = Summary()
         summary.traces = mine.count
+        var badTrace: TraceError?
         for (position, traceIndex) in mine.enumerated() {
             let path = spec.traces[traceIndex]
             let identity: TraceIdentity
-            do { identity = try TraceIdentity.of(path: path) } catch { throw .trace(error) }
+            do { identity = try TraceIdentity.of(path: path) } catch {
+                badTrace = badTrace ?? error
+                progress?("[\(position + 1)/\(mine.count)] \(path): not run: \(error)")
+                continue
+            }
             let cells = plan.cells(ofTrace: traceIndex)
             let pending = cells.map { ($0, $0.identity(trace: identity, configurationKey: configurationKey)) }
                 .filter { !recorded.contains(SweepRecordStore.Contents.recordKey(identity: $0.1, trace: path)) }
@@ -115,7 +122,14 @@ public enum Sweep {
                 continue
             }
             let traceStarted = monotonicNanoseconds()
-            let outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path, registry: registry)
+            let outcomes: [(result: ReplayResult?, refusal: String?)]
+            do {
+                outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path, registry: registry)
+            } catch .trace(let error) {
+                badTrace = badTrace ?? error
+                progress?("[\(position + 1)/\(mine.count)] \(path): not run: \(error)")
+                continue
+            }
             let records = zip(pending, outcomes).map { pair, outcome in
                 SweepRecord(cell: pair.0, identity: pair.1, traceIdentity: identity, configurationKey: configurationKey,
                             shard: shard.description, result: outcome.result, refusal: outcome.refusal)
@@ -126,6 +140,7 @@ public enum Sweep {
             let seconds = Double(monotonicNanoseconds() - traceStarted) / 1e9
             progress?("[\(position + 1)/\(mine.count)] \(path): \(records.count) cells in \(_fixed(seconds, decimals: 2)) s")
         }
+        if let badTrace { throw .trace(badTrace) }
         summary.seconds = Double(monotonicNanoseconds() - started) / 1e9
         return summary
     }

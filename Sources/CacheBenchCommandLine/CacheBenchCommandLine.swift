@@ -118,6 +118,8 @@ func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebe
     if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
         if words.count > 1, let command = commands[words[1]] { return printHelp(naming(program, in: command.help)) }
+        // `help --help` and `help help`: the top-level usage, which says how help works.
+        if words.count > 1, ["--help", "-h", "help"].contains(words[1]) { return printHelp(usage) }
         if words.count > 1 { return usageError("\(program): unknown command '\(words[1])'\n\n" + usage) }
         return printHelp(usage)
     }

@@ -176,7 +176,7 @@ struct CommandLineTests {
         #expect(note.contains("of 113872 requests") && !note.contains("(113872 of 113872") && note.contains("1 of 2 capacities sampled more"), "\(note)")
     }
 
-    @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"]])
+    @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"], ["help", "--help"], ["help"]])
     func help(arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)

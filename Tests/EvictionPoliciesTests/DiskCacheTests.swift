@@ -431,6 +431,33 @@ struct DiskCacheTests {
         #expect(try await tiers.value(forKey: "k")?.source == .memory)
     }
 
+    @Test("a value that cannot be encoded is stored in neither tier, by the synchronous and the async set alike", arguments: [false, true])
+    func encodingFailureStoresNothing(appCost: Bool) async throws {
+        struct Refused: Error {}
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let encode: @Sendable (String) throws -> Data = { text in
+            guard text != "bad" else { throw Refused() }
+            return Data(text.utf8)
+        }
+        let decode: @Sendable (Data) throws -> String = { String(decoding: $0, as: UTF8.self) }
+        let memory = Cache<String, String>(costLimit: 1 << 20, observesSystemEvents: false)
+        let disk = try DiskCache(directory: directory)
+        let tiers = appCost
+            ? TieredCache<String>(memory: memory, disk: disk, encode: encode, decode: decode, memoryCost: { $0.utf8.count })
+            : TieredCache<String>(memory: memory, disk: disk, encode: encode, decode: decode)
+        // `toDisk:` names the synchronous set (an async context would pick the async one).
+        try tiers.setValue("good", forKey: "g", toDisk: true)
+        #expect(throws: Refused.self) { try tiers.setValue("bad", forKey: "s", toDisk: true) }
+        await #expect(throws: Refused.self) { try await tiers.setValue("bad", forKey: "a") }
+        for key in ["s", "a"] {
+            let onDisk = try await disk.data(forKey: key)
+            #expect(!tiers.memory.contains(key) && onDisk == nil, "\(key)")
+            #expect(try await tiers.value(forKey: key) == nil)
+        }
+        #expect(try await tiers.value(forKey: "g")?.value == "good")
+    }
+
     @Test("eight threads read and write one disk cache")
     func threads() throws {
         let directory = temporaryDirectory()

@@ -186,6 +186,7 @@ extension TieredCache where Value: Sendable {
     }
 
     /// Stores `value` in memory, then encodes it and writes it to disk off the caller's thread.
+    /// When encoding throws, neither tier keeps the value, as with ``setValue(_:forKey:toDisk:)``.
     ///
     /// With a `memoryCost` (the initializer's), the memory copy is stored at once, before this
     /// call suspends, so a lookup right after it finds the value in memory. Without one, its cost
@@ -203,7 +204,19 @@ extension TieredCache where Value: Sendable {
         let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             DispatchQueue.global(qos: .utility).async {
-                let result = Result { try self.disk.setData(try self.encode(value), forKey: key) }
+                let result = Result {
+                    let data: Data
+                    do {
+                        data = try self.encode(value)
+                    } catch {
+                        // As the synchronous set: a value that cannot be encoded is stored in
+                        // neither tier, so the memory copy made above is taken back (the store
+                        // is still in progress, so no lookup has promoted anything meanwhile).
+                        self.change(key) { self.memory.removeValue(forKey: key) }
+                        throw error
+                    }
+                    try self.disk.setData(data, forKey: key)
+                }
                 self.end(stripe)
                 continuation.resume(with: result)
             }

@@ -97,6 +97,11 @@ public protocol EvictionPolicy<Key, Value> {
     /// Times earlier than the current time are ignored.
     mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>)
 
+    /// Runs now the work earlier calls queued for later ones (see "Deferred work" above: a
+    /// library's asynchronous purge), as if the queue had drained. ``Cache`` calls it after a
+    /// limit change, so the cache is within its new limits at once. The default does nothing.
+    mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>)
+
     /// Cache-aside access: a hit if `key` is resident, otherwise `value` is inserted with `cost`.
     ///
     /// The default implementation is ``EvictionPolicy/lookup(_:observer:)`` followed, on a miss, by
@@ -179,6 +184,9 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {}
+
+    @inlinable
+    public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {}
 
     public var extraMetrics: [PolicyMetric] { [] }
 }

@@ -131,6 +131,12 @@ struct AppCacheTests {
         }
         caches.append(("mru by type", try Cache<Int, Int>(policyType: MRUCache<Int, CacheEntry<Int>>.self,
                                                           costLimit: 2_000, observesSystemEvents: false)))
+        // Library models whose purge the library queues for a later call: a limit change runs it.
+        caches.append(("yy-lru by type", try Cache<Int, Int>(policyType: YYMemoryCache<Int, CacheEntry<Int>>.self,
+                                                             costLimit: 2_000, options: ["drain-delay": "3"],
+                                                             observesSystemEvents: false)))
+        caches.append(("af-lru by type", try Cache<Int, Int>(policyType: AFAutoPurgingImageCache<Int, CacheEntry<Int>>.self,
+                                                             costLimit: 2_000, observesSystemEvents: false)))
         for (name, cache) in caches {
             let log = AppEvictionLog<Int>()
             cache.evictionHandler = { key, value, _ in
@@ -155,6 +161,22 @@ struct AppCacheTests {
             cache.costLimit = 2_000
             #expect(cache.count == present.count, "\(name): raising drops nothing")
         }
+    }
+
+    @Test("a library model's queued purge runs when a limit is lowered, not at the next call", arguments: [0, 5])
+    func limitChangeRunsQueuedPurge(drainDelay: Int) throws {
+        let clock = CacheClock { 0 }             // the auto-trim timer never fires
+        let yy = try Cache<String, Int>(policyType: YYMemoryCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                        options: ["drain-delay": "\(drainDelay)"], clock: clock, observesSystemEvents: false)
+        for i in 0..<10 { yy.setValue(i, forKey: "\(i)", cost: 10) }
+        yy.costLimit = 50
+        #expect(yy.totalCost == 50 && yy.count == 5 && !yy.contains("4") && yy.contains("5"))
+        let af = try Cache<String, Int>(policyType: AFAutoPurgingImageCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                        clock: clock, observesSystemEvents: false)
+        af.setValue(1, forKey: "a", cost: 70)
+        af.setValue(2, forKey: "b", cost: 70)
+        af.costLimit = 100
+        #expect(af.totalCost <= 100 && af.count < 2)
     }
 
     @Test("a limit the policy cannot take leaves the cache unchanged; none at all every policy takes")

@@ -20,6 +20,8 @@
 ///   keeps its exact recency order and drops its least recently used entries; FIFO, CLOCK, SIEVE
 ///   and LFU keep their order (not their reference bits or counts). Policies outside the slot
 ///   flow (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU and the library models) are refilled oldest set first.
+///   A library model's queued purge (YYMemoryCache's cost trim, AFNetworking's purge) runs then
+///   too, rather than at the next call as in the library.
 /// - **Time.** ``timeToLive`` (or a per-entry one) expires entries on the ``CacheClock``; an
 ///   expired entry is never returned and is removed when a get finds it or when
 ///   ``removeExpired()`` runs (on entering the background, automatically).

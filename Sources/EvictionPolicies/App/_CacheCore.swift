@@ -33,6 +33,7 @@ internal class _CacheCore<Key: Hashable, Value> {
 
     @usableFromInline func advance(to time: Double, observer: inout Observer) {}
     @usableFromInline func handle(_ event: CacheEvent, observer: inout Observer) {}
+    @usableFromInline func finishDeferredWork(observer: inout Observer) {}
     /// Without a key ring: the keys of the entries that expire at or before `time`.
     @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
@@ -107,6 +108,9 @@ extension _CacheCore {
             let reports = observer.reports
             observer.reports = false
             for (key, entry, cost) in entries { insertEntry(entry, forKey: key, cost: cost, observer: &observer) }
+            // A library's deferred purge (YYMemoryCache's cost trim) runs now: a limit change
+            // leaves the cache within its limits at once.
+            finishDeferredWork(observer: &observer)
             observer.reports = reports
             for (key, entry, _) in entries where !contains(key) { observer.didEvict(key, value: entry, cost: 0) }
             return
@@ -114,6 +118,7 @@ extension _CacheCore {
         for (key, entry, cost) in entries {
             insertEntry(entry, forKey: key, cost: cost, observer: &observer)
         }
+        finishDeferredWork(observer: &observer)
         // An entry the policy evicted has had its slot freed (and was reported); one it refused has not.
         for (key, entry, _) in entries where state.pointee.ring.owns(entry.slot, stamp: entry.stamp) && !contains(key) {
             observer.didEvict(key, value: entry, cost: 0)
@@ -209,6 +214,10 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 
     override func handle(_ event: CacheEvent, observer: inout Observer) {
         policy.pointee.handle(event, observer: &observer)
+    }
+
+    override func finishDeferredWork(observer: inout Observer) {
+        policy.pointee.finishDeferredWork(observer: &observer)
     }
 
     override func expiredKeys(by time: Double) -> [Key] {

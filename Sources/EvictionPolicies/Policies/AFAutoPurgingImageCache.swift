@@ -118,6 +118,9 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
         purgePending = true
     }
 
+    /// Whether a purge block is queued.
+    @inlinable public var hasDeferredWork: Bool { purgePending }
+
     /// Every call runs after the queued barrier blocks.
     @inlinable @inline(__always)
     public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {

@@ -133,6 +133,9 @@ public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {
         }
     }
 
+    /// Whether a cost trim is queued.
+    @inlinable public var hasDeferredWork: Bool { queuedTrims != 0 }
+
     /// Runs the queued cost trim that is due at the start of this operation, if any.
     @inlinable @inline(__always)
     public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {

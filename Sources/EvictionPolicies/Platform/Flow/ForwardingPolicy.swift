@@ -57,5 +57,10 @@ extension ForwardingPolicy {
         base.advance(to: time, observer: &observer)
     }
 
+    @inlinable
+    public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {
+        base.finishDeferredWork(observer: &observer)
+    }
+
     @inlinable public mutating func noteNextAccess(_ index: Int64) { base.noteNextAccess(index) }
 }

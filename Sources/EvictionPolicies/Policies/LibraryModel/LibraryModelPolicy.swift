@@ -24,6 +24,8 @@
 public protocol LibraryModelPolicy: SlotPolicy {
     /// Work queued by an earlier call that runs before this one (a deferred purge). Default: none.
     mutating func willOperate(observer: inout some EvictionObserver<Key, Value>)
+    /// Whether work is queued that ``willOperate(observer:)`` will run. Default: never.
+    var hasDeferredWork: Bool { get }
     /// Whether a get of resident `slot` is a miss (an expired entry); the model may remove the
     /// entry, reporting it to `observer`. Default: never.
     mutating func refusesHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) -> Bool
@@ -42,6 +44,15 @@ extension LibraryModelPolicy {
 
     @inlinable @inline(__always)
     public mutating func willOperate(observer: inout some EvictionObserver<Key, Value>) {}
+
+    @inlinable public var hasDeferredWork: Bool { false }
+
+    /// Runs the queued work as the calls that would have run it do, one after another, until
+    /// none is left.
+    @inlinable
+    public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {
+        while hasDeferredWork { willOperate(observer: &observer) }
+    }
 
     @inlinable @inline(__always)
     public mutating func refusesHit(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) -> Bool { false }

@@ -146,6 +146,10 @@ enum SweepCommand {
         func add(_ path: String) { if seen.insert(path).inserted { paths.append(path) } }
         for value in values {
             for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+                if item == "-" {
+                    // A sweep reads a trace twice (its identity, then its cells) and a rerun again.
+                    throw .usage(UsageError("--traces -: a sweep cannot read standard input (it reads each trace more than once, and again when rerun); save it to a file"))
+                }
                 if item.hasPrefix("@") {
                     let list = String(item.dropFirst())
                     guard let data = FileManager.default.contents(atPath: list) else {

@@ -15,6 +15,16 @@ struct TraceConverterTests {
         }
     }
 
+    @Test("times of 2^32 s or more are written modulo 2^32, as traceConv writes them, and counted")
+    func wrappedTimes() throws {
+        let input = try temporaryFile("timestamp,key,size\n4294967295,1,10\n4294967296,2,10\n5000000000,3,10\n")
+        let output = input + ".og"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let summary = try TraceConverter.convert(TraceSpec(path: input), to: output)
+        #expect(summary.records == 3 && summary.timesWrapped == 2)
+        #expect(try Self.records(output).map(\.time) == [4_294_967_295, 0, 705_032_704])
+    }
+
     /// Worked by hand: zero-size rows vanish from the output and from the next-access chain;
     /// a 20-digit key stays that number; with removeSizeChange an object keeps its first size.
     /// traceConv 0.3.5 writes exactly these records for this CSV (checked byte for byte).

@@ -39,6 +39,9 @@ public enum TraceConverter {
         public var sizesChanged: Int
         /// Requests left out because the sampler did not keep their object.
         public var sampledOut: Int = 0
+        /// Records whose whole seconds do not fit the records' 32-bit time and were written
+        /// modulo 2^32, as traceConv writes them (a trace of epoch milliseconds, say).
+        public var timesWrapped: Int = 0
     }
 
     /// How to convert.
@@ -128,7 +131,7 @@ public enum TraceConverter {
         lastSeen = [:]
 
         // Pass 2: write the records through the one atomic writer (whole, or the target untouched).
-        var written = 0, sizesChanged = 0
+        var written = 0, sizesChanged = 0, timesWrapped = 0
         var firstSize: [UInt64: UInt32] = [:]
         do throws(CacheBenchError) {
             var chunk: [UInt8] = []
@@ -170,6 +173,7 @@ public enum TraceConverter {
                         throw .trace(TraceError(.malformed, file: trace.path,
                                                 reason: "record \(written + 1): size \(size) does not fit the 32-bit size of \(options.format.rawValue) records"))
                     }
+                    if wholeSeconds(request.time) > Int64(UInt32.max) { timesWrapped += 1 }
                     append(clockTime(request.time), to: &chunk)
                     append(request.key, to: &chunk)
                     append(UInt32(size), to: &chunk)
@@ -190,7 +194,8 @@ public enum TraceConverter {
             file.discard()
             throw error
         }
-        return Summary(records: written, leftOut: leftOut, zeroSize: zeroSize, sizesChanged: sizesChanged, sampledOut: sampledOut)
+        return Summary(records: written, leftOut: leftOut, zeroSize: zeroSize, sizesChanged: sizesChanged, sampledOut: sampledOut,
+                       timesWrapped: timesWrapped)
     }
 
     /// One more request of an object, whose last size is now `size`.

@@ -207,6 +207,8 @@ struct SweepCommandTests {
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/nothing-*.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/missing.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 66)
+        let stdin = try CLI.run(["sweep", "--traces", "-", "--policies", "lru", "--output", "/tmp/x"])
+        #expect(stdin.status == 2 && stdin.stderr.contains("cannot read standard input"), "\(stdin.stderr)")
         // A list of traces that cannot be read is an input that cannot be opened, as a trace is.
         let noList = try CLI.run(["sweep", "--traces", "@/nonexistent/list.txt", "--policies", "lru", "--output", "/tmp/x"])
         #expect(noList.status == 66 && noList.stderr.contains("/nonexistent/list.txt: cannot read this list of traces"), "\(noList.stderr)")

@@ -59,10 +59,9 @@ enum ConvertCommand {
             if let text = arguments.value("--sample") {
                 // The spellings replay's --sample takes (0.01, 1%), then libCacheSim's sampler's range.
                 let ratio = try parseValue(text, of: "--sample") { (text) throws(InvalidValueError) in try RequestWindow.parseSampleRatio(text) }
+                // The parser has checked (0, 1]; what the sampler can still refuse is (0.5, 1).
                 do throws(SpatialSampler.Problem) {
                     sampler = try SpatialSampler(ratio: ratio)
-                } catch .outOfRange {
-                    throw UsageError("--sample \(text): expected a ratio above 0 and at most 1")
                 } catch {
                     throw UsageError("--sample \(text): libCacheSim's sampler takes 1 or a ratio up to 0.5 (one object in floor(1/RATIO))")
                 }

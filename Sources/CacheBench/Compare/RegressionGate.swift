@@ -104,14 +104,13 @@ public struct RegressionGate: Sendable {
     public static func parse(_ data: Data, name: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
         func malformed(_ reason: String) -> CacheBenchError { .trace(TraceError(.malformed, file: name, reason: reason)) }
         let report = TraceError.Hint.comparisonReport
-        func notAReport(_ reason: String) -> CacheBenchError {
-            .trace(TraceError(.malformed, file: name, reason: reason, hint: report))
+        func notAReport(_ reason: String, line: Int? = nil) -> CacheBenchError {
+            .trace(TraceError(.malformed, file: name, line: line, reason: reason, hint: report))
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
-            throw CacheBenchError.trace(TraceError(.malformed, file: name, line: jsonErrorLine(detail, in: data),
-                                                   reason: "not a JSON document (\(detail)); expected \(report.phrase)", hint: report))
+            throw notAReport("not a JSON document (\(detail)); expected \(report.phrase)", line: jsonErrorLine(detail, in: data))
         }
         guard let root = object as? [String: Any], let results = root["results"] as? [Any] else {
             throw notAReport("expected an object with a \"results\" array (\(report.phrase))")
@@ -220,7 +219,8 @@ public struct RegressionGate: Sendable {
         if let baselineTrace, Self.fileName(baselineTrace) != Self.fileName(result.trace) {
             mismatches.append("the baseline was made on \(baselineTrace), this run is on \(result.trace)")
         }
-        let baselineModes = Set((baselinesByTrace.isEmpty ? Array(baseline.keys) : baselinesByTrace.values.flatMap(\.hitRatios.keys)).map(\.ignoreSize))
+        let baselineKeys = baselinesByTrace.isEmpty ? Array(baseline.keys) : baselinesByTrace.values.flatMap(\.hitRatios.keys)
+        let baselineModes = Set(baselineKeys.map(\.ignoreSize))
         let runModes = Set(result.results.map(\.ignoreSize))
         if !baselineModes.isEmpty, !runModes.isEmpty, baselineModes.isDisjoint(with: runModes) {
             let mode = { (ignoreSize: Bool) in ignoreSize ? "object counts (sizes ignored)" : "bytes" }

@@ -107,10 +107,14 @@ public enum Sweep {
         var badTrace: TraceError?
         for (position, traceIndex) in mine.enumerated() {
             let path = spec.traces[traceIndex]
-            let identity: TraceIdentity
-            do { identity = try TraceIdentity.of(path: path) } catch {
+            /// Notes a trace that cannot be read: the shard goes on, and ends with its error.
+            func notRun(_ error: TraceError) {
                 badTrace = badTrace ?? error
                 progress?("[\(position + 1)/\(mine.count)] \(path): not run: \(error)")
+            }
+            let identity: TraceIdentity
+            do { identity = try TraceIdentity.of(path: path) } catch {
+                notRun(error)
                 continue
             }
             let cells = plan.cells(ofTrace: traceIndex)
@@ -126,8 +130,7 @@ public enum Sweep {
             do {
                 outcomes = try replayIsolatingRefusals(pending.map(\.0), of: spec, trace: path, registry: registry)
             } catch .trace(let error) {
-                badTrace = badTrace ?? error
-                progress?("[\(position + 1)/\(mine.count)] \(path): not run: \(error)")
+                notRun(error)
                 continue
             }
             let records = zip(pending, outcomes).map { pair, outcome in

@@ -173,8 +173,11 @@ public enum TraceConverter {
                         throw .trace(TraceError(.malformed, file: trace.path,
                                                 reason: "record \(written + 1): size \(size) does not fit the 32-bit size of \(options.format.rawValue) records"))
                     }
-                    if wholeSeconds(request.time) > Int64(UInt32.max) { timesWrapped += 1 }
-                    append(clockTime(request.time), to: &chunk)
+                    // The u32 time: whole seconds modulo 2^32, as traceConv's assignment to its
+                    // `uint32_t` field truncates them.
+                    let seconds = wholeSeconds(request.time)
+                    if seconds > Int64(UInt32.max) { timesWrapped += 1 }
+                    append(UInt32(truncatingIfNeeded: seconds), to: &chunk)
                     append(request.key, to: &chunk)
                     append(UInt32(size), to: &chunk)
                     append(next[written], to: &chunk)
@@ -211,12 +214,6 @@ public enum TraceConverter {
         let seconds = time.rounded(.down)
         guard seconds >= 0 && !seconds.isNaN else { return 0 }
         return seconds >= 0x1p63 ? .max : Int64(seconds)
-    }
-
-    /// The records' u32 time: whole seconds modulo 2^32, as traceConv's assignment to its
-    /// `uint32_t` field truncates them.
-    private static func clockTime(_ time: Double) -> UInt32 {
-        UInt32(truncatingIfNeeded: wholeSeconds(time))
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

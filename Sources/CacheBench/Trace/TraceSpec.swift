@@ -103,8 +103,7 @@ public struct TraceSpec: Sendable, Equatable {
         let named = TraceFormatDetection.announced(byName: insideContainer ? Self.withoutCompressionSuffix(path) : path)
         guard !prefix.isEmpty else { return asked ?? named.flatMap { $0.format == nil ? nil : $0 } ?? TraceFormatDetection.csv }
         // A file the name calls compressed, cut inside the magic number: its decoder says where.
-        if prefix.count < TraceFormatDetection.prefixLength, let named, named.format == nil,
-           let cut = CompressionFormat.cutMagic(prefix), named.name.hasPrefix(cut.rawValue) {
+        if let named, named.format == nil, let cut = CompressionFormat.cutMagic(prefix), named.name.hasPrefix(cut.rawValue) {
             return named
         }
         let found = TraceFormatDetection.detect(prefix)

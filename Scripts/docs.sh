@@ -3,10 +3,13 @@
 # (Sources/EvictionPolicies/EvictionPolicies.docc) and the module's symbol graph, with the docc
 # the Swift toolchain ships: no swift-docc-plugin, so the package keeps no dependencies.
 #
-# Usage: Scripts/docs.sh [--strict] [OUTPUT]
-#   OUTPUT    the .doccarchive to write (default .build-docs/EvictionPolicies.doccarchive)
-#   --strict  fail on any DocC warning: a broken ``symbol`` or <doc:article> link, an undocumented
-#             parameter. CI runs it this way.
+# Usage: Scripts/docs.sh [--strict] [--built BIN] [OUTPUT]
+#   OUTPUT       the .doccarchive to write (default .build-docs/EvictionPolicies.doccarchive)
+#   --strict     fail on any DocC warning: a broken ``symbol`` or <doc:article> link, an undocumented
+#                parameter. CI runs it this way.
+#   --built BIN  read the module from a build that already holds it (a bin path such as
+#                .build/release) rather than building it in debug. CI passes its release build,
+#                so the docs are checked beside the tests without waiting for their build.
 # Needs: swift, and docc and swift-symbolgraph-extract beside it in the toolchain (or DOCC=...).
 # The module is the ordinary debug build (so a built tree costs nothing more); its symbol graph is
 # extracted from the built module rather than emitted while compiling, so an up-to-date build
@@ -16,7 +19,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 STRICT=()
-if [[ "${1:-}" == "--strict" ]]; then STRICT=(--warnings-as-errors); shift; fi
+BIN=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --strict) STRICT=(--warnings-as-errors); shift ;;
+    --built)
+      [[ $# -ge 2 ]] || { echo "docs.sh: --built needs a bin path" >&2; exit 2; }
+      BIN="$2"; shift 2 ;;
+    *) break ;;
+  esac
+done
 OUTPUT="${1:-.build-docs/EvictionPolicies.doccarchive}"
 DOCC="${DOCC:-$(dirname "$(readlink -f "$(command -v swift)")")/docc}"
 if [[ ! -x "$DOCC" ]]; then
@@ -24,8 +36,13 @@ if [[ ! -x "$DOCC" ]]; then
   exit 66
 fi
 
-swift build --target EvictionPolicies >&2
-BIN="$(swift build --show-bin-path)"
+if [[ -z "$BIN" ]]; then
+  swift build --target EvictionPolicies >&2
+  BIN="$(swift build --show-bin-path)"
+elif [[ ! -f "$BIN/Modules/EvictionPolicies.swiftmodule" ]]; then
+  echo "docs.sh: no EvictionPolicies module in $BIN/Modules; build it first" >&2
+  exit 66
+fi
 case "$(uname -s)" in
   Darwin) TRIPLE="$(uname -m | sed 's/aarch64/arm64/')-apple-macosx" ;;
   *) TRIPLE="$(uname -m)-unknown-linux-gnu" ;;

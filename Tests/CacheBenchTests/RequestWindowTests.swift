@@ -187,7 +187,7 @@ struct RequestWindowTests {
     @Test("a duration warm-up includes the row at its last instant, as libCacheSim's --warmup-sec does")
     func warmupBoundaryIsInclusive() throws {
         // One row per second, times 100 to 129: a 10 s warm-up holds times 100 to 110, 11 rows.
-        let rows = (0..<30).map { (time: Double(100 + $0), key: UInt64($0 % 7)) }
+        let rows = (0..<30).map { (i: Int) -> (time: Double, key: UInt64) in (time: Double(100 + i), key: UInt64(i % 7)) }
         let path = try csv(rows)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try replay(path, capacity: 3, window: RequestWindow(warmup: .seconds(10), reportInterval: .seconds(5)))

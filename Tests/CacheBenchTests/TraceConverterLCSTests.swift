@@ -161,7 +161,7 @@ struct TraceConverterLCSTests {
     @Test("one object: the header's Zipf slope is C's positive NaN, bit for bit")
     func oneObjectSlope() throws {
         let bytes = try Self.convert(try temporaryFile("timestamp,key,size\n1,7,10\n2,7,10\n"), .init(format: .lcs))
-        let slope = (0..<8).reduce(0 as UInt64) { $0 | UInt64(bytes[16 + 544 + $1]) << (8 * $1) }
+        let slope = (0..<8).reduce(0 as UInt64) { (word: UInt64, i: Int) -> UInt64 in word | UInt64(bytes[560 + i]) << UInt64(8 * i) }
         #expect(slope == 0x7ff8_0000_0000_0000)
     }
 

@@ -25,7 +25,8 @@ struct HyperbolicRateTests {
         // Ages past 2^53 are rounded to a Double: two different ages can give one score, and
         // then neither is lower, as in libCacheSim, though the exact rates differ.
         let big = Int64(1) << 54
-        #expect(1.0e8 / Double(big) == 1.0e8 / Double(big + 1))
+        let rateAtBig: Double = 1.0e8 / Double(big), rateAtBigPlusOne: Double = 1.0e8 / Double(big + 1)
+        #expect(rateAtBig == rateAtBigPlusOne)
         #expect(!(Self.rate((1, big + 1)) < Self.rate((1, big))))
         #expect(!(Self.rate((1, big)) < Self.rate((1, big + 1))))
     }

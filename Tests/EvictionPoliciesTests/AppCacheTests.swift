@@ -1,5 +1,6 @@
 import Dispatch
 import EvictionPolicies
+import Foundation
 import Testing
 import TestSupport
 
@@ -400,5 +401,72 @@ struct AppCacheTests {
         for n in 0..<1_000 { sum += cache.removeValue(forKey: "https://example.com/\(n).jpg")?.bytes ?? 0 }
         #expect(cache.count == 0 && cache.totalCost == 0 && sum >= 0)
         #expect(!evictions.entries.isEmpty)
+    }
+
+    /// Readings an app's clock may give, in turn: not a number, infinities, far past and future.
+    final class WildClock: @unchecked Sendable {
+        let readings: [Double] = [.nan, 10, -.infinity, .infinity, -1e300, 1e300, 5, .nan, 1e22, -7]
+        var next = 0
+        var clock: CacheClock {
+            CacheClock { [self] in
+                defer { next += 1 }
+                return readings[next % readings.count]
+            }
+        }
+    }
+
+    func exercise<Policy: EvictionPolicy>(_ type: Policy.Type, options: PolicyOptions = PolicyOptions()) throws
+    where Policy.Key == Int, Policy.Value == CacheEntry<Int> {
+        let cache = try Cache<Int, Int>(policyType: type, costLimit: 1_000, options: options, timeToLive: 30,
+                                        clock: WildClock().clock, observesSystemEvents: false)
+        for n in 0..<400 {
+            cache.setValue(n, forKey: n % 60, cost: n % 45)
+            _ = cache.value(forKey: (n &* 7) % 60)
+            if n % 97 == 0 { cache.handle(.memoryWarning) }
+            if n % 131 == 0 { cache.handle(.background) }
+        }
+        cache.costLimit = 300
+        #expect(cache.count >= 0 && cache.totalCost >= 0, "\(Policy.self)")
+    }
+
+    @Test("a clock reading NaN, infinities or huge times traps no library model, nor the cache's expiry")
+    func wildClocks() throws {
+        try exercise(YYMemoryCache<Int, CacheEntry<Int>>.self)
+        try exercise(YYDiskCache<Int, CacheEntry<Int>>.self)
+        try exercise(PINMemoryCache<Int, CacheEntry<Int>>.self)
+        try exercise(SDMemoryCache<Int, CacheEntry<Int>>.self)
+        try exercise(SDDiskCache<Int, CacheEntry<Int>>.self)
+        try exercise(KingfisherMemoryStorage<Int, CacheEntry<Int>>.self)
+        try exercise(NukeLRUCache<Int, CacheEntry<Int>>.self)
+        try exercise(NukeClockCache<Int, CacheEntry<Int>>.self)
+        try exercise(AFAutoPurgingImageCache<Int, CacheEntry<Int>>.self)
+        try exercise(AlamofireAutoPurgingImageCache<Int, CacheEntry<Int>>.self)
+        try exercise(CorelibsNSCache<Int, CacheEntry<Int>>.self)
+        try exercise(DarwinNSCacheApproximation<Int, CacheEntry<Int>>.self)
+        try exercise(LRUCache<Int, CacheEntry<Int>>.self)
+    }
+
+    @Test("a recorder on a clock gone wrong writes finite, ordered times; released unfinished, it leaves no file")
+    func recorderOnAWildClock() throws {
+        let url = scratchDirectory.appendingPathComponent("wild-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try TraceRecorder(url: url, clock: WildClock().clock)
+        let cache = RecordingCache(Cache<Int, Int>(countLimit: 5, observesSystemEvents: false), recorder: recorder)
+        for n in 0..<30 { if cache.value(forKey: n % 8) == nil { cache.setValue(n, forKey: n % 8) } }
+        cache.handle(.memoryWarning)
+        try recorder.finish()
+        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+        let times = rows.compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).first.flatMap { Double($0) } }
+        #expect(times.count == rows.count && !rows.isEmpty)
+        #expect(times.allSatisfy(\.isFinite) && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+
+        let unfinished = scratchDirectory.appendingPathComponent("unfinished-\(UUID().uuidString).csv")
+        do {
+            let dropped = try TraceRecorder(url: unfinished)
+            dropped.recordEvent(.memoryWarning)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratchDirectory.path)
+            .filter { $0.contains(unfinished.lastPathComponent) }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

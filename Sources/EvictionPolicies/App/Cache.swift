@@ -316,10 +316,14 @@ public final class Cache<Key: Hashable, Value> {
         let reports = state.pointee.handler != nil
         var observer = Observer(state: state, reports: reports, reason: reason)
         if state.pointee.advancesPolicyClock {
-            // The policy's timers fire as events, whatever the call.
-            observer.reason = .event
-            _core.advance(to: state.pointee.clock.now(), observer: &observer)
-            observer.reason = reason
+            // The policy's timers fire as events, whatever the call. A reading that is no finite
+            // time (an app's clock gone wrong: NaN, ±∞) moves no timer.
+            let now = state.pointee.clock.now()
+            if now.isFinite {
+                observer.reason = .event
+                _core.advance(to: now, observer: &observer)
+                observer.reason = reason
+            }
         }
         let result = body(state, &observer)
         guard reports, !state.pointee.evicted.isEmpty, let handler = state.pointee.handler else {

@@ -40,6 +40,7 @@ public final class TraceRecorder: @unchecked Sendable {
     private let hashSeed: UInt64?
     private var buffer = ""
     private var pendingMisses: [String: Double] = [:]
+    private var lastTime = 0.0
     private var lastSize: [String: Int] = [:]
     private var failure: Error?
     private var finished = false
@@ -63,7 +64,11 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     deinit {
-        if !finished { close(descriptor) }
+        // Released without finish(): the trace was never written, and its partial file goes too.
+        if !finished {
+            close(descriptor)
+            unlink(partial.path)
+        }
         lock.deallocate()
     }
 
@@ -137,7 +142,14 @@ public final class TraceRecorder: @unchecked Sendable {
 
     // MARK: Internals (called with the lock held)
 
-    private func now() -> Double { max(clock.now() - start, 0) }
+    /// The row time: seconds since the start, never going back, and the last one again when the
+    /// clock reads no finite time after the start (an app's clock gone wrong: NaN, ±∞, earlier),
+    /// so that every row's time is a number the replay reads and the rows stay in order.
+    private func now() -> Double {
+        let time = clock.now() - start
+        if time.isFinite && time > lastTime { lastTime = time }
+        return lastTime
+    }
 
     private func format(_ time: Double) -> String { String(format: "%.6f", time) }
 

@@ -40,10 +40,12 @@ public struct VirtualTimeTicker: Sendable, Equatable {
     @inlinable
     public func time(ofTick k: Double) -> Double { (start ?? 0) + k * period }
 
-    /// The time of the next tick when it is due at or before `time`, otherwise `nil`.
+    /// The time of the next tick when it is due at or before `time`, otherwise `nil`; `nil` for
+    /// a `time` that is not finite (every tick would be due by +∞, and a loop over them would
+    /// never end).
     @inlinable
     public func due(by time: Double) -> Double? {
-        guard start != nil else { return nil }
+        guard start != nil, time.isFinite else { return nil }
         let tick = self.time(ofTick: next)
         return tick <= time ? tick : nil
     }

@@ -194,8 +194,14 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
 
     /// `time(NULL)`.
     @inlinable
-    var timestamp: Int {
-        let floor = now.rounded(.down)
+    var timestamp: Int { Self.wholeSeconds(now) }
+
+    /// `time` in whole seconds, rounded down and held within `Int` (an app's clock may read
+    /// anything, NaN included, which counts as 0).
+    @inlinable
+    static func wholeSeconds(_ time: Double) -> Int {
+        let floor = time.rounded(.down)
+        if floor.isNaN { return 0 }
         return floor >= 9e18 ? Int.max : floor <= -9e18 ? Int.min : Int(floor)
     }
 
@@ -298,8 +304,7 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
         if overCost(costLimit) { return true }
         if countLimit < Int(Int32.max) && (countLimit <= 0 || rows.count > countLimit) { return true }
         if ageLimit <= 0 { return true }
-        let floor = time.rounded(.down)
-        if floor < 9e18, let cutoff = ageCutoff(at: Int(floor)), oldestAccessTime < cutoff { return true }
+        if let cutoff = ageCutoff(at: Self.wholeSeconds(time)), oldestAccessTime < cutoff { return true }
         if let target = freeSpaceCostLimit(), overCost(target) { return true }
         return false
     }

@@ -353,6 +353,47 @@ struct DiskCacheTests {
         #expect(reopened.count == 0 && FileManager.default.fileExists(atPath: stray.path))
     }
 
+    @Test("a folder in an entry file's place, or among the temporary files, is left alone: the cache opens and the other entries stay")
+    func folderInAnEntrysPlace() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DiskCache(directory: directory)
+        try cache.setData(bytes(1, 50), forKey: "a")
+        let fileOfA = try onlyEntryFile(directory)
+        try cache.setData(bytes(2, 60), forKey: "b")
+        try FileManager.default.removeItem(at: fileOfA)
+        try FileManager.default.createDirectory(at: fileOfA, withIntermediateDirectories: false)
+        let strayTemporary = directory.appendingPathComponent("tmp/not-ours")
+        try FileManager.default.createDirectory(at: strayTemporary, withIntermediateDirectories: true)
+        // The open cache: the folder is no value, and removing the key leaves it be.
+        #expect(try cache.data(forKey: "a") == nil)
+        #expect(try cache.data(forKey: "b") == bytes(2, 60))
+        try cache.removeData(forKey: "a")
+        // Relaunched, with the journal still listing "a" and without a journal.
+        try cache.setData(bytes(1, 50), forKey: "a-again")
+        for dropJournal in [false, true] {
+            if dropJournal { try FileManager.default.removeItem(at: directory.appendingPathComponent("journal")) }
+            let reopened = try DiskCache(directory: directory)
+            #expect(try reopened.data(forKey: "a") == nil)
+            #expect(try reopened.data(forKey: "b") == bytes(2, 60) && reopened.count == 2)
+            try reopened.removeData(forKey: "a")
+        }
+        #expect(FileManager.default.fileExists(atPath: fileOfA.path) && FileManager.default.fileExists(atPath: strayTemporary.path))
+    }
+
+    @Test("a policy that cannot take the limits throws from DiskCache's initializer, LIRS below 3 bytes included")
+    func limitsThePolicyRefuses() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for limit in [1, 2] {
+            #expect(throws: PolicyConfigurationError.self) { try DiskCache(directory: directory, policy: .lirs, sizeLimit: limit) }
+        }
+        #expect(throws: PolicyConfigurationError.self) { try DiskCache(directory: directory, policy: .arc, sizeLimit: 100, countLimit: 2) }
+        let smallest = try DiskCache(directory: directory, policy: .lirs, sizeLimit: 3)
+        try smallest.setData(Data([7]), forKey: "a")
+        #expect(smallest.count == 1)
+    }
+
     @Test("an index rebuilt from the files keeps their age on a replaced clock")
     func rebuiltAgesOnAReplacedClock() throws {
         let directory = temporaryDirectory()
@@ -409,6 +450,23 @@ struct DiskCacheTests {
         let relaunched = TieredCache(memory: Cache<String, Data>(observesSystemEvents: false),
                                             disk: try DiskCache(directory: directory))
         #expect(try relaunched.value(forKey: "k1")?.value == bytes(1, 10))
+    }
+
+    @Test("a memory-only set costs the encoded size by default, as a set to both tiers does, so the memory limit holds")
+    func memoryOnlySetCost() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let memory = Cache<String, Data>(costLimit: 1_000, observesSystemEvents: false)
+        let tiers = TieredCache(memory: memory, disk: try DiskCache(directory: directory))
+        for n in 0..<200 { try tiers.setValue(bytes(n, 100), forKey: "k\(n)", toDisk: false) }
+        #expect(memory.count == 10 && memory.totalCost == 1_000)
+        #expect(tiers.disk.count == 0)
+        // The app's own cost still decides when it gives one.
+        let counted = Cache<String, Data>(costLimit: 1_000, observesSystemEvents: false)
+        let ownCost = TieredCache(memory: counted, disk: try DiskCache(directory: directory), encode: { $0 }, decode: { $0 },
+                                  memoryCost: { _ in 250 })
+        for n in 0..<10 { try ownCost.setValue(bytes(n, 100), forKey: "k\(n)", toDisk: false) }
+        #expect(counted.count == 4 && counted.totalCost == 1_000)
     }
 
     @Test("async set with the app's memory cost: memory holds the value before the disk write ends")

@@ -75,20 +75,32 @@ public final class Cache<Key: Hashable, Value> {
     ///   - observesSystemEvents: whether, on Apple platforms, the cache subscribes itself to memory
     ///     warnings, memory pressure and entering the background.
     /// - Precondition: the policy can enforce the limits given: no count limit for a policy that
-    ///   has none (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU size their queues by cost). (Use ``init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
+    ///   has none (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU size their queues by cost), and for LIRS a
+    ///   cost limit of at least 3 (its LIR part must hold twice its HIR part). (Use
+    ///   ``init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
     ///   to get an error instead.)
     @inlinable
     public convenience init(policy: CachePolicy = .lru, costLimit: Int? = nil, countLimit: Int? = nil,
                             timeToLive: Double? = nil, clock: CacheClock = .system,
                             memoryWarningResponse: MemoryWarningResponse = .removeAll,
                             observesSystemEvents: Bool = true) {
-        let limits = CacheLimits(capacity: _limit(costLimit), countLimit: _limit(countLimit))
-        let core: _CacheCore<Key, Value>
         do {
-            core = try Self._core(for: policy, limits: limits)
+            try self.init(validating: policy, costLimit: costLimit, countLimit: countLimit, timeToLive: timeToLive,
+                          clock: clock, memoryWarningResponse: memoryWarningResponse,
+                          observesSystemEvents: observesSystemEvents)
         } catch {
             preconditionFailure("Cache(policy: .\(policy)): \(error.message)")
         }
+    }
+
+    /// ``init(policy:costLimit:countLimit:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
+    /// that throws what the policy rejects, for callers that pass limits on (``DiskCache``).
+    @inlinable
+    convenience init(validating policy: CachePolicy, costLimit: Int?, countLimit: Int?, timeToLive: Double?,
+                     clock: CacheClock, memoryWarningResponse: MemoryWarningResponse,
+                     observesSystemEvents: Bool) throws(PolicyConfigurationError) {
+        let limits = CacheLimits(capacity: _limit(costLimit), countLimit: _limit(countLimit))
+        let core = try Self._core(for: policy, limits: limits)
         self.init(core: core, kind: _PolicyKind(policy), limits: limits, timeToLive: timeToLive, clock: clock,
                   memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
     }

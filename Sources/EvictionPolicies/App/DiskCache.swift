@@ -79,8 +79,9 @@ public final class DiskCache: @unchecked Sendable {
         // As with Cache (and NSCache), a limit of 0 or less is none.
         let sizeLimit = _limit(sizeLimit), countLimit = _limit(countLimit)
         if policy == .lru || policy.supportsCountLimit || sizeLimit != nil {
-            index = Cache(policy: policy, costLimit: sizeLimit, countLimit: policy.supportsCountLimit ? countLimit : nil,
-                          timeToLive: ageLimit, clock: clock, observesSystemEvents: false)
+            index = try Cache(validating: policy, costLimit: sizeLimit,
+                              countLimit: policy.supportsCountLimit ? countLimit : nil, timeToLive: ageLimit,
+                              clock: clock, memoryWarningResponse: .removeAll, observesSystemEvents: false)
         } else {
             throw PolicyConfigurationError.missingLimit(.capacity, policy: policy.rawValue)
         }

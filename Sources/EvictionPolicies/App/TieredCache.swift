@@ -82,9 +82,14 @@ public final class TieredCache<Value> {
     }
 
     /// Stores `value` in memory and, unless `toDisk` is `false`, on disk.
+    ///
+    /// The memory copy costs what the initializer's `memoryCost` says; without one, its encoded
+    /// size, so a memory-only set encodes the value too (to measure it) and throws what encoding
+    /// throws, storing nothing.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         guard toDisk else {
-            change(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
+            let cost = costIsTheAppsOwn ? memoryCost(value, 0) : try encode(value).count
+            change(key) { memory.setValue(value, forKey: key, cost: cost) }
             return
         }
         let data = try encode(value)

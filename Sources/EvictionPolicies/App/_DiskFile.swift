@@ -314,8 +314,8 @@ enum _POSIX {
         return done
     }
 
-    /// The file opened for reading and its size, or `nil` if it does not exist. The caller
-    /// closes the descriptor.
+    /// The file opened for reading and its size, or `nil` if it does not exist or is a folder.
+    /// The caller closes the descriptor.
     static func openForReading(_ path: String) throws(DiskCacheError) -> (descriptor: Int32, size: Int)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -328,10 +328,15 @@ enum _POSIX {
             close(descriptor)
             throw DiskCacheError(path: path, operation: "fstat", code: code)
         }
+        // A folder in a file's place (Linux opens one for reading) holds no file of the cache's.
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            return nil
+        }
         return (descriptor, Int(status.st_size))
     }
 
-    /// The whole file, or `nil` if it does not exist.
+    /// The whole file, or `nil` if it does not exist (or is a folder).
     static func readFile(_ path: String) throws(DiskCacheError) -> Data? {
         guard let (descriptor, size) = try openForReading(path) else { return nil }
         defer { close(descriptor) }
@@ -342,8 +347,14 @@ enum _POSIX {
     }
 
     /// Removes a file; a file already gone is not an error.
+    /// Removes a file. A folder in its place is not the cache's (unlink refuses it: EISDIR on
+    /// Linux, EPERM on Darwin): it is left alone, as if the file were already gone.
     static func remove(_ path: String) throws(DiskCacheError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw DiskCacheError(path: path, operation: "unlink", code: errno) }
+        guard unlink(path) == 0 || errno == ENOENT else {
+            let code = errno
+            if isDirectory(path) { return }
+            throw DiskCacheError(path: path, operation: "unlink", code: code)
+        }
     }
 
     /// Creates a directory and its parents if they do not exist.

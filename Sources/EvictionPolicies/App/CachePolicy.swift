@@ -8,9 +8,11 @@
 ///
 /// **Entries these policies refuse.** Every policy refuses an entry that costs more than the cost
 /// limit. Three refuse smaller ones too, as the research versions they reproduce do: S3-FIFO an
-/// entry costing more than its small queue (10 % of the cost limit), 2Q one costing more than its
-/// A1in queue (25 %), LIRS one costing more than its HIR share (1 %). A refused set stores nothing
-/// and, like every set, drops the key's old value. With images of very different sizes, prefer
+/// entry costing as much as its small queue or more (10 % of the cost limit; one costing exactly
+/// that much is refused after the queues have made room for it, so that set can evict entries
+/// and still store nothing), 2Q one costing more than its A1in queue (25 %), LIRS one costing
+/// more than its HIR share (1 %). A refused set stores nothing and, like every set, drops the
+/// key's old value. With images of very different sizes, prefer
 /// ``lru``, ``sieve`` or ``tinyLFU``, or check ``Cache/contains(_:)`` after a set.
 public enum CachePolicy: String, Sendable, CaseIterable {
     /// Least recently used (``LRUCache``): NSCache-family behaviour, the safe default.

@@ -119,4 +119,26 @@ struct CacheLockTests {
         let resident = (0..<128).filter { cache.contains($0) }.count
         #expect(resident == cache.count)
     }
+
+    @Test("a RecordingCache takes over its cache's system-event subscription: each event is recorded, and reaches the cache again once the wrapper is gone")
+    func recordingTakesOverSystemEvents() throws {
+        let cache = Cache<Int, Int>(observesSystemEvents: false)
+        // What the cache holds on Apple platforms when it subscribes itself.
+        cache._systemEvents = _SystemEventRelay { _ in }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("takeover-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try TraceRecorder(url: url)
+        do {
+            let recording = RecordingCache(cache, recorder: recorder)
+            recording.setValue(1, forKey: 1)
+            try #require(cache._systemEvents as? _SystemEventRelay).send(.memoryWarning)
+            #expect(recording.count == 0)
+        }
+        try recorder.finish()
+        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(rows.last?.hasSuffix(",memory-warning") == true, "\(rows)")
+        cache.setValue(2, forKey: 2)
+        try #require(cache._systemEvents as? _SystemEventRelay).send(.memoryWarning)
+        #expect(cache.count == 0)
+    }
 }

@@ -32,6 +32,9 @@ final class _SystemEventRelay: @unchecked Sendable {
         // Linux has neither: the app calls `handle(.memoryWarning)` itself.
     }
 
+    /// Delivers `event` as the system's notification does (for tests, on platforms without one).
+    func send(_ event: CacheEvent) { deliver(event) }
+
     deinit {
         #if canImport(UIKit) && !os(watchOS)
         for token in tokens { NotificationCenter.default.removeObserver(token) }
@@ -41,11 +44,18 @@ final class _SystemEventRelay: @unchecked Sendable {
     }
 }
 
+/// Where a relay delivers events. The relay's closure captures the target as this existential,
+/// not as a generic class, so that it captures no metatype of the cache's key or value.
+protocol _SystemEventTarget: AnyObject, Sendable {
+    func deliver(_ event: CacheEvent)
+}
+
 /// Holds a cache weakly across threads: the relay's closures must be `Sendable` even when the
 /// cache is not (its values are not), and they only call its locked `handle(_:)`.
-private final class _WeakCache<Key: Hashable, Value>: @unchecked Sendable {
+private final class _WeakCache<Key: Hashable, Value>: _SystemEventTarget, @unchecked Sendable {
     weak var cache: Cache<Key, Value>?
     init(_ cache: Cache<Key, Value>) { self.cache = cache }
+    func deliver(_ event: CacheEvent) { cache?.handle(event) }
 }
 
 extension Cache {
@@ -54,8 +64,8 @@ extension Cache {
     @usableFromInline
     func _subscribeToSystemEvents() -> AnyObject? {
         #if canImport(Darwin)
-        let weak = _WeakCache(self)
-        return _SystemEventRelay { event in weak.cache?.handle(event) }
+        let target: any _SystemEventTarget = _WeakCache(self)
+        return _SystemEventRelay { event in target.deliver(event) }
         #else
         return nil
         #endif

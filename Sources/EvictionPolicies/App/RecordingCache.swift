@@ -14,7 +14,8 @@ import Foundation
 ///   default, and the subscript's) is recorded with size 1. Against a cost limit such entries
 ///   counted nothing in the app; replay them with the count limit alone
 ///   (`--count-limit N --ignore-size`), or give the cache real costs.
-/// - **Events.** Memory warnings are recorded as events. A research policy ignores them in a
+/// - **Events.** Memory warnings are recorded as events, the system's too (the wrapper takes over
+///   the cache's subscription to them; see ``init(_:recorder:)``). A research policy ignores them in a
 ///   replay, as libCacheSim does, so give the replay the cache's
 ///   ``Cache/memoryWarningResponse``: `--memory-warning remove-all` (the default response),
 ///   `trim:0.5` or `ignore`. ``removeAll()`` removes and records as removed every key stored
@@ -38,9 +39,18 @@ public final class RecordingCache<Key: Hashable, Value> {
     private var storedKeys: [String: Key] = [:]
 
     /// Records the calls made through this wrapper to `base`.
+    ///
+    /// Where `base` subscribed itself to the system's memory warnings and background transitions
+    /// (``Cache/init(policy:costLimit:countLimit:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``'s
+    /// `observesSystemEvents`, on Apple platforms), the wrapper takes the subscription over, so
+    /// each event is recorded as it is handled; once the wrapper is gone, events go to `base` again.
     public init(_ base: Cache<Key, Value>, recorder: TraceRecorder) {
         self.base = base
         self.recorder = recorder
+        if base._systemEvents != nil {
+            let target: any _SystemEventTarget = _RecordingEventTarget(recording: self, cache: base)
+            base._systemEvents = _SystemEventRelay { event in target.deliver(event) }
+        }
     }
 
     /// ``Cache/value(forKey:)``, recorded as a `get`.
@@ -116,6 +126,23 @@ public final class RecordingCache<Key: Hashable, Value> {
         defer { lock.unlock() }
         recorder.recordEvent(event)
         base.handle(event)
+    }
+}
+
+/// Where the system's events go for a cache wrapped by a ``RecordingCache``: to the wrapper
+/// (recorded, then handled) while it lives, else to the cache. Both held weakly, as the cache's own
+/// subscription holds the cache; the closures only call locked methods.
+private final class _RecordingEventTarget<Key: Hashable, Value>: _SystemEventTarget, @unchecked Sendable {
+    weak var recording: RecordingCache<Key, Value>?
+    weak var cache: Cache<Key, Value>?
+
+    init(recording: RecordingCache<Key, Value>, cache: Cache<Key, Value>) {
+        self.recording = recording
+        self.cache = cache
+    }
+
+    func deliver(_ event: CacheEvent) {
+        if let recording { recording.handle(event) } else { cache?.handle(event) }
     }
 }
 

@@ -184,6 +184,21 @@ struct RequestWindowTests {
         #expect(result.requests == expected.requests && result.hits == expected.hits)
     }
 
+    @Test("--max-requests counts requests as libCacheSim's -n: size-0 rows, which are skipped, do not count, for the run or its working set")
+    func capSkipsSizeZeroRows() throws {
+        // Keys 1…12, every third row of size 0: the first 6 requests are keys 1 2 4 5 7 8 (rows 1–8).
+        var text = "timestamp,key,size\n"
+        for i in 1...12 { text += "\(i),\(i),\(i % 3 == 0 ? 0 : 10)\n" }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var job = ReplayJob(trace: TraceSpec(path: path), policy: "lru", capacity: 100, ignoreSize: true)
+        job.window = RequestWindow(maxRequests: 6)
+        let result = try Replay.run(job)
+        #expect(result.requests == 6 && result.misses == 6)
+        #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: true, maxRows: 6).objects == 6)
+        #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: false, maxRows: 6).bytes == 60)
+    }
+
     @Test("a duration warm-up includes the row at its last instant, as libCacheSim's --warmup-sec does")
     func warmupBoundaryIsInclusive() throws {
         // One row per second, times 100 to 129: a 10 s warm-up holds times 100 to 110, 11 rows.

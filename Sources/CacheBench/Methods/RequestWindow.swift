@@ -8,7 +8,8 @@
 public struct RequestWindow: Sendable, Equatable {
     /// Requests before this point fill the cache; statistics start after it.
     public var warmup: TraceSpan?
-    /// Read at most this many rows of the trace (warm-up included).
+    /// Read at most this many rows of the trace (warm-up included), not counting the gets and
+    /// sets of size 0 that a replay skips (``Request/isSkippedForSize``), as libCacheSim's `-n`.
     public var maxRequests: Int?
     /// Keep the keys whose hash falls below `ratio · 2^64` (SHARDS); capacities scale by it.
     public var sampleRatio: Double?

@@ -1,6 +1,7 @@
 import _CSupport
 
-/// Reads a trace through a ``RequestWindow``: stops after `maxRequests` rows, drops the rows
+/// Reads a trace through a ``RequestWindow``: stops after `maxRequests` rows (not counting the
+/// size-0 gets and sets a replay skips), drops the rows
 /// whose key is outside the sample, and marks the warm-up's end and each interval's end in a
 /// ``WindowSchedule`` for the runs to cut their statistics at.
 ///
@@ -22,6 +23,9 @@ public struct WindowedReader: TraceReader {
     public let schedule: WindowSchedule
     private var inner: [Request] = []
     private var traceRows = 0
+    /// The rows `maxRequests` counts: every row but the gets and sets of size 0, which the replay
+    /// skips, as libCacheSim's `-n` counts only the requests its reader delivers.
+    private var cappedRows = 0
     private var keptRows = 0
     private var firstTime: Double?
     private var lastTime = -Double.infinity
@@ -87,7 +91,8 @@ public struct WindowedReader: TraceReader {
         while batch.isEmpty {
             guard !capped, try base.nextBatch(&inner) else { try finish(); return false }
             for request in inner {
-                if let cap = window.maxRequests, traceRows >= cap { capped = true; break }
+                if let cap = window.maxRequests, cappedRows >= cap { capped = true; break }
+                if !request.isSkippedForSize { cappedRows += 1 }
                 let time: Double
                 if let firstTime { time = request.time - firstTime } else { firstTime = request.time; time = 0 }
                 if time > lastTime { lastTime = time }

@@ -364,7 +364,8 @@ public struct WorkingSet: Sendable, Equatable {
     public func total(ignoreSize: Bool) -> Int { ignoreSize ? objects : bytes }
 
     /// Reads the trace once: all of it, or its first `maxRows` rows (a run's ``RequestWindow/maxRequests``,
-    /// as libCacheSim's `-n` limits the working set its fractions and default size are taken of).
+    /// as libCacheSim's `-n` limits the working set its fractions and default size are taken of;
+    /// the size-0 gets and sets a replay skips are not counted, as `-n` does not count them).
     public static func measure(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int? = nil) throws(TraceError) -> WorkingSet {
         var reader = try trace.open()
         var batch: [Request] = []
@@ -372,10 +373,13 @@ public struct WorkingSet: Sendable, Equatable {
         var bytes = 0
         var remaining = maxRows ?? Int.max
         while remaining > 0, try reader.nextBatch(&batch) {
-            for request in batch.prefix(remaining) where (request.operation == .get || request.operation == .set) && request.size > 0 {
-                if seen.insert(request.key).inserted { bytes += request.size }
+            for request in batch where !request.isSkippedForSize {
+                guard remaining > 0 else { break }
+                remaining -= 1
+                if (request.operation == .get || request.operation == .set) && seen.insert(request.key).inserted {
+                    bytes += request.size
+                }
             }
-            remaining -= min(remaining, batch.count)
         }
         return WorkingSet(objects: seen.count, bytes: bytes)
     }

@@ -60,6 +60,11 @@ public struct Request: Sendable, Equatable {
         self.ttl = ttl
         self.nextAccess = nextAccess
     }
+
+    /// Whether a replay skips the row: a get or set of size 0 (or less), which libCacheSim's
+    /// readers drop before a simulation sees them.
+    @inlinable
+    public var isSkippedForSize: Bool { (operation == .get || operation == .set) && size <= 0 }
 }
 
 /// A source of trace rows, decoded in batches so that the replay loop does no I/O per request.

@@ -30,7 +30,9 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     case twoQueue = "2q"
     /// ARC (``ARCCache``); no count limit.
     case arc
-    /// LIRS (``LIRSCache``); no count limit.
+    /// LIRS (``LIRSCache``); no count limit, and a cost limit of at least 3. A key LIRS still
+    /// remembers is readmitted at the cost it remembers, as libCacheSim's LIRS does, so with cost
+    /// limits under about 20 ``Cache/totalCost`` can differ from the costs last given.
     case lirs
     /// Least frequently used (``LFUCache``).
     case lfu

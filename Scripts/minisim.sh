@@ -18,7 +18,8 @@
 # MINISIM_EXACT_CACHE=DIR keeps the exact curves (deterministic) between runs.
 #
 # Each curve is sampled at exactly 1 % (--min-miniature 0), with five sampling seeds to separate
-# the sample's variance from a bias, and with mrc's default floor of 200-object miniatures.
+# the sample's variance from a bias, and with a floor of 200-object miniatures (mrc's default
+# on working sets under 100,000 objects; on larger ones the policy's own, 0 or 32).
 # Miss ratios are deterministic (the sample is a fixed hash of the key and seed); times depend on
 # the machine and its load, so the speed-up is measured side by side, run after run.
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac  # the comment above is the help

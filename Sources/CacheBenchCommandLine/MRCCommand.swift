@@ -33,9 +33,13 @@ enum MRCCommand {
                               exact). Default for a policy other than lru: 0.01, raised so the
                               sample keeps about 10,000 objects (1 on traces with fewer).
       --sample-seed N         Which sample --sample draws (default 0); see 'replay --help'.
-      --min-miniature N       The fewest objects a miniature cache holds (default 200): a
-                              capacity whose scaled size would be smaller samples more (a larger,
-                              nested sample). 0 runs every capacity at RATIO exactly.
+      --min-miniature N       The fewest objects a miniature cache holds: a capacity whose
+                              scaled size would be smaller samples more (a larger, nested
+                              sample). 0 runs every capacity at RATIO exactly. Default: 200
+                              when the working set has fewer than 100,000 objects (probed from
+                              the trace's beginning); on a larger one the policy's own floor
+                              (0 for lru, fifo and clock, which behave alike at any size; 32
+                              for the others, so a tenth of the cache is three objects).
       --estimator E           How a sampled run's misses become the whole trace's (with
                               RATIO < 1). cv (default): SHARDS' scaled misses corrected by a
                               control variate, a model of the misses from each key's request
@@ -101,7 +105,7 @@ enum MRCCommand {
         let points: Int?
         let window: RequestWindow
         let threads: Int
-        let minimumMiniature: Int
+        let minimumMiniature: Int?
         let admission: LibCacheSimAdmission<UInt64>?
         let estimator: MiniatureSimulation.Estimator
         let census: MiniatureSimulation.Census
@@ -123,8 +127,8 @@ enum MRCCommand {
             window = try WindowOptions.parse(arguments)
             threads = try arguments.integer("--threads") ?? ProcessInfo.processInfo.activeProcessorCount
             guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
-            minimumMiniature = try arguments.integer("--min-miniature") ?? MiniatureSimulation.minimumScaledObjects
-            guard minimumMiniature >= 0 else { throw UsageError("--min-miniature \(minimumMiniature): must be 0 or more") }
+            minimumMiniature = try arguments.integer("--min-miniature")
+            if let minimumMiniature, minimumMiniature < 0 { throw UsageError("--min-miniature \(minimumMiniature): must be 0 or more") }
             admission = try AdmissionOptions.parse(arguments)
             if let name = arguments.value("--estimator") {
                 guard let chosen = MiniatureSimulation.Estimator(name: name) else {

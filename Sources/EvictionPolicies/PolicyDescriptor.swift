@@ -47,13 +47,25 @@ public struct PolicyDescriptor: Sendable {
     /// tool may take its counts at every capacity from one stack-distance pass instead of one
     /// simulation per capacity.
     public var evictsAsLRU: Bool
+    /// The fewest objects a miniature of this policy needs to evict as a full-size cache of it
+    /// does, for miss-ratio curves from miniature simulations (a cache scaled down with a sampled
+    /// trace). 0 for a rule with no proportions and nothing that adapts (FIFO, LRU, CLOCK), which
+    /// is faithful at any size; by default 32, so that a segment of a tenth holds three objects
+    /// (S3-FIFO's small queue, 2Q's, an adaptive target such as ARC's). A policy with a smaller
+    /// segment states more: a 1 % window needs 100 objects to hold one.
+    public var faithfulMiniatureObjects: Int
+
+    /// The floor of ``faithfulMiniatureObjects`` when a policy does not state one.
+    public static let defaultFaithfulMiniatureObjects = 32
 
     /// Creates a descriptor.
     public init(name: String, reproduces: String, rule: String, family: Family,
                 isApproximation: Bool = false, supportsCountLimit: Bool = false, aliases: [String] = [],
                 isDeterministic: Bool = true, defaultCapacity: DefaultCapacity = .workingSetFraction,
-                parameters: [PolicyParameter] = [], needsFuture: Bool = false, evictsAsLRU: Bool = false) {
+                parameters: [PolicyParameter] = [], needsFuture: Bool = false, evictsAsLRU: Bool = false,
+                faithfulMiniatureObjects: Int = PolicyDescriptor.defaultFaithfulMiniatureObjects) {
         self.evictsAsLRU = evictsAsLRU
+        self.faithfulMiniatureObjects = max(0, faithfulMiniatureObjects)
         self.aliases = aliases
         self.isDeterministic = isDeterministic
         self.name = name

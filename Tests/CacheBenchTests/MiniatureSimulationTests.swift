@@ -140,6 +140,63 @@ struct MiniatureSimulationSeedTests {
         #expect(pure.results.last?.counters == floored.results.last?.counters)
     }
 
+    @Test("the default floor: 200 objects on a small working set, the policy's own on a large one")
+    func defaultFloor() throws {
+        let lru = try PolicyRegistry.standard.policy(named: "lru").descriptor
+        let arc = try PolicyRegistry.standard.policy(named: "arc").descriptor
+        let large = MiniatureSimulation.largeWorkingSet
+        #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large - 1, descriptor: lru) == 200)
+        #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large - 1, descriptor: arc) == 200)
+        #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large, descriptor: lru) == 0)
+        #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large, descriptor: arc) == 32)
+        // Which policies a miniature of any size serves, and the default for the rest.
+        for name in ["lru", "fifo", "clock"] {
+            #expect(try PolicyRegistry.standard.policy(named: name).descriptor.faithfulMiniatureObjects == 0, "\(name)")
+        }
+        for name in ["s3fifo", "arc", "2q", "lirs", "wtinylfu"] {
+            #expect(try PolicyRegistry.standard.policy(named: name).descriptor.faithfulMiniatureObjects == 32, "\(name)")
+        }
+        #expect(PolicyDescriptor(name: "x", reproduces: "", rule: "", family: .research, faithfulMiniatureObjects: -5)
+            .faithfulMiniatureObjects == 0)
+    }
+
+    @Test("a large working set, probed from the trace's beginning, takes the policy's floor")
+    func probedFloor() throws {
+        // Every row a new key: the probe stops once it has seen `largeWorkingSet` of them.
+        let rows = MiniatureSimulation.largeWorkingSet * 5 / 4
+        var text = "timestamp,key,size,op\n"
+        text.reserveCapacity(rows * 20)
+        for row in 0..<rows { text += "\(row),\(row),1,get\n" }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let probed = try WorkingSet.measure(TraceSpec(path: path), ignoreSize: true, stoppingAt: MiniatureSimulation.largeWorkingSet)
+        #expect(probed.objects >= MiniatureSimulation.largeWorkingSet && probed.objects < rows)
+        #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: true).objects == rows)
+        let capacities = CapacityList([.size(1_000), .size(10_000)])
+        for (policy, ratios) in [("fifo", [0.01, 0.01]), ("arc", [0.032, 0.01])] {
+            let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: capacities, points: nil, ignoreSize: true,
+                                               policy: policy, window: RequestWindow(sampleRatio: 0.01))
+            let used = curve.results.map { $0.window?.window.sampleRatio ?? 0 }
+            #expect(zip(used, ratios).allSatisfy { abs($0 - $1) < 1e-12 }, "\(policy): \(used)")
+        }
+    }
+
+    @Test("the working-set counter agrees with a Set, zero included")
+    func distinctKeys() {
+        var random = SeededRandom(seed: 9)
+        for round in 0..<20 {
+            var counter = _DistinctKeys(expecting: round * 50)
+            var reference = Set<UInt64>()
+            let range: UInt64 = round % 2 == 0 ? 300 : .max
+            for _ in 0..<(round * 400) {
+                let key = UInt64.random(in: 0...range, using: &random)
+                #expect(counter.insert(key) == reference.insert(key).inserted)
+            }
+            #expect(counter.insert(0) == reference.insert(0).inserted)
+            #expect(counter.count == reference.count)
+        }
+    }
+
     @Test("over many seeds the estimate centres on the exact miss ratio: the error is the sample's variance, not a bias")
     func unbiasedOverSeeds() throws {
         // Independent requests, so the exact curve is smooth and every seed's sample is alike in law.

@@ -16,7 +16,8 @@ public enum MissRatioCurve {
     ///   from standard input; trace errors (65, 66).
     /// With a `policy` other than `lru`, or a `window`, the curve comes from
     /// ``MiniatureSimulation`` instead: one scaled run per capacity on a sampled trace, each
-    /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio),
+    /// miniature holding at least `minimumMiniature` objects (0: every capacity at the ratio; `nil`:
+    /// ``MiniatureSimulation/defaultMinimumMiniature(workingSetObjects:descriptor:)``),
     /// its counts scaled up by `estimator` (a control variate's model counting the keys `census` says).
     /// With an `admission` rule every run has it in front of the policy, and LRU is simulated at
     /// each capacity: one stack-distance pass cannot model a rule that refuses misses.
@@ -25,7 +26,7 @@ public enum MissRatioCurve {
     public static func run(trace: TraceSpec, capacities: CapacityList?, points: Int?, ignoreSize: Bool,
                            threads: Int = 2, progress: ProgressReporter? = nil, policy: String = "lru",
                            window: RequestWindow = RequestWindow(),
-                           minimumMiniature: Int = MiniatureSimulation.minimumScaledObjects,
+                           minimumMiniature: Int? = nil,
                            admission: LibCacheSimAdmission<UInt64>? = nil,
                            estimator: MiniatureSimulation.Estimator = .default,
                            census: MiniatureSimulation.Census = .automatic,

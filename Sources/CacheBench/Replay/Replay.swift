@@ -366,21 +366,80 @@ public struct WorkingSet: Sendable, Equatable {
     /// Reads the trace once: all of it, or its first `maxRows` rows (a run's ``RequestWindow/maxRequests``,
     /// as libCacheSim's `-n` limits the working set its fractions and default size are taken of;
     /// the size-0 gets and sets a replay skips are not counted, as `-n` does not count them).
-    public static func measure(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int? = nil) throws(TraceError) -> WorkingSet {
+    /// With `stoppingAt`, the read stops once that many objects are found: a probe of whether
+    /// the working set is at least that large, which reads only the trace's beginning when it is.
+    public static func measure(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int? = nil,
+                               stoppingAt objectLimit: Int? = nil) throws(TraceError) -> WorkingSet {
         var reader = try trace.open()
         var batch: [Request] = []
-        var seen = Set<UInt64>()
+        var seen = _DistinctKeys(expecting: objectLimit ?? 0)
         var bytes = 0
         var remaining = maxRows ?? Int.max
-        while remaining > 0, try reader.nextBatch(&batch) {
+        let objectLimit = objectLimit ?? Int.max
+        while remaining > 0, seen.count < objectLimit, try reader.nextBatch(&batch) {
             for request in batch where !request.isSkippedForSize {
                 guard remaining > 0 else { break }
                 remaining -= 1
-                if (request.operation == .get || request.operation == .set) && seen.insert(request.key).inserted {
+                if (request.operation == .get || request.operation == .set) && seen.insert(request.key) {
                     bytes += request.size
                 }
             }
         }
         return WorkingSet(objects: seen.count, bytes: bytes)
+    }
+}
+
+/// A set of 64-bit keys for counting a working set: open addressing with linear probing, at
+/// most half full, one multiplicative hash per key (a key is a trace's object id, not a value an
+/// adversary picks for a long-lived table). About 16 to 32 bytes per key; no allocation but the
+/// doublings.
+struct _DistinctKeys {
+    private var slots: [UInt64]
+    private var shift: UInt64
+    private var hasZero = false
+    /// Distinct keys inserted.
+    private(set) var count = 0
+
+    /// An empty set sized for `expected` keys without a doubling.
+    init(expecting expected: Int) {
+        var bits = 12
+        while bits < 40 && (1 << bits) < expected * 2 { bits += 1 }
+        slots = Array(repeating: 0, count: 1 << bits)
+        shift = UInt64(64 - bits)
+    }
+
+    /// Inserts `key`; whether it was new. Amortised O(1).
+    mutating func insert(_ key: UInt64) -> Bool {
+        if key == 0 {
+            if hasZero { return false }
+            hasZero = true
+            count += 1
+            return true
+        }
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while true {
+            let slot = slots[i]
+            if slot == key { return false }
+            if slot == 0 {
+                slots[i] = key
+                count += 1
+                return true
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        shift -= 1
+        let mask = slots.count - 1
+        for key in old where key != 0 {
+            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = key
+        }
     }
 }

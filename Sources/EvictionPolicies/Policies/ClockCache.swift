@@ -28,7 +28,8 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
                                 "counter width in bits (libCacheSim n-bit-counter); a hit saturates at 2^bits-1",
                                 aliases: ["n-bit-counter"]),
                 PolicyParameter("init-freq", default: "0", "counter of a new object (0 to 65535), as given even above 2^bits-1"),
-            ])
+            ],
+            faithfulMiniatureObjects: 0)
     }
 
     public var store = SlotArena<Key, Value>()

@@ -13,7 +13,7 @@ public struct FIFOCache<Key: Hashable, Value>: SingleListPolicy {
         PolicyDescriptor(
             name: "fifo", reproduces: "FIFO (libCacheSim FIFO.c)",
             rule: "evict the oldest insertion; hits change nothing",
-            family: .research, supportsCountLimit: true)
+            family: .research, supportsCountLimit: true, faithfulMiniatureObjects: 0)
     }
 
     public var store = SlotArena<Key, Value>()

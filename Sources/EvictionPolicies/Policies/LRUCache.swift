@@ -13,7 +13,8 @@ public struct LRUCache<Key: Hashable, Value>: SingleListPolicy {
         PolicyDescriptor(
             name: "lru", reproduces: "LRU (libCacheSim LRU.c)",
             rule: "evict the least recently used entry; a hit moves the entry to the head",
-            family: .research, supportsCountLimit: true, evictsAsLRU: true)
+            family: .research, supportsCountLimit: true, evictsAsLRU: true,
+            faithfulMiniatureObjects: 0)
     }
 
     public var store = SlotArena<Key, Value>()

@@ -181,6 +181,51 @@ struct MiniatureSimulationSeedTests {
         }
     }
 
+    @Test("an estimate never has fewer misses than a gets-only trace's distinct keys, nor more than its requests")
+    func compulsoryMisses() throws {
+        for name in ["lirs-gli.csv", "lirs-multi2.csv", "scan.csv", "cache2k-web12.csv"] {
+            let trace = TraceSpec(path: Repository.trace(name))
+            let objects = try WorkingSet.measure(trace, ignoreSize: true).objects
+            for policy in ["lru", "fifo", "arc", "s3fifo"] {
+                let curve = try MissRatioCurve.run(trace: trace, capacities: nil, points: 6, ignoreSize: true,
+                                                   policy: policy, window: RequestWindow(sampleRatio: 0.01))
+                for run in curve.results {
+                    #expect(run.misses >= objects && run.misses <= run.requests,
+                            "\(name) \(policy) at \(run.capacity ?? 0): \(run.misses) misses, \(objects) keys")
+                }
+            }
+        }
+    }
+
+    @Test("after sets, a key's first get may hit: no compulsory floor then")
+    func setsLiftTheFloor() throws {
+        // Each key is set, then got: every get hits a cache that holds them all.
+        var text = "timestamp,key,size,op\n"
+        for key in 0..<400 { text += "\(key),\(key),1,set\n" }
+        for key in 0..<400 { text += "\(400 + key),\(key),1,get\n" }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(1000)]), points: nil,
+                                           ignoreSize: true, policy: "fifo", window: RequestWindow(sampleRatio: 0.5),
+                                           minimumMiniature: 0)
+        let run = try #require(curve.results.first)
+        #expect(run.requests == 400)
+        #expect(run.misses < 100, "\(run.misses) misses where every get hits")
+    }
+
+    @Test("a capacity whose sample holds no measured request has no estimate, and a note says so")
+    func emptySample() throws {
+        let curve = try MissRatioCurve.run(trace: TraceSpec(path: Repository.trace("zipf.csv")), capacities: CapacityList([.size(1 << 20), .size(1 << 24)]),
+                                           points: nil, ignoreSize: false, policy: "fifo",
+                                           window: RequestWindow(warmup: .requests(49_990), sampleRatio: 0.01), minimumMiniature: 0)
+        for run in curve.results {
+            #expect(run.requests == 0 && run.missRatio == nil && run.byteHitRatio == nil)
+            #expect(run.window?.traceRequests == 10)
+        }
+        #expect(curve.notes.contains { $0.contains("2 of 2 capacities have no estimate") }, "\(curve.notes)")
+        #expect(curve.notes.contains { $0.contains("(0 of 10 requests)") }, "\(curve.notes)")
+    }
+
     @Test("the working-set counter agrees with a Set, zero included")
     func distinctKeys() {
         var random = SeededRandom(seed: 9)

@@ -73,6 +73,11 @@ final class _CensusFeed: @unchecked Sendable {
     /// own threshold only falls, so a reader a batch behind gathers a few rows more, which the
     /// census skips (``_KeyCensus/add(_:)`` checks every row).
     private(set) var threshold: UInt64
+    /// Whether a measured row was a set or a delete: the census's, written on the reader's thread.
+    var sawOtherOperations: Bool {
+        get { census.sawOtherOperations }
+        set { census.sawOtherOperations = newValue }
+    }
 
     init(_ census: _KeyCensus) {
         self.census = census

@@ -44,6 +44,10 @@ final class _KeyCensus: @unchecked Sendable {
     private var shift: UInt64
     /// Distinct keys counted.
     private(set) var keys = 0
+    /// Whether a measured row was a set or a delete (the reader's thread writes it, the counting
+    /// lane never reads it; it is read after the run): then a key's first get need not miss,
+    /// and the keys counted do not bound the misses from below.
+    var sawOtherOperations = false
     /// The census counts the keys whose sample hash is at most this (`.max`: every key).
     private(set) var maxHash: UInt64
     /// The threshold never falls below this: the keys of the stream's sample are all counted.

@@ -229,8 +229,17 @@ public enum MiniatureSimulation {
                 }
                 variate = _BlendedControlVariate(census: census, ignoreSize: ignoreSize, forms: model.forms, runs: runs)
             }
+            // With every key counted, no warm-up and gets only, each counted key's first get is
+            // a miss wherever the sample's luck puts the estimate.
+            let compulsory = census.flatMap { $0.ratio >= 1 && window.warmup == nil && !$0.sawOtherOperations ? $0.keys : nil }
+            var unsampled = 0
             for i in result.results.indices {
-                result.results[i] = scaledUp(result.results[i], ratio: ratios[i], correction: variate?.corrections[i])
+                if result.results[i].counters.requests == 0, (result.results[i].window?.traceRequests ?? 0) > 0 { unsampled += 1 }
+                result.results[i] = scaledUp(result.results[i], ratio: ratios[i], correction: variate?.corrections[i],
+                                             atLeast: compulsory ?? 0)
+            }
+            if unsampled > 0 {
+                result.notes.append("\(policy): \(unsampled) of \(ratios.count) capacities have no estimate: their sample held none of the measured requests (a larger sampling ratio keeps some)")
             }
             let weight = variate?.weights.requests ?? 1
             let how = variate.map { _ in "corrected by a control variate (a request-count model, \(String(format2: weight * 100)) % Che's LRU form and \(String(format2: (1 - weight) * 100)) % FIFO's, on \(censusPhrase(census)) minus the same on the sample)" }
@@ -241,7 +250,8 @@ public enum MiniatureSimulation {
             let seed = window.sampleSeed == 0 ? "" : " (seed \(window.sampleSeed))"
             // The sample's size as its own run kept it; when every capacity was raised, no run
             // kept the sample at the ratio asked, and its size is not known.
-            let size = sampled.map { " (\($0) of \(result.results.first?.requests ?? 0) requests)" } ?? ""
+            let measured = result.results.first.map { $0.window?.traceRequests ?? $0.requests } ?? 0
+            let size = sampled.map { " (\($0) of \(measured) requests)" } ?? ""
             result.notes.append("\(policy): miniature simulations on a \(percent) % spatial sample\(seed)\(size), each capacity scaled by the ratio\(floor); misses are \(how), an estimate, not an exact count")
         }
         return result
@@ -261,19 +271,27 @@ extension MiniatureSimulation {
     /// stay in `window.sampledRequests` and `window.sampledHits`.
     /// A `correction` (the control variate's `M_census / c − M_mini / ratio`) is added to the scaled
     /// misses and missed bytes; the sum is kept within 0 and every request.
+    /// Misses are at least `minimumMisses` (the compulsory ones, when known). A run whose sample
+    /// held no measured request has no estimate: it keeps its counts of 0, so its ratios are `nil`.
     static func scaledUp(_ result: ReplayResult, ratio: Double,
-                         correction: _RequestCountModel.Misses? = nil) -> ReplayResult {
+                         correction: _RequestCountModel.Misses? = nil, atLeast minimumMisses: Int = 0) -> ReplayResult {
         guard let window = result.window else { return result }
         var scaled = result
         let sampled = result.counters
+        scaled.method = .miniatureSimulation
+        if sampled.requests == 0 && window.traceRequests > 0 {
+            scaled.window?.sampledRequests = 0
+            scaled.window?.sampledHits = 0
+            return scaled
+        }
         func estimate(_ count: Int, atMost limit: Int, plus extra: Double = 0) -> Int {
             var value = (Double(count) / ratio + extra).rounded()
             if value.isNaN { value = (Double(count) / ratio).rounded() }  // a model that failed corrects nothing
             return value <= 0 ? 0 : value >= Double(limit) ? limit : Int(value)
         }
         scaled.counters.requests = window.traceRequests
-        scaled.counters.hits = window.traceRequests
-            - estimate(sampled.requests - sampled.hits, atMost: window.traceRequests, plus: correction?.requests ?? 0)
+        let misses = estimate(sampled.requests - sampled.hits, atMost: window.traceRequests, plus: correction?.requests ?? 0)
+        scaled.counters.hits = window.traceRequests - max(misses, min(minimumMisses, window.traceRequests))
         scaled.counters.byteRequests = window.traceByteRequests
         scaled.counters.byteHits = window.traceByteRequests
             - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests, plus: correction?.bytes ?? 0)
@@ -284,7 +302,6 @@ extension MiniatureSimulation {
         }
         scaled.window?.sampledRequests = sampled.requests
         scaled.window?.sampledHits = sampled.hits
-        scaled.method = .miniatureSimulation
         return scaled
     }
 }

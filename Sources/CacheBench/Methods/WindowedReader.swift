@@ -104,6 +104,7 @@ public struct WindowedReader: TraceReader {
                 traceRows += 1
                 // One hash per row serves the census and the sample.
                 let hash = keepBelow == nil && census == nil ? 0 : SpatialSample.hash(request.key, salt: salt)
+                if !warming && request.operation != .get && request.operation.hasKey { census?.sawOtherOperations = true }
                 if !warming && request.operation == .get && request.size > 0 {
                     measuredRequests += 1
                     measuredBytes &+= request.size
@@ -169,6 +170,7 @@ public struct WindowedReader: TraceReader {
         var measured = 0, bytes = 0
         let kept = batch.count
         if let census {
+            if !census.sawOtherOperations && rows.hasOtherOperations { census.sawOtherOperations = true }
             let threshold = census.threshold
             census.filling.gather(upTo: rows.count) { hashes, sizes, gathered in
                 for i in 0..<rows.count {
@@ -288,6 +290,8 @@ protocol _FilterableRows {
     func request(_ i: Int) -> Request
     /// Whether row `i` is an event (no key), which every sample keeps.
     func isEvent(_ i: Int) -> Bool
+    /// Whether a row is a set or a delete.
+    var hasOtherOperations: Bool { get }
     /// Asks for the memory of a row a little after `i` (rows read in place from a file).
     func prefetch(_ i: Int)
 }
@@ -299,6 +303,7 @@ extension UnsafeBufferPointer: _FilterableRows where Element == Request {
     }
     @inline(__always) func request(_ i: Int) -> Request { self[i] }
     @inline(__always) func isEvent(_ i: Int) -> Bool { !self[i].operation.hasKey }
+    var hasOtherOperations: Bool { contains { $0.operation != .get && $0.operation.hasKey } }
     @inline(__always) func prefetch(_ i: Int) {}
 }
 
@@ -311,6 +316,8 @@ struct _OracleGeneralRecords: _FilterableRows {
     @inline(__always) func measuredSize(_ i: Int) -> Int { Int(OracleGeneralReader.size(at: record(i))) }
     @inline(__always) func request(_ i: Int) -> Request { OracleGeneralReader.request(at: record(i)) }
     @inline(__always) func isEvent(_ i: Int) -> Bool { false }
+    /// oracleGeneral has gets only.
+    var hasOtherOperations: Bool { false }
     /// The file's pages are not contiguous in memory, and the processor's prefetcher stops at
     /// each page's end: asking 2 KB ahead keeps the stream flowing across them.
     @inline(__always) func prefetch(_ i: Int) { _cs_prefetch(record(i) + 2_048) }

@@ -296,6 +296,12 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("bad.csv:3"))
         #expect(!FileManager.default.fileExists(atPath: other))
 
+        // A write that fails takes away every folder the run made, not only the innermost.
+        let nested = base.appendingPathComponent("made/by/run").path
+        let unwritable = try CLI.run(["analyze", "Traces/zipf.csv", "--plot", nested, "--output", "/dev/full"])
+        #expect(unwritable.status == 74 && unwritable.stdout.isEmpty, "\(unwritable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("made").path))
+
         // No plot may be the trace or the report: usage errors, and every file as it was.
         let traceFolder = base.appendingPathComponent("trace-here").path
         try FileManager.default.createDirectory(atPath: traceFolder, withIntermediateDirectories: true)

@@ -191,7 +191,10 @@ struct CSVTraceReaderTests {
         #expect(throws: UsageError.self) { try CSVColumns.parse(text) }
     }
 
-    @Test("sizes", arguments: [("100", 100), ("64MiB", 64 << 20), ("1GB", 1_000_000_000), ("1.5KiB", 1536), ("2 kb", 2000)])
+    @Test("sizes", arguments: [("100", 100), ("64MiB", 64 << 20), ("1GB", 1_000_000_000), ("1.5KiB", 1536), ("2 kb", 2000),
+                               // A whole number of a unit is exact up to Int.max, as a byte count is.
+                               ("8388607T", 8_388_607 << 40), ("9223372036854775KB", 9_223_372_036_854_775_000),
+                               ("9223372036854775807B", Int.max), ("8388607.5TiB", 9_223_371_487_098_961_920)])
     func sizes(text: String, expected: Int) throws {
         #expect(try SizeFormat.parse(text) == expected)
     }
@@ -205,7 +208,8 @@ struct CSVTraceReaderTests {
         ("-5", "cannot be negative"), ("-64MiB", "cannot be negative"),
         ("99999999999999999999999", "too large"), ("1.5", "must be a whole number"),
         ("12XB", "unknown size suffix 'xb'"), ("1e30GiB", "unknown size suffix"),
-        ("100000000000TiB", "too large"),
+        ("100000000000TiB", "too large"), ("8388608T", "too large"), ("9223372036854776KB", "too large"),
+        ("8388608.5TiB", "too large"),
     ])
     func badSizeWording(text: String, wording: String) {
         #expect(throws: InvalidValueError.self) { try SizeFormat.parse(text) }

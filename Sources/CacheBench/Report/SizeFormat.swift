@@ -29,8 +29,16 @@ public enum SizeFormat {
             let tooLarge = digits.allSatisfy { $0.isASCII && $0.isNumber }
             throw InvalidValueError(setting, text, expected: tooLarge ? "too large (at most \(Int.max))" : "a size without a suffix must be a whole number")
         }
+        let tooLarge = InvalidValueError(setting, text, expected: "too large (at most \(Int.max) bytes, about 8 EiB)")
+        // A whole number of a unit is exact, as a plain byte count is, up to Int.max.
+        if let whole = Int(digits) {
+            let (bytes, overflow) = whole.multipliedReportingOverflow(by: Int(multiplier))
+            guard !overflow else { throw tooLarge }
+            return bytes
+        }
         let value = (number * multiplier).rounded(.down)
-        guard value < 9.2e18 else { throw InvalidValueError(setting, text, expected: "too large (at most 9.2e18, about 8 EiB)") }
+        // 2^63 is the first Double past Int.max; every Double below it converts.
+        guard value < 0x1p63 else { throw tooLarge }
         return Int(value)
     }
 

@@ -185,7 +185,8 @@ struct CapacityListTests {
     @Test("a percentage out of range or malformed names the item", arguments: [
         ("0%", "above 0 and at most 100"), ("100.5%", "above 0 and at most 100"), ("250%", "above 0 and at most 100"),
         ("99999999999999999999999%", "above 0 and at most 100"), ("%", "not a number"), ("1.2.3%", "not a number"),
-        ("10MiB%", "a number followed by %"), ("-5%", "a number followed by %"), ("0.0000000000000001%", "not a number"),
+        ("10MiB%", "a number followed by %"), ("-5%", "a number followed by %"), ("0.0000000000000001%", "at most 15 decimal places"),
+        ("0.99999999999999999999", "at most 15 decimal places"),
     ])
     func rejectsPercentages(_ text: String, _ message: String) {
         #expect {

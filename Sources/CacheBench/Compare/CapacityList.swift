@@ -98,9 +98,12 @@ public struct CapacityList: Sendable, Equatable {
         }
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
         let decimalDigits = parts.count == 2 ? parts[1] : ""
-        guard parts.count <= 2, !(parts[0].isEmpty && decimalDigits.isEmpty), decimalDigits.count <= 15,
-              let decimals = decimalDigits.isEmpty ? 0 : Int(decimalDigits) else {
+        guard parts.count <= 2, !(parts[0].isEmpty && decimalDigits.isEmpty) else {
             throw InvalidValueError(setting, text, expected: "not a number")
+        }
+        // The fraction is kept exact, as a ratio of integers: 15 places fit.
+        guard decimalDigits.count <= 15, let decimals = decimalDigits.isEmpty ? 0 : Int(decimalDigits) else {
+            throw InvalidValueError(setting, text, expected: "at most 15 decimal places")
         }
         let outOfRange = percent
             ? InvalidValueError(setting, text, expected: "a percentage of the working set must be above 0 and at most 100")

@@ -38,7 +38,7 @@ enum MRCCommand {
                               sample). 0 runs every capacity at RATIO exactly. Default: 200
                               when the working set has fewer than 100,000 objects (probed from
                               the trace's beginning); on a larger one the policy's own floor
-                              (0 for lru, fifo and clock, which behave alike at any size; 32
+                              (0 for lru, fifo, lifo and clock, alike at any size; 32
                               for the others, so a tenth of the cache is three objects).
       --estimator E           How a sampled run's misses become the whole trace's (with
                               RATIO < 1). cv (default): SHARDS' scaled misses corrected by a

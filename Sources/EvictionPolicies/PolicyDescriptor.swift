@@ -49,7 +49,7 @@ public struct PolicyDescriptor: Sendable {
     public var evictsAsLRU: Bool
     /// The fewest objects a miniature of this policy needs to evict as a full-size cache of it
     /// does, for miss-ratio curves from miniature simulations (a cache scaled down with a sampled
-    /// trace). 0 for a rule with no proportions and nothing that adapts (FIFO, LRU, CLOCK), which
+    /// trace). 0 for a rule with no proportions and nothing that adapts (FIFO, LIFO, LRU, CLOCK), which
     /// is faithful at any size; by default 32, so that a segment of a tenth holds three objects
     /// (S3-FIFO's small queue, 2Q's, an adaptive target such as ARC's). A policy with a smaller
     /// segment states more: a 1 % window needs 100 objects to hold one.

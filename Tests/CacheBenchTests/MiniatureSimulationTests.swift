@@ -150,7 +150,7 @@ struct MiniatureSimulationSeedTests {
         #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large, descriptor: lru) == 0)
         #expect(MiniatureSimulation.defaultMinimumMiniature(workingSetObjects: large, descriptor: arc) == 32)
         // Which policies a miniature of any size serves, and the default for the rest.
-        for name in ["lru", "fifo", "clock"] {
+        for name in ["lru", "fifo", "lifo", "clock"] {
             #expect(try PolicyRegistry.standard.policy(named: name).descriptor.faithfulMiniatureObjects == 0, "\(name)")
         }
         for name in ["s3fifo", "arc", "2q", "lirs", "wtinylfu"] {

@@ -118,8 +118,8 @@ public enum MiniatureSimulation {
 
     /// The working set (objects) from which a sample at 1 % holds enough keys that a
     /// miniature's error is the policy's, not the sample's: there the default floor is the
-    /// policy's own (``PolicyDescriptor/faithfulMiniatureObjects``: 0 for FIFO, LRU, CLOCK; 32
-    /// otherwise), which on a 10M-request Zipf of 763,000 objects keeps every policy's error
+    /// policy's own (``PolicyDescriptor/faithfulMiniatureObjects``: 0 for FIFO, LIFO, LRU,
+    /// CLOCK; 32 otherwise), which on a 10M-request Zipf of 763,000 objects keeps every policy's error
     /// within 0.5 pp at a quarter of the simulated requests ``minimumScaledObjects`` costs.
     public static let largeWorkingSet = 100_000
 

@@ -15,7 +15,7 @@ public struct LIFOCache<Key: Hashable, Value>: SingleListPolicy {
         PolicyDescriptor(
             name: "lifo", reproduces: "LIFO (stack order; libCacheSim conventions)",
             rule: "evict the most recently inserted resident entry, then insert the new one",
-            family: .research, supportsCountLimit: true)
+            family: .research, supportsCountLimit: true, faithfulMiniatureObjects: 0)
     }
 
     public var store = SlotArena<Key, Value>()

@@ -107,6 +107,22 @@ struct FormatResolutionTests {
         #expect(asTwr?.reason.contains("the name says twr binary but the content is twrNS binary") == true, "\(String(describing: asTwr))")
     }
 
+    /// Six binary bytes fit no layout (an oracleGeneral record is 24): named CSV, or read as CSV
+    /// on request, they are not called oracleGeneral; named as nothing, the oracleGeneral reader
+    /// says the record is cut short.
+    @Test("binary content shorter than a record is not named as a format")
+    func shortBinaryContent() throws {
+        let six = Data([1, 0, 0, 0, 5, 0])
+        let named = try Self.failure(six, suffix: ".csv")
+        #expect(named?.reason.contains("the name says CSV text but the content is binary data of no known layout") == true,
+                "\(String(describing: named))")
+        let asked = try Self.failure(six, suffix: "", format: .csv)
+        #expect(asked?.reason.contains("read as CSV text as asked, but the content is binary data of no known layout") == true,
+                "\(String(describing: asked))")
+        let plain = try Self.failure(six, suffix: ".bin")
+        #expect(plain?.offset == 0 && plain?.reason.contains("truncated record: 6 of 24 bytes") == true, "\(String(describing: plain))")
+    }
+
     @Test("a text suffix outranks a binary format named inside the name: X.oracleGeneral.csv is CSV")
     func textSuffixFirst() throws {
         let text = Data("timestamp,key,size\n1,2,3\n2,3,4\n".utf8)

@@ -86,6 +86,34 @@ struct TraceConverterTests {
         }
     }
 
+    /// A size of 2^32 or more does not fit a record (traceConv would truncate it): refused at the
+    /// row's own line, past the header, a blank line and a set, and nothing is written. With
+    /// sizes pinned to an object's first, only a size that would be written counts.
+    @Test("a size that does not fit 32 bits is refused at its line, and nothing is written")
+    func oversizedRowsAreLocated() throws {
+        let csv = "timestamp,key,size,op\n1,7,100,get\n\n2,8,4294967296,set\n3,8,10,get\n4,9,4294967296,get\n"
+        for format in [TraceConverter.OutputFormat.oracleGeneral, .lcs] {
+            let input = try temporaryFile(csv)
+            let output = input + ".out"
+            let error = #expect(throws: CacheBenchError.self) {
+                try TraceConverter.convert(TraceSpec(path: input), to: output, options: .init(format: format))
+            }
+            guard case .trace(let trace)? = error else {
+                Issue.record("\(format): \(String(describing: error))")
+                continue
+            }
+            #expect(trace.file == input && trace.line == 6 && trace.kind == .malformed, "\(format): \(trace)")
+            #expect(trace.reason.contains("size 4294967296 does not fit"), "\(format): \(trace)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+        // Pinned to its first size (10), key 8's later oversized get is written as 10.
+        let pinned = try temporaryFile("timestamp,key,size\n1,8,10\n2,8,4294967296\n")
+        let output = pinned + ".og"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        _ = try TraceConverter.convert(TraceSpec(path: pinned), to: output, options: .init(removeSizeChange: true))
+        #expect(try Self.records(output).map(\.size) == [10, 10])
+    }
+
     @Test("libCacheSim's sample converts to the records traceConv writes for it")
     func twitterSample() throws {
         let output = scratchDirectory.appendingPathComponent("cachebench-tw-\(UUID().uuidString).og").path

@@ -44,6 +44,13 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
         buffer = _ReadBuffer(capacity: layout.recordSize * recordsPerChunk)
     }
 
+    /// An error at the byte offset of record `row` (every record is a row).
+    public mutating func error(atRow row: Int, reason: String) -> TraceError {
+        let (start, overflow) = (row - 1).multipliedReportingOverflow(by: layout.recordSize)
+        guard row >= 1, !overflow else { return TraceError(.malformed, file: name, reason: "record \(row): \(reason)") }
+        return TraceError(.malformed, file: name, offset: headerSize &+ start, reason: reason).locatedIn(source)
+    }
+
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
         guard !finished else { return false }

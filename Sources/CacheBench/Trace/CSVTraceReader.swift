@@ -67,6 +67,8 @@ public struct CSVTraceReader: TraceReader {
     private var lastColumn = 0
     private let scratch = _RequestBuffer()
     private var decoded = 0
+    /// The most rows one batch holds; 1 while ``error(atRow:reason:)`` looks for a row's line.
+    private var rowsPerBatch = _RequestBuffer.capacity
     private var header: HeaderMode
     private var delimiter: UInt8 = 0
     private var sawFirstLine = false
@@ -104,11 +106,26 @@ public struct CSVTraceReader: TraceReader {
         // spares `Array.append`'s capacity and uniqueness checks on every row.
         decoded = 0
         defer { batch.append(contentsOf: UnsafeBufferPointer(start: scratch.pointer, count: decoded)) }
-        while decoded < _RequestBuffer.capacity {
+        while decoded < rowsPerBatch {
             guard let (lineStart, lineEnd) = try nextLine() else { break }
             try decodeLine(from: lineStart, to: lineEnd)
         }
         return decoded > 0
+    }
+
+    /// An error at the line of row `row`, read on to one row at a time (a row's line is the
+    /// last line read when its batch is complete; blank lines and the header come before it).
+    public mutating func error(atRow row: Int, reason: String) -> TraceError {
+        rowsPerBatch = 1
+        var batch: [Request] = []
+        var rows = 0
+        do {
+            while rows < row, try nextBatch(&batch) { rows += batch.count }
+        } catch {
+            return error
+        }
+        guard rows == row else { return TraceError(.malformed, file: name, reason: "row \(row): \(reason)") }
+        return malformed(reason)
     }
 
     // MARK: Lines

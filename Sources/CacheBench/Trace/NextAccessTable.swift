@@ -122,6 +122,8 @@ public struct NextAccessAnnotatingReader: TraceReader {
     public var name: String { base.name }
     public var providesNextAccess: Bool { true }
 
+    public mutating func error(atRow row: Int, reason: String) -> TraceError { base.error(atRow: row, reason: reason) }
+
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         guard try base.nextBatch(&batch) else { return false }
         let next = table.next

@@ -36,6 +36,13 @@ public struct OracleGeneralReader: TraceReader {
         self.init(source: try ByteSource(path: path))
     }
 
+    /// An error at the byte offset of record `row` (every record is a row).
+    public mutating func error(atRow row: Int, reason: String) -> TraceError {
+        let (start, overflow) = (row - 1).multipliedReportingOverflow(by: Self.recordSize)
+        guard row >= 1, !overflow else { return TraceError(.malformed, file: name, reason: "record \(row): \(reason)") }
+        return TraceError(.malformed, file: name, offset: start, reason: reason).locatedIn(source)
+    }
+
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
         return try nextRecords { base, count in

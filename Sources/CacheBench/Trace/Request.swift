@@ -77,6 +77,17 @@ public protocol TraceReader {
     ///
     /// - Throws: ``TraceError`` for malformed input, naming the file and line (or byte offset).
     mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool
+    /// An error about row `row` of the trace (1-based, counting every row ``nextBatch(_:)``
+    /// returns), placed where a malformed row is: its line in a text trace, its byte offset in a
+    /// binary one. Call it on a fresh reader, which may read on to find the row. By default the
+    /// error names the row's number.
+    mutating func error(atRow row: Int, reason: String) -> TraceError
+}
+
+extension TraceReader {
+    public mutating func error(atRow row: Int, reason: String) -> TraceError {
+        TraceError(.malformed, file: name, reason: "row \(row): \(reason)")
+    }
 }
 
 /// Bad or unreadable trace input.

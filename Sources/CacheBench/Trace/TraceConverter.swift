@@ -146,11 +146,13 @@ public enum TraceConverter {
             var reader: any TraceReader
             do throws(TraceError) { reader = try trace.open() } catch { throw .trace(error) }
             var batch: [Request] = []
+            var rowsBefore = 0
             while true {
                 do throws(TraceError) {
                     guard try reader.nextBatch(&batch) else { break }
                 } catch { throw .trace(error) }
-                for request in batch where request.operation == .get && (request.size > 0 || !dropsZeroSize) {
+                defer { rowsBefore += batch.count }
+                for (row, request) in zip((rowsBefore + 1)..., batch) where request.operation == .get && (request.size > 0 || !dropsZeroSize) {
                     if let sampler = options.sampler, !sampler.keeps(request.key) { continue }
                     guard written < next.count else {
                         throw .trace(TraceError(.malformed, file: trace.path, reason: "the trace changed between the two passes (more rows the second time)"))
@@ -170,8 +172,15 @@ public enum TraceConverter {
                         size = pinned
                     }
                     guard size <= Int(UInt32.max) else {
-                        throw .trace(TraceError(.malformed, file: trace.path,
-                                                reason: "record \(written + 1): size \(size) does not fit the 32-bit size of \(options.format.rawValue) records"))
+                        // traceConv would truncate the size; refused instead, at the row's line
+                        // or byte, which a fresh reader finds.
+                        let reason = "size \(size) does not fit the 32-bit size of \(options.format.rawValue) records"
+                        let located: TraceError
+                        do throws(TraceError) {
+                            var locator = try trace.open()
+                            located = locator.error(atRow: row, reason: reason)
+                        } catch { located = error }
+                        throw .trace(located)
                     }
                     // The u32 time: whole seconds modulo 2^32, as traceConv's assignment to its
                     // `uint32_t` field truncates them.

@@ -119,8 +119,9 @@ public struct TraceSpec: Sendable, Equatable {
             // Asked for explicitly: honoured unless the content is plainly something else (when it
             // is nothing known, the asked format's reader says what is wrong).
             if let found, asked.format != found.format, asked.sniff(prefix) == .no, prefix.count >= asked.bytesToRecognise {
+                let content = found.sniff(prefix) >= .likely ? found.name : "binary data of no known layout"
                 throw TraceError(.malformed, file: name, offset: 0,
-                                 reason: "read as \(asked.name) as asked, but the content is \(found.name)")
+                                 reason: "read as \(asked.name) as asked, but the content is \(content)")
             }
             return asked
         }
@@ -132,7 +133,10 @@ public struct TraceSpec: Sendable, Equatable {
             if (named.sniff(prefix) == .no && prefix.count >= named.bytesToRecognise) || signed {
                 // The formats only a name chooses (the Twitter layouts) are named when their
                 // records fit, so twr named twrNS says so.
-                let content = found ?? TraceFormatDetection.formats.first { $0.byNameOnly && $0.sniff(prefix) == .likely }
+                // A format is named only when its structure fits (a prefix shorter than one
+                // record fits none: it is merely not ruled out).
+                let content = found.flatMap { $0.sniff(prefix) >= .likely ? $0 : nil }
+                    ?? TraceFormatDetection.formats.first { $0.byNameOnly && $0.sniff(prefix) == .likely }
                 throw TraceError(.malformed, file: name, offset: 0,
                                  reason: "the name says \(named.name) but the content is \(content?.name ?? "binary data of no known layout"); rename it, or give the format explicitly")
             }

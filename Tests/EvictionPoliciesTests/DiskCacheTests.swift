@@ -197,6 +197,25 @@ struct DiskCacheTests {
         #expect(reopened.totalSize <= 1_000 && !reopened.contains("a"))
     }
 
+    /// A set record whose size no file can have (near `Int.max`, or any size the file
+    /// contradicts) is read from the file instead, at every opening: no trap, the value intact.
+    @Test("a journal whose sizes overflow is read from the files, not trusted and not a crash")
+    func journalSizesOverflow() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try DiskCache(directory: directory).setData(bytes(1, 5), forKey: "k")
+        let journalURL = directory.appendingPathComponent("journal")
+        for size in [Int.max, Int.max - 7, 9_223_372_036_854_775_800] {
+            let text = try String(contentsOf: journalURL, encoding: .utf8)
+                .replacingOccurrences(of: #"S (\S+) \d+ "#, with: "S $1 \(size) ", options: .regularExpression)
+            #expect(text.contains(" \(size) "))
+            try text.write(to: journalURL, atomically: true, encoding: .utf8)
+            let reopened = try DiskCache(directory: directory)
+            #expect(reopened.totalSize == 5)
+            #expect(try reopened.data(forKey: "k") == bytes(1, 5))
+        }
+    }
+
     @Test("a folder in the journal's place is removed and the index rebuilt from the files")
     func folderAsJournal() throws {
         let directory = temporaryDirectory()

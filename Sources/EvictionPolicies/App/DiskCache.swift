@@ -280,7 +280,9 @@ public final class DiskCache: @unchecked Sendable {
             // A file whose length is not the one its journal record implies was written after the
             // record (the journal, never synced, lost its tail to a power cut): read like an
             // announced one. One stat per entry, at opening only.
-            if _POSIX.fileSize(path(name)) != _DiskFile.headerLength + entry.key.utf8.count + entry.record.size {
+            // A size no file can have (a damaged journal) overflows the sum: read like one too.
+            let (length, overflow) = (_DiskFile.headerLength + entry.key.utf8.count).addingReportingOverflow(entry.record.size)
+            if overflow || _POSIX.fileSize(path(name)) != length {
                 pending.insert(name)
             }
             guard pending.contains(name) else {

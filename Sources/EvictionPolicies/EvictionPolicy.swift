@@ -282,11 +282,19 @@ public protocol EvictionObserver<Key, Value> {
     /// before it evicts to make room. The observer travels with every request, so it is where a
     /// request's admission rule (``AdmissionControlled``) answers. The default admits everything.
     mutating func admits(_ key: Key, cost: Int) -> Bool
+    /// Called when a set replaces resident `key`'s value, with the value that goes, before the
+    /// policy drops it. Not an eviction. An observer may keep the value to release it later
+    /// (``Cache`` does, so that a value's `deinit` runs after its lock is released). The
+    /// default does nothing.
+    mutating func willReplace(_ key: Key, value: Value)
 }
 
 extension EvictionObserver {
     @inlinable @inline(__always)
     public mutating func admits(_ key: Key, cost: Int) -> Bool { true }
+
+    @inlinable @inline(__always)
+    public mutating func willReplace(_ key: Key, value: Value) {}
 }
 
 /// An observer that ignores everything.

@@ -349,6 +349,48 @@ struct AppCacheTests {
         }
     }
 
+    /// A value whose `deinit` reads the cache that held it: every way a cache drops values
+    /// without handing them back (an eviction, a replacement, removing all, a memory warning, a
+    /// lowered limit, an expiry) releases them after its lock, so the read does not wait on the
+    /// lock forever. Run on a thread of its own with a deadline, so a regression fails rather
+    /// than hangs.
+    @Test("a value's deinit may call back into the cache that dropped it", arguments: CachePolicy.allCases)
+    func deinitCallsBack(policy: CachePolicy) throws {
+        final class Token: @unchecked Sendable {
+            weak var cache: Cache<Int, Token>?
+            let counted: AppEvictionLog<Int>
+            let id: Int
+            init(_ id: Int, _ counted: AppEvictionLog<Int>) { self.id = id; self.counted = counted }
+            deinit { counted.append(cache?.count ?? -1, .event) }
+        }
+        let released = AppEvictionLog<Int>()
+        let done = DispatchSemaphore(value: 0)
+        let limits = policy.supportsCountLimit ? (cost: nil as Int?, count: 4 as Int?) : (cost: 100 as Int?, count: nil as Int?)
+        let time = ManualTime()
+        let thread = Thread {
+            do {
+                let cache = Cache<Int, Token>(policy: policy, costLimit: limits.cost, countLimit: limits.count,
+                                              clock: time.clock, memoryWarningResponse: .removeAll, observesSystemEvents: false)
+                func token(_ id: Int) -> Token { let t = Token(id, released); t.cache = cache; return t }
+                for id in 0..<300 { cache.setValue(token(id), forKey: id % 150, cost: 1) }    // evictions
+                cache.setValue(token(500), forKey: 7, cost: 1)
+                cache.setValue(token(501), forKey: 7, cost: 1)                                // a replacement
+                cache.setValue(token(502), forKey: 8, cost: 1, timeToLive: 1)
+                time.seconds = 5
+                _ = cache.value(forKey: 8)                                                    // an expiry
+                if let count = limits.count { cache.countLimit = count / 2 } else { cache.costLimit = 50 }
+                cache.handle(.memoryWarning)
+                for id in 0..<6 { cache.setValue(token(id), forKey: id, cost: 1) }
+                cache.removeAll()
+            }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 20) == .success, "\(policy): a deinit waited on the cache's lock")
+        // Every token is gone (the cache too), and each deinit got an answer.
+        #expect(released.keys.count == 309, "\(policy): \(released.keys.count) released")
+    }
+
     @Test("replacing one key many times keeps one entry and finds the last value")
     func replacements() {
         let cache = Cache<String, Int>(countLimit: 10, observesSystemEvents: false)

@@ -231,8 +231,9 @@ public final class Cache<Key: Hashable, Value> {
 
     /// Removes every entry. Not an eviction: the ``evictionHandler`` does not see them.
     public func removeAll() {
-        _withState(.limit) { state, _ in
-            _core.reset(limits: state.pointee.limits)
+        _withState(.limit) { state, observer in
+            // The old policy, and every value in it, goes once the lock is released.
+            observer.droppedPolicy = _core.reset(limits: state.pointee.limits)
             state.pointee.clear()
         }
     }
@@ -340,11 +341,13 @@ public final class Cache<Key: Hashable, Value> {
         let result = body(state, &observer)
         guard reports, !state.pointee.evicted.isEmpty, let handler = state.pointee.handler else {
             _lock.unlock()
+            observer.releaseDropped()
             return result
         }
         var batch: [(Key, Value, CacheEvictionReason)] = []
         swap(&batch, &state.pointee.evicted)
         _lock.unlock()
+        observer.releaseDropped()
         for (key, value, why) in batch { handler(key, value, why) }
         return result
     }

@@ -40,8 +40,9 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
-    /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``.
-    @usableFromInline func reset(limits: CacheLimits) {}
+    /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``; returns the
+    /// old one, for the caller to release once it has released its lock.
+    @usableFromInline @discardableResult func reset(limits: CacheLimits) -> Any? { nil }
 }
 
 extension _CacheCore {
@@ -89,7 +90,7 @@ extension _CacheCore {
                       observer: inout Observer) -> Bool {
         guard accepts(newLimits) else { return false }
         let entries = drain(observer: &observer)
-        reset(limits: newLimits)
+        observer.droppedPolicy = reset(limits: newLimits)
         state.pointee.limits = newLimits
         restore(entries, state: state, observer: &observer)
         return true
@@ -137,7 +138,7 @@ extension _CacheCore {
             // With no eviction handler to tell, nothing needs the entries one by one: a fresh
             // policy is the same outcome, without draining a million entries on the main thread.
             guard observer.reports else {
-                reset(limits: state.pointee.limits)
+                observer.droppedPolicy = reset(limits: state.pointee.limits)
                 state.pointee.clear()
                 return
             }
@@ -242,10 +243,12 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }
 
-    override func reset(limits: CacheLimits) {
+    override func reset(limits: CacheLimits) -> Any? {
         // The caller checked the limits, and making a policy is deterministic.
-        guard let fresh = try? P(limits: limits._forCache, options: options) else { return }
+        guard let fresh = try? P(limits: limits._forCache, options: options) else { return nil }
+        let old = policy.pointee
         policy.pointee = fresh
+        return old
     }
 }
 

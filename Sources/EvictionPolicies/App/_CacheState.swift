@@ -97,6 +97,13 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
     /// Whether evictions are queued for the handler.
     @usableFromInline var reports: Bool
     @usableFromInline var reason: CacheEvictionReason
+    /// What the call took out of the cache and no handler is to receive: held until
+    /// ``Cache/_withState(_:_:)`` has released the lock (``releaseDropped()``), so that a
+    /// value's `deinit` may call back into the cache. One value inline (a set evicts one entry,
+    /// or replaces one, as a rule); more, and a policy replaced whole, beside it.
+    @usableFromInline var dropped: Value? = nil
+    @usableFromInline var moreDropped: [Value] = []
+    @usableFromInline var droppedPolicy: Any? = nil
 
     @inlinable
     init(state: UnsafeMutablePointer<_CacheState<Key, Value>>, reports: Bool, reason: CacheEvictionReason) {
@@ -111,7 +118,28 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
     @inlinable
     public mutating func didEvict(_ key: Key, value: CacheEntry<Value>, cost: Int) {
         state.pointee.forget(value)
-        if reports { state.pointee.evicted.append((key, value.value, reason)) }
+        if reports {
+            state.pointee.evicted.append((key, value.value, reason))
+        } else {
+            keep(value.value)
+        }
+    }
+
+    @inlinable
+    public mutating func willReplace(_ key: Key, value: CacheEntry<Value>) { keep(value.value) }
+
+    /// Holds `value` until the lock is released.
+    @inlinable @inline(__always)
+    mutating func keep(_ value: Value) {
+        if dropped == nil { dropped = value } else { moreDropped.append(value) }
+    }
+
+    /// Releases what the call dropped; called once the lock is released.
+    @inlinable @inline(__always)
+    mutating func releaseDropped() {
+        if dropped != nil { dropped = nil }
+        if !moreDropped.isEmpty { moreDropped = [] }
+        if droppedPolicy != nil { droppedPolicy = nil }
     }
 
     /// Reports `entry` as dropped for `why`, whatever the current reason.

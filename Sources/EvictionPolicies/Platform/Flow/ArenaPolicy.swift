@@ -121,6 +121,7 @@ extension ArenaPolicy {
             return (hash, store.find(key, hash: hash))
         }
         if slot >= 0 && isResident(slot) {
+            if let old = _inPlace({ $0.value(slot) }) { observer.willReplace(key, value: old) }
             replace(slot, with: value, cost: CacheLimits.clampedCost(cost), observer: &observer)
         } else {
             miss(key, hash: hash, ghost: slot, cost: CacheLimits.clampedCost(cost), value: { value }, observer: &observer)

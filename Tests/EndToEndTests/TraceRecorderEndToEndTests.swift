@@ -119,12 +119,14 @@ struct TraceRecorderEndToEndTests {
         return object?["hits"] as? Int
     }
 
-    @Test("keys the replay would read as one (007 and 7, spaces at the ends, empty) or not at all (line feeds, NUL) stay apart; two spellings of é stay one")
+    @Test("keys the replay would read as one (007 and 7, spaces at the ends, empty) or not at all (line feeds, NUL) stay apart; two spellings of é stay one; commas and quotes with combining marks are quoted")
     func keysKeptApart() throws {
         let url = scratchDirectory.appendingPathComponent("recorded-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: url) }
         let keys = ["7", "007", " 7", "7 ", "a", " a", "a ", "", " ", "~", "~7e", "x,y", "q\"r", "caf\u{E9}", "cafe\u{301}",
-                    "0", "00", "18446744073709551616", "-7", "line\nbreak", "crlf\r\n", "a\u{0}b", "tab\there", "cr\r"]
+                    "0", "00", "18446744073709551616", "-7", "line\nbreak", "crlf\r\n", "a\u{0}b", "tab\there", "cr\r",
+                    // A comma or quote followed by a combining mark: one Character, equal to neither.
+                    "tags=a,\u{301}b", "q\"\u{301}x", "\"\u{301}", ",\u{301}"]
         let recorder = try TraceRecorder(url: url)
         let cache = RecordingCache(Cache<String, Int>(policy: .lru, countLimit: 6, observesSystemEvents: false), recorder: recorder)
         var rng = SeededRandom(seed: 11)

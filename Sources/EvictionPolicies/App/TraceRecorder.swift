@@ -192,8 +192,16 @@ public final class TraceRecorder: @unchecked Sendable {
         if Self.replayReadsAsAnother(key) {
             return "~" + key.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         }
-        guard key.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return key }
-        return "\"" + key.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Bytes, not characters: a comma or quote followed by a combining mark is one Character
+        // that equals neither, but the replay splits and unquotes bytes.
+        guard key.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return key }
+        var quoted: [UInt8] = [0x22]
+        for byte in key.utf8 {
+            quoted.append(byte)
+            if byte == 0x22 { quoted.append(0x22) }
+        }
+        quoted.append(0x22)
+        return String(decoding: quoted, as: UTF8.self)
     }
 
     /// Whether the replay's CSV reading of `key`'s text is not `key` itself: empty, spaces or

@@ -181,7 +181,7 @@ struct MiniatureSimulationSeedTests {
         }
     }
 
-    @Test("an estimate never has fewer misses than a gets-only trace's distinct keys, nor more than its requests")
+    @Test("an estimate never has fewer misses (or missed bytes) than a gets-only trace's distinct keys, nor more than its requests")
     func compulsoryMisses() throws {
         for name in ["lirs-gli.csv", "scan.csv", "cache2k-web12.csv"] {
             let trace = TraceSpec(path: Repository.trace(name))
@@ -192,6 +192,9 @@ struct MiniatureSimulationSeedTests {
                 for run in curve.results {
                     #expect(run.misses >= objects && run.misses <= run.requests,
                             "\(name) \(policy) at \(run.capacity ?? 0): \(run.misses) misses, \(objects) keys")
+                    // Sizes ignored: bytes are requests, so the floor holds for them alike.
+                    #expect(run.counters.byteHits == run.counters.hits && run.counters.byteRequests == run.counters.requests,
+                            "\(name) \(policy) at \(run.capacity ?? 0): \(run.counters.byteHits) byte hits, \(run.counters.hits) hits")
                 }
             }
         }

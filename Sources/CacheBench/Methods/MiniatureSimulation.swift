@@ -271,7 +271,7 @@ extension MiniatureSimulation {
     /// stay in `window.sampledRequests` and `window.sampledHits`.
     /// A `correction` (the control variate's `M_census / c − M_mini / ratio`) is added to the scaled
     /// misses and missed bytes; the sum is kept within 0 and every request.
-    /// Misses are at least `minimumMisses` (the compulsory ones, when known). A run whose sample
+    /// Misses, and missed bytes, are at least `minimumMisses` (the compulsory ones, when known). A run whose sample
     /// held no measured request has no estimate: it keeps its counts of 0, so its ratios are `nil`.
     static func scaledUp(_ result: ReplayResult, ratio: Double,
                          correction: _RequestCountModel.Misses? = nil, atLeast minimumMisses: Int = 0) -> ReplayResult {
@@ -293,8 +293,11 @@ extension MiniatureSimulation {
         let misses = estimate(sampled.requests - sampled.hits, atMost: window.traceRequests, plus: correction?.requests ?? 0)
         scaled.counters.hits = window.traceRequests - max(misses, min(minimumMisses, window.traceRequests))
         scaled.counters.byteRequests = window.traceByteRequests
-        scaled.counters.byteHits = window.traceByteRequests
-            - estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests, plus: correction?.bytes ?? 0)
+        // Each compulsory miss misses at least one byte (zero-size rows are skipped), so the
+        // floor holds for missed bytes too; with sizes ignored, bytes are requests and byte hits
+        // stay equal to hits.
+        let missedBytes = estimate(sampled.byteRequests - sampled.byteHits, atMost: window.traceByteRequests, plus: correction?.bytes ?? 0)
+        scaled.counters.byteHits = window.traceByteRequests - max(missedBytes, min(minimumMisses, window.traceByteRequests))
         scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
         if let admission = result.admission {
             scaled.admission?.admitted = estimate(admission.admitted, atMost: .max)

@@ -35,6 +35,9 @@ enum AnalyzeCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       -h, --help              Show this help.
 
+
+    EXIT STATUS:
+      0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
     EXAMPLE:
       cachebench analyze Traces/cloudPhysicsIO.oracleGeneral.bin --format json
       cachebench analyze Traces/cloudPhysicsIO.oracleGeneral.bin --plot plots

@@ -31,6 +31,9 @@ enum ConvertCommand {
       --header MODE           CSV header row: auto (default), present or absent.
       -h, --help              Show this help.
 
+
+    EXIT STATUS:
+      0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
     EXAMPLE:
       cachebench generate zipf --requests 1000000 --output zipf.csv
       cachebench convert zipf.csv --output zipf.oracleGeneral.bin

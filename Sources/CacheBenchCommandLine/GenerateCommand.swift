@@ -26,6 +26,9 @@ enum GenerateCommand {
         }
         text += """
 
+        EXIT STATUS:
+          0 ok, 2 usage, 74 cannot write.
+
         EXAMPLE:
           cachebench generate image-feed --seed 7 --requests 100000 --output image-feed-7.csv
         """

@@ -84,6 +84,9 @@ enum MRCCommand {
                               run behind the rule (their counts scaled up with the misses).
       -h, --help              Show this help.
 
+
+    EXIT STATUS:
+      0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
     EXAMPLE:
       cachebench mrc Traces/lirs-sprite.csv --ignore-size --points 24 --plot sprite-mrc.svg
       cachebench mrc big.oracleGeneral.zst --policy s3fifo --sample 0.01 --points 16

@@ -3,11 +3,19 @@ import EvictionPolicies
 
 enum PoliciesCommand {
     static let help = """
-    USAGE: cachebench policies [--format table|json|csv|markdown]
+    USAGE: cachebench policies [--format table|json|csv|markdown] [--output FILE]
 
     Lists every policy: its name, what it reproduces (library and version, or paper), its rule,
     and the parameters --option accepts with their defaults. The table and the Markdown end with
     the libCacheSim algorithms that are not provided (GLCache, LRB, 3LCache) and why.
+
+    OPTIONS:
+      --format F              table (default), json, csv or markdown.
+      --output FILE           Write the list to FILE (whole, or not at all) instead of stdout.
+      -h, --help              Show this help.
+
+    EXIT STATUS:
+      0 ok, 2 usage, 74 cannot write.
     """
 
     static let spec = CommandSpec(name: "policies", valueOptions: ["--format", "--output"], positionals: 0...0)

@@ -52,6 +52,9 @@ enum ReplayCommand {
       --output FILE           Write the report to FILE (whole, or not at all) instead of stdout.
       -h, --help              Show this help.
 
+
+    EXIT STATUS:
+      0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
     EXAMPLE:
       cachebench replay Traces/cloudPhysicsIO.og.csv --policy lru --capacity 64MiB --columns time=1,key=2,size=3
       cachebench replay Traces/image-feed.csv --tier memory=yy-lru,disk=yy-disk --capacity 100MiB --disk-capacity 1GiB

@@ -183,6 +183,17 @@ struct CommandLineTests {
         #expect(result.stdout.contains("USAGE"))
     }
 
+    /// Each command's help lists its options, --help among them, and its exit codes.
+    @Test("every command's help has its options and its exit status",
+          arguments: ["replay", "compare", "mrc", "sweep", "sweep-report", "merge", "analyze", "convert", "generate", "policies"])
+    func helpSections(command: String) throws {
+        let result = try CLI.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("OPTIONS:") && result.stdout.contains("-h, --help") && result.stdout.contains("EXIT STATUS:"),
+                "\(command)")
+        #expect(result.stdout.contains("--output "), "\(command)")
+    }
+
     @Test("policies lists every policy as JSON")
     func policies() throws {
         let result = try CLI.run(["policies", "--format", "json"])

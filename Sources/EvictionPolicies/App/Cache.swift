@@ -31,7 +31,10 @@
 ///   ``memoryWarningResponse`` says what a warning does.
 /// - **Evictions.** ``evictionHandler`` sees each entry the cache drops on its own (limits,
 ///   expiry, memory warnings), never the ones you remove. It runs on the thread whose call caused
-///   the eviction, after the lock is released, so it may call back into the cache.
+///   the eviction, after the lock is released, so it may call back into the cache. The values the
+///   cache lets go (evicted, expired, replaced by a set, removed by ``removeAll()``) are released
+///   after the lock too, so a value's `deinit` may also call back into the cache (a policy chosen
+///   by a type that is not an ``ArenaPolicy`` may release a replaced value under the lock).
 ///
 /// - **Speed.** A get, set or remove of a policy ``CachePolicy`` names calls it directly, compiled
 ///   for your key and value types where you use the cache (one branch on the policy's kind, no

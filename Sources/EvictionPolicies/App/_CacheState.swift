@@ -102,8 +102,22 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
     /// value's `deinit` may call back into the cache. One value inline (a set evicts one entry,
     /// or replaces one, as a rule); more, and a policy replaced whole, beside it.
     @usableFromInline var dropped: Value? = nil
-    @usableFromInline var moreDropped: [Value] = []
-    @usableFromInline var droppedPolicy: Any? = nil
+    /// Allocated only when a call drops more than one value, or a whole policy: a get carries
+    /// two empty words.
+    @usableFromInline var moreDropped: _DroppedValues<Value>? = nil
+
+    /// The policy a reset replaced, and every value in it.
+    @inlinable var droppedPolicy: Any? {
+        get { moreDropped?.policy }
+        set { (moreDropped ?? _makeMoreDropped()).policy = newValue }
+    }
+
+    @usableFromInline @inline(never)
+    mutating func _makeMoreDropped() -> _DroppedValues<Value> {
+        let box = _DroppedValues<Value>()
+        moreDropped = box
+        return box
+    }
 
     @inlinable
     init(state: UnsafeMutablePointer<_CacheState<Key, Value>>, reports: Bool, reason: CacheEvictionReason) {
@@ -131,15 +145,14 @@ internal struct _CacheObserver<Key: Hashable, Value>: EvictionObserver {
     /// Holds `value` until the lock is released.
     @inlinable @inline(__always)
     mutating func keep(_ value: Value) {
-        if dropped == nil { dropped = value } else { moreDropped.append(value) }
+        if dropped == nil { dropped = value } else { (moreDropped ?? _makeMoreDropped()).values.append(value) }
     }
 
     /// Releases what the call dropped; called once the lock is released.
     @inlinable @inline(__always)
     mutating func releaseDropped() {
         if dropped != nil { dropped = nil }
-        if !moreDropped.isEmpty { moreDropped = [] }
-        if droppedPolicy != nil { droppedPolicy = nil }
+        if moreDropped != nil { moreDropped = nil }
     }
 
     /// Reports `entry` as dropped for `why`, whatever the current reason.
@@ -174,4 +187,12 @@ public enum CacheEvictionReason: Sendable, Hashable {
     case memoryWarning
     /// The app entered the background, or the policy's own timer fired.
     case event
+}
+
+/// What one ``Cache`` call dropped beyond its first value, held until the lock is released.
+@usableFromInline
+internal final class _DroppedValues<Value> {
+    @usableFromInline var values: [Value] = []
+    @usableFromInline var policy: Any? = nil
+    @usableFromInline init() {}
 }

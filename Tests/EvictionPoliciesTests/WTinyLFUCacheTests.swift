@@ -278,6 +278,22 @@ struct WTinyLFUCacheTests {
     }
 
     // Capacity 10: window 1, main 9, protected 7. Regions MRU first.
+    /// The sketch's words are shared by copies of the policy until one writes: counting in a
+    /// copy leaves the original's counts as they were, both ways.
+    @Test("a copy of the policy counts on its own sketch")
+    func copiesCountApart() throws {
+        var original = try Cache.make(capacity: 1_000)
+        var o = EvictionRecorder<Int, Void>()
+        for _ in 0..<3 { _ = access(&original, 7, &o) }
+        let before = original.frequency(of: 7)
+        #expect(before == 3)
+        var copy = original
+        for _ in 0..<5 { _ = access(&copy, 7, &o) }
+        #expect(copy.frequency(of: 7) == 8 && original.frequency(of: 7) == before)
+        for _ in 0..<2 { _ = access(&original, 9, &o) }
+        #expect(original.frequency(of: 9) == 2 && copy.frequency(of: 9) == 0)
+    }
+
     @Test("W1: window → probation; a probation hit promotes to protected, which demotes its LRU when full")
     func regions() throws {
         var cache = try Cache.make(capacity: 10)

@@ -283,7 +283,8 @@ internal struct _CountMin4 {
     @usableFromInline static var oneMask: UInt64 { 0x1111_1111_1111_1111 }
     @usableFromInline static var maximumWords: Int { 1 << 26 }
 
-    @usableFromInline var table: ContiguousArray<UInt64> = []
+    /// The counters, in memory that is occupied only where written (see ``_ZeroedWords``).
+    @usableFromInline var table = _ZeroedWords(count: 0)
     @usableFromInline var tableMask: Int = 0
     @usableFromInline var additions: Int32 = 0
     @usableFromInline var period: Int32 = 10
@@ -306,7 +307,7 @@ internal struct _CountMin4 {
         if table.isEmpty || table.count < maximum {
             var length = 1
             while length < maximum { length <<= 1 }
-            table = ContiguousArray(repeating: 0, count: length)
+            table = _ZeroedWords(count: length)
             tableMask = max(0, length - 1)
         }
         // Java: `period = (maximumSize == 0) ? 10 : (10 * table.length)`, an int that may wrap.
@@ -365,6 +366,8 @@ internal struct _CountMin4 {
         let start = Int(hash & 3) << 2
         let index0 = indexOf(hash, 0), index1 = indexOf(hash, 1)
         let index2 = indexOf(hash, 2), index3 = indexOf(hash, 3)
+        // A copy of the policy shares the words until one of them writes.
+        if !isKnownUniquelyReferenced(&table) { table = table.copy() }
         var added = incrementAt(index0, start)
         added = incrementAt(index1, start + 1) || added
         added = incrementAt(index2, start + 2) || added

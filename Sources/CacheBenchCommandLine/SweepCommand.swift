@@ -99,7 +99,7 @@ enum SweepCommand {
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             try Sweep.validate(sweep, registry: registry)
-            let plan = try SweepPlan.make(sweep, shardCount: shard.count)
+            let plan = SweepPlan.make(sweep, shardCount: shard.count)
 
             if arguments.flags.contains("--plan") {
                 try Output.emit(try SweepPlanReport.render(plan, shard: arguments.value("--shard") != nil || environment["SLURM_ARRAY_TASK_ID"] != nil ? shard : nil,

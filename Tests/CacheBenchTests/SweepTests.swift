@@ -172,7 +172,7 @@ struct SweepTests {
         let folder = scratchFolder()
         defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
         let spec = try Self.smallSweep(traces)
-        let plan = try SweepPlan.make(spec, shardCount: 2)
+        let plan = SweepPlan.make(spec, shardCount: 2)
         var cellsRun = 0
         for index in 0..<2 { cellsRun += try Sweep.run(plan, shard: SweepShard(index: index, count: 2), directory: folder).cellsRun }
         #expect(cellsRun == 3 * 5 * 4)
@@ -198,14 +198,14 @@ struct SweepTests {
         let folder = scratchFolder()
         defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
         let spec = try Self.smallSweep(traces)
-        let plan = try SweepPlan.make(spec, shardCount: 3)
+        let plan = SweepPlan.make(spec, shardCount: 3)
         let first = try Sweep.run(plan, shard: SweepShard(index: 0, count: 3), directory: folder)
         #expect(first.cellsRun == 20)
         var merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.count == 40)
         // A rerun of the same shard does nothing; the whole sweep as one shard does the rest.
         #expect(try Sweep.run(plan, shard: SweepShard(index: 0, count: 3), directory: folder).cellsRun == 0)
-        let whole = try SweepPlan.make(spec, shardCount: 1)
+        let whole = SweepPlan.make(spec, shardCount: 1)
         let rest = try Sweep.run(whole, shard: .whole, directory: folder)
         #expect(rest.cellsRun == 40 && rest.cellsSkipped == 20)
         let reference = try SweepMerge.load(directory: folder).results.map(\.withoutTimings)
@@ -232,7 +232,7 @@ struct SweepTests {
         let folder = scratchFolder(), copy = scratchFolder()
         defer { for path in [trace, folder, copy] { try? FileManager.default.removeItem(atPath: path) } }
         let spec = SweepSpec(traces: [trace], policies: ["fifo", "lru"], capacities: try CapacityList.parse("0.1,0.3").items)
-        let plan = try SweepPlan.make(spec, shardCount: 1)
+        let plan = SweepPlan.make(spec, shardCount: 1)
         _ = try Sweep.run(plan, shard: .whole, directory: folder)
         // A second, independent run of the same sweep, whose records are then copied in.
         _ = try Sweep.run(plan, shard: .whole, directory: copy)
@@ -245,7 +245,7 @@ struct SweepTests {
 
         let other = SweepSpec(traces: [trace], policies: ["fifo"], capacities: spec.capacities)
         #expect {
-            try Sweep.run(try SweepPlan.make(other, shardCount: 1), shard: .whole, directory: folder)
+            try Sweep.run(SweepPlan.make(other, shardCount: 1), shard: .whole, directory: folder)
         } throws: { error in
             guard case .sweep(.folderHoldsAnotherSweep(let folderNamed)) = error as? CacheBenchError else { return false }
             return folderNamed == folder
@@ -286,7 +286,7 @@ struct SweepTests {
         defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
         let spec = SweepSpec(traces: [trace], policies: ["lirs", "fifo"], capacities: try CapacityList.parse("1,50").items,
                              ignoreSize: true)
-        let summary = try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        let summary = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
         #expect(summary.cellsRun == 4)
         let merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty)
@@ -294,7 +294,7 @@ struct SweepTests {
         #expect(merged.results.map { "\($0.policy) \($0.capacity ?? 0)" } == ["lirs 50", "fifo 1", "fifo 50"])
         #expect(merged.json["refused"]?.arrayValue?.count == 1)
         // The refusal is recorded: a rerun has nothing to do.
-        #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
+        #expect(try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
     }
 
     @Test("policies named by alias or in capitals (twoq, LRU) run and match replay's miss counts")
@@ -304,7 +304,7 @@ struct SweepTests {
         defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
         let spec = SweepSpec(traces: [trace], policies: ["twoq", "LRU"], capacities: try CapacityList.parse("20").items,
                              ignoreSize: true)
-        #expect(try Sweep.run(try SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 2)
+        #expect(try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 2)
         let merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty && merged.refused.isEmpty)
         #expect(merged.results.map(\.policy) == ["2q", "lru"])

@@ -169,6 +169,30 @@ struct SweepCommandTests {
         #expect(try CLI.run(["merge", output]).status == 0)
     }
 
+    @Test("a trace that cannot be opened (missing, a folder) does not stop its shard either: exit 66 naming it after the others ran")
+    func unopenableTraceDoesNotStopTheShard() throws {
+        let traces = scratchFolder(), output = scratchFolder()
+        defer { for folder in [traces, output] { try? FileManager.default.removeItem(atPath: folder) } }
+        try writeTraces(in: traces, count: 2, rows: 600, seed: 12)
+        // `a.csv` is missing, `b.csv` is a folder.
+        try FileManager.default.createDirectory(atPath: "\(traces)/b.csv", withIntermediateDirectories: false)
+        let list = ["a.csv", "b.csv", "t0.csv", "t1.csv"].map { "\(traces)/\($0)" }.joined(separator: ",")
+        let arguments = ["sweep", "--traces", list, "--policies", "fifo,lru,sieve,s3fifo", "--capacities", "0.01,0.1,0.3",
+                         "--output", output, "--threads", "1"]
+        let run = try CLI.run(arguments)
+        #expect(run.status == 66 && run.stderr.contains("a.csv") && run.stderr.contains("and 1 more"), "\(run.stderr)")
+        let merged = try CLI.run(["merge", output, "--allow-missing", "--format", "json"])
+        let results = merged.json?["results"] as? [[String: Any]] ?? []
+        #expect(results.count == 2 * 4 * 3, "\(merged.stderr)")
+        // Once both can be read, the rerun runs them alone.
+        try FileManager.default.removeItem(atPath: "\(traces)/b.csv")
+        for name in ["a.csv", "b.csv"] {
+            try FileManager.default.copyItem(atPath: "\(traces)/t0.csv", toPath: "\(traces)/\(name)")
+        }
+        let rerun = try CLI.run(arguments)
+        #expect(rerun.status == 0 && rerun.stdout.contains("24 cells recorded"), "\(rerun.stdout)\(rerun.stderr)")
+    }
+
     @Test("policy names in any spelling are the registry's: a rerun spelled otherwise resumes; a refused option value is exit 2")
     func namesAndOptions() throws {
         let folder = scratchFolder(), other = scratchFolder()
@@ -206,7 +230,9 @@ struct SweepCommandTests {
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/nothing-*.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
-        #expect(try CLI.run(["sweep", "--traces", "Traces/missing.csv", "--policies", "lru", "--output", "/tmp/x"]).status == 66)
+        let nowhere = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: nowhere) }
+        #expect(try CLI.run(["sweep", "--traces", "Traces/missing.csv", "--policies", "lru", "--output", nowhere]).status == 66)
         let stdin = try CLI.run(["sweep", "--traces", "-", "--policies", "lru", "--output", "/tmp/x"])
         #expect(stdin.status == 2 && stdin.stderr.contains("cannot read standard input"), "\(stdin.stderr)")
         // A list of traces that cannot be read is an input that cannot be opened, as a trace is.

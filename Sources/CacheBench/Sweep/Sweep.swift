@@ -105,11 +105,13 @@ public enum Sweep {
         var summary = Summary()
         summary.traces = mine.count
         var badTrace: TraceError?
+        var badTraces = 0
         for (position, traceIndex) in mine.enumerated() {
             let path = spec.traces[traceIndex]
             /// Notes a trace that cannot be read: the shard goes on, and ends with its error.
             func notRun(_ error: TraceError) {
                 badTrace = badTrace ?? error
+                badTraces += 1
                 progress?("[\(position + 1)/\(mine.count)] \(path): not run: \(error)")
             }
             let identity: TraceIdentity
@@ -143,7 +145,11 @@ public enum Sweep {
             let seconds = Double(monotonicNanoseconds() - traceStarted) / 1e9
             progress?("[\(position + 1)/\(mine.count)] \(path): \(records.count) cells in \(_fixed(seconds, decimals: 2)) s")
         }
-        if let badTrace { throw .trace(badTrace) }
+        if var badTrace {
+            // The first one's error, naming how many more were not run: a rerun retries them all.
+            if badTraces > 1 { badTrace.reason += " (and \(badTraces - 1) more of this shard's traces could not be run)" }
+            throw .trace(badTrace)
+        }
         summary.seconds = Double(monotonicNanoseconds() - started) / 1e9
         return summary
     }

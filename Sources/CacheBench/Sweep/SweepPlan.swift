@@ -46,17 +46,16 @@ public struct SweepPlan: Sendable {
 
     /// Plans `spec` over `shardCount` shards, reading each trace's size from the file system.
     ///
-    /// - Throws: ``CacheBenchError/trace(_:)`` (cannot open, exit 66) for a trace that is missing
-    ///   or not a regular file.
-    public static func make(_ spec: SweepSpec, shardCount: Int) throws(CacheBenchError) -> SweepPlan {
+    /// A trace that is missing or not a regular file counts as 0 bytes here: the plan stays the
+    /// same in every shard, and the shard it falls to notes it as unreadable while its other
+    /// traces run (see ``Sweep/run(_:shard:directory:registry:progress:)``).
+    public static func make(_ spec: SweepSpec, shardCount: Int) -> SweepPlan {
         var sizes: [Int] = []
         for path in spec.traces {
             var info = stat()
-            guard stat(path, &info) == 0 else {
-                throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))"))
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot open: not a regular file"))
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                sizes.append(0)
+                continue
             }
             sizes.append(Int(info.st_size))
         }

@@ -67,6 +67,11 @@ public struct TraceIdentity: Sendable, Hashable, CustomStringConvertible {
             throw TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        // Only a regular file can be read again by each cell's replay (a pipe would be drained).
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw TraceError(.cannotOpen, file: path, reason: "cannot open: not a regular file")
+        }
         var hasher = _FNV1a64()
         var total = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

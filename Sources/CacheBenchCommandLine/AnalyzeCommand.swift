@@ -82,22 +82,10 @@ enum AnalyzeCommand {
                     outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
                 }
                 // A missing folder is made (once the analysis succeeded), and taken away again if
-                // the outputs cannot be written: all of them or none.
-                // The outermost missing folder is what this run creates, and removes on failure.
-                var outermost: String? = nil
-                var candidate = folder
-                while !candidate.isEmpty, candidate != "/", !FileManager.default.fileExists(atPath: candidate) {
-                    outermost = candidate
-                    let parent = (candidate as NSString).deletingLastPathComponent
-                    if parent == candidate { break }
-                    candidate = parent
-                }
-                if let outermost {
-                    do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                        try? FileManager.default.removeItem(atPath: outermost)
-                        throw CacheBenchError(OutputError(path: folder, reason: "cannot create the folder"))
-                    }
-                    createdFolder = outermost
+                // the outputs cannot be written: all of them or none. The outermost missing folder
+                // is what this run creates, and removes on failure.
+                do throws(OutputError) { createdFolder = try Folders.make(folder) } catch {
+                    throw CacheBenchError(error)
                 }
             }
             do throws(CacheBenchError) { try Output.emit(outputs) } catch {

@@ -206,7 +206,7 @@ struct CSVTraceReaderTests {
 
     @Test("a bad size says what is wrong with it", arguments: [
         ("-5", "cannot be negative"), ("-64MiB", "cannot be negative"),
-        ("99999999999999999999999", "too large"), ("1.5", "must be a whole number"),
+        ("99999999999999999999999", "too large"), ("1.5", "without a unit must be a whole number"), ("0.4B", "in bytes (B) must be a whole number"),
         ("12XB", "unknown size suffix 'xb'"), ("1e30GiB", "unknown size suffix"),
         ("100000000000TiB", "too large"), ("8388608T", "too large"), ("9223372036854776KB", "too large"),
         ("8388608.5TiB", "too large"),

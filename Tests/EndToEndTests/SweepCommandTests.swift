@@ -226,6 +226,23 @@ struct SweepCommandTests {
         let intoFile = try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", file])
         #expect(intoFile.status == 74 && intoFile.stderr.contains("it is a file, not a folder"), "\(intoFile.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("not a folder".utf8))
+        // A file on the way, or in the records folder's place: named, in words (not "error 512").
+        let throughFile = try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", file + "/sub"])
+        #expect(throughFile.status == 74 && throughFile.stderr.contains("\(file) is a file, not a folder"), "\(throughFile.stderr)")
+        let cellsAsFile = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: cellsAsFile) }
+        try FileManager.default.createDirectory(atPath: cellsAsFile, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: cellsAsFile + "/cells"))
+        let blocked = try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", cellsAsFile])
+        #expect(blocked.status == 74 && blocked.stderr.contains("\(cellsAsFile)/cells is a file, not a folder"), "\(blocked.stderr)")
+        // A folder among the records: merge says so.
+        let withFolder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: withFolder) }
+        #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "100", "--ignore-size",
+                             "--output", withFolder]).status == 0)
+        try FileManager.default.createDirectory(atPath: withFolder + "/cells/odd.jsonl", withIntermediateDirectories: false)
+        let merged = try CLI.run(["merge", withFolder])
+        #expect(merged.status == 66 && merged.stderr.contains("odd.jsonl: cannot read: it is a folder"), "\(merged.stderr)")
         #expect(try CLI.run(["sweep", "--policies", "lru", "--output", "/tmp/x"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru"]).status == 2)
         #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--output", "/tmp/x", "--shard", "3/2"]).status == 2)

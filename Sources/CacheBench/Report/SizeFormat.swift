@@ -27,7 +27,7 @@ public enum SizeFormat {
             if let exact = Int(digits) { return exact }
             // Only ASCII digits, yet no Int: the number is beyond the largest size.
             let tooLarge = digits.allSatisfy { $0.isASCII && $0.isNumber }
-            throw InvalidValueError(setting, text, expected: tooLarge ? "too large (at most \(Int.max))" : "a size without a suffix must be a whole number")
+            throw InvalidValueError(setting, text, expected: tooLarge ? "too large (at most \(Int.max))" : suffix.isEmpty ? "a size without a unit must be a whole number" : "a size in bytes (B) must be a whole number")
         }
         let tooLarge = InvalidValueError(setting, text, expected: "too large (at most \(Int.max) bytes, about 8 EiB)")
         // A whole number of a unit is exact, as a plain byte count is, up to Int.max.

@@ -65,7 +65,11 @@ public struct SweepRecordStore: Sendable {
             let path = recordsPath + "/" + name
             let data: Data
             do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot read: \(error.localizedDescription)"))
+                // Foundation's own words for a folder or a missing file are "error 256".
+                var info = stat()
+                let why = stat(path, &info) != 0 ? String(cString: strerror(errno))
+                    : (info.st_mode & S_IFMT) == S_IFDIR ? "it is a folder, not a file of records" : "\(error.localizedDescription)"
+                throw .trace(TraceError(.cannotOpen, file: path, reason: "cannot read: \(why)"))
             }
             let text = String(decoding: data, as: UTF8.self)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
@@ -110,10 +114,8 @@ public struct SweepRecordStore: Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw .output("\(directory): cannot write the sweep there: it is a file, not a folder")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: recordsPath, withIntermediateDirectories: true)
-        } catch {
-            throw .output("\(directory): cannot write: \(error.localizedDescription)")
+        do throws(OutputError) { try Folders.make(recordsPath) } catch {
+            throw .output("\(directory): cannot write: \(error.reason)")
         }
         let path = directory + "/" + SweepManifest.fileName
         let text = manifest.json.serialized(pretty: true) + "\n"

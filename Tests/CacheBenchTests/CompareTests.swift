@@ -587,6 +587,12 @@ struct RegressionGateTests {
         #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1), row("a.csv", 0.2)]) }
         // Capacities and count limits are positive.
         #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1, capacity: -100)]) }
+        // A row without a capacity (null is none) is malformed, not a pair the gate skips.
+        let noCapacity = #expect(throws: CacheBenchError.self) {
+            _ = try gate([row("a.csv", 0.1), "{\"policy\": \"fifo\", \"trace\": \"a.csv\", \"hitRatio\": 0.2}"])
+        }
+        #expect("\(String(describing: noCapacity))".contains("results[1]: missing \"capacity\""))
+        #expect(try gate(["{\"policy\": \"fifo\", \"trace\": \"a.csv\", \"capacity\": null, \"hitRatio\": 0.2}"]).check(run).passed == false)
         #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1, capacity: 0)]) }
     }
 

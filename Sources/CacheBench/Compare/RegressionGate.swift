@@ -125,6 +125,9 @@ public struct RegressionGate: Sendable {
             if let trace = entry["trace"], !(trace is String) { throw malformed("results[\(i)]: \"trace\" is not a string") }
             let trace = entry["trace"] as? String ?? reportTrace
             let group = trace.map { String(fileName($0)) } ?? ""
+            // Every report names the capacity (null for none): a row without it is not one to
+            // compare, and skipping it would pass a gate that checked nothing.
+            guard entry["capacity"] != nil else { throw malformed("results[\(i)]: missing \"capacity\" (a whole number, or null for none)") }
             let capacity = try integerOrNull(entry["capacity"], field: "capacity", index: i, malformed)
             let countLimit = try integerOrNull(entry["countLimit"], field: "countLimit", index: i, malformed)
             for (field, value) in [("capacity", capacity), ("countLimit", countLimit)] {

@@ -23,6 +23,15 @@ struct ReportEscapingTests {
         #expect(!cell.contains { $0.isNewline })
     }
 
+    @Test("a Markdown code span outlasts any backticks in the name, and shows line breaks and controls as escapes")
+    func markdownCode() {
+        #expect(ReplayReport.markdownCode("Traces/zipf.csv") == "`Traces/zipf.csv`")
+        #expect(ReplayReport.markdownCode("a|b") == "`a|b`")
+        #expect(ReplayReport.markdownCode("x`w") == "``x`w``")
+        #expect(ReplayReport.markdownCode("a``b`") == "``` a``b` ```")
+        #expect(ReplayReport.markdownCode("x\u{1}y|z`w\nq.csv") == "``x\\u{1}y|z`w\\u{A}q.csv``")
+    }
+
     @Test("a table shows control characters (but a tab) in a trace's name as escapes, and other text as it is")
     func displayText() {
         #expect(ReplayReport.displayText("Traces/zipf.csv") == "Traces/zipf.csv")

@@ -73,8 +73,7 @@ public enum CompareReport {
             if markdown { return "**\(title)**\n\n" + markdownTable(rows) }
             return title + "\n" + aligned(rows, rightAligned: Set(1..<(policies.count + 2)))
         }
-        let code = markdown ? "`" : ""
-        var out = "trace: \(code)\(markdown ? ReplayReport.markdownCell(result.trace) : ReplayReport.displayText(result.trace))\(code)"
+        var out = "trace: \(markdown ? ReplayReport.markdownCode(result.trace) : ReplayReport.displayText(result.trace))"
         if let first = result.results.first {
             out += " (\(SizeFormat.grouped(first.requests)) requests"
             if first.counters.skipped > 0 { out += ", \(first.counters.skipped) skipped" }

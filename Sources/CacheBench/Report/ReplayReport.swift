@@ -175,6 +175,21 @@ public enum ReplayReport {
         scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
+    /// `value` as a Markdown code span outside a table: control characters (line feeds too)
+    /// spelled as `\u{…}`, and fenced by one backtick more than its longest run of backticks
+    /// (padded with spaces where it starts or ends with one), so no name can end the span early.
+    public static func markdownCode(_ value: String) -> String {
+        let text = displayText(value)
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
+        return fence + pad + text + pad + fence
+    }
+
     /// `value` as one cell of a Markdown table: a `|` escaped, each line break (which would end
     /// the row) written as `<br>`, which GitHub's tables show as one, and any other control
     /// character (an ESC in a trace's file name) escaped as ``displayText(_:)`` escapes it.

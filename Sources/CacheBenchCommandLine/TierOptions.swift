@@ -15,7 +15,8 @@ enum TierOptions {
                               one: a get asks policy A (memory), then B (disk); a disk hit is
                               copied into memory; a miss is stored in both. --capacity,
                               --count-limit and --option configure the memory tier.
-      --disk-capacity SIZE    The disk tier's cost limit (default as for --capacity).
+      --disk-capacity SIZE    The disk tier's cost limit: a size, or a fraction of the working set
+                              (0.5, 50%), as --capacity takes (default as for --capacity).
       --disk-count-limit N    The disk tier's count limit.
       --disk-option KEY=VALUE A disk-tier parameter (repeatable).
       --tier-promote-cost C   The cost of memory copies: size (SDImageCache, default) or zero
@@ -57,15 +58,22 @@ enum TierOptions {
 
     /// The disk tier's configuration from the `--disk-*` options.
     static func tierJob(_ arguments: Arguments, disk: String) throws(UsageError) -> TierJob {
-        let capacity = try arguments.value("--disk-capacity").map { (text) throws(UsageError) in
-            try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
+        // As --capacity: a decimal below 1 (or a percentage) is a fraction of the working set.
+        let text = arguments.value("--disk-capacity")
+        let fraction = try text.flatMap { (text) throws(UsageError) in
+            try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try CapacityList.parseFraction(text) }
         }
+        let capacity = try text.map { (text) throws(UsageError) -> Int? in
+            fraction == nil ? try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) } : nil
+        } ?? nil
         if let capacity, capacity <= 0 { throw UsageError("--disk-capacity \(arguments.value("--disk-capacity") ?? ""): must be greater than 0") }
         // Checked here: the disk policy's own refusal would be worded for a count limit in general.
         let countLimit = try arguments.integer("--disk-count-limit")
         if let countLimit, countLimit <= 0 { throw UsageError("--disk-count-limit \(countLimit): must be greater than 0") }
-        return TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: countLimit,
-                       diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option")),
-                       memoryCost: try arguments.choice("--tier-promote-cost", default: TierMemoryCost.size))
+        var job = TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: countLimit,
+                          diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option")),
+                          memoryCost: try arguments.choice("--tier-promote-cost", default: TierMemoryCost.size))
+        job.diskCapacityFraction = fraction
+        return job
     }
 }

@@ -46,6 +46,27 @@ struct AppCachesEndToEndTests {
         }
     }
 
+    /// A fraction given for the memory tier is the memory tier's: the disk tier keeps its own
+    /// default (10 % of the working set), or takes a fraction of its own.
+    @Test("replay --tier: --capacity's fraction is the memory tier's; --disk-capacity takes fractions too")
+    func tierFractions() throws {
+        func capacities(_ extra: [String]) throws -> (memory: Int?, memorySource: String?, disk: Int?, diskSource: String?) {
+            let result = try Command.run(["replay", "Traces/zipf.csv", "--tier", "memory=lru,disk=lru", "--format", "json"] + extra)
+            #expect(result.status == 0, "\(result.err)")
+            let tiers = try #require(try json(result.out)["tiers"] as? [String: Any])
+            let memory = try #require(tiers["memory"] as? [String: Any]), disk = try #require(tiers["disk"] as? [String: Any])
+            return (memory["capacity"] as? Int, memory["capacitySource"] as? String, disk["capacity"] as? Int, disk["capacitySource"] as? String)
+        }
+        let absolute = try capacities(["--capacity", "1MiB"])
+        let workingSet = try #require(absolute.disk) * 10
+        #expect(absolute.diskSource == "working-set-10%")
+        let half = try capacities(["--capacity", "0.5"])
+        #expect(half.memorySource == "working-set-fraction" && half.disk == absolute.disk && half.diskSource == "working-set-10%", "\(half)")
+        let both = try capacities(["--capacity", "1MiB", "--disk-capacity", "30%"])
+        #expect(both.memory == 1 << 20 && both.diskSource == "working-set-fraction", "\(both)")
+        #expect(abs((both.disk ?? 0) - workingSet * 3 / 10) <= 10, "\(both) of \(workingSet)")
+    }
+
     @Test("--tier usage errors exit 2 with a message")
     func usage() throws {
         let cases: [[String]] = [

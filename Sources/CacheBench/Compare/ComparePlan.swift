@@ -97,6 +97,9 @@ struct _ComparePlan {
         for (index, pair) in job.tiers.enumerated() {
             if let capacity = pair.tier.diskCapacity {
                 diskCapacities.append((capacity, .option))
+            } else if let fraction = pair.tier.diskCapacityFraction {
+                let total = try workingSet.measure().total(ignoreSize: job.ignoreSize)
+                diskCapacities.append((CapacityList([fraction]).resolve(workingSet: total).first ?? 1, .workingSetFraction))
             } else {
                 diskCapacities.append(try defaultCapacity(tierPolicies[index].disk.descriptor))
             }

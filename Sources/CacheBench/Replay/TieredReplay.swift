@@ -18,6 +18,9 @@ public struct TierJob: Sendable {
     public var disk: String
     /// The disk tier's cost limit, or `nil` for its default.
     public var diskCapacity: Int?
+    /// The disk tier's cost limit as a fraction of the working set (`--disk-capacity 0.5`),
+    /// used when ``diskCapacity`` is `nil`.
+    public var diskCapacityFraction: CapacityList.Item?
     /// The disk tier's count limit.
     public var diskCountLimit: Int?
     /// The disk tier's parameters (`--disk-option`).
@@ -268,7 +271,9 @@ extension Replay {
         let (memory, disk) = try tierPolicies(TierPair(memory: job.policy, tier: tier), in: job.registry)
         guard job.threads == 1 else { throw .configuration(.tierWithThreads) }
         var diskJob = job
+        // The disk tier's own limits only: a fraction given for the memory tier is not the disk's.
         diskJob.capacity = tier.diskCapacity
+        diskJob.capacityFraction = tier.diskCapacity == nil ? tier.diskCapacityFraction : nil
         diskJob.countLimit = tier.diskCountLimit
         let memoryCapacity = try resolveCapacity(for: memory.descriptor, job)
         let diskCapacity = try resolveCapacity(for: disk.descriptor, diskJob)

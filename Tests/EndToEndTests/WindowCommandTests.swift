@@ -120,6 +120,35 @@ struct WindowCommandTests {
         #expect(full.status == 74 && full.stdout.isEmpty, "\(full.stdout)")
     }
 
+    /// `--max-requests N` reads the first N rows and no more, as libCacheSim's `-n`: a bad row
+    /// (or a cut-short record) after them is not this run's; one among them still is (65, at its
+    /// line or byte).
+    @Test("--max-requests N: a bad row after the first N is never read; a bad row among them is refused")
+    func maxRequestsStopsReading() throws {
+        var rows = ["timestamp,key,size"]
+        for row in 1...20_000 { rows.append("\(row),\(row % 97),\(100 + row % 50)") }
+        for bad in [101, 3_001, 17_000] {
+            var text = rows
+            text[bad] = "\(bad),7,abc"
+            let path = try temporaryFile(text.joined(separator: "\n") + "\n")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            for cap in [10, bad - 1] {
+                let run = try CLI.run(["replay", path, "--policy", "lru", "--capacity", "1MiB", "--max-requests", "\(cap)", "--format", "json"])
+                #expect(run.status == 0 && run.json?["requests"] as? Int == cap, "row \(bad), cap \(cap): \(run.stderr)")
+            }
+            let refused = try CLI.run(["replay", path, "--policy", "lru", "--capacity", "1MiB", "--max-requests", "\(bad)"])
+            #expect(refused.status == 65 && refused.stderr.contains("\(path):\(bad + 1):") && refused.stdout.isEmpty, "\(refused.stderr)")
+        }
+        // An oracleGeneral file cut inside its 101st record.
+        let records = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))).prefix(24 * 100 + 7)
+        let cut = try temporaryFile(Data(records), suffix: ".oracleGeneral.bin")
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        let head = try CLI.run(["replay", cut, "--policy", "lru", "--capacity", "1MiB", "--max-requests", "100", "--format", "json"])
+        #expect(head.status == 0 && head.json?["window"] != nil, "\(head.stderr)")
+        let whole = try CLI.run(["replay", cut, "--policy", "lru", "--capacity", "1MiB"])
+        #expect(whole.status == 65 && whole.stderr.contains("byte 2400: truncated record"), "\(whole.stderr)")
+    }
+
     @Test("--capacity 10% is --capacity 0.1; compare takes percentages; 150% is a usage error")
     func percentageCapacities() throws {
         let decimal = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "0.1", "--format", "json"])

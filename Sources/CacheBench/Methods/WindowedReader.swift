@@ -89,6 +89,8 @@ public struct WindowedReader: TraceReader {
         batch.removeAll(keepingCapacity: true)
         if wholeRows { return try nextWholeRows(&batch) }
         while batch.isEmpty {
+            // At the cap, no more is read: a bad row after it is not this window's.
+            if let cap = window.maxRequests, cappedRows >= cap { capped = true }
             guard !capped, try base.nextBatch(&inner) else { try finish(); return false }
             for request in inner {
                 if let cap = window.maxRequests, cappedRows >= cap { capped = true; break }

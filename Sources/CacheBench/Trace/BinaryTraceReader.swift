@@ -53,6 +53,23 @@ public struct BinaryTraceReader<Layout: BinaryRecordLayout>: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
+        if let pendingError { throw pendingError }
+        do throws(TraceError) {
+            return try nextRecords(&batch)
+        } catch {
+            // The records before a bad one are handed over first, and the error comes with the
+            // next batch: a reader asked for the first N rows never meets a bad record after them.
+            guard !batch.isEmpty else { throw error }
+            pendingError = error
+            return true
+        }
+    }
+
+    /// The error of the record after the last batch's records, thrown by the next call.
+    private var pendingError: TraceError?
+
+    /// Decodes the next chunk's records into `batch`, stopping before a bad one.
+    private mutating func nextRecords(_ batch: inout [Request]) throws(TraceError) -> Bool {
         guard !finished else { return false }
         let n = try source.readFully(into: buffer.pointer, count: buffer.capacity)
         let size = layout.recordSize

@@ -67,6 +67,8 @@ public struct CSVTraceReader: TraceReader {
     private var lastColumn = 0
     private let scratch = _RequestBuffer()
     private var decoded = 0
+    /// The error of the row after the last batch's rows, thrown by the next call.
+    private var pendingError: TraceError?
     /// The most rows one batch holds; 1 while ``error(atRow:reason:)`` looks for a row's line.
     private var rowsPerBatch = _RequestBuffer.capacity
     private var header: HeaderMode
@@ -102,13 +104,22 @@ public struct CSVTraceReader: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
+        if let pendingError { throw pendingError }
         // Rows are decoded into the reader's own buffer and handed over in one copy, which
         // spares `Array.append`'s capacity and uniqueness checks on every row.
         decoded = 0
         defer { batch.append(contentsOf: UnsafeBufferPointer(start: scratch.pointer, count: decoded)) }
         while decoded < rowsPerBatch {
-            guard let (lineStart, lineEnd) = try nextLine() else { break }
-            try decodeLine(from: lineStart, to: lineEnd)
+            do throws(TraceError) {
+                guard let (lineStart, lineEnd) = try nextLine() else { break }
+                try decodeLine(from: lineStart, to: lineEnd)
+            } catch {
+                // The rows before a bad one are handed over first, and the error comes with the
+                // next batch: a reader asked for the first N rows never meets a bad row after them.
+                guard decoded > 0 else { throw error }
+                pendingError = error
+                break
+            }
         }
         return decoded > 0
     }

@@ -45,16 +45,32 @@ public struct OracleGeneralReader: TraceReader {
 
     public mutating func nextBatch(_ batch: inout [Request]) throws(TraceError) -> Bool {
         batch.removeAll(keepingCapacity: true)
-        return try nextRecords { base, count in
-            var sizes: UInt64 = 0
-            for i in 0..<count {
-                let request = Self.request(at: base + i * Self.recordSize)
-                sizes &+= UInt64(request.size)
-                batch.append(request)
-            }
-            return sizes
-        } && !batch.isEmpty
+        if let pendingError { throw pendingError }
+        let start = offset
+        do throws(TraceError) {
+            return try nextRecords { base, count in
+                var sizes: UInt64 = 0
+                for i in 0..<count {
+                    let request = Self.request(at: base + i * Self.recordSize)
+                    sizes &+= UInt64(request.size)
+                    batch.append(request)
+                }
+                return sizes
+            } && !batch.isEmpty
+        } catch {
+            // The records before the bad one are handed over first (the chunk was decoded whole:
+            // those from the bad one on are dropped), and the error comes with the next batch, so
+            // a reader asked for the first N rows never meets a bad record after them.
+            let good = error.offset.map { max(0, min(batch.count, ($0 - start) / Self.recordSize)) } ?? 0
+            batch.removeSubrange(good...)
+            guard !batch.isEmpty else { throw error }
+            pendingError = error
+            return true
+        }
     }
+
+    /// The error of the record after the last batch's records, thrown by the next call.
+    private var pendingError: TraceError?
 
     /// Reads the next chunk and passes its whole records to `body` in place (`count` records of
     /// ``recordSize`` bytes from `base`, valid during the call); `false` at the end of the trace.

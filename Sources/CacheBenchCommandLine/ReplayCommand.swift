@@ -41,6 +41,7 @@ enum ReplayCommand {
                               with its hits): policy (default: the reaction alone; research
                               policies ignore events), remove-all (Cache's default), ignore,
                               or trim:F (keep the fraction F, e.g. trim:0.5 or trim:50%).
+                              Not with --tier, --threads or --admission.
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
     \(AdmissionOptions.help)

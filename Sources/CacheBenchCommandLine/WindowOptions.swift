@@ -12,8 +12,9 @@ enum WindowOptions {
                               that time after the first still warms). The report says how many
                               requests warmed. A warm-up as long as the trace or longer is an
                               error (exit 65).
-      --max-requests N        Read only the trace's first N requests (warm-up included; size-0
-                              rows, which are skipped, not counted: libCacheSim's -n).
+      --max-requests N        Read only the trace's first N rows, gets, sets and deletes alike
+                              (warm-up included; size-0 rows, which are skipped, not counted:
+                              libCacheSim's -n). Nothing after them is read.
       --sample RATIO          Spatial sampling as SHARDS does: keep the keys whose 64-bit hash is
                               below RATIO·2^64 (0.01 or 1% keeps a hundredth of the keys, with all
                               their requests) and scale the capacity by RATIO; the report gives

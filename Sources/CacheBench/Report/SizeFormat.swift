@@ -18,7 +18,7 @@ public enum SizeFormat {
             "k": 1024, "m": 1048576, "g": 1073741824, "t": 1099511627776,
         ]
         guard let multiplier = multipliers[suffix] else {
-            throw InvalidValueError(setting, text, expected: "unknown size suffix '\(suffix)' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)")
+            throw InvalidValueError(setting, text, expected: "unknown size suffix '\(suffix)' (use KB, MB, GB, TB, KiB, MiB, GiB, TiB or K, M, G, T)")
         }
         guard !digits.isEmpty, let number = Double(digits) else {
             throw InvalidValueError(setting, text, expected: "not a size (examples: 1048576, 64MiB, 1GB)")

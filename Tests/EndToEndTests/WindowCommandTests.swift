@@ -149,6 +149,24 @@ struct WindowCommandTests {
         #expect(whole.status == 65 && whole.stderr.contains("byte 2400: truncated record"), "\(whole.stderr)")
     }
 
+    /// A miniature cache scales every size: `preferred=60MiB` of a 100 MiB af-lru is the same
+    /// cache as `preferred=0.6`, sampled or not, in replay and in compare.
+    @Test("--sample scales sizes given in --option with the capacity")
+    func sampleScalesSizeOptions() throws {
+        for command in ["replay", "compare"] {
+            var hits: [Int] = []
+            for option in ["preferred=0.6", "preferred=60MiB"] {
+                let capacity = command == "replay" ? ["--capacity", "100MiB"] : ["--capacities", "100MiB"]
+                let policy = command == "replay" ? ["--policy", "af-lru"] : ["--policies", "af-lru"]
+                let run = try CLI.run([command, "Traces/image-feed.csv"] + policy + capacity + ["--sample", "0.1", "--option", option, "--format", "json"])
+                #expect(run.status == 0, "\(run.stderr)")
+                let result = command == "replay" ? run.json : (run.json?["results"] as? [[String: Any]])?.first
+                hits.append(result?["hits"] as? Int ?? -1)
+            }
+            #expect(hits[0] == hits[1] && hits[0] > 0, "\(command): \(hits)")
+        }
+    }
+
     @Test("--capacity 10% is --capacity 0.1; compare takes percentages; 150% is a usage error")
     func percentageCapacities() throws {
         let decimal = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "0.1", "--format", "json"])

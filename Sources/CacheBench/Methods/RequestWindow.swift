@@ -1,3 +1,4 @@
+import EvictionPolicies
 /// The part of a trace a run measures, as papers set it up: a warm-up whose requests fill the
 /// cache but are not counted, a cap on the rows read, spatial sampling (SHARDS), and miss
 /// ratios reported per interval.
@@ -50,6 +51,19 @@ public struct RequestWindow: Sendable, Equatable {
     public func scaled(_ capacity: Int) -> Int {
         guard let ratio = sampleRatio, ratio < 1 else { return capacity }
         return max(1, Int((Double(capacity) * ratio).rounded()))
+    }
+
+    /// A policy's options for a miniature cache: each value that is a size with a unit
+    /// (`preferred=60MiB`) scaled by the ratio, as the capacity is, so that a size and the
+    /// same fraction of the capacity (`preferred=0.6`) stay the same cache. Other values as given.
+    public func scaled(_ options: PolicyOptions) -> PolicyOptions {
+        guard let ratio = sampleRatio, ratio < 1 else { return options }
+        var scaled = options
+        for (key, value) in options.values {
+            guard let bytes = PolicyOptions.parseSize(value) else { continue }
+            scaled.values[key] = "\(Int((Double(bytes) * ratio).rounded()))B"
+        }
+        return scaled
     }
 
     /// The error of a run of `file` that saw no rows: an empty trace, or a sample that kept none

@@ -32,9 +32,10 @@ public struct PolicyRegistry: Sendable {
 
     /// This registry with `type` added after its policies.
     ///
-    /// A name or alias of `type` that an existing policy already answers to is a programming
-    /// mistake in the caller's executable, caught at its first run.
-    /// - Precondition: no registered policy answers to `type`'s name or aliases.
+    /// A name or alias of `type` that an existing policy already answers to (or one that
+    /// ``add(_:)`` refuses) is a programming mistake in the caller's executable, caught at its
+    /// first run; ``add(_:)`` throws instead.
+    /// - Precondition: no registered policy answers to `type`'s name or aliases, and each is usable.
     ///
     /// Inlinable, as ``RegisteredPolicy/of(_:)`` is: the replay loop is compiled in the caller's
     /// module, for `P`.
@@ -48,13 +49,24 @@ public struct PolicyRegistry: Sendable {
     /// Adds `policy` after the registered ones.
     ///
     /// - Throws: ``PolicyRegistryError/duplicateName(_:)`` when a registered policy already
-    ///   answers to its name or one of its aliases.
+    ///   answers to its name or one of its aliases; ``PolicyRegistryError/unusableName(_:reason:)``
+    ///   for a name that is empty, holds a comma or is a group's (``groupNames``).
     public mutating func add(_ policy: RegisteredPolicy) throws(PolicyRegistryError) {
-        for name in [policy.descriptor.name] + policy.descriptor.aliases where lookup(name) != nil {
-            throw .duplicateName(name)
+        for name in [policy.descriptor.name] + policy.descriptor.aliases {
+            // A name every list of policies can hold: not empty, no comma (lists are separated by
+            // commas), and not a group's name (`all`, `research`, `library` stand for groups).
+            if name.allSatisfy(\.isWhitespace) { throw .unusableName(name, reason: "it is empty") }
+            if name.contains(",") { throw .unusableName(name, reason: "a comma separates names in lists of policies") }
+            if Self.groupNames.contains(name.lowercased()) {
+                throw .unusableName(name, reason: "it names a group of policies (\(Self.groupNames.joined(separator: ", ")))")
+            }
+            if lookup(name) != nil { throw .duplicateName(name) }
         }
         policies.append(policy)
     }
+
+    /// The names that stand for groups of policies in a list of them, not for one policy.
+    public static let groupNames = ["all", "research", "library"]
 
     /// The descriptors of every registered policy.
     public var descriptors: [PolicyDescriptor] { policies.map(\.descriptor) }
@@ -115,11 +127,14 @@ public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvert
 public enum PolicyRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A registered policy already answers to this name or alias.
     case duplicateName(String)
+    /// A name or alias no list of policies could select: empty, with a comma, or a group's name.
+    case unusableName(String, reason: String)
 
     /// The problem in one line.
     public var description: String {
         switch self {
         case .duplicateName(let name): "a registered policy already answers to the name '\(name)'"
+        case .unusableName(let name, let reason): "the name '\(name)' cannot be a policy's: \(reason)"
         }
     }
 }

@@ -40,6 +40,19 @@ private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: SlotPo
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
+/// Names no list of policies could select.
+private enum EmptyNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor { PolicyDescriptor(name: " ", reproduces: "a test", rule: "fifo", family: .research) }
+}
+private enum CommaNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor { PolicyDescriptor(name: "lru,2c", reproduces: "a test", rule: "fifo", family: .research) }
+}
+private enum GroupNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "mine", reproduces: "a test", rule: "fifo", family: .research, aliases: ["Research"])
+    }
+}
+
 private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
 private typealias CamelFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CamelNaming>
 
@@ -78,6 +91,17 @@ struct OpenRegistryTests {
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))
             try copy.add(.of(CallerFIFO<UInt64, Void>.self))
         }
+    }
+
+    @Test("a name no list could select (empty, with a comma, a group's) is refused, and nothing is added")
+    func unusableNames() throws {
+        var copy = PolicyRegistry.standard
+        #expect(throws: PolicyRegistryError.unusableName(" ", reason: "it is empty")) { try copy.add(.of(NamedFIFO<UInt64, Void, EmptyNaming>.self)) }
+        #expect(throws: PolicyRegistryError.unusableName("lru,2c", reason: "a comma separates names in lists of policies")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, CommaNaming>.self))
+        }
+        #expect(throws: PolicyRegistryError.self) { try copy.add(.of(NamedFIFO<UInt64, Void, GroupNaming>.self)) }
+        #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
     }
 
     @Test("a policy whose own name or alias has capitals is found by any spelling")

@@ -79,7 +79,7 @@ struct EngineErrorWordingTests {
             "--hot-weight, --loop-weight and --scan-weight cannot all be 0",
             "--set-ratio and --delete-ratio add up to more than 1",
             "--ratio does not apply to 'zipf' (it takes --alpha, --max-size, --min-size, --objects)",
-            "--min-size 1Q: unknown size suffix 'q' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)",
+            "--min-size 1Q: unknown size suffix 'q' (use KB, MB, GB, TB, KiB, MiB, GiB, TiB or K, M, G, T)",
             "--option nope: none of the sweep's policies takes it; see 'cachebench policies'",
             "--count-limit: none of the sweep's policies has one",
             "--points 1: must be from 2 to \(CapacityList.maximumCount)",
@@ -91,7 +91,7 @@ struct EngineErrorWordingTests {
 
     @Test("a value's problem is reported against the flag that gave it")
     func valueAgainstFlag() throws {
-        #expect(throws: UsageError("--capacity 64Q: unknown size suffix 'q' (use KB, MB, GB, KiB, MiB, GiB or K, M, G)")) {
+        #expect(throws: UsageError("--capacity 64Q: unknown size suffix 'q' (use KB, MB, GB, TB, KiB, MiB, GiB, TiB or K, M, G, T)")) {
             try parseValue("64Q", of: "--capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
         }
         #expect(throws: UsageError("--warmup 0s: must be above 0")) {

@@ -111,16 +111,21 @@ enum ReplayCommand {
 
 /// The options `replay` and `compare` share: the trace, sizes and policy parameters.
 enum TraceOptions {
-    static func job(_ arguments: Arguments, trace path: String, policy: String) throws(UsageError) -> ReplayJob {
-        // A decimal below 1 is a fraction of the working set (as compare's --capacities); a size otherwise.
-        let text = arguments.value("--capacity")
-        let fraction = try text.flatMap { (text) throws(UsageError) in
-            try parseValue(text, of: "--capacity") { (text) throws(InvalidValueError) in try CapacityList.parseFraction(text) }
+    /// The value of a capacity option (`--capacity`, `--disk-capacity`): a decimal below 1 or a
+    /// percentage is a fraction of the working set (as compare's --capacities), anything else a
+    /// size, which must be above 0. Neither when the option is absent.
+    static func capacity(_ arguments: Arguments, _ option: String) throws(UsageError) -> (size: Int?, fraction: CapacityList.Item?) {
+        guard let text = arguments.value(option) else { return (nil, nil) }
+        if let fraction = try parseValue(text, of: option, { (text) throws(InvalidValueError) in try CapacityList.parseFraction(text) }) {
+            return (nil, fraction)
         }
-        let capacity = try text.map { (text) throws(UsageError) -> Int? in
-            fraction == nil ? try parseValue(text, of: "--capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) } : nil
-        } ?? nil
-        if let capacity, capacity <= 0 { throw UsageError("--capacity \(text ?? ""): must be greater than 0") }
+        let size = try parseValue(text, of: option) { (text) throws(InvalidValueError) in try SizeFormat.parse(text) }
+        guard size > 0 else { throw UsageError("\(option) \(text): must be greater than 0") }
+        return (size, nil)
+    }
+
+    static func job(_ arguments: Arguments, trace path: String, policy: String) throws(UsageError) -> ReplayJob {
+        let (capacity, fraction) = try capacity(arguments, "--capacity")
         var job = ReplayJob(trace: try traceSpec(arguments, path: path), policy: policy, capacity: capacity,
                             countLimit: try arguments.integer("--count-limit"),
                             ignoreSize: arguments.flags.contains("--ignore-size"),

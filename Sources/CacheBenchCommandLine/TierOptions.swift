@@ -58,15 +58,8 @@ enum TierOptions {
 
     /// The disk tier's configuration from the `--disk-*` options.
     static func tierJob(_ arguments: Arguments, disk: String) throws(UsageError) -> TierJob {
-        // As --capacity: a decimal below 1 (or a percentage) is a fraction of the working set.
-        let text = arguments.value("--disk-capacity")
-        let fraction = try text.flatMap { (text) throws(UsageError) in
-            try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try CapacityList.parseFraction(text) }
-        }
-        let capacity = try text.map { (text) throws(UsageError) -> Int? in
-            fraction == nil ? try parseValue(text, of: "--disk-capacity") { (text) throws(InvalidValueError) in try SizeFormat.parse(text) } : nil
-        } ?? nil
-        if let capacity, capacity <= 0 { throw UsageError("--disk-capacity \(arguments.value("--disk-capacity") ?? ""): must be greater than 0") }
+        // As --capacity: a size, or a fraction of the working set.
+        let (capacity, fraction) = try TraceOptions.capacity(arguments, "--disk-capacity")
         // Checked here: the disk policy's own refusal would be worded for a count limit in general.
         let countLimit = try arguments.integer("--disk-count-limit")
         if let countLimit, countLimit <= 0 { throw UsageError("--disk-count-limit \(countLimit): must be greater than 0") }

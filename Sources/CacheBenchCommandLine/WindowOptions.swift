@@ -7,7 +7,8 @@ enum WindowOptions {
 
     static let help = """
       --warmup SPAN           Requests that fill the cache before counting starts: Nreq (the
-                              trace's first N rows, e.g. 100000req) or a duration of trace time
+                              trace's first N rows as --max-requests counts them, e.g.
+                              100000req) or a duration of trace time
                               (30s, 15m, 2h, 1d; as libCacheSim's --warmup-sec, a row at exactly
                               that time after the first still warms). The report says how many
                               requests warmed. A warm-up as long as the trace or longer is an
@@ -24,7 +25,8 @@ enum WindowOptions {
                               differently, so runs with a few seeds show how much an estimate
                               depends on the keys that happened to be kept.
       --report-interval SPAN  Miss ratio and byte miss ratio per interval after the warm-up, every
-                              Nreq rows or every duration (as --warmup), in the JSON report
+                              Nreq rows (counted as --max-requests counts them) or every
+                              duration (as --warmup), in the JSON report
                               (window.intervals).
     """
 

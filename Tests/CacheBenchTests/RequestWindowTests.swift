@@ -199,6 +199,32 @@ struct RequestWindowTests {
         #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: false, maxRows: 6).bytes == 60)
     }
 
+    @Test("--warmup Nreq and --report-interval Nreq count the rows --max-requests counts: a warm-up of N ends where a cap of N stops")
+    func rowSpansSkipSizeZeroRows() throws {
+        // Keys 1…12, every third row of size 0: the requests are keys 1 2 4 5 7 8 10 11.
+        var text = "timestamp,key,size\n"
+        for i in 1...12 { text += "\(i),\(i),\(i % 3 == 0 ? 0 : 10)\n" }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Four requests warm (keys 1 2 4 5, rows 1–6: the size-0 row after them goes with them);
+        // 7 8 10 11 are measured.
+        let warmed = try replay(path, capacity: 100, window: RequestWindow(warmup: .requests(4)))
+        #expect(warmed.requests == 4 && warmed.window?.warmupTraceRows == 6)
+        // With a cap of 6, the two requests after the warm-up (7 8).
+        #expect(try replay(path, capacity: 100, window: RequestWindow(warmup: .requests(4), maxRequests: 6)).requests == 2)
+        // A warm-up as long as the cap leaves nothing, whatever size-0 rows lie between.
+        #expect {
+            _ = try replay(path, capacity: 100, window: RequestWindow(warmup: .requests(6), maxRequests: 6))
+        } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
+        #expect {
+            _ = try replay(path, capacity: 100, window: RequestWindow(warmup: .requests(8)))
+        } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
+        // Intervals of two requests: (1 2) (4 5) (7 8) (10 11).
+        let intervals = try #require(try replay(path, capacity: 100, window: RequestWindow(reportInterval: .requests(2))).window).intervals
+        #expect(intervals.map(\.counters.requests) == [2, 2, 2, 2])
+        #expect(intervals.map(\.start) == [0, 2, 4, 6])
+    }
+
     @Test("a duration warm-up includes the row at its last instant, as libCacheSim's --warmup-sec does")
     func warmupBoundaryIsInclusive() throws {
         // One row per second, times 100 to 129: a 10 s warm-up holds times 100 to 110, 11 rows.

@@ -5,7 +5,9 @@ import EvictionPolicies
 ///
 /// Row counts (`--warmup 100000req`, `--max-requests`, `--report-interval 1000000req`) count
 /// the trace's rows as read, before sampling, so a sampled run warms up and stops on the same
-/// stretch of the trace as the full run. Durations count trace time from the first row.
+/// stretch of the trace as the full run; all three leave out the gets and sets of size 0 that a
+/// replay skips, so a warm-up of N ends where a cap of N stops. Durations count trace time from
+/// the first row.
 public struct RequestWindow: Sendable, Equatable {
     /// Requests before this point fill the cache; statistics start after it.
     public var warmup: TraceSpan?

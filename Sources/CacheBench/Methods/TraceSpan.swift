@@ -1,7 +1,8 @@
 /// A stretch of a trace, as `--warmup` and `--report-interval` take it: a number of the trace's
 /// rows (`100000req`) or a duration of trace time (`30s`, `15m`, `2h`, `1d`).
 public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
-    /// The trace's rows, counted as they are read, before any sampling.
+    /// The trace's rows, counted as they are read, before any sampling, leaving out the gets and
+    /// sets of size 0 that a replay skips (as ``RequestWindow/maxRequests`` counts them).
     case requests(Int)
     /// Seconds of trace time, from the first row's timestamp.
     case seconds(Double)

@@ -94,13 +94,18 @@ public struct WindowedReader: TraceReader {
             guard !capped, try base.nextBatch(&inner) else { try finish(); return false }
             for request in inner {
                 if let cap = window.maxRequests, cappedRows >= cap { capped = true; break }
-                if !request.isSkippedForSize { cappedRows += 1 }
+                // Row counts (`--warmup Nreq`, intervals) count the rows `--max-requests` counts,
+                // so a warm-up of N ends where a cap of N would: a size-0 row belongs to the
+                // stretch the counted rows before it are in (a trailing one is not an interval or
+                // a measured stretch of its own).
+                let position = cappedRows, counted = !request.isSkippedForSize
+                if counted { cappedRows += 1 }
                 let time: Double
                 if let firstTime { time = request.time - firstTime } else { firstTime = request.time; time = 0 }
                 if time > lastTime { lastTime = time }
-                if warming { endWarmupIfDue(row: traceRows, time: lastTime) }
+                if warming { endWarmupIfDue(row: position, counted: counted, traceRow: traceRows, time: lastTime) }
                 if !warming {
-                    markIntervalsIfDue(row: traceRows, time: lastTime)
+                    markIntervalsIfDue(row: position, counted: counted, time: lastTime)
                     intervalHasRows = true
                 }
                 traceRows += 1
@@ -205,16 +210,19 @@ public struct WindowedReader: TraceReader {
         return bytes
     }
 
-    private mutating func endWarmupIfDue(row: Int, time: Double) {
+    /// Ends the warm-up at this row when it is due: `row` counts the rows before it as
+    /// `--max-requests` does (`counted`: whether this row is one of them), `traceRow` counts every
+    /// row before it.
+    private mutating func endWarmupIfDue(row: Int, counted: Bool, traceRow: Int, time: Double) {
         switch window.warmup {
-        case .requests(let rows)? where row >= rows: break
+        case .requests(let rows)? where counted && row >= rows: break
         // libCacheSim's rule (`cachesim`: `clock_time <= warmup_sec` warms): a row at exactly the
         // warm-up's length from the first is still warming, so counts agree with `--warmup-sec`.
         case .seconds(let seconds)? where time > seconds: break
         default: return
         }
         warming = false
-        warmedRows = row
+        warmedRows = traceRow
         schedule.append(.init(position: keptRows, kind: .warmupEnd))
         // Intervals start where the warm-up ends: at this row, or at the warm-up's last instant.
         if case .seconds(let seconds)? = window.warmup { startIntervals(row: row, time: seconds) } else { startIntervals(row: row, time: time) }
@@ -237,10 +245,10 @@ public struct WindowedReader: TraceReader {
 
     /// Closes the current interval when this row lies past its end; with durations, intervals
     /// with no rows (a gap in the trace) are skipped rather than reported empty.
-    private mutating func markIntervalsIfDue(row: Int, time: Double) {
+    private mutating func markIntervalsIfDue(row: Int, counted: Bool, time: Double) {
         switch window.reportInterval {
         case .requests(let rows)?:
-            guard Double(row) >= intervalEnd else { return }
+            guard counted, Double(row) >= intervalEnd else { return }
             schedule.append(.init(position: keptRows, kind: .intervalEnd(nextStart: intervalEnd)))
             intervalEnd += Double(rows)
         case .seconds(let seconds)?:
@@ -273,8 +281,9 @@ public struct WindowedReader: TraceReader {
                           bytes: measuredBytes)
         if warming, let warmup = window.warmup {
             let span = firstTime == nil ? "" : ", spanning \(TraceSpan.seconds(lastTime.rounded(.down)).description)"
+            let counted = cappedRows == traceRows ? "" : " (\(cappedRows) counted: gets and sets of size 0 are not)"
             throw TraceError(.malformed, file: base.name,
-                             reason: "the warm-up (\(warmup)) is as long as the trace or longer: the trace has \(traceRows) rows\(span), so no request is left to measure")
+                             reason: "the warm-up (\(warmup)) is as long as the trace or longer: the trace has \(traceRows) rows\(counted)\(span), so no request is left to measure")
         }
     }
 }

@@ -223,6 +223,7 @@ struct RequestWindowTests {
         let intervals = try #require(try replay(path, capacity: 100, window: RequestWindow(reportInterval: .requests(2))).window).intervals
         #expect(intervals.map(\.counters.requests) == [2, 2, 2, 2])
         #expect(intervals.map(\.start) == [0, 2, 4, 6])
+        #expect(TraceSpan.requests(1).description == "1 row" && TraceSpan.requests(2).description == "2 rows")
     }
 
     @Test("a duration warm-up includes the row at its last instant, as libCacheSim's --warmup-sec does")

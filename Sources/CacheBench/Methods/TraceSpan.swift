@@ -36,10 +36,10 @@ public enum TraceSpan: Sendable, Equatable, CustomStringConvertible {
         return .seconds(value * unit)
     }
 
-    /// `100000 rows` or `3600 s`.
+    /// `100000 rows` (`1 row`) or `3600 s`.
     public var description: String {
         switch self {
-        case .requests(let rows): "\(rows) rows"
+        case .requests(let rows): rows == 1 ? "1 row" : "\(rows) rows"
         case .seconds(let seconds):
             seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : "\(String(format6: seconds)) s"
         }

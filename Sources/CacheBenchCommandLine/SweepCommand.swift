@@ -139,11 +139,15 @@ enum SweepCommand {
     }
 
     /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files; each
-    /// path once, in the order first named.
+    /// path once, in the order first named, spelled plainly (``plainPath(_:)``), so that
+    /// `./eq/*.csv` and `eq/*.csv` name one sweep's traces.
     static func expandTraces(_ values: [String]) throws(CommandLineError) -> [String] {
         var paths: [String] = []
         var seen = Set<String>()
-        func add(_ path: String) { if seen.insert(path).inserted { paths.append(path) } }
+        func add(_ path: String) {
+            let plain = plainPath(path)
+            if seen.insert(plain).inserted { paths.append(plain) }
+        }
         for value in values {
             for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
                 if item == "-" {
@@ -169,6 +173,16 @@ enum SweepCommand {
             }
         }
         return paths
+    }
+
+    /// `path` without what names nothing: `.` components and repeated or trailing slashes
+    /// (`./eq//a.csv` is `eq/a.csv`). `..` stays (through a symbolic link it is not the folder
+    /// above), and so does a relative path's relativity.
+    static func plainPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        guard !parts.isEmpty else { return absolute ? "/" : "." }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// The regular files `pattern` matches, sorted.

@@ -247,8 +247,8 @@ struct SweepTests {
         #expect {
             try Sweep.run(SweepPlan.make(other, shardCount: 1), shard: .whole, directory: folder)
         } throws: { error in
-            guard case .sweep(.folderHoldsAnotherSweep(let folderNamed)) = error as? CacheBenchError else { return false }
-            return folderNamed == folder
+            guard case .sweep(.folderHoldsAnotherSweep(let folderNamed, let difference)) = error as? CacheBenchError else { return false }
+            return folderNamed == folder && difference == "its policies include lru, which this run does not name"
         }
         #expect(throws: CacheBenchError.self) { try SweepMerge.load(directory: scratchFolder()) }
 

@@ -218,6 +218,24 @@ struct SweepCommandTests {
         #expect(count.status == 2 && count.stderr.contains("--count-limit: none of the sweep's policies has one"), "\(count.stderr)")
     }
 
+    @Test("trace paths spelled with ./ or // name the same sweep; another order or another trace is refused, saying how it differs")
+    func pathSpellings() throws {
+        let folder = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rest = ["--policies", "fifo", "--capacities", "10", "--ignore-size", "--threads", "1", "--output", folder]
+        let first = try CLI.run(["sweep", "--traces", "./Traces/zipf.csv,Traces//loop.csv", "--shard", "1/2"] + rest)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try CLI.run(["sweep", "--traces", "Traces/zipf.csv,./Traces/loop.csv", "--shard", "2/2"] + rest)
+        #expect(second.status == 0, "\(second.stderr)")
+        let merged = try CLI.run(["merge", folder, "--format", "csv"])
+        #expect(merged.status == 0 && merged.stdout.contains("Traces/zipf.csv,") && !merged.stdout.contains("./"), "\(merged.stderr)")
+        let reordered = try CLI.run(["sweep", "--traces", "Traces/loop.csv,Traces/zipf.csv"] + rest)
+        #expect(reordered.status == 2 && reordered.stderr.contains("holds another sweep: it lists the same traces in another order"),
+                "\(reordered.stderr)")
+        let another = try CLI.run(["sweep", "--traces", "Traces/zipf.csv,Traces/mix.csv"] + rest)
+        #expect(another.status == 2 && another.stderr.contains("its traces do not include Traces/mix.csv"), "\(another.stderr)")
+    }
+
     @Test("usage errors: no traces, no output, a bad shard, a folder without a sweep")
     func usageErrors() throws {
         let file = scratchDirectory.appendingPathComponent("sweep-into-a-file-\(UUID().uuidString)").path
@@ -282,7 +300,7 @@ struct SweepCommandTests {
         #expect(unwritable.status == 74 && unwritable.stdout.isEmpty)
         #expect(try CLI.run(["merge", folder]).status == 0)
 
-        let twice = try CLI.run(["sweep", "--traces", "Traces/loop.csv,./Traces/loop.csv", "--policies", "fifo",
+        let twice = try CLI.run(["sweep", "--traces", "Traces/loop.csv,Traces/../Traces/loop.csv", "--policies", "fifo",
                                  "--capacities", "0.1", "--output", scratchFolder()])
         #expect(twice.status == 2 && twice.stderr.contains("named twice"))
         let policyTwice = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo,FIFO",
@@ -328,6 +346,24 @@ struct SweepCommandTests {
         #expect(partial.status == 0 && partial.stderr.contains("missing: \(copy) fifo 0.1"), "\(partial.stderr)")
         let both = try CLI.run(["merge", copies, "--format", "csv"])
         #expect(both.status == 0 && both.stdout.contains("/a.csv,") && both.stdout.contains("/c.csv,"), "\(both.stderr)")
+
+        // Traces of one name in three folders, two of them copies (equal cells): each keeps its
+        // records (one task, one run), and the merged report is a baseline for a run on any of
+        // them, matched by its path.
+        for name in ["d1", "d2", "d3"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: false)
+            try FileManager.default.copyItem(atPath: name == "d3" ? "Traces/lirs-cs.csv" : original, toPath: folder + "/\(name)/t.csv")
+        }
+        let namesakes = folder + "/namesakes", traces = "\(folder)/d1/t.csv,\(folder)/d2/t.csv,\(folder)/d3/t.csv"
+        let sweptNamesakes = try CLI.run(["sweep", "--traces", traces, "--policies", "fifo,lru", "--capacities", "0.1", "--output", namesakes])
+        #expect(sweptNamesakes.status == 0, "\(sweptNamesakes.stderr)")
+        let mergedNamesakes = try CLI.run(["merge", namesakes, "--format", "json", "--output", folder + "/namesakes.json"])
+        #expect(mergedNamesakes.status == 0, "\(mergedNamesakes.stderr)")
+        for name in ["d1", "d3"] {
+            let gated = try CLI.run(["compare", "\(folder)/\(name)/t.csv", "--policies", "fifo,lru", "--capacities", "0.1",
+                                     "--baseline", folder + "/namesakes.json", "--tolerance", "0"])
+            #expect(gated.status == 0, "\(name): \(gated.stderr)")
+        }
 
         // Two fractions of a small working set that resolve to one size are one result, as in
         // compare, so the merged report serves as compare's baseline.

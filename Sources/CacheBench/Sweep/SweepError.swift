@@ -19,8 +19,9 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOption(PolicyConfigurationError, policy: String)
     /// The sweep names this trace twice.
     case traceNamedTwice(String)
-    /// The folder holds the records of a different sweep.
-    case folderHoldsAnotherSweep(String)
+    /// The folder holds the records of a different sweep: the folder, and how that sweep differs
+    /// (``SweepManifest/difference(from:)``).
+    case folderHoldsAnotherSweep(String, difference: String)
     /// The sweep has no results of the baseline policy; its policies are listed.
     case noBaselineResults(String, policies: [String])
     /// The sweep has only the baseline policy.
@@ -45,8 +46,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .countLimitTakenByNone: "count limit: none of the sweep's policies has one"
         case let .invalidOption(error, policy): "policy \(policy): \(error.description)"
         case .traceNamedTwice(let path): "trace \(path) is named twice (or another name reaches the same file)"
-        case .folderHoldsAnotherSweep(let directory):
-            "\(directory) holds another sweep (its \(SweepManifest.fileName) names other traces, policies, capacities or settings); write this one to a new folder"
+        case let .folderHoldsAnotherSweep(directory, difference):
+            "\(directory) holds another sweep: \(difference). Run every task of a sweep with the same traces (spelled alike, from the same folder), policies, capacities and settings, or write this one to a new folder"
         case let .noBaselineResults(baseline, policies):
             "the sweep has no \(baseline) results to measure reductions against (its policies: \(policies.joined(separator: ", ")))"
         case .onlyBaseline(let baseline): "the sweep has only \(baseline); there is nothing to compare with it"

@@ -53,6 +53,25 @@ public struct SweepManifest: Sendable, Equatable {
         self.configurationKey = configurationKey
     }
 
+    /// How this manifest (the folder's) differs from `other` (the run's), in words: the first of
+    /// traces, policies, capacities and settings that differs, and how. Paths are compared as
+    /// spelled: `eq/a.csv` and `/home/me/eq/a.csv` are other traces to a manifest.
+    public func difference(from other: SweepManifest) -> String {
+        func lists(_ what: String, _ mine: [String], _ theirs: [String]) -> String? {
+            guard mine != theirs else { return nil }
+            if Set(mine) == Set(theirs) { return "it lists the same \(what) in another order (\(mine.prefix(3).joined(separator: ", "))\(mine.count > 3 ? ", …" : ""))" }
+            if let extra = theirs.first(where: { !mine.contains($0) }) {
+                return "its \(what) do not include \(extra) (it has \(mine.prefix(3).joined(separator: ", "))\(mine.count > 3 ? ", … \(mine.count) in all" : ""))"
+            }
+            let missing = mine.first { !theirs.contains($0) } ?? ""
+            return "its \(what) include \(missing), which this run does not name"
+        }
+        return lists("traces", traces, other.traces)
+            ?? lists("policies", policies, other.policies)
+            ?? lists("capacities", capacities.map(\.key), other.capacities.map(\.key))
+            ?? "its settings differ (\(configurationKey.isEmpty ? "none" : configurationKey) there, \(other.configurationKey.isEmpty ? "none" : other.configurationKey) here)"
+    }
+
     /// Every cell, trace by trace, then policy by policy, capacities in the order given.
     public var cells: [SweepCell] {
         traces.flatMap { trace in

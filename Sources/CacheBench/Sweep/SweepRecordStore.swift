@@ -9,8 +9,10 @@ import Foundation
 /// tasks never write the same file. Each line still checks itself (``SweepRecord``), so a record
 /// damaged afterwards (a copy cut short) is detected and its cell run again.
 ///
-/// The file's name is the trace's base name and a hash of the cell identities it holds, so a
-/// batch written twice (two tasks given the same shard) replaces itself instead of duplicating.
+/// The file's name is the trace's base name and a hash of the trace's path and the cell
+/// identities it holds, so a batch written twice (two tasks given the same shard) replaces itself
+/// instead of duplicating, while copies of one trace in two folders (equal names, equal cells)
+/// keep a file each.
 public struct SweepRecordStore: Sendable {
     /// The sweep's output folder.
     public var directory: String
@@ -90,6 +92,7 @@ public struct SweepRecordStore: Sendable {
     public func write(_ records: [SweepRecord]) throws(CacheBenchError) {
         guard let first = records.first else { return }
         var hasher = _FNV1a64()
+        hasher.combine(first.cell.trace)
         for record in records { hasher.combine(record.identity) }
         let base = String(first.cell.trace.split(separator: "/").last ?? "trace")
             .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
@@ -130,7 +133,7 @@ public struct SweepRecordStore: Sendable {
                     throw .trace(TraceError(.malformed, file: path,
                                             reason: "not a sweep manifest, so this folder is not a sweep's: it is left as it is (move it, or write the sweep to another folder)"))
                 }
-                guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory)) }
+                guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory, difference: other.difference(from: manifest))) }
                 return
             }
             do throws(OutputError) {

@@ -583,6 +583,14 @@ struct RegressionGateTests {
         let mislabelled = try RegressionGate.parse(Data("{\"trace\": \"Traces/lirs-cs.csv\", \"results\": [\(row("other.csv", ratio))]}".utf8),
                                                    name: "m.json", tolerance: 0)
         #expect(mislabelled.check(run).mismatches.contains { $0.contains("other.csv") })
+        // Traces of one name in several folders (a merged sweep of d1/t.csv and d4/t.csv): the
+        // run's own path, else the one ending in most of its path; equally near ones are named.
+        let namesakes = try gate([row("d1/lirs-cs.csv", 0.99), row("Traces/lirs-cs.csv", ratio)])
+        #expect(namesakes.check(run).passed, "\(namesakes.check(run))")
+        let exact = try gate([row("Traces/lirs-cs.csv", 0.99), row(run.trace, ratio)])
+        #expect(exact.check(run).passed, "\(exact.check(run))")
+        let ambiguous = try gate([row("d1/lirs-cs.csv", ratio), row("d4/lirs-cs.csv", ratio)]).check(run)
+        #expect(!ambiguous.passed && ambiguous.mismatches.contains { $0.contains("d1/lirs-cs.csv, d4/lirs-cs.csv, each as near") })
         // The same (policy, capacity) on two traces is not a duplicate; on one it is.
         #expect(throws: CacheBenchError.self) { _ = try gate([row("a.csv", 0.1), row("a.csv", 0.2)]) }
         // Capacities and count limits are positive.
@@ -652,6 +660,29 @@ struct RegressionGateTests {
         let partialOutcome = partial.check(run)
         #expect(partialOutcome.passed)
         #expect(partialOutcome.notes.contains { $0.contains("fifo at 1,400 objects") || $0.contains("fifo at 1400 objects") })
+    }
+
+    @Test("what the gate does not check is said: baseline results the run lacks, a baseline without a trace or request counts; a null ratio with requests is malformed")
+    func uncheckedIsSaid() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        let run = try Compare.run(CompareJob(trace: trace, policies: ["fifo"], capacities: try CapacityList.parse("100"), ignoreSize: true))
+        let ratio = try #require(run.results[0].hitRatio), requests = run.results[0].requests
+        let wider = try RegressionGate.parse(Data(Self.result([("fifo", 100, ratio), ("lru", 100, ratio), ("fifo", 700, ratio)],
+                                                              requests: requests).utf8), name: "b.json", tolerance: 0).check(run)
+        #expect(wider.passed && wider.notes == ["2 of the baseline's results are not in this run, not checked: fifo at 700 objects; lru at 100 objects"],
+                "\(wider.notes)")
+        let bare = try RegressionGate.parse(Data("{\"results\": [{\"policy\": \"fifo\", \"capacity\": 100, \"ignoreSize\": true, \"hitRatio\": \(ratio)}]}".utf8),
+                                            name: "b.json", tolerance: 0).check(run)
+        #expect(bare.passed && bare.notes.contains { $0.contains("names no trace") } && bare.notes.contains { $0.contains("no request counts") },
+                "\(bare.notes)")
+        let nullRatio = #expect(throws: CacheBenchError.self) {
+            _ = try RegressionGate.parse(Data("{\"trace\": \"lirs-cs.csv\", \"results\": [{\"policy\": \"fifo\", \"capacity\": 100, \"ignoreSize\": true, \"hitRatio\": null, \"requests\": \(requests)}]}".utf8),
+                                         name: "b.json", tolerance: 0)
+        }
+        #expect("\(String(describing: nullRatio))".contains("\"hitRatio\" is null (no requests) but \"requests\" is \(requests)"))
+        // Null with 0 requests (or none given) is a run without requests: a note.
+        #expect(try RegressionGate.parse(Data("{\"trace\": \"lirs-cs.csv\", \"results\": [{\"policy\": \"fifo\", \"capacity\": 100, \"ignoreSize\": true, \"hitRatio\": null, \"requests\": 0}]}".utf8),
+                                         name: "b.json", tolerance: 0).check(run).notes.contains { $0.contains("no requests, not checked") })
     }
 
     @Test("a report passes against itself at tolerance 0 (ratios read back exactly, via hits and requests)")

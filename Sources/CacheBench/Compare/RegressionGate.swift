@@ -36,9 +36,9 @@ public struct RegressionGate: Sendable {
     public var baselineTrace: String?
     /// Each baseline result's request count, when the report has it.
     public var baselineRequests: [Key: Int] = [:]
-    /// A baseline of several traces (a merged sweep): each trace's rows, by the trace's file
-    /// name; a run is checked against its own trace's. Empty for a one-trace baseline, whose
-    /// rows are ``baseline``.
+    /// A baseline of several traces (a merged sweep): each trace's rows, by the trace's path as
+    /// the baseline names it; a run is checked against its own trace's (see
+    /// ``rows(for:)``). Empty for a one-trace baseline, whose rows are ``baseline``.
     public var baselinesByTrace: [String: (hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
     /// The largest drop in hit ratio (absolute, e.g. 0.01 = one percentage point) that passes.
     public var tolerance: Double
@@ -124,7 +124,7 @@ public struct RegressionGate: Sendable {
             guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
             if let trace = entry["trace"], !(trace is String) { throw malformed("results[\(i)]: \"trace\" is not a string") }
             let trace = entry["trace"] as? String ?? reportTrace
-            let group = trace.map { String(fileName($0)) } ?? ""
+            let group = trace ?? ""
             // Every report names the capacity (null for none): a row without it is not one to
             // compare, and skipping it would pass a gate that checked nothing.
             guard entry["capacity"] != nil else { throw malformed("results[\(i)]: missing \"capacity\" (a whole number, or null for none)") }
@@ -168,6 +168,10 @@ public struct RegressionGate: Sendable {
             rows.hitRatios[key] = ratio
             if let requests = try integerOrNull(entry["requests"], field: "requests", index: i, malformed) {
                 guard requests >= 0 else { throw malformed("results[\(i)]: \"requests\" \(requests) is negative") }
+                // A null ratio stands for a run without requests, which this one is not.
+                guard ratio != nil || requests == 0 else {
+                    throw malformed("results[\(i)]: \"hitRatio\" is null (no requests) but \"requests\" is \(requests)")
+                }
                 rows.requests[key] = requests
             }
             byTrace[group] = rows
@@ -232,11 +236,13 @@ public struct RegressionGate: Sendable {
         // A baseline of several traces: this run's trace's rows.
         var rows = (hitRatios: baseline, requests: baselineRequests)
         if !baselinesByTrace.isEmpty {
-            if let traceRows = baselinesByTrace[String(Self.fileName(result.trace))] {
-                rows = traceRows
-            } else {
+            switch self.rows(for: result.trace) {
+            case .found(let traceRows): rows = traceRows
+            case .none:
                 let traces = baselinesByTrace.keys.sorted().map { $0.isEmpty ? "(unnamed)" : $0 }.joined(separator: ", ")
                 mismatches.append("the baseline holds results for \(traces), none for \(result.trace)")
+            case .ambiguous(let traces):
+                mismatches.append("the baseline holds results for \(traces.joined(separator: ", ")), each as near to \(result.trace) (run from the folder the baseline was made from, or name the trace by the path the baseline gives)")
             }
         }
         var compared = 0
@@ -262,6 +268,20 @@ public struct RegressionGate: Sendable {
             }
         }
         if let requestMismatch { mismatches.append(requestMismatch) }
+        // What the baseline holds that this run did not check: a policy or capacity dropped from
+        // the run must not pass unseen.
+        let runKeys = Set(result.results.map { Key(policy: $0.policy, capacity: $0.capacity, countLimit: $0.countLimit, ignoreSize: $0.ignoreSize) })
+        let unchecked = rows.hitRatios.keys.filter { !runKeys.contains($0) }.map(\.description).sorted()
+        if !unchecked.isEmpty {
+            let shown = unchecked.prefix(5).joined(separator: "; ") + (unchecked.count > 5 ? "; and \(unchecked.count - 5) more" : "")
+            notes.append("\(unchecked.count) of the baseline's results \(unchecked.count == 1 ? "is" : "are") not in this run, not checked: \(shown)")
+        }
+        if baselineTrace == nil && baselinesByTrace.isEmpty {
+            notes.append("the baseline names no trace: that this run is on the baseline's trace was not checked")
+        }
+        if !rows.hitRatios.isEmpty && rows.requests.isEmpty {
+            notes.append("the baseline has no request counts: that this run read as many requests was not checked")
+        }
         if compared == 0 {
             mismatches.append("nothing was compared: no (policy, capacity) of this run has a hit ratio in the baseline")
         }
@@ -276,6 +296,32 @@ public struct RegressionGate: Sendable {
     /// The last path component: a baseline made from another folder names the same trace.
     static func fileName(_ path: String) -> Substring {
         path.split(separator: "/").last ?? Substring(path)
+    }
+
+    /// Which trace's rows of a several-trace baseline a run on `trace` is checked against.
+    enum TraceRows {
+        case found((hitRatios: [Key: Double?], requests: [Key: Int]))
+        case none
+        /// The traces that match equally well.
+        case ambiguous([String])
+    }
+
+    /// The rows of the baseline's trace that `trace` names: the one of the same path, else the
+    /// one whose path ends in the most of `trace`'s last components (at least its file name), so
+    /// a baseline made from another folder, or on another machine, still finds `d4/t.csv` among
+    /// `d1/t.csv` and `d4/t.csv`. O(traces × path components).
+    func rows(for trace: String) -> TraceRows {
+        if let exact = baselinesByTrace[trace] { return .found(exact) }
+        let wanted = Array(trace.split(separator: "/").reversed())
+        var best = 0, bestTraces: [String] = []
+        for candidate in baselinesByTrace.keys {
+            let components = candidate.split(separator: "/").reversed()
+            let shared = zip(wanted, components).prefix { $0 == $1 }.count
+            if shared > best { best = shared; bestTraces = [candidate] } else if shared == best && shared > 0 { bestTraces.append(candidate) }
+        }
+        guard best > 0, let first = bestTraces.first else { return .none }
+        guard bestTraces.count == 1, let found = baselinesByTrace[first] else { return .ambiguous(bestTraces.sorted()) }
+        return .found(found)
     }
 
     /// `12.3456 %`: four decimals, so a drop just over a small tolerance is visible.

@@ -19,7 +19,9 @@ enum CompareCommand {
     OPTIONS:
       --policies A,B,C        Policies from 'cachebench policies' (required); the groups all,
                               research (libCacheSim-style algorithms) and library (models of
-                              app caches) may appear in the list, e.g. library,lru.
+                              app caches) may appear in the list, e.g. library,lru; a policy
+                              a group also names runs once (research,lru), one the list names
+                              twice is an error (lru,LRU).
       --capacities LIST       Comma-separated sizes (64MiB,128MiB; objects with --ignore-size),
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
                               included), or fractions of the working set (0.01,0.1,0.3 or
@@ -163,12 +165,16 @@ enum CompareCommand {
     }
 
     /// The names in `--policies`, with the groups `all`, `research` and `library` expanded in
-    /// place; a policy a group repeats is listed once (a name written twice is still an error).
+    /// place. A policy both a group and the list name (`research,lru` or `lru,research`, in any
+    /// spelling) is listed once, where it first appears; a policy the list names twice itself
+    /// (`lru,LRU`) is still an error.
     static func policyNames(_ arguments: Arguments, registry: PolicyRegistry) throws(UsageError) -> [String] {
         guard let list = arguments.value("--policies") else {
             throw UsageError("compare: --policies is required (see 'cachebench policies')")
         }
         var names: [String] = []
+        // Registered names already listed, and which of them the list named itself.
+        var listed: Set<String> = [], named: Set<String> = []
         for item in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let group: [String]?
             switch item.lowercased() {
@@ -177,7 +183,13 @@ enum CompareCommand {
             case "library": group = registry.descriptors.filter { $0.family == .library }.map(\.name)
             default: group = nil
             }
-            if let group { names += group.filter { !names.contains($0) } } else { names.append(item) }
+            if let group {
+                for name in group where listed.insert(name).inserted { names.append(name) }
+            } else {
+                let name = registry.canonicalName(item)
+                // Named twice by the list itself: kept, so the run refuses it by name.
+                if !named.insert(name).inserted || listed.insert(name).inserted { names.append(item) }
+            }
         }
         return names
     }

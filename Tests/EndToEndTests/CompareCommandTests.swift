@@ -250,6 +250,32 @@ struct CompareCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("a policy both a group and the list name runs once, in either order and any spelling; the list naming it twice is an error")
+    func policyGroups() throws {
+        func policies(_ list: String) throws -> [String] {
+            let result = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", list, "--capacities", "500", "--ignore-size",
+                                      "--no-stack-distance", "--format", "json"])
+            #expect(result.status == 0, "\(list): \(result.stderr)")
+            return try #require(result.json?["results"] as? [[String: Any]]).map { $0["policy"] as? String ?? "" }
+        }
+        let groupFirst = try policies("research,lru"), listFirst = try policies("LRU,research")
+        #expect(groupFirst.count > 10 && Set(groupFirst).count == groupFirst.count && groupFirst.contains("lru"))
+        #expect(Set(listFirst) == Set(groupFirst) && listFirst.count == groupFirst.count && listFirst.first == "lru")
+        #expect(try policies("research,research") == groupFirst)
+        let twice = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "research,lru,LRU", "--capacities", "500"])
+        #expect(twice.status == 2 && twice.stderr.contains("named twice"), "\(twice.stderr)")
+    }
+
+    @Test("capacities that resolve to one size run once, and a note says so")
+    func capacitiesAlike() throws {
+        let result = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "1KiB,1024,2KiB", "--ignore-size",
+                                  "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((result.json?["results"] as? [Any])?.count == 2)
+        let notes = result.json?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.hasPrefix("3 capacities were given and 2 sizes are run") }, "\(notes)")
+    }
+
     @Test("compare reads standard input once when the capacities are explicit")
     func standardInput() throws {
         let trace = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/lirs-cs.csv"))

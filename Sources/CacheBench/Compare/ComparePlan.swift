@@ -54,10 +54,9 @@ struct _ComparePlan {
         }
         // A count limit goes to the policies that have one; the others run without, and say so.
         let withoutCountLimit = (policies + tierPolicies.map(\.memory)).map(\.descriptor).filter { !$0.supportsCountLimit }.map(\.name)
+        var notes: [String] = []
         if let countLimit = job.countLimit, !withoutCountLimit.isEmpty {
-            notes = ["\(withoutCountLimit.joined(separator: ", ")): no count limit, so the limit of \(countLimit) objects does not apply (countLimit null in the results)"]
-        } else {
-            notes = []
+            notes.append("\(withoutCountLimit.joined(separator: ", ")): no count limit, so the limit of \(countLimit) objects does not apply (countLimit null in the results)")
         }
         let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests, progress: progress)
         self.workingSet = workingSet
@@ -75,6 +74,9 @@ struct _ComparePlan {
             }
             // CapacityList.parse never yields these, but a list built in code can.
             if let bad = capacities.first(where: { $0.capacity <= 0 }) { throw .configuration(.capacityNotPositive(bad.capacity)) }
+            if capacities.count < list.items.count {
+                notes.append("\(list.items.count) capacities were given and \(capacities.count) sizes are run: capacities that resolve to one size (1MiB and 1048576, or two fractions of a small working set) are reported once")
+            }
             for index in policies.indices {
                 for (capacity, source) in capacities { entries.append(Entry(policy: index, capacity: capacity, source: source)) }
             }
@@ -92,6 +94,7 @@ struct _ComparePlan {
             }
         }
         self.entries = entries
+        self.notes = notes
         self.tierEntries = tierEntries
         var diskCapacities: [(Int?, CapacitySource)] = []
         for (index, pair) in job.tiers.enumerated() {

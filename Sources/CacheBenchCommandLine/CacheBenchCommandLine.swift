@@ -32,7 +32,22 @@ public enum CacheBenchCommandLine {
         let name = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "cachebench"
         let program = name.isEmpty ? "cachebench" : name
         Output.program = program
+        if arguments == Array(CommandLine.arguments.dropFirst()), let position = firstArgumentNotUTF8() {
+            // Swift hands the arguments over as text, a byte that is not UTF-8 replaced: a file
+            // named so would be opened, or written, under another name.
+            Output.error("argument \(position) is not valid UTF-8 (as a file name, it would be read or written under another name): rename the file, or pass a trace on standard input as - and take results from standard output")
+            return 2
+        }
         return run(arguments, registry: registry, program: program)
+    }
+
+    /// The position (from 1) of the first of the process's arguments whose bytes are not UTF-8.
+    static func firstArgumentNotUTF8() -> Int? {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[i] else { continue }
+            if String(validatingCString: argument) == nil { return i }
+        }
+        return nil
     }
 }
 

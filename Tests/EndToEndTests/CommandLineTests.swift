@@ -360,4 +360,25 @@ struct CommandLineTests {
                                     "--threads", "2"], stdin: trace)
         #expect(threaded.status == 2 && threaded.stderr.contains("--memory-warning cannot be combined"))
     }
+
+    @Test("an argument that is not UTF-8 (a file name) is a usage error, not a file read or written under another name")
+    func argumentsNotUTF8() throws {
+        let folder = scratchDirectory.appendingPathComponent("cachebench-utf8-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The shell passes the byte 0xFF as it is; Process would take text.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd \"$1\" && cp \"$2\" \"$(printf 'in\\377.csv')\" && \"$0\" compare \"$2\" --policies lru --capacities 10 --output \"$(printf 'out\\377.json')\"",
+                             CLI.executable.path, folder, CLI.root.appendingPathComponent("Traces/lirs-cs.csv").path]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2 && message.contains("argument 8 is not valid UTF-8"), "\(message)")
+        // Only the copied trace: no output under a replaced name.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
+    }
 }

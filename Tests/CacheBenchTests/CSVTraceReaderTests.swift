@@ -43,6 +43,8 @@ struct CSVTraceReaderTests {
         #expect(rows.map(\.size) == [100, 200])
         let withOps = try decode("1,5,100,delete\n2,,,memory-warning\n3,,,background\n4,,,tick\n5,,,terminate\n")
         #expect(withOps.map(\.operation) == [.delete, .memoryWarning, .background, .tick, .terminate])
+        // libCacheSim's other operation names: update writes, nop reads as its binary readers read it.
+        #expect(try decode("1,5,100,update\n2,5,100,NOP\n").map(\.operation) == [.set, .get])
     }
 
     @Test("a headerless trace whose first row has 3 fields refuses a later row with an operation")
@@ -64,6 +66,28 @@ struct CSVTraceReaderTests {
         }
         // CRLF stays fine.
         #expect(try decode("timestamp,key,size\r\n1,5,100\r\n2,6,200\r\n").map(\.key) == [5, 6])
+        // A file too long for one line says the same, not "line is longer than 65536 bytes".
+        let long = String(repeating: "1,5,100\r", count: 20_000)
+        let error = decodeError(long)
+        #expect(error?.line == 1 && error?.reason.contains("carriage returns without line feeds") == true, "\(String(describing: error))")
+        // A long line without CRs is still too long.
+        #expect(decodeError(String(repeating: "x", count: 70_000) + "\n")?.reason.contains("longer than") == true)
+    }
+
+    @Test("a first row holding a number is a row, even when a field is a column's name")
+    func numbersAreNotHeaders() throws {
+        for name in ["id", "key", "size", "timestamp", "op"] {
+            let rows = try decode("1,\(name),10\n2,\(name),10\n")
+            #expect(rows.count == 2 && rows.map(\.size) == [10, 10] && rows[0].key == rows[1].key, "\(name): \(rows)")
+        }
+        #expect(try decode("1.5e3,7\n2e3,7\n").map(\.key) == [7, 7])
+        // A header has no numbers; libCacheSim's '#' header neither.
+        #expect(try decode("time,id,size\n1,7,10\n").map(\.key) == [7])
+        #expect(try decode("# time, object, size, next_access_vtime\n1, 7, 10, -1\n").map(\.key) == [7])
+        for (text, number) in [("10", true), ("-3", true), ("1.5", true), (".5", true), ("2e9", true), ("+1E-3", true),
+                               ("", false), (".", false), ("e5", false), ("1e", false), ("id", false), ("1a", false)] {
+            #expect(CSVTraceReader.isNumber(text) == number, "\(text)")
+        }
     }
 
     @Test("one column is keys only, with the row index as time")

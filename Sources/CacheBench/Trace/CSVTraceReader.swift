@@ -150,7 +150,7 @@ public struct CSVTraceReader: TraceReader {
                 let lineStart = start
                 start = lineEnd + 1
                 lineNumber += 1
-                guard lineEnd - lineStart <= Self.maximumLineLength else { throw lineTooLong() }
+                guard lineEnd - lineStart <= Self.maximumLineLength else { throw lineTooLong(at: lineStart) }
                 return (lineStart, lineEnd)
             }
             if atEndOfInput {
@@ -159,12 +159,12 @@ public struct CSVTraceReader: TraceReader {
                 let lineStart = start
                 start = end
                 lineNumber += 1
-                guard end - lineStart <= Self.maximumLineLength else { throw lineTooLong() }
+                guard end - lineStart <= Self.maximumLineLength else { throw lineTooLong(at: lineStart) }
                 return (lineStart, end)
             }
             guard end - start <= Self.maximumLineLength else {
                 lineNumber += 1
-                throw lineTooLong()
+                throw lineTooLong(at: start)
             }
             // Keep the partial line and read more behind it.
             if start > 0 {
@@ -177,9 +177,19 @@ public struct CSVTraceReader: TraceReader {
         }
     }
 
-    private func lineTooLong() -> TraceError {
+    /// The error for a line starting at `lineStart` in the buffer that runs past the longest
+    /// allowed: lines ended by CR alone (classic Mac) make one long line, said as such.
+    private func lineTooLong(at lineStart: Int) -> TraceError {
+        let count = min(end - lineStart, Self.maximumLineLength)
+        let base = buffer.pointer + lineStart
+        if memchr(base, 0x0D, count) != nil && memchr(base, 0x22, count) == nil { return carriageReturnsOnly() }
+        return TraceError(.malformed, file: name, line: lineNumber,
+                          reason: "line is longer than \(Self.maximumLineLength) bytes (is this a CSV trace?)")
+    }
+
+    private func carriageReturnsOnly() -> TraceError {
         TraceError(.malformed, file: name, line: lineNumber,
-                   reason: "line is longer than \(Self.maximumLineLength) bytes (is this a CSV trace?)")
+                   reason: "carriage returns without line feeds: rows must end in LF or CRLF (convert CR-only line endings, e.g. with tr '\\r' '\\n')")
     }
 
     // MARK: Rows
@@ -205,7 +215,7 @@ public struct CSVTraceReader: TraceReader {
             // Lines ended by CR alone (classic Mac) make one long first line, which would read as
             // a header and leave no rows: say what is wrong instead. (A quoted field may hold a CR.)
             if memchr(base + lineStart, 0x0D, lineEnd - lineStart) != nil && memchr(base + lineStart, 0x22, lineEnd - lineStart) == nil {
-                throw malformed("carriage returns without line feeds: rows must end in LF or CRLF (convert CR-only line endings, e.g. with tr '\\r' '\\n')")
+                throw carriageReturnsOnly()
             }
             sawFirstLine = true
             if try readHeaderIfPresent(from: lineStart, to: lineEnd) { return }
@@ -386,7 +396,8 @@ public struct CSVTraceReader: TraceReader {
         switch header {
         case .present: isHeader = true
         case .absent: isHeader = false
-        case .auto: isHeader = namesKnownField
+        // A header names columns and holds no number: `1,id,10` is a row whose key is `id`.
+        case .auto: isHeader = namesKnownField && !names.contains { Self.isNumber($0.trimmingSpaces) }
         }
         if columns == nil {
             if isHeader {
@@ -414,6 +425,31 @@ public struct CSVTraceReader: TraceReader {
             }
         }
         return isHeader
+    }
+
+    /// Whether `text` is a decimal number (`10`, `-3`, `1.5`, `.5`, `2e9`): a field no header
+    /// holds.
+    static func isNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        bytes = bytes.dropFirst(whole.count)
+        var fraction = bytes.prefix(0)
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit)
+            bytes = bytes.dropFirst(fraction.count)
+        }
+        guard !whole.isEmpty || !fraction.isEmpty else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            let exponent = bytes.prefix(while: isDigit)
+            guard !exponent.isEmpty else { return false }
+            bytes = bytes.dropFirst(exponent.count)
+        }
+        return bytes.isEmpty
     }
 
     /// Splits a line into fields, honouring double quotes. Stops after field `last`.
@@ -464,7 +500,9 @@ public struct CSVTraceReader: TraceReader {
         }
         switch String(decoding: bytes, as: UTF8.self).lowercased() {
         case "get", "read", "gets": return .get
-        case "set", "write": return .set
+        case "set", "write", "update": return .set
+        // libCacheSim's `nop` (code 0), which its binary readers hand over as a get.
+        case "nop": return .get
         // memcached's other writes, as libCacheSim counts them (see `_libCacheSimOperation`).
         case "add", "replace", "cas", "append", "prepend", "incr", "decr": return .set
         case "delete": return .delete
@@ -473,7 +511,7 @@ public struct CSVTraceReader: TraceReader {
         case "tick": return .tick
         case "terminate": return .terminate
         case let other:
-            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, delete, memory-warning, background, terminate or tick; or memcached's gets, add, replace, cas, append, prepend, incr or decr)")
+            throw malformed("unknown operation '\(other.prefix(40))' (expected get, read, set, write, update, delete, memory-warning, background, terminate or tick; or memcached's gets, add, replace, cas, append, prepend, incr or decr; or nop, a get)")
         }
     }
 

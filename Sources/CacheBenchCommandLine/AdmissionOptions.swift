@@ -41,15 +41,11 @@ enum AdmissionOptions {
             return nil
         }
         var parameters: [(String, String)] = []
-        for pair in pairs.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw UsageError("--admission-option \(pair): expected KEY=VALUE")
-            }
-            let key = String(pair[..<equals])
+        for (key, value) in try TraceOptions.keyValuePairs(pairs, option: "--admission-option") {
             guard !parameters.contains(where: { $0.0.lowercased() == key.lowercased() }) else {
                 throw UsageError("--admission-option \(key) is given more than once")
             }
-            parameters.append((key, String(pair[pair.index(after: equals)...])))
+            parameters.append((key, value))
         }
         let choice = AdmissionChoice(name: name, parameters: parameters)
         do {

@@ -30,7 +30,8 @@ enum AnalyzeCommand {
                               request-rate.svg and one-hit-wonders.svg (the report and every
                               plot, or none of them).
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is
+                              csv, oracleGeneralBin oracle-general).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       -h, --help              Show this help.

@@ -31,7 +31,8 @@ enum CompareCommand {
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is
+                              csv, oracleGeneralBin oracle-general).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), given to each selected policy

@@ -70,7 +70,8 @@ enum MRCCommand {
                               0.01,0.1 or 1%,10% (fractions of the working set).
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is
+                              csv, oracleGeneralBin oracle-general).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --format F              table (default), json (as 'compare'), csv or markdown.

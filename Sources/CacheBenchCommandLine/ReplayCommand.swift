@@ -31,7 +31,8 @@ enum ReplayCommand {
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.
-                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is csv).
+                              Any case; libCacheSim's names too (oracleGeneral, twrNS; txt is
+                              csv, oracleGeneralBin oracle-general).
       --columns MAP           CSV column map, 1-based: time=1,key=2,size=3,op=4 (key required).
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable; "a=1,b=2" gives several, as
@@ -137,7 +138,7 @@ enum TraceOptions {
     static func traceSpec(_ arguments: Arguments, path: String) throws(UsageError) -> TraceSpec {
         // libCacheSim's `-t txt` (one request per line, fields separated by spaces or commas) is
         // text, read as CSV is.
-        let format = try arguments.choice("--trace-format", default: TraceFormat.auto, aliases: ["txt": .csv])
+        let format = try arguments.choice("--trace-format", default: TraceFormat.auto, aliases: ["txt": .csv, "oracleGeneralBin": .oracleGeneral])
         let columns = try arguments.value("--columns").map { (text) throws(UsageError) in try CSVColumns.parse(text) }
         if format != .csv && format != .auto && (columns != nil || arguments.value("--header") != nil) {
             throw UsageError("--columns and --header apply to CSV traces, not --trace-format \(format.rawValue)")
@@ -146,17 +147,33 @@ enum TraceOptions {
                          header: try arguments.choice("--header", default: HeaderMode.auto))
     }
 
-    static func policyOptions(_ pairs: [String]) throws(UsageError) -> PolicyOptions {
+    /// The policy options of `option`'s words (`--option`, or `--disk-option` for a disk tier).
+    static func policyOptions(_ words: [String], option: String = "--option") throws(UsageError) -> PolicyOptions {
         var values: [String: String] = [:]
-        // libCacheSim's `-e` strings put several pairs in one word: "a=1,b=2".
-        for pair in pairs.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }) {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw UsageError("--option \(pair): expected KEY=VALUE")
-            }
-            let key = String(pair[..<equals])
-            guard values[key] == nil else { throw UsageError("--option \(key) is given more than once") }
-            values[key] = String(pair[pair.index(after: equals)...])
+        for (key, value) in try keyValuePairs(words, option: option) {
+            guard values[key] == nil else { throw UsageError("\(option) \(key) is given more than once") }
+            values[key] = value
         }
         return PolicyOptions(values)
+    }
+
+    /// The KEY=VALUE pairs of an option's words, read as libCacheSim reads its `-e` strings:
+    /// several pairs in one word, separated by commas, spaces around each pair and a trailing
+    /// comma ignored (`"a=1, b=2,"`).
+    static func keyValuePairs(_ words: [String], option: String) throws(UsageError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        for word in words {
+            let pieces = word.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            // Empty pieces (a trailing comma) are skipped, but a word must hold a pair.
+            guard pieces.contains(where: { !$0.isEmpty }) else { throw UsageError("\(option) \(word): expected KEY=VALUE") }
+            for pair in pieces where !pair.isEmpty {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw UsageError("\(option) \(pair): expected KEY=VALUE")
+                }
+                pairs.append((String(pair[..<equals]).trimmingCharacters(in: .whitespaces),
+                              String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)))
+            }
+        }
+        return pairs
     }
 }

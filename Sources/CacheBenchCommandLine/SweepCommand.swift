@@ -32,7 +32,8 @@ enum SweepCommand {
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or
                               twr-ns, for every trace. Any case; libCacheSim's names too
-                              (oracleGeneral, twrNS; txt is csv).
+                              (oracleGeneral, twrNS; txt is csv, oracleGeneralBin
+                              oracle-general).
       --columns MAP           CSV column map for every trace, 1-based: time=1,key=2,size=3,op=4.
       --header MODE           CSV header row: auto (default), present or absent.
       --option KEY=VALUE      A policy parameter (repeatable), for each policy that declares it.

@@ -64,7 +64,7 @@ enum TierOptions {
         let countLimit = try arguments.integer("--disk-count-limit")
         if let countLimit, countLimit <= 0 { throw UsageError("--disk-count-limit \(countLimit): must be greater than 0") }
         var job = TierJob(disk: disk, diskCapacity: capacity, diskCountLimit: countLimit,
-                          diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option")),
+                          diskOptions: try TraceOptions.policyOptions(arguments.all("--disk-option"), option: "--disk-option"),
                           memoryCost: try arguments.choice("--tier-promote-cost", default: TierMemoryCost.size))
         job.diskCapacityFraction = fraction
         return job

@@ -19,8 +19,32 @@ struct ArgumentChoiceTests {
         ("oracle_general", .oracleGeneral), ("ORACLE-GENERAL", .oracleGeneral), ("twrNS", .twrNS), ("twr_ns", .twrNS),
         ("twr", .twr), ("LCS", .lcs), ("vscsi", .vscsi), ("CSV", .csv), ("Auto", .auto),
     ])
-    func traceFormats(text: String, expected: TraceFormat) throws {
+    func traceFormatNames(text: String, expected: TraceFormat) throws {
         #expect(try choice("--trace-format", text, default: TraceFormat.auto) == expected)
+    }
+
+    @Test("--trace-format takes libCacheSim's -t names, oracleGeneralBin and txt among them", arguments: [
+        ("oracleGeneralBin", TraceFormat.oracleGeneral), ("oraclegeneralbin", .oracleGeneral), ("txt", .csv), ("twrNS", .twrNS),
+    ])
+    func traceFormatsAsLibCacheSim(text: String, expected: TraceFormat) throws {
+        let arguments = try Arguments(["--trace-format", text], spec: Self.spec)
+        #expect(try TraceOptions.traceSpec(arguments, path: "t").format == expected)
+    }
+
+    @Test("--option reads libCacheSim's -e strings: pairs in one word, spaces after commas, a trailing comma")
+    func optionStrings() throws {
+        let expected = PolicyOptions(["fifo-size-ratio": "0.2", "move-to-main-threshold": "3"])
+        for words in [["fifo-size-ratio=0.2, move-to-main-threshold=3"], ["fifo-size-ratio=0.2,move-to-main-threshold=3,"],
+                      [" fifo-size-ratio = 0.2", "move-to-main-threshold=3"]] {
+            #expect(try TraceOptions.policyOptions(words) == expected, "\(words)")
+        }
+        for (words, message) in [([","], "--option ,: expected KEY=VALUE"), (["a=1, b"], "--option b: expected KEY=VALUE"),
+                                 (["a=1, a=2"], "--option a is given more than once")] {
+            #expect { _ = try TraceOptions.policyOptions(words) } throws: { ($0 as? UsageError)?.message == message }
+        }
+        #expect { _ = try TraceOptions.policyOptions(["x"], option: "--disk-option") } throws: {
+            ($0 as? UsageError)?.message == "--disk-option x: expected KEY=VALUE"
+        }
     }
 
     @Test("report formats and convert's output format too")

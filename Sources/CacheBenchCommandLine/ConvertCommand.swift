@@ -83,7 +83,7 @@ enum ConvertCommand {
                 + (summary.zeroSize > 0 ? "; left out \(summary.zeroSize) zero-size rows" : "")
                 + (summary.sampledOut > 0 ? "; sampled out \(summary.sampledOut) requests" : "")
                 + (summary.sizesChanged > 0 ? "; kept one size per object in \(summary.sizesChanged) records" : "")
-                + (summary.timesWrapped > 0 ? "; \(summary.timesWrapped) records' times are 2^32 s or more and were written modulo 2^32, as traceConv writes them (times in milliseconds?)" : ""))
+                + (summary.timesWrapped > 0 ? "; \(summary.timesWrapped) records' times are 2^32 s or more and were written modulo 2^32 (0 from 2^63 on), as traceConv writes them (times in milliseconds?)" : ""))
         } catch { throw .run(error) }
     }
 }

@@ -185,7 +185,7 @@ public enum TraceConverter {
                     // The u32 time: whole seconds modulo 2^32, as traceConv's assignment to its
                     // `uint32_t` field truncates them.
                     let seconds = wholeSeconds(request.time)
-                    if seconds > Int64(UInt32.max) { timesWrapped += 1 }
+                    if seconds > Int64(UInt32.max) || seconds < 0 { timesWrapped += 1 }
                     append(UInt32(truncatingIfNeeded: seconds), to: &chunk)
                     append(request.key, to: &chunk)
                     append(UInt32(size), to: &chunk)
@@ -222,7 +222,9 @@ public enum TraceConverter {
     private static func wholeSeconds(_ time: Double) -> Int64 {
         let seconds = time.rounded(.down)
         guard seconds >= 0 && !seconds.isNaN else { return 0 }
-        return seconds >= 0x1p63 ? .max : Int64(seconds)
+        // traceConv's `(int64_t)strtod(…)` on x86 gives the "integer indefinite" 0x8000…0 from
+        // 2^63 on, whose low 32 bits, the record's time, are 0.
+        return seconds >= 0x1p63 ? .min : Int64(seconds)
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

@@ -126,6 +126,16 @@ struct S3FIFOCacheTests {
         #expect(cache.lists.shares.small == 2 && cache.lists.shares.main == 23 && cache.lists.shares.ghost == 22)
         let other = try Cache.make(capacity: 1000, options: ["small-ratio": "0.25", "ghost-ratio": "0.5"])
         #expect(other.lists.shares.small == 250 && other.lists.shares.main == 750 && other.lists.shares.ghost == 500)
+        // A share of 0 or 1 leaves a queue no room at any capacity (libCacheSim refuses it), for
+        // every policy of the family.
+        for ratio in ["0", "1", "0.0", "1e0"] {
+            for make in [{ _ = try Cache.make(capacity: 1000, options: ["small-ratio": ratio]) },
+                         { _ = try QDLPCache<Int, Void>.make(capacity: 1000, options: ["small-ratio": ratio]) },
+                         { _ = try Clock2QPlusCache<Int, Void>.make(capacity: 1000, options: ["small-ratio": ratio]) },
+                         { _ = try S3FIFOdCache<Int, Void>.make(capacity: 1000, options: ["small-ratio": ratio]) }] as [() throws -> Void] {
+                #expect { try make() } throws: { "\($0)".contains("above 0 and below 1") }
+            }
+        }
     }
 
     // Capacity 4 with small-ratio 0.5: small 2, main 2, ghost floor(3.6) = 3. Lists newest first.

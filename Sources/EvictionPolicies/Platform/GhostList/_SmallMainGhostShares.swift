@@ -15,6 +15,11 @@ public struct _SmallMainGhostShares {
         throws(PolicyConfigurationError) {
         let capacity = try limits._requiredCapacity(for: descriptor, options: options)
         let smallRatio = try options.double("small-ratio", default: 0.1, in: 0...1)
+        // A share of 0 or 1 leaves one queue no room at every capacity: libCacheSim refuses it.
+        guard smallRatio > 0 && smallRatio < 1 else {
+            throw .invalidOption("small-ratio", value: options.values["small-ratio"] ?? "\(smallRatio)",
+                                 expected: "a share above 0 and below 1 (at 0 the small FIFO, at 1 the main queue, has no room)")
+        }
         let ghostRatio = try options.double("ghost-ratio", default: 0.9, in: 0...100)
         threshold = UInt32(try options.integer("move-to-main-threshold", default: defaultThreshold, in: 0...1_000_000))
         self.capacity = capacity

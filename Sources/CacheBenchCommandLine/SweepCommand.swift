@@ -27,7 +27,9 @@ enum SweepCommand {
                               library may appear in the list.
       --capacities LIST       As compare's: sizes, LOW...HIGH:COUNT ranges, or fractions of each
                               trace's working set (0.1 or 10%). Default: libCacheSim's grid
-                              0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8.
+                              0.001,0.003,0.01,0.03,0.1,0.2,0.4,0.8, every fraction for every
+                              trace (cachesim drops those under 5 objects, or in bytes under
+                              100 objects' share of the working set).
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or

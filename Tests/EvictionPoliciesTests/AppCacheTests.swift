@@ -356,22 +356,45 @@ struct AppCacheTests {
     /// than hangs.
     @Test("a value's deinit may call back into the cache that dropped it", arguments: CachePolicy.allCases)
     func deinitCallsBack(policy: CachePolicy) throws {
-        final class Token: @unchecked Sendable {
-            weak var cache: Cache<Int, Token>?
-            let counted: AppEvictionLog<Int>
-            let id: Int
-            init(_ id: Int, _ counted: AppEvictionLog<Int>) { self.id = id; self.counted = counted }
-            deinit { counted.append(cache?.count ?? -1, .event) }
+        Self.checkDeinitCallsBack("\(policy)", countLimited: policy.supportsCountLimit) { clock, cost, count in
+            Cache<Int, CallbackToken>(policy: policy, costLimit: cost, countLimit: count, clock: clock,
+                                      memoryWarningResponse: .removeAll, observesSystemEvents: false)
         }
+    }
+
+    /// The same for the library models, chosen by type: their own set replaces a value in place.
+    @Test("a value's deinit may call back into a cache over a library model, chosen by type")
+    func deinitCallsBackLibraryModels() throws {
+        func check<P: EvictionPolicy & SendableMetatype>(_: P.Type) where P.Key == Int, P.Value == CacheEntry<CallbackToken> {
+            Self.checkDeinitCallsBack(P.descriptor.name, countLimited: P.descriptor.supportsCountLimit) { clock, cost, count in
+                try Cache<Int, CallbackToken>(policyType: P.self, costLimit: cost, countLimit: count, clock: clock,
+                                              memoryWarningResponse: .removeAll, observesSystemEvents: false)
+            }
+        }
+        typealias Entry = CacheEntry<CallbackToken>
+        check(YYMemoryCache<Int, Entry>.self)
+        check(PINMemoryCache<Int, Entry>.self)
+        check(CorelibsNSCache<Int, Entry>.self)
+        check(DarwinNSCacheApproximation<Int, Entry>.self)
+        check(NukeLRUCache<Int, Entry>.self)
+        check(NukeClockCache<Int, Entry>.self)
+        check(KingfisherMemoryStorage<Int, Entry>.self)
+        check(AFAutoPurgingImageCache<Int, Entry>.self)
+        check(AlamofireAutoPurgingImageCache<Int, Entry>.self)
+        check(SDMemoryCache<Int, Entry>.self)
+    }
+
+    static func checkDeinitCallsBack(_ name: String, countLimited: Bool,
+                                     _ make: @escaping @Sendable (CacheClock, Int?, Int?) throws -> Cache<Int, CallbackToken>) {
         let released = AppEvictionLog<Int>()
         let done = DispatchSemaphore(value: 0)
-        let limits = policy.supportsCountLimit ? (cost: nil as Int?, count: 4 as Int?) : (cost: 100 as Int?, count: nil as Int?)
+        let limits = countLimited ? (cost: nil as Int?, count: 4 as Int?) : (cost: 100 as Int?, count: nil as Int?)
         let time = ManualTime()
+        let failure = AppEvictionLog<String>()
         let thread = Thread {
             do {
-                let cache = Cache<Int, Token>(policy: policy, costLimit: limits.cost, countLimit: limits.count,
-                                              clock: time.clock, memoryWarningResponse: .removeAll, observesSystemEvents: false)
-                func token(_ id: Int) -> Token { let t = Token(id, released); t.cache = cache; return t }
+                let cache = try make(time.clock, limits.cost, limits.count)
+                func token(_ id: Int) -> CallbackToken { let t = CallbackToken(id, released); t.cache = cache; return t }
                 for id in 0..<300 { cache.setValue(token(id), forKey: id % 150, cost: 1) }    // evictions
                 cache.setValue(token(500), forKey: 7, cost: 1)
                 cache.setValue(token(501), forKey: 7, cost: 1)                                // a replacement
@@ -382,13 +405,16 @@ struct AppCacheTests {
                 cache.handle(.memoryWarning)
                 for id in 0..<6 { cache.setValue(token(id), forKey: id, cost: 1) }
                 cache.removeAll()
+            } catch {
+                failure.append("\(error)", .event)
             }
             done.signal()
         }
         thread.start()
-        #expect(done.wait(timeout: .now() + 20) == .success, "\(policy): a deinit waited on the cache's lock")
+        #expect(done.wait(timeout: .now() + 20) == .success, "\(name): a deinit waited on the cache's lock")
+        #expect(failure.keys.isEmpty, "\(name): \(failure.keys)")
         // Every token is gone (the cache too), and each deinit got an answer.
-        #expect(released.keys.count == 309, "\(policy): \(released.keys.count) released")
+        #expect(released.keys.count == 309, "\(name): \(released.keys.count) released")
     }
 
     @Test("replacing one key many times keeps one entry and finds the last value")
@@ -425,6 +451,19 @@ struct AppCacheTests {
         #expect(nsCacheSession(Cache<String, Int>(policy: .lru, observesSystemEvents: false)) == expected)
         // One stripe: the limits are the whole cache's, so the same session gives the same answers.
         #expect(nsCacheSession(StripedCache<String, Int>(policy: .lru, stripes: 1, observesSystemEvents: false)) == expected)
+        // The recording wrapper is used in place of the cache: the same answers, every call recorded.
+        let url = scratchDirectory.appendingPathComponent("spellings-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        if let recorder = try? TraceRecorder(url: url) {
+            #expect(nsCacheSession(RecordingCache(Cache<String, Int>(policy: .lru, observesSystemEvents: false), recorder: recorder)) == expected)
+            try? recorder.finish()
+            let rows = (try? String(contentsOf: url, encoding: .utf8))?.split(separator: "\n").dropFirst() ?? []
+            // Sets of a b c d, gets of a and c, the removal of c, and removeAll's of every key
+            // stored through it and not removed: a, b (evicted by then, as the replay will find it) and d.
+            #expect(rows.count == 10, "\(Array(rows))")
+        } else {
+            Issue.record("no recorder")
+        }
     }
 
     @Test("four threads share one cache; limits and totals hold, values match their keys")
@@ -511,4 +550,13 @@ struct AppCacheTests {
             .filter { $0.contains(unfinished.lastPathComponent) }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
+}
+
+/// A value whose `deinit` reads the cache that held it (``AppCacheTests/checkDeinitCallsBack(_:countLimited:_:)``).
+final class CallbackToken: @unchecked Sendable {
+    weak var cache: Cache<Int, CallbackToken>?
+    let counted: AppEvictionLog<Int>
+    let id: Int
+    init(_ id: Int, _ counted: AppEvictionLog<Int>) { self.id = id; self.counted = counted }
+    deinit { counted.append(cache?.count ?? -1, .event) }
 }

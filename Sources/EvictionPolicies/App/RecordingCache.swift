@@ -120,6 +120,28 @@ public final class RecordingCache<Key: Hashable, Value> {
     /// ``Cache/totalCost``; not recorded.
     public var totalCost: Int { base.totalCost }
 
+    /// ``Cache/costLimit``. A change is not recorded (a trace has one set of limits, its
+    /// replay's), and what a lowered limit trims is not either: a session that changes a limit
+    /// does not replay exactly.
+    public var costLimit: Int? {
+        get { base.costLimit }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            base.costLimit = newValue
+        }
+    }
+
+    /// ``Cache/countLimit``; not recorded, as ``costLimit``.
+    public var countLimit: Int? {
+        get { base.countLimit }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            base.countLimit = newValue
+        }
+    }
+
     /// ``Cache/handle(_:)``, recorded as an event.
     public func handle(_ event: CacheEvent) {
         lock.lock()
@@ -240,6 +262,10 @@ public typealias RecordingMemoryAndDiskCache = RecordingTieredCache
 
 /// Sendable when its keys and values are, as the ``Cache`` it wraps.
 extension RecordingCache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+/// In place of the cache: NSCache's spellings (`object(forKey:)`, `setObject(_:forKey:cost:)`, …)
+/// and code written against ``KeyedCache`` take the recording wrapper as they take the cache.
+extension RecordingCache: KeyedCache {}
 
 /// Sendable when its values are, as the ``TieredCache`` it wraps.
 extension RecordingTieredCache: @unchecked Sendable where Value: Sendable {}

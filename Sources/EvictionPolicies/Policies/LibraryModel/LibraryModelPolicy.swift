@@ -152,6 +152,8 @@ extension LibraryModelPolicy {
                                  observer: inout some EvictionObserver<Key, Value>) {
         guard admits(store.key(slot), cost: cost) else { return }
         let formerCost = store.cost(slot)
+        // The replaced value goes to the observer (a `Cache` releases it after its lock).
+        if let old = store.value(slot) { observer.willReplace(store.key(slot), value: old) }
         store.setValue(slot, value)
         setCost(slot, cost)
         didReplace(slot, formerCost: formerCost)

@@ -30,9 +30,10 @@ public final class TieredCache<Value> {
     public let memory: Cache<String, Value>
     /// The disk tier.
     public let disk: DiskCache
-    private let encode: (Value) throws -> Data
-    private let decode: (Data) throws -> Value
-    private let memoryCost: (Value, Int) -> Int
+    // Sendable: the async methods call them on other threads, several at once.
+    private let encode: @Sendable (Value) throws -> Data
+    private let decode: @Sendable (Data) throws -> Value
+    private let memoryCost: @Sendable (Value, Int) -> Int
     /// Whether the app gave the memory cost, so it is known before the value is encoded.
     private let costIsTheAppsOwn: Bool
     /// Guards the stamps below and orders the memory tier's calls with them.
@@ -53,8 +54,11 @@ public final class TieredCache<Value> {
     ///   - decode: the value for bytes the disk returns; its error is thrown by the lookup.
     ///   - memoryCost: the memory copy's cost, given the value and its encoded size; the encoded
     ///     size by default.
-    public init(memory: Cache<String, Value>, disk: DiskCache, encode: @escaping (Value) throws -> Data,
-                decode: @escaping (Data) throws -> Value, memoryCost: ((Value) -> Int)? = nil) {
+    ///
+    /// The closures are `@Sendable`: the `async` methods call them off the caller's thread,
+    /// several at once.
+    public init(memory: Cache<String, Value>, disk: DiskCache, encode: @escaping @Sendable (Value) throws -> Data,
+                decode: @escaping @Sendable (Data) throws -> Value, memoryCost: (@Sendable (Value) -> Int)? = nil) {
         self.memory = memory
         self.disk = disk
         self.encode = encode

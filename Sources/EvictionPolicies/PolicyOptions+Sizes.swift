@@ -54,7 +54,8 @@ extension PolicyOptions {
         }
         guard fraction >= 0, maximumFraction.map({ fraction <= $0 }) ?? true else {
             let bound = maximumFraction.map { "between 0 and \($0)" } ?? "at least 0"
-            throw .invalidOption(key, value: raw, expected: "a fraction \(bound)")
+            // A number without a unit is a fraction; a size needs its unit (60B for bytes).
+            throw .invalidOption(key, value: raw, expected: "a fraction \(bound), or a size with a unit (60MB, 60B)")
         }
         return Self.scale(whole, by: fraction)
     }

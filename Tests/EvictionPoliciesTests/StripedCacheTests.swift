@@ -130,6 +130,33 @@ struct StripedCacheTests {
         #expect(cache.contains(byStripe[first][0]) && cache.count == 4)
     }
 
+    @Test("8 stripes of 25,000: the fullest starts evicting some 1,000 to 3,000 entries before 200,000, as documented")
+    func firstEvictionAsDocumented() {
+        let cache = StripedCache<String, Int>(policy: .lru, stripes: 8, countLimit: 200_000, observesSystemEvents: false)
+        /// The number of distinct keys set before the first eviction: when a stripe gets its 25,001st key.
+        func firstEviction(_ key: (Int) -> String) -> Int {
+            var counts = [Int](repeating: 0, count: 8)
+            for i in 0... {
+                let stripe = cache._stripeIndex(for: key(i))
+                counts[stripe] += 1
+                if counts[stripe] > 25_000 { return i }
+            }
+            return 0
+        }
+        // The hash is seeded per process, so the figure varies: the mean of ten key sets.
+        let early = (0..<10).map { set in 200_000 - firstEviction { "https://images.example.com/\(set)/photos/\($0).jpg" } }
+        let mean = early.reduce(0, +) / early.count
+        #expect(mean >= 800 && mean <= 3_000, "\(early)")
+        // And the cache evicts there.
+        let evicted = AppEvictionLog<String>()
+        cache.evictionHandler = { key, _, _ in evicted.append(key, .limit) }
+        let first = firstEviction { "https://images.example.com/0/photos/\($0).jpg" }
+        for i in 0..<first { cache["https://images.example.com/0/photos/\(i).jpg"] = i }
+        #expect(evicted.keys.isEmpty)
+        cache["https://images.example.com/0/photos/\(first).jpg"] = first
+        #expect(evicted.keys.count == 1)
+    }
+
     @Test("four threads share one striped cache; limits hold and values match their keys")
     func threads() {
         let cache = StripedCache<String, Blob>(policy: .lru, stripes: 4, costLimit: 4_000, countLimit: 200,

@@ -19,7 +19,10 @@
 ///   the policy would evict them and go back in that order under the new limits, so an LRU cache
 ///   keeps its exact recency order and drops its least recently used entries; FIFO, CLOCK, SIEVE
 ///   and LFU keep their order (not their reference bits or counts). Policies outside the slot
-///   flow (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU and the library models) are refilled oldest set first.
+///   flow (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU and the library models) are refilled oldest set first,
+///   each entry as a new set, so the policy's own admission rules apply: S3-FIFO sends them
+///   through its small FIFO and LIRS through its small resident HIR part, which may keep few of
+///   them (see ``CachePolicy`` for what each policy refuses).
 ///   A library model's queued purge (YYMemoryCache's cost trim, AFNetworking's purge) runs then
 ///   too, rather than at the next call as in the library.
 /// - **Time.** ``timeToLive`` (or a per-entry one) expires entries on the ``CacheClock``; an

@@ -50,7 +50,7 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
             family: .library, defaultCapacity: .library(libraryCapacity),
             parameters: [
                 PolicyParameter("preferred", default: "0.6",
-                                "preferredMemoryUsageAfterPurge: a fraction of the capacity (0.6) or a size (60MiB); above the capacity it reproduces AF's underflow"),
+                                "preferredMemoryUsageAfterPurge: a fraction of the capacity (a number without a unit: 0.6) or a size with a unit (60MiB, 60B); above the capacity it reproduces AF's underflow"),
             ])
     }
 

@@ -34,7 +34,7 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: ForwardingPo
             family: .library, defaultCapacity: .library(libraryCapacity),
             parameters: [
                 PolicyParameter("preferred", default: "0.6",
-                                "preferredMemoryUsageAfterPurge: a fraction of the capacity (0 to 1) or a size (60MB); must not exceed the capacity"),
+                                "preferredMemoryUsageAfterPurge: a fraction of the capacity (a number without a unit, 0 to 1) or a size with a unit (60MB, 60B); must not exceed the capacity"),
             ])
     }
 

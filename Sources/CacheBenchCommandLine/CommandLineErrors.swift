@@ -153,6 +153,8 @@ extension RunConfigurationError {
         case .capacityNotPositive(let capacity): return "--capacities: \(capacity) is not a capacity (must be greater than 0)"
         case .offlineTier(let name): return "--tier: \(name) needs the future and cannot be a tier"
         case .tierWithThreads: return "--tier and --threads cannot be combined"
+        case .offlineWithThreads(let name):
+            return "--threads: \(name) needs the future in the trace's order, which several threads taking requests out of order do not keep (run it with --threads 1)"
         case .windowWithTier: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --tier"
         case .windowWithThreads: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --threads"
         case .admissionWithTierOrThreads: return "--admission cannot be combined with --tier or --threads"

@@ -45,6 +45,8 @@ enum ReplayCommand {
                               Not with --tier, --threads or --admission.
       --threads N             Replay from N threads sharing one cache behind a mutex, to measure
                               lock contention (default 1; hit ratios then vary with interleaving).
+                              Not with --tier, --admission, --memory-warning, the window options
+                              below, or a policy that needs the future (belady, beladysize).
     \(AdmissionOptions.help)
     \(TierOptions.help)
     \(WindowOptions.help)

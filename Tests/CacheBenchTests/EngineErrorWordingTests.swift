@@ -102,7 +102,7 @@ struct EngineErrorWordingTests {
 
     @Test("configuration errors name no flag either", arguments: [
         RunConfigurationError.noPolicies, .policyNamedTwice("lru"), .optionTakenByNone("k", policies: ["lru"]),
-        .countLimitTakenByNone, .capacityNotPositive(0), .offlineTier("belady"), .tierWithThreads, .windowWithTier,
+        .countLimitTakenByNone, .capacityNotPositive(0), .offlineTier("belady"), .tierWithThreads, .offlineWithThreads("belady"), .windowWithTier,
         .windowWithThreads, .policy(.invalidLimit(.capacity, value: 0, expected: "greater than 0")),
     ])
     func configuration(_ error: RunConfigurationError) {

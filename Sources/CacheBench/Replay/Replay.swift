@@ -244,6 +244,7 @@ public enum Replay {
         }
         let (capacity, source) = try resolveCapacity(for: policy.descriptor, job)
         if job.threads > 1 {
+            if policy.descriptor.needsFuture { throw .configuration(.offlineWithThreads(policy.descriptor.name)) }
             try requireWholeTrace(job, otherwise: .windowWithThreads)
             return try runConcurrently(policy, job, capacity: capacity, source: source)
         }

@@ -27,6 +27,9 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case offlineTier(String)
     /// A tiered run drives its two tiers from one thread.
     case tierWithThreads
+    /// An offline policy (it needs each request's next access) on several threads, which take
+    /// requests out of the trace's order.
+    case offlineWithThreads(String)
     /// A warm-up, request cap, sample or report interval (``RequestWindow``) with a tiered run.
     case windowWithTier
     /// A warm-up, request cap, sample or report interval (``RequestWindow``) with a threaded run.
@@ -52,6 +55,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .capacityNotPositive(let capacity): "capacity \(capacity): must be greater than 0"
         case .offlineTier(let name): "\(name) needs the future and cannot be a tier"
         case .tierWithThreads: "a tiered run cannot be shared by several threads"
+        case .offlineWithThreads(let name):
+            "\(name) needs the future in the trace's order, which several threads taking requests out of order do not keep: run it on one thread"
         case .windowWithTier: "a warm-up, request cap, sample or report interval cannot be combined with a tiered run"
         case .windowWithThreads: "a warm-up, request cap, sample or report interval cannot be combined with a threaded run"
         case .admissionWithTierOrThreads: "an admission rule cannot be combined with a tiered or threaded run"

@@ -32,7 +32,7 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
             rule: "draw n-sample random residents and evict the one with the largest size × time to its next request; objects never requested again are not kept",
             family: .research, supportsCountLimit: true, isDeterministic: false,
             parameters: [
-                PolicyParameter("n-sample", default: "128", "residents drawn per eviction", aliases: ["n-samples"]),
+                PolicyParameter("n-sample", default: "128", "residents drawn per eviction, 1 to 10000", aliases: ["n-samples"]),
                 PolicyParameter("seed", default: "1", "seed of the random generator"),
             ],
             needsFuture: true)
@@ -53,7 +53,7 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
-        samples = try options.integer("n-sample", default: 128, in: 1...1_000_000)
+        samples = try options.integer("n-sample", default: 128, in: 1...10_000)
         residents = try _SampledResidents(options: options)
     }
 

@@ -51,7 +51,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
             rule: "NSCache (Darwin approximation: oldest insertion first under the limits, background purges all) with a sliding 300 s expiry: expired objects are misses but stay until a 120 s sweep removes them; memory warning removes all",
             family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
             parameters: [
-                PolicyParameter("expiration", default: "300", "seconds an object lives after its last store or hit (never: no expiry; 0: nothing is stored)"),
+                PolicyParameter("expiration", default: "300", "seconds an object lives after its last store or hit (never: no expiry; 0 or less: nothing is stored, as Kingfisher's .seconds(s) with s <= 0 is expired at once)"),
                 PolicyParameter("clean-interval", default: "120", "seconds between sweeps of expired objects"),
                 PolicyParameter("keep-when-entering-background", default: "false",
                                 "wrap values in NSDiscardableContent so the background purge spares them"),

@@ -20,7 +20,7 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
             rule: "draw n-samples random residents (with replacement) and evict the least recently used of them",
             family: .research, supportsCountLimit: true, isDeterministic: false,
             parameters: [
-                PolicyParameter("n-samples", default: "16", "residents drawn per eviction", aliases: ["n-sample"]),
+                PolicyParameter("n-samples", default: "16", "residents drawn per eviction, 1 to 10000", aliases: ["n-sample"]),
                 PolicyParameter("seed", default: "1", "seed of the random generator"),
             ])
     }
@@ -37,7 +37,7 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         budget = try PolicyBudget(for: Self.descriptor, limits: limits, options: options)
-        samples = try options.integer("n-samples", default: 16, in: 1...1_000_000)
+        samples = try options.integer("n-samples", default: 16, in: 1...10_000)
         residents = try _SampledResidents(options: options)
     }
 

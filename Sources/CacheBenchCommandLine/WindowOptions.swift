@@ -18,7 +18,8 @@ enum WindowOptions {
                               libCacheSim's -n). Nothing after them is read.
       --sample RATIO          Spatial sampling as SHARDS does: keep the keys whose 64-bit hash is
                               below RATIO·2^64 (0.01 or 1% keeps a hundredth of the keys, with all
-                              their requests) and scale the capacity by RATIO, and sizes given
+                              their requests) and scale the capacity and count limit by RATIO
+                              (rounded, at least 1: sampledCapacity in the report), and sizes given
                               in --option (preferred=60MiB) with it; the report gives both. RATIO is above 0 and at most 1. Row counts above count the
                               trace's rows before sampling.
       --sample-seed N         Which sample --sample draws (default 0): each seed hashes the keys
@@ -28,6 +29,8 @@ enum WindowOptions {
                               Nreq rows (counted as --max-requests counts them) or every
                               duration (as --warmup), in the JSON report
                               (window.intervals).
+                              These five are not combined with --tier, nor in replay with
+                              --threads.
     """
 
     /// The window the arguments describe.

@@ -210,12 +210,22 @@ public struct PolicyOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
         }
     }
 
+    /// `text` as a finite decimal number (`0.5`, `-3`, `1e-3`, `.5`, spaces around it allowed),
+    /// or `nil`: not hexadecimal (`0x10`, which `Double(_:)` reads), `nan` or `inf`, so that every
+    /// parameter reads numbers one way, as integer parameters do.
+    public static func decimal(_ text: String) -> Double? {
+        let trimmed = text.trimmingSpacesAndTabs
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+              let value = Double(trimmed), value.isFinite else { return nil }
+        return value
+    }
+
     /// A floating-point parameter in `range`, or `defaultValue` when absent.
     public func double(_ key: String, default defaultValue: Double,
                        in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         throws(PolicyConfigurationError) -> Double {
         guard let raw = values[key] else { return defaultValue }
-        guard let value = Double(raw), value.isFinite else {
+        guard let value = Self.decimal(raw) else {
             throw .invalidOption(key, value: raw, expected: "a number")
         }
         guard range.contains(value) else {

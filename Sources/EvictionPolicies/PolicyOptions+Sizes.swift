@@ -1,33 +1,75 @@
-// Sizes in policy options (`preferred=40MiB`). CacheBench's SizeFormat parses `--capacity`, but
-// EvictionPolicies cannot import CacheBench, so the few lines are repeated here with the same
-// suffixes: KB MB GB TB are powers of 1000, KiB MiB GiB TiB powers of 1024, B or none is bytes.
+// Sizes as people write them (`40MiB`, `1.5G`, `60MB`), parsed once here: policy options
+// (`preferred=40MiB`) use it, and so does CacheBench's `--capacity` (SizeFormat), which adds its
+// own wording to the failures.
+
+/// A size written with an optional unit: `KB MB GB TB` are powers of 1000, `KiB MiB GiB TiB` and
+/// libCacheSim's `K M G T` powers of 1024, `B` or none is bytes; case and spaces do not matter.
+/// A whole number of a unit is exact up to `Int.max` bytes; a decimal one (`1.5GiB`) is rounded
+/// down; bytes must be whole.
+public enum SizeText {
+    /// Why a text is not a size.
+    public enum Failure: Error, Sendable, Equatable {
+        /// A minus sign.
+        case negative
+        /// A suffix that is no unit (`64Q`): the suffix, lowercased.
+        case unknownSuffix(String)
+        /// No number before the unit.
+        case notANumber
+        /// A fraction of a byte (`0.5`, `0.5B`); `withB` when the unit `B` was written.
+        case fractionOfAByte(withB: Bool)
+        /// More than `Int.max` bytes; `inUnits` when a unit larger than a byte was written.
+        case tooLarge(inUnits: Bool)
+    }
+
+    /// The bytes `text` gives and whether it names a unit (`B` counts), or why it is not a size.
+    public static func parse(_ text: String) -> Result<(bytes: Int, hasUnit: Bool), Failure> {
+        let trimmed = text.trimmingSpacesAndTabs
+        // Said before the suffix check, which would otherwise take "-5" for a suffix.
+        guard !trimmed.hasPrefix("-") else { return .failure(.negative) }
+        let digits = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let suffix = String(trimmed.dropFirst(digits.count)).trimmingSpacesAndTabs.lowercased()
+        let multipliers: [String: Int] = [
+            "": 1, "b": 1,
+            "kb": 1_000, "mb": 1_000_000, "gb": 1_000_000_000, "tb": 1_000_000_000_000,
+            "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+            "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+        ]
+        guard let multiplier = multipliers[suffix] else { return .failure(.unknownSuffix(suffix)) }
+        guard !digits.isEmpty, digits != ".", let number = Double(digits) else { return .failure(.notANumber) }
+        let hasUnit = !suffix.isEmpty
+        let tooLarge = Failure.tooLarge(inUnits: multiplier > 1)
+        if let whole = Int(digits) {
+            let (bytes, overflow) = whole.multipliedReportingOverflow(by: multiplier)
+            return overflow ? .failure(tooLarge) : .success((bytes, hasUnit))
+        }
+        // Only ASCII digits, yet no Int: the number is beyond the largest size.
+        if digits.allSatisfy({ $0 != "." }) { return .failure(tooLarge) }
+        if multiplier == 1 { return .failure(.fractionOfAByte(withB: hasUnit)) }
+        let value = (number * Double(multiplier)).rounded(.down)
+        // 2^63 is the first Double past Int.max; every Double below it converts.
+        guard value < 0x1p63 else { return .failure(tooLarge) }
+        return .success((Int(value), hasUnit))
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end.
+    var trimmingSpacesAndTabs: Substring {
+        var text = self[...]
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return Substring(text)
+    }
+}
 
 extension PolicyOptions {
-    /// Parses a size such as `40MiB`, `60MB`, `1.5GiB` or `1048576B`: a non-negative number
-    /// followed by a unit suffix (case-insensitive). A bare number has no unit and is not a size.
+    /// Parses a size with a unit such as `40MiB`, `60MB`, `1.5GiB` or `1048576B` (``SizeText``).
+    /// A bare number has no unit and is not a size.
     ///
-    /// - Returns: the size in bytes, rounded down, or `nil` when `text` is not a size with a unit.
+    /// - Returns: the size in bytes, or `nil` when `text` is not a size with a unit.
     public static func parseSize(_ text: String) -> Int? {
-        let trimmed = text.filter { $0 != " " }
-        let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        let suffix = trimmed.dropFirst(number.count).lowercased()
-        let multiplier: Double
-        switch suffix {
-        case "b": multiplier = 1
-        case "kb": multiplier = 1e3
-        case "mb": multiplier = 1e6
-        case "gb": multiplier = 1e9
-        case "tb": multiplier = 1e12
-        case "kib": multiplier = 1024
-        case "mib": multiplier = 1_048_576
-        case "gib": multiplier = 1_073_741_824
-        case "tib": multiplier = 1_099_511_627_776
-        default: return nil
-        }
-        guard !number.isEmpty, let value = Double(number), value.isFinite else { return nil }
-        let bytes = (value * multiplier).rounded(.down)
-        guard bytes < 9.2e18 else { return nil }
-        return Int(bytes)
+        guard case .success(let size) = SizeText.parse(text), size.hasUnit else { return nil }
+        return size.bytes
     }
 
     /// A parameter given either as a fraction of `whole` (a bare number, `0.6`) or as a size with
@@ -47,10 +89,23 @@ extension PolicyOptions {
     public func fractionOrSize(_ key: String, of whole: Int, default defaultBytes: Int,
                                maximumFraction: Double? = nil) throws(PolicyConfigurationError) -> Int {
         guard let raw = values[key] else { return defaultBytes }
-        if let bytes = Self.parseSize(raw) { return bytes }
-        guard let fraction = Double(raw), fraction.isFinite else {
-            throw .invalidOption(key, value: raw,
-                                 expected: "a fraction of the capacity (0.6) or a size with a unit (40MiB, 60MB)")
+        let text = raw.filter { $0 != " " }
+        let shape = "a fraction of the capacity (0.6 or 60%) or a size with a unit (40MiB, 60MB, 60B)"
+        let fraction: Double
+        if text.hasSuffix("%") {
+            // A percentage is a fraction, as `--capacity 60%` is.
+            guard let percent = Self.decimal(String(text.dropLast())) else { throw .invalidOption(key, value: raw, expected: shape) }
+            fraction = percent / 100
+        } else {
+            switch SizeText.parse(text) {
+            case .success(let size) where size.hasUnit: return size.bytes
+            case .failure(.tooLarge(let inUnits)) where inUnits || text.lowercased().hasSuffix("b"):
+                throw .invalidOption(key, value: raw, expected: "a size of at most \(Int.max) bytes")
+            case .failure(.fractionOfAByte(withB: true)): throw .invalidOption(key, value: raw, expected: "a whole number of bytes")
+            default:
+                guard let number = Self.decimal(text) else { throw .invalidOption(key, value: raw, expected: shape) }
+                fraction = number
+            }
         }
         guard fraction >= 0, maximumFraction.map({ fraction <= $0 }) ?? true else {
             let bound = maximumFraction.map { "between 0 and \($0)" } ?? "at least 0"

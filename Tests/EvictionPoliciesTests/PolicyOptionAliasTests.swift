@@ -40,4 +40,27 @@ struct PolicyOptionAliasTests {
                                        options: ["colour": "red"], observesSystemEvents: false)
         }
     }
+
+    @Test("size options read what --capacity reads: units, K M G T, percentages; too large and half bytes are said; numbers are decimal")
+    func sizesAndNumbers() throws {
+        func preferred(_ text: String, maximum: Double? = nil) throws -> Int {
+            try PolicyOptions(["preferred": text]).fractionOrSize("preferred", of: 1000, default: 600, maximumFraction: maximum)
+        }
+        #expect(try preferred("1K") == 1024 && preferred("1k") == 1024 && preferred("2M") == 2 << 20 && preferred("1.5KiB") == 1536)
+        #expect(try preferred("60%") == 600 && preferred("0.6") == 600 && preferred("60B") == 60 && preferred(" 40 MiB ") == 40 << 20)
+        #expect(try preferred("\(Int.max)B") == Int.max)
+        for (text, expected) in [("9300000TB", "at most"), ("99999999999999999999B", "at most"), ("0.5B", "whole number of bytes"),
+                                 ("0x10", "a fraction of the capacity"), ("60%%", "a fraction of the capacity"), ("-1", "at least 0"),
+                                 ("2", "between 0 and 1.0")] {
+            #expect { _ = try preferred(text, maximum: text == "2" ? 1 : nil) } throws: { "\($0)".contains(expected) }
+        }
+        // The same grammar as --capacity (SizeText), which CacheBench's SizeFormat words.
+        guard case .success(let size) = SizeText.parse("1.5G") else { Issue.record("1.5G"); return }
+        #expect(size.bytes == 3 << 29 && size.hasUnit)
+        #expect(SizeText.parse("12") .map(\.hasUnit) == .success(false))
+        // Decimal numbers only: hexadecimal, nan and inf are refused, as integer parameters refuse them.
+        for text in ["0x10", "nan", "inf", "1e400", "", "1,5"] { #expect(PolicyOptions.decimal(text) == nil, "\(text)") }
+        for (text, value) in [(" 0.25", 0.25), ("-3", -3.0), ("1e-3", 0.001), (".5", 0.5)] { #expect(PolicyOptions.decimal(text) == value) }
+        #expect { _ = try PolicyOptions(["aout-ratio": "0x10"]).double("aout-ratio", default: 0.5) } throws: { "\($0)".contains("a number") }
+    }
 }

@@ -216,7 +216,7 @@ struct DiskCacheTests {
         }
     }
 
-    @Test("a folder in the journal's place is removed and the index rebuilt from the files")
+    @Test("a folder in the journal's place is moved aside with what it holds, and the index rebuilt from the files")
     func folderAsJournal() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -228,6 +228,8 @@ struct DiskCacheTests {
         #expect(try reopened.data(forKey: "k") == bytes(1, 50) && reopened.totalSize == 50)
         var isFolder: ObjCBool = true
         #expect(FileManager.default.fileExists(atPath: journal.path, isDirectory: &isFolder) && !isFolder.boolValue)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("journal-folder-moved-aside-") }
+        #expect(aside.count == 1 && FileManager.default.fileExists(atPath: directory.appendingPathComponent(aside[0] + "/inside").path))
     }
 
     @Test("a lookup that raced a newer store or a removal never leaves the older value in memory")
@@ -398,6 +400,114 @@ struct DiskCacheTests {
             try reopened.removeData(forKey: "a")
         }
         #expect(FileManager.default.fileExists(atPath: fileOfA.path) && FileManager.default.fileExists(atPath: strayTemporary.path))
+    }
+
+    @Test("a FIFO, a symbolic-link loop or a link in an entry's place: reads and opening neither hang nor fail, and the file goes")
+    func strangeFilesAmongTheEntries() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = AppEvictionLog<String>()
+        let thread = Thread {
+            do {
+                let cache = try DiskCache(directory: directory)
+                try cache.setData(self.bytes(1, 50), forKey: "fifo")
+                let fileOfFIFO = try self.onlyEntryFile(directory)
+                try cache.setData(self.bytes(2, 60), forKey: "b")
+                try FileManager.default.removeItem(at: fileOfFIFO)
+                guard mkfifo(fileOfFIFO.path, 0o644) == 0 else { outcome.append("mkfifo failed", .event); done.signal(); return }
+                outcome.append("read \(try cache.data(forKey: "fifo") == nil)", .event)
+                outcome.append("gone \(!FileManager.default.fileExists(atPath: fileOfFIFO.path))", .event)
+                // Strange files under entry names, found by an opening.
+                let entries = directory.appendingPathComponent("entries")
+                try FileManager.default.createSymbolicLink(atPath: entries.path + "/0123456789abcdef0123456789abcdef",
+                                                           withDestinationPath: "0123456789abcdef0123456789abcdef")
+                try FileManager.default.createSymbolicLink(atPath: entries.path + "/fedcba9876543210fedcba9876543210",
+                                                           withDestinationPath: "/etc/hostname")
+                _ = mkfifo(entries.path + "/00112233445566778899aabbccddeeff", 0o644)
+                let reopened = try DiskCache(directory: directory)
+                outcome.append("reopened \(try reopened.data(forKey: "b") == self.bytes(2, 60) && reopened.count == 1)", .event)
+                outcome.append("left \(try FileManager.default.contentsOfDirectory(atPath: entries.path).count)", .event)
+            } catch {
+                outcome.append("error \(error)", .event)
+            }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 20) == .success, "a read or an opening waited on a FIFO")
+        #expect(outcome.keys == ["read true", "gone true", "reopened true", "left 1"], "\(outcome.keys)")
+        // The link's target is untouched.
+        #expect(FileManager.default.fileExists(atPath: "/etc/hostname") || !FileManager.default.fileExists(atPath: "/etc"))
+    }
+
+    /// Runs `chattr` on `path`; `false` where it cannot (not root, a file system without the flag).
+    func chattr(_ flag: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test("files that cannot be deleted (immutable) do not stop the other evictions or fail the set; they go at a later write")
+    func undeletableFiles() throws {
+        let directory = temporaryDirectory()
+        let cache = try DiskCache(directory: directory, sizeLimit: 30)
+        try cache.setData(bytes(0, 10), forKey: "a0")
+        let stuck = try onlyEntryFile(directory)
+        defer {
+            _ = chattr("-i", stuck.path)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        try cache.setData(bytes(1, 10), forKey: "a1")
+        try cache.setData(bytes(2, 10), forKey: "a2")
+        guard chattr("+i", stuck.path) else { return }   // no immutable flag here: nothing to check
+        let entries = directory.appendingPathComponent("entries").path
+        // The set evicts all three; a0's file stays, the others go, and the set stands.
+        try cache.setData(bytes(3, 30), forKey: "big")
+        #expect(try cache.data(forKey: "big") == bytes(3, 30) && cache.count == 1 && cache.totalSize == 30)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: entries).count == 2)
+        try cache.setData(bytes(4, 5), forKey: "small")
+        _ = chattr("-i", stuck.path)
+        try cache.setData(bytes(5, 5), forKey: "other")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: entries).count == cache.count, "the stuck file goes at the next write")
+    }
+
+    @Test("a journal that cannot be written: reads still answer, a set throws and stores nothing, and no temporary file is left; the tiered cache takes its memory copy back")
+    func unwritableJournal() throws {
+        let directory = temporaryDirectory()
+        let journal = directory.appendingPathComponent("journal").path
+        defer {
+            _ = chattr("-i", journal)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        try DiskCache(directory: directory).setData(bytes(1, 40), forKey: "k")
+        // Frozen between launches: the next instance cannot open it for writing.
+        guard chattr("+i", journal) else { return }
+        let disk = try DiskCache(directory: directory)
+        let tiers = TieredCache<Data>(memory: Cache(costLimit: 1 << 20, observesSystemEvents: false), disk: disk)
+        for _ in 0..<50 { #expect(try disk.data(forKey: "k") == bytes(1, 40)) }
+        #expect(throws: DiskCacheError.self) { try disk.setData(self.bytes(2, 40), forKey: "k") }
+        #expect(try disk.data(forKey: "k") == bytes(1, 40))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path).isEmpty)
+        #expect(throws: DiskCacheError.self) { try tiers.setValue(self.bytes(3, 40), forKey: "k") }
+        #expect(try tiers.value(forKey: "k")?.value == bytes(1, 40))
+    }
+
+    @Test("a clock set back between launches: an entry is taken as stored at the opening, so the age limit still ends it")
+    func clockSetBack() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let time = ManualTime()
+        time.seconds = 1_000_000
+        try DiskCache(directory: directory, ageLimit: 60, clock: time.clock).setData(bytes(1, 10), forKey: "k")
+        time.seconds = 500_000
+        let reopened = try DiskCache(directory: directory, ageLimit: 60, clock: time.clock)
+        #expect(try reopened.data(forKey: "k") == bytes(1, 10))
+        time.seconds = 500_061
+        #expect(try reopened.data(forKey: "k") == nil)
     }
 
     @Test("a policy that cannot take the limits throws from DiskCache's initializer, LIRS below 3 bytes included")

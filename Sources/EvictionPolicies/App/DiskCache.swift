@@ -28,10 +28,15 @@ import Foundation
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
-///   rescans the directory except opening. An entry past its age limit is not returned by
+///   rescans the directory except opening. A file that cannot be deleted (made immutable) does
+///   not stop the others or fail the write that evicted it: it is tried again at each write,
+///   and by the next opening. An entry past its age limit is not returned by
 ///   ``data(forKey:)-8mj31`` (which deletes it), but until then, or until a write or a reopening
 ///   removes it, it still counts in ``count``, ``totalSize`` and ``contains(_:)``, as an
 ///   expired entry of ``Cache`` does.
+/// - **Failures.** A set that throws stored nothing (the old value stays), and one that
+///   returns stored the new value; a read throws only when the entry's file cannot be read (the
+///   order of use it writes to the journal is bookkeeping that a full disk may lose).
 /// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
 ///   thread; the `async` ones on a background queue. Reads of different keys run in parallel;
 ///   writes hold a lock only to rename and update the index.
@@ -48,6 +53,9 @@ public final class DiskCache: @unchecked Sendable {
     private let index: Cache<String, Void>
     private let evicted = _EvictedKeys()
     private var records: [String: _DiskRecord] = [:]
+    /// Files of entries no longer in the index whose deletion failed (a file made immutable):
+    /// tried again at each write, and dropped from here when a set writes the name anew.
+    private var undeleted: [String] = []
     private var journal: _DiskJournal
     private var uses: UInt64 = 0
     private var sets: UInt64 = 0
@@ -60,8 +68,12 @@ public final class DiskCache: @unchecked Sendable {
     ///   - sizeLimit: the most bytes of data kept, or `nil` (or 0) for none. Policies that are not
     ///     ``CachePolicy/supportsCountLimit`` need one.
     ///   - countLimit: the most entries kept, or `nil` (or 0) for none.
-    ///   - ageLimit: seconds an entry is kept after it was stored, or `nil` for ever.
-    ///   - clock: where the age limit reads the time.
+    ///   - ageLimit: seconds an entry is kept after it was stored, or `nil` (or NaN, or infinity)
+    ///     for ever; 0 or less keeps nothing past its own write, as ``Cache``'s time to live.
+    ///   - clock: where the age limit reads the time. Entries keep their time across launches,
+    ///     so the clock must count on across launches, as the default wall clock does (not a
+    ///     clock of time since boot). An entry stored at a time the clock has not reached again
+    ///     (it was set back) is taken as stored now when the cache opens.
     ///   - durable: flush each write to the disk (the file before its rename, the directory
     ///     after), so that an entry whose `setData` returned survives a power loss, not only a
     ///     crash of the process. On by default. Off, writes are still atomic (a temporary file
@@ -102,20 +114,24 @@ public final class DiskCache: @unchecked Sendable {
 
     /// The data stored under `key`, or `nil` if there is none (or it is older than the age
     /// limit, or its file was damaged).
+    ///
+    /// Only reading the entry's file can make it throw: what a read writes (the order of use in
+    /// the journal, the deletion of expired files) is bookkeeping that a full or read-only disk
+    /// must not turn into a failed read.
     public func data(forKey key: String) throws -> Data? {
         let key = Self.canonical(key)
-        let found: _DiskRecord? = try lock.withLock { () throws -> _DiskRecord? in
+        let found: _DiskRecord? = lock.withLock { () -> _DiskRecord? in
             guard index.value(forKey: key) != nil, var record = records[key] else {
-                try deleteEvicted()
+                deleteEvicted()
                 return nil
             }
             uses += 1
             record.lastUse = uses
             records[key] = record
-            try journal.append("G \(record.name)\n")
-            try deleteEvicted()
+            try? journal.append("G \(record.name)\n")
+            deleteEvicted()
             // Gets write the journal too, so a session that only reads must compact it as well.
-            try compactJournalIfLong()
+            try? compactJournalIfLong()
             return record
         }
         guard let record = found else { return nil }
@@ -123,9 +139,9 @@ public final class DiskCache: @unchecked Sendable {
             return entry.data
         }
         // Gone or damaged: drop this entry (unless a newer set replaced it meanwhile).
-        try lock.withLock { () throws in
+        lock.withLock {
             guard records[key]?.serial == record.serial else { return }
-            try removeLocked(key)
+            try? removeLocked(key)
         }
         return nil
     }
@@ -138,20 +154,29 @@ public final class DiskCache: @unchecked Sendable {
         let bytes = _DiskFile.encode(key: key, data: data)
         let temporary = try writeTemporary(bytes)
         try lock.withLock { () throws in
+            if journal.needsRewrite { try? compactJournal() }
             // Announced before the rename: a crash between the rename and the set record leaves
             // the file newer than the journal says, and opening reads the announced files again.
-            try journal.append("P \(name)\n")
+            // Until the rename, a failure leaves everything as it was.
+            do { try journal.append("P \(name)\n") } catch {
+                unlink(temporary)
+                throw error
+            }
             try commit(temporary, bytes: bytes, to: name)
+            // Stored: from here on nothing fails the set. The announcement above lets an opening
+            // find the file should the record below not be written (a full disk), and files
+            // whose deletion fails are tried again at the next write.
+            undeleted.removeAll { $0 == name }
             sets += 1
             uses += 1
             let record = _DiskRecord(name: name, size: data.count, created: clock.now(), lastUse: uses, serial: sets)
             records[key] = record
-            try journal.append(_DiskJournal.setLine(key: key, record: record))
+            try? journal.append(_DiskJournal.setLine(key: key, record: record))
             index.setValue((), forKey: key, cost: data.count)
             // A policy may refuse an entry (larger than the limit): then it must not stay on disk.
             if !index.contains(key) { evicted.append(key) }
-            try deleteEvicted()
-            try compactJournalIfLong()
+            deleteEvicted()
+            try? compactJournalIfLong()
         }
     }
 
@@ -162,16 +187,27 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Removes every entry.
+    ///
+    /// A file that cannot be deleted (made immutable) does not stop the others; the first such
+    /// failure is thrown once all were tried, and those files are tried again at the next write.
     public func removeAll() throws {
         try lock.withLock { () throws in
             index.removeAll()
             _ = evicted.take()
             records.removeAll()
+            undeleted.removeAll()
             try _POSIX.makeDirectory(entriesPath)
+            var failure: DiskCacheError?
             // Only files: a folder someone put among the entries is not the cache's to delete.
-            for name in try _POSIX.list(entriesPath) where !_POSIX.isDirectory(path(name)) { try _POSIX.remove(path(name)) }
+            for name in try _POSIX.list(entriesPath) where !_POSIX.isDirectory(path(name)) {
+                do throws(DiskCacheError) { try _POSIX.remove(path(name)) } catch {
+                    undeleted.append(name)
+                    failure = failure ?? error
+                }
+            }
             try _POSIX.makeDirectory(temporaryPath)
             try journal.rewrite([], temporaryDirectory: temporaryPath)
+            if let failure { throw failure }
         }
     }
 
@@ -180,7 +216,7 @@ public final class DiskCache: @unchecked Sendable {
     public func removeExpired() throws {
         try lock.withLock { () throws in
             index.removeExpired()
-            try deleteEvicted()
+            if let failure = deleteEvicted() { throw failure }
         }
     }
 
@@ -229,22 +265,37 @@ public final class DiskCache: @unchecked Sendable {
         }
     }
 
-    /// Deletes the files of the entries the index evicted.
-    private func deleteEvicted() throws(DiskCacheError) {
-        for key in evicted.take() {
-            guard let record = records.removeValue(forKey: key) else { continue }
-            try _POSIX.remove(path(record.name))
-            try journal.append("D \(record.name)\n")
+    /// Deletes the files of the entries the index evicted, and those whose deletion failed
+    /// before. One that fails does not stop the others: it is kept for the next call, and the
+    /// first failure is returned. (The removal's journal record is bookkeeping: if it cannot be
+    /// written, opening finds the file gone.)
+    @discardableResult
+    private func deleteEvicted() -> DiskCacheError? {
+        let names = undeleted + evicted.take().compactMap { records.removeValue(forKey: $0)?.name }
+        undeleted.removeAll()
+        var failure: DiskCacheError?
+        for name in names {
+            do throws(DiskCacheError) { try _POSIX.remove(path(name)) } catch {
+                undeleted.append(name)
+                failure = failure ?? error
+                continue
+            }
+            try? journal.append("D \(name)\n")
         }
+        return failure
     }
 
     private func removeLocked(_ key: String) throws(DiskCacheError) {
         index.removeValue(forKey: key)
         guard let record = records.removeValue(forKey: key) else { return }
-        try _POSIX.remove(path(record.name))
-        try journal.append("D \(record.name)\n")
-        try deleteEvicted()
-        try compactJournalIfLong()
+        do { try _POSIX.remove(path(record.name)) } catch {
+            // Tried again at the next write; this call failed.
+            undeleted.append(record.name)
+            throw error
+        }
+        try? journal.append("D \(record.name)\n")
+        deleteEvicted()
+        try? compactJournalIfLong()
     }
 
     /// Rewrites the journal once its lines outnumber twice the entries by 1,024: the rewrite is
@@ -263,13 +314,15 @@ public final class DiskCache: @unchecked Sendable {
     private func open() throws {
         try _POSIX.makeDirectory(entriesPath)
         try _POSIX.makeDirectory(temporaryPath)
-        // Temporary files are writes that never committed.
-        for name in try _POSIX.list(temporaryPath) { try _POSIX.remove(temporaryPath + "/" + name) }
+        // Temporary files are writes that never committed (one that cannot be deleted is left).
+        for name in try _POSIX.list(temporaryPath) { try? _POSIX.remove(temporaryPath + "/" + name) }
         let files = Set(try _POSIX.list(entriesPath))
-        // A folder where the journal goes is not a journal: gone, and the index rebuilt.
+        // A folder where the journal goes is not the cache's to delete (it may hold someone's
+        // files): moved aside, whole, and the index rebuilt from the files.
         if _POSIX.isDirectory(journal.path) {
-            do { try FileManager.default.removeItem(atPath: journal.path) } catch {
-                throw DiskCacheError(path: journal.path, operation: "remove the folder in the journal's place", code: 0)
+            let aside = journal.path + "-folder-moved-aside-" + UUID().uuidString
+            guard rename(journal.path, aside) == 0 else {
+                throw DiskCacheError(path: journal.path, operation: "move the folder in the journal's place to \(aside)", code: errno)
             }
         }
         let replay = try _DiskJournal.replay(journal.path)
@@ -291,8 +344,9 @@ public final class DiskCache: @unchecked Sendable {
             }
             // Announced but not recorded: the file may be the new value or the old one (or torn,
             // if a foreign hand was at it); its own header says which, and how large it is.
-            guard let file = try _DiskFile.read(path(name)), _DiskFile.name(forKey: file.key) == name else {
-                try _POSIX.remove(path(name))
+            // A file that cannot be read is no entry: removed if it can be, and opening goes on.
+            guard let file = (try? _DiskFile.read(path(name))) ?? nil, _DiskFile.name(forKey: file.key) == name else {
+                try? _POSIX.remove(path(name))
                 continue
             }
             var record = entry.record
@@ -308,9 +362,9 @@ public final class DiskCache: @unchecked Sendable {
             // A folder someone put among the entries is not the cache's: left alone.
             if _POSIX.isDirectory(path) { continue }
             needsRewrite = true
-            guard name.count == 32, let entry = try _DiskFile.read(path),
+            guard name.count == 32, let entry = (try? _DiskFile.read(path)) ?? nil,
                   _DiskFile.name(forKey: entry.key) == name else {
-                try _POSIX.remove(path)
+                try? _POSIX.remove(path)
                 continue
             }
             // The file's age on the wall clock, carried over to the cache's clock (which an app or
@@ -323,11 +377,14 @@ public final class DiskCache: @unchecked Sendable {
         unlisted.sort { $0.record.created < $1.record.created }
         let now = clock.now()
         let ageLimit = index.timeToLive
-        try lock.withLock { () throws in
+        lock.withLock {
             for (key, var record) in found + unlisted {
                 // Two files for one key (written before keys were made canonical: two spellings
                 // of it): the later one stays.
-                if let previous = records[key], previous.name != record.name { try _POSIX.remove(path(previous.name)) }
+                if let previous = records[key], previous.name != record.name { undeleted.append(previous.name) }
+                // A clock that went back since (the wall clock set back): the entry is as old as
+                // now, not younger, so the age limit still ends it.
+                record.created = min(record.created, now)
                 uses += 1
                 sets += 1
                 record.lastUse = uses
@@ -342,8 +399,12 @@ public final class DiskCache: @unchecked Sendable {
                 if !index.contains(key) { evicted.append(key) }
             }
             journal.lines = replay?.lines ?? 0
-            if needsRewrite || journal.lines > 2 * records.count + 1024 { try compactJournal() }
-            try deleteEvicted()
+            // A full disk must not keep the cache from opening: the rewrite is tried again at the
+            // next write, and files that cannot be deleted at the next write too.
+            if needsRewrite || journal.lines > 2 * records.count + 1024 {
+                do throws(DiskCacheError) { try compactJournal() } catch { journal.needsRewrite = needsRewrite }
+            }
+            deleteEvicted()
         }
     }
 }

@@ -89,7 +89,8 @@ public final class TieredCache<Value> {
     ///
     /// The memory copy costs what the initializer's `memoryCost` says; without one, its encoded
     /// size, so a memory-only set encodes the value too (to measure it) and throws what encoding
-    /// throws, storing nothing.
+    /// throws, storing nothing. When the disk write throws, the memory copy is taken back too:
+    /// the key then reads what the disk still holds, as after a relaunch.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         guard toDisk else {
             let cost = costIsTheAppsOwn ? memoryCost(value, 0) : try encode(value).count
@@ -99,7 +100,12 @@ public final class TieredCache<Value> {
         let data = try encode(value)
         let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, data.count)) }
         defer { end(stripe) }
-        try disk.setData(data, forKey: key)
+        do { try disk.setData(data, forKey: key) } catch {
+            // The disk kept what it had: so does the cache, rather than a memory copy that a
+            // relaunch would not find.
+            change(key) { memory.removeValue(forKey: key) }
+            throw error
+        }
     }
 
     /// Removes `key` from both tiers.
@@ -195,7 +201,8 @@ extension TieredCache where Value: Sendable {
     }
 
     /// Stores `value` in memory, then encodes it and writes it to disk off the caller's thread.
-    /// When encoding throws, neither tier keeps the value, as with ``setValue(_:forKey:toDisk:)``.
+    /// When encoding or the disk write throws, neither tier keeps the value, as with
+    /// ``setValue(_:forKey:toDisk:)``.
     ///
     /// With a `memoryCost` (the initializer's), the memory copy is stored at once, before this
     /// call suspends, so a lookup right after it finds the value in memory. Without one, its cost
@@ -224,7 +231,10 @@ extension TieredCache where Value: Sendable {
                         self.change(key) { self.memory.removeValue(forKey: key) }
                         throw error
                     }
-                    try self.disk.setData(data, forKey: key)
+                    do { try self.disk.setData(data, forKey: key) } catch {
+                        self.change(key) { self.memory.removeValue(forKey: key) }
+                        throw error
+                    }
                 }
                 self.end(stripe)
                 continuation.resume(with: result)

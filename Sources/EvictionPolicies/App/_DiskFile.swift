@@ -276,7 +276,9 @@ enum _POSIX {
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
-            throw DiskCacheError(path: path, operation: "rename", code: code)
+            // Either side may be at fault (the temporary deleted by another hand, a folder in the
+            // target's place): both are named.
+            throw DiskCacheError(path: path, operation: "rename \(temporary) to it", code: code)
         }
         if syncDirectory { try self.syncDirectory((path as NSString).deletingLastPathComponent) }
     }
@@ -314,13 +316,18 @@ enum _POSIX {
         return done
     }
 
-    /// The file opened for reading and its size, or `nil` if it does not exist or is a folder.
-    /// The caller closes the descriptor.
+    /// The file opened for reading and its size, or `nil` if it does not exist or is not a
+    /// regular file (a folder, a symbolic link, a FIFO, a socket, a device: nothing the cache
+    /// writes). The caller closes the descriptor.
     static func openForReading(_ path: String) throws(DiskCacheError) -> (descriptor: Int32, size: Int)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Not blocking: a FIFO in a file's place would wait for a writer forever. Not following a
+        // link: a symbolic link (or a loop of them) is not the cache's file.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw DiskCacheError(path: path, operation: "open", code: errno)
+            switch errno {
+            case ENOENT, ELOOP, ENXIO, EISDIR, ENOTDIR, EOPNOTSUPP: return nil
+            default: throw DiskCacheError(path: path, operation: "open", code: errno)
+            }
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -328,8 +335,9 @@ enum _POSIX {
             close(descriptor)
             throw DiskCacheError(path: path, operation: "fstat", code: code)
         }
-        // A folder in a file's place (Linux opens one for reading) holds no file of the cache's.
-        if (status.st_mode & S_IFMT) == S_IFDIR {
+        // A folder in a file's place (Linux opens one for reading), a FIFO or a device: no file
+        // of the cache's.
+        if (status.st_mode & S_IFMT) != S_IFREG {
             close(descriptor)
             return nil
         }
@@ -357,12 +365,18 @@ enum _POSIX {
         }
     }
 
-    /// Creates a directory and its parents if they do not exist.
+    /// Creates a directory and its parents if they do not exist. A file where a folder must be
+    /// is named, with the POSIX reason for any other failure.
     static func makeDirectory(_ path: String) throws(DiskCacheError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw DiskCacheError(path: path, operation: "create directory (\(error.localizedDescription))", code: 0)
+        if isDirectory(path) { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path && parent != "/" { try makeDirectory(parent) }
+        guard mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) else {
+            let code = errno
+            if code == EEXIST || code == ENOTDIR {
+                throw DiskCacheError(path: path, operation: "create directory (a file is in the way)", code: 0)
+            }
+            throw DiskCacheError(path: path, operation: "create directory", code: code)
         }
     }
 

@@ -41,6 +41,10 @@ struct _DiskJournal {
     private var descriptor: Int32 = -1
     /// Lines since the last rewrite: a rewrite is due when they far outnumber the entries.
     var lines = 0
+    /// Whether the file may not say what the cache knows (an append failed and its part could
+    /// not be cut off, or a rewrite failed): the next write rewrites it. Until then it is still
+    /// appended to; opening distrusts a journal with a garbled line and reads the files instead.
+    var needsRewrite = false
 
     init(path: String) { self.path = path }
 
@@ -98,17 +102,20 @@ struct _DiskJournal {
         "S \(record.name) \(record.size) \(record.created) \(Data(key.utf8).base64EncodedString())\n"
     }
 
-    /// Appends one record. Not flushed to the disk: the journal orders entries, the files hold
-    /// them, and opening reconciles the two.
+    /// Appends one record, whole or not at all: a write the disk cuts short (full) is cut off
+    /// again, so the next record does not run into its part. Not flushed to the disk: the journal
+    /// orders entries, the files hold them, and opening reconciles the two.
     mutating func append(_ line: String) throws(DiskCacheError) {
         if descriptor < 0 {
             descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw DiskCacheError(path: path, operation: "open", code: errno) }
         }
-        let bytes = Array(line.utf8)
-        let written = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(descriptor, $0, raw.count) } ?? 0 }
-        guard written == bytes.count else {
-            throw DiskCacheError(path: path, operation: written < 0 ? "write" : "short write", code: written < 0 ? errno : 0)
+        let end = lseek(descriptor, 0, SEEK_END)
+        do {
+            try _POSIX.writeAll(Array(line.utf8), to: descriptor, path: path)
+        } catch {
+            if end < 0 || ftruncate(descriptor, end) != 0 { needsRewrite = true }
+            throw error
         }
         lines += 1
     }
@@ -120,8 +127,10 @@ struct _DiskJournal {
         var text = ""
         for (key, record) in entries { text += Self.setLine(key: key, record: record) }
         closeFile()
+        // On failure the old journal stays, as it was (the rename did not happen).
         try _POSIX.writeAtomically(Array(text.utf8), to: path, temporaryDirectory: temporaryDirectory, sync: false)
         lines = entries.count
+        needsRewrite = false
     }
 
     mutating func closeFile() {

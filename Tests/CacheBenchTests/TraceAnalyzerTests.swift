@@ -129,6 +129,24 @@ struct TraceAnalyzerTests {
         #expect(a.windows == [.init(requests: 8, bytes: 80, objects: 4, newObjects: 4, oneHitObjects: 2)])
     }
 
+    @Test("reuse times past 500,000 s widen the bins rather than pile into the last one")
+    func longReuseTimes() throws {
+        // A at 0, 600,000 and 600,007 s; B at 3 and 1,234,567 s; C at 4 and 5.
+        let text = "timestamp,key,size\n0,A,1\n3,B,1\n4,C,1\n5,C,1\n600000,A,1\n600007,A,1\n1234567,B,1\n"
+        var reader = try TraceSpec(path: try temporaryFile(text)).open()
+        let a = try TraceAnalyzer.analyze(&reader, window: 1e6)
+        // 1,234,564 s needs bins of 20 s (5 s × 4): 61,728 of them.
+        #expect(a.reuseTimeBin == 20)
+        #expect(a.reuseTimeHistogram.reduce(0, +) == 4 && a.reuseTimeHistogram.count == 61_729)
+        #expect(a.reuseTimeHistogram[0] == 2 && a.reuseTimeHistogram[30_000] == 1 && a.reuseTimeHistogram[61_728] == 1)
+        // Uniform popularity is Zipf's α = 0, fitted exactly, not rounding noise.
+        #expect(TraceAnalyzer.zipfFit([3, 3, 3, 3]) == (0, 1) && TraceAnalyzer.zipfFit([7]) == (0, 0))
+        // Short traces keep traceAnalyzer's 5 s bins.
+        var short = try TraceSpec(path: try temporaryFile("timestamp,key,size\n0,A,1\n499999,A,1\n")).open()
+        let b = try TraceAnalyzer.analyze(&short, window: 1e6)
+        #expect(b.reuseTimeBin == 5 && b.reuseTimeHistogram.count == 100_000)
+    }
+
     /// The reuse distance against the definition, computed naively (the distinct keys between
     /// two requests for a key), on random traces long enough to compact the tree many times.
     @Test("differential: reuse distances equal a naive count on random traces", arguments: [1, 2, 3])

@@ -41,7 +41,8 @@ public struct TraceAnalysis: Sendable, Equatable {
     /// Rank-frequency: each distinct request count with the objects requested that often, most
     /// requested first (traceAnalyzer's `.popularity` file).
     public var frequencyCounts: [FrequencyCount] = []
-    /// The fitted Zipf exponent and the fit's R² (0 when fewer than two objects).
+    /// The fitted Zipf exponent and the fit's R² (0 when fewer than two objects; α 0 and R² 1
+    /// when every object is requested equally often).
     public var zipfAlpha = 0.0, zipfR2 = 0.0
     /// The window for request rates, in trace seconds.
     public var rateWindow = 300.0
@@ -53,9 +54,11 @@ public struct TraceAnalysis: Sendable, Equatable {
     /// Each window of ``rateWindow`` seconds from the first request, the last one possibly cut short.
     public var windows: [Window] = []
     /// Bin `k` counts requests whose object was last requested `k · reuseTimeBin` to
-    /// `(k + 1) · reuseTimeBin` seconds before; the last bin also holds everything longer.
+    /// `(k + 1) · reuseTimeBin` seconds before. At most 100,000 bins: a longer reuse time doubles
+    /// the bins' width (merging them in pairs) until it fits, so no reuse time is cut off.
     public var reuseTimeHistogram: [Int] = []
-    /// The width of a reuse-time bin in seconds (traceAnalyzer's time granularity, 5).
+    /// The width of a reuse-time bin in seconds: traceAnalyzer's time granularity, 5, on a trace
+    /// whose reuse times stay under 500,000 s; doubled as often as a longer one needed.
     public var reuseTimeBin = 5.0
     /// Bin `k` counts requests whose object was last requested `n` requests before, with
     /// `k = ⌊log₁.₅ n⌋` (traceAnalyzer's reuse virtual time).

@@ -8,7 +8,7 @@ import Foundation
 /// request count and TTL. Time: O(log objects) per request for the reuse distance, plus
 /// O(objects log objects) for the popularity fit.
 public enum TraceAnalyzer {
-    /// Reuse-time bins kept; longer reuse times fall in the last one.
+    /// Reuse-time bins kept; a longer reuse time widens the bins.
     static let reuseTimeBins = 100_000
 
     /// The most rate windows one analysis keeps (about 40 MB of them): a window far shorter than
@@ -42,6 +42,9 @@ public enum TraceAnalyzer {
     static func zipfFit(_ sortedFrequencies: [Int]) -> (Double, Double) {
         let n = Double(sortedFrequencies.count)
         guard sortedFrequencies.count >= 2 else { return (0, 0) }
+        // Every object requested as often: uniform popularity, Zipf's α = 0, fitted exactly (the
+        // sums below would leave rounding noise of 1e-30 for both).
+        if sortedFrequencies.first == sortedFrequencies.last { return (0, 1) }
         var sx = 0.0, sy = 0.0
         for (i, f) in sortedFrequencies.enumerated() { sx += log(Double(i + 1)); sy += log(Double(f)) }
         let mx = sx / n, my = sy / n
@@ -141,7 +144,16 @@ struct _AnalyzerState {
                 result.windows[slot].oneHitObjects -= 1
             }
             let seconds = max(0, second &- lastSecond[object])
-            Self.histogramAdd(&result.reuseTimeHistogram, Int(min(Double(seconds) / result.reuseTimeBin, Double(TraceAnalyzer.reuseTimeBins - 1))))
+            var bin = Double(seconds) / result.reuseTimeBin
+            while bin >= Double(TraceAnalyzer.reuseTimeBins) {
+                // Twice as wide: bins 2j and 2j + 1 become bin j, exactly.
+                var merged = [Int](repeating: 0, count: (result.reuseTimeHistogram.count + 1) / 2)
+                for (k, count) in result.reuseTimeHistogram.enumerated() { merged[k / 2] += count }
+                result.reuseTimeHistogram = merged
+                result.reuseTimeBin *= 2
+                bin = Double(seconds) / result.reuseTimeBin
+            }
+            Self.histogramAdd(&result.reuseTimeHistogram, Int(bin))
             Self.histogramAdd(&result.requestsSinceHistogram, TraceAnalyzer.log15Bin(index - lastIndex[object]))
             if let distance = axis.request(object) {
                 Self.histogramAdd(&result.reuseDistanceHistogram, distance == 0 ? 0 : TraceAnalyzer.log2Bin(distance) + 1)

@@ -104,6 +104,13 @@ struct AdmissionCommandLineTests {
         for capacity in [25, 250] {
             #expect(fifoCurve["fifo \(capacity)"] == (try Self.replayed("fifo", capacity, seeded)), "fifo \(capacity)")
         }
+        // Estimated from a sample: the admission counts still add up to the (corrected) misses.
+        let sampled = try CLI.run(["mrc", Self.trace, "--policy", "s3fifo", "--sample", "0.3", "--capacities", "40,250",
+                                   "--ignore-size", "--format", "json"] + rule)
+        #expect(sampled.status == 0, "\(sampled.stderr)")
+        for (cell, counts) in Self.cells(sampled.json) {
+            #expect(counts[0] > 0 && counts[1] + counts[2] == counts[0], "\(cell): misses, admitted, rejected \(counts)")
+        }
     }
 
     static let badSweepAndMRC: [[String]] = [

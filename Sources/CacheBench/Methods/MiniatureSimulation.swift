@@ -300,8 +300,18 @@ extension MiniatureSimulation {
         scaled.counters.byteHits = window.traceByteRequests - max(missedBytes, min(minimumMisses, window.traceByteRequests))
         scaled.counters.evictions = estimate(sampled.evictions, atMost: .max)
         if let admission = result.admission {
-            scaled.admission?.admitted = estimate(admission.admitted, atMost: .max)
-            scaled.admission?.rejected = estimate(admission.rejected, atMost: .max)
+            let asked = admission.admitted + admission.rejected
+            if asked > 0 && asked == sampled.requests - sampled.hits {
+                // Every miss asked the rule: the estimated misses split as the sample's did, so
+                // admitted and rejected add up to the misses after their correction too.
+                let estimatedMisses = window.traceRequests - scaled.counters.hits
+                let admitted = Int((Double(estimatedMisses) * Double(admission.admitted) / Double(asked)).rounded())
+                scaled.admission?.admitted = min(admitted, estimatedMisses)
+                scaled.admission?.rejected = estimatedMisses - min(admitted, estimatedMisses)
+            } else {
+                scaled.admission?.admitted = estimate(admission.admitted, atMost: .max)
+                scaled.admission?.rejected = estimate(admission.rejected, atMost: .max)
+            }
         }
         scaled.window?.sampledRequests = sampled.requests
         scaled.window?.sampledHits = sampled.hits

@@ -68,6 +68,28 @@ struct MiniatureSimulationTests {
         #expect(curve.notes.contains { $0.contains("miniature simulations on a 25 % spatial sample") })
     }
 
+    @Test("a loop's cliff falls at the working set: miniatures scale by the sample's own share of it, not the ratio", arguments: ["fifo", "s3fifo", "lru"])
+    func loopCliff(_ policy: String) throws {
+        // 20,000 keys in a loop, ten times: at the working set only the first pass misses (10 %);
+        // 5 % below it FIFO and LRU miss every request. A sample holds 50 % of the keys only on
+        // average: a miniature of half the capacity would thrash at the working set about half
+        // the time.
+        var text = "timestamp,key,size\n"
+        for row in 0..<200_000 { text += "\(row),\(row % 20_000),1\n" }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for seed: UInt64 in [0, 1, 2] {
+            let curve = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList([.size(19_000), .size(20_000)]),
+                                               points: nil, ignoreSize: true, policy: policy,
+                                               window: RequestWindow(sampleSeed: seed))
+            let ratios = curve.results.map { $0.missRatio ?? -1 }
+            #expect(abs(ratios[1] - 0.1) < 0.005, "\(policy) seed \(seed): \(ratios)")
+            if policy != "s3fifo" { #expect(ratios[0] > 0.95, "\(policy) seed \(seed): \(ratios)") }
+            // LRU's curve is exact (one stack-distance pass): no miniatures.
+            if policy != "lru" { #expect(curve.notes.contains { $0.contains("scaled by the sample's share of the working set") }, "\(curve.notes)") }
+        }
+    }
+
     @Test("a 20 % sample of 100,000 requests tracks the exact curve within 2 points on average", arguments: ["fifo", "s3fifo"])
     func accuracy(_ policy: String) throws {
         let path = try skewedTrace(seed: 3, rows: 100_000, keys: 20_000)

@@ -207,6 +207,12 @@ public enum MiniatureSimulation {
                 job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumMiniature) * meanSize))
             }
         }
+        // The sample's own share of the working set, when the working set is known: capacities
+        // scale by it rather than by the ratio (see ``RequestWindow/capacityRatio``).
+        if ratio < 1, let measured, measured.total(ignoreSize: ignoreSize) > 0 {
+            progress?.begin(phase: "sample")
+            window.capacityRatio = try sampleShare(trace, window: window, ignoreSize: ignoreSize, of: measured)
+        }
         job.window = ratio < 1 ? window : RequestWindow(warmup: window.warmup, maxRequests: window.maxRequests,
                                                         reportInterval: window.reportInterval)
         let census: _KeyCensus?
@@ -252,7 +258,10 @@ public enum MiniatureSimulation {
             // kept the sample at the ratio asked, and its size is not known.
             let measured = result.results.first.map { $0.window?.traceRequests ?? $0.requests } ?? 0
             let size = sampled.map { " (\($0) of \(measured) requests)" } ?? ""
-            result.notes.append("\(policy): miniature simulations on a \(percent) % spatial sample\(seed)\(size), each capacity scaled by the ratio\(floor); misses are \(how), an estimate, not an exact count")
+            let scale = window.capacityRatio.map {
+                "each capacity scaled by the sample's share of the working set (\(String(format6: $0 * 100).trimmingZeros) %)"
+            } ?? "each capacity scaled by the ratio"
+            result.notes.append("\(policy): miniature simulations on a \(percent) % spatial sample\(seed)\(size), \(scale)\(floor); misses are \(how), an estimate, not an exact count")
         }
         return result
     }
@@ -273,6 +282,35 @@ extension MiniatureSimulation {
     /// misses and missed bytes; the sum is kept within 0 and every request.
     /// Misses, and missed bytes, are at least `minimumMisses` (the compulsory ones, when known). A run whose sample
     /// held no measured request has no estimate: it keeps its counts of 0, so its ratios are `nil`.
+    /// The share of `workingSet` (its objects with `ignoreSize`, else its bytes) that the keys
+    /// `window` samples hold, counted as ``WorkingSet/measure(_:ignoreSize:maxRows:stoppingAt:)``
+    /// counts the whole; `nil` when the sample holds none. One pass over the trace, keeping the
+    /// sampled keys only.
+    static func sampleShare(_ trace: TraceSpec, window: RequestWindow, ignoreSize: Bool,
+                            of workingSet: WorkingSet) throws(CacheBenchError) -> Double? {
+        guard let keepBelow = window.keepBelow else { return nil }
+        let salt = SpatialSample.salt(seed: window.sampleSeed)
+        var batch: [Request] = []
+        var seen = _DistinctKeys(expecting: Int(Double(workingSet.objects) * (window.sampleRatio ?? 1)))
+        var bytes = 0
+        var remaining = window.maxRequests ?? Int.max
+        do throws(TraceError) {
+            var reader = try trace.open()
+            while remaining > 0, try reader.nextBatch(&batch) {
+                for request in batch where !request.isSkippedForSize {
+                    guard remaining > 0 else { break }
+                    remaining -= 1
+                    if (request.operation == .get || request.operation == .set)
+                        && SpatialSample.hash(request.key, salt: salt) < keepBelow && seen.insert(request.key) {
+                        bytes &+= request.size
+                    }
+                }
+            }
+        } catch { throw .trace(error) }
+        let share = ignoreSize ? Double(seen.count) / Double(workingSet.objects) : Double(bytes) / Double(workingSet.bytes)
+        return share > 0 && share.isFinite ? min(share, 1) : nil
+    }
+
     static func scaledUp(_ result: ReplayResult, ratio: Double,
                          correction: _RequestCountModel.Misses? = nil, atLeast minimumMisses: Int = 0) -> ReplayResult {
         guard let window = result.window else { return result }

@@ -5,6 +5,8 @@ extension RequestWindow {
         guard let ratio = sampleRatio, ratio < 1, let minimumScaled, let capacity, capacity > 0 else { return self }
         var window = self
         window.sampleRatio = min(1, max(ratio, Double(minimumScaled) / Double(capacity)))
+        // A raised ratio draws another sample, whose share was not measured.
+        if window.sampleRatio != ratio { window.capacityRatio = nil }
         return window
     }
 

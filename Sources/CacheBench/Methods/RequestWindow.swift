@@ -22,6 +22,13 @@ public struct RequestWindow: Sendable, Equatable {
     /// several seeds show how much an estimate depends on the keys that happened to be kept.
     /// Seed 0 is the default hash.
     public var sampleSeed: UInt64
+    /// What a sampled run's capacities and sizes scale by, when not `sampleRatio`: the sample's
+    /// own share of the working set (its objects', or bytes', fraction of the whole), as
+    /// ``MiniatureSimulation`` measures it. A sample holds `sampleRatio` of the keys only on
+    /// average; scaled by its own share, the miniature cache stands to the sample's working set
+    /// exactly as the full cache to the trace's, so a curve's cliff (a loop as large as the
+    /// cache) falls at the same capacity. `nil`: the sampling ratio.
+    public var capacityRatio: Double?
 
     /// Creates a window; `nil` everywhere is the whole trace.
     public init(warmup: TraceSpan? = nil, maxRequests: Int? = nil, sampleRatio: Double? = nil,
@@ -52,7 +59,7 @@ public struct RequestWindow: Sendable, Equatable {
     /// `ratio · capacity` sees it as the full cache sees the full trace (SHARDS, MINISIM).
     public func scaled(_ capacity: Int) -> Int {
         guard let ratio = sampleRatio, ratio < 1 else { return capacity }
-        return max(1, Int((Double(capacity) * ratio).rounded()))
+        return max(1, Int((Double(capacity) * (capacityRatio ?? ratio)).rounded()))
     }
 
     /// A policy's options for a miniature cache: each value that is a size with a unit
@@ -63,7 +70,7 @@ public struct RequestWindow: Sendable, Equatable {
         var scaled = options
         for (key, value) in options.values {
             guard let bytes = PolicyOptions.parseSize(value) else { continue }
-            scaled.values[key] = "\(Int((Double(bytes) * ratio).rounded()))B"
+            scaled.values[key] = "\(Int((Double(bytes) * (capacityRatio ?? ratio)).rounded()))B"
         }
         return scaled
     }

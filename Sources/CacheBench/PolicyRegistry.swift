@@ -42,7 +42,9 @@ public struct PolicyRegistry: Sendable {
     @inlinable
     public func adding<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> PolicyRegistry {
         var copy = self
-        do { try copy.add(.of(type)) } catch { preconditionFailure(error.description) }
+        // fatalError, not preconditionFailure: its message is printed in release builds too,
+        // and the caller must learn which name clashed.
+        do { try copy.add(.of(type)) } catch { fatalError("PolicyRegistry.adding(\(P.self).self): \(error.description)") }
         return copy
     }
 
@@ -50,13 +52,22 @@ public struct PolicyRegistry: Sendable {
     ///
     /// - Throws: ``PolicyRegistryError/duplicateName(_:)`` when a registered policy already
     ///   answers to its name or one of its aliases; ``PolicyRegistryError/unusableName(_:reason:)``
-    ///   for a name that is empty, holds a comma or is a group's (``groupNames``).
+    ///   for a name that is empty, holds a comma or white space, or is a group's
+    ///   (``groupNames``); ``PolicyRegistryError/invalidDescriptor(_:reason:)`` for a library
+    ///   default capacity below 1.
     public mutating func add(_ policy: RegisteredPolicy) throws(PolicyRegistryError) {
+        if case .library(let bytes) = policy.descriptor.defaultCapacity, bytes < 1 {
+            throw .invalidDescriptor(policy.descriptor.name, reason: "its default capacity, \(bytes) bytes, is below 1")
+        }
         for name in [policy.descriptor.name] + policy.descriptor.aliases {
             // A name every list of policies can hold: not empty, no comma (lists are separated by
-            // commas), and not a group's name (`all`, `research`, `library` stand for groups).
+            // commas), no white space (lists trim it), and not a group's name (`all`, `research`,
+            // `library` stand for groups).
             if name.allSatisfy(\.isWhitespace) { throw .unusableName(name, reason: "it is empty") }
             if name.contains(",") { throw .unusableName(name, reason: "a comma separates names in lists of policies") }
+            if name.contains(where: \.isWhitespace) {
+                throw .unusableName(name, reason: "white space in a name (lists of policies trim it)")
+            }
             if Self.groupNames.contains(name.lowercased()) {
                 throw .unusableName(name, reason: "it names a group of policies (\(Self.groupNames.joined(separator: ", ")))")
             }
@@ -127,14 +138,19 @@ public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvert
 public enum PolicyRegistryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A registered policy already answers to this name or alias.
     case duplicateName(String)
-    /// A name or alias no list of policies could select: empty, with a comma, or a group's name.
+    /// A name or alias no list of policies could select: empty, with a comma or white space, or
+    /// a group's name.
     case unusableName(String, reason: String)
+    /// A descriptor the commands could not use (a library default capacity below 1): the
+    /// policy's name, and why.
+    case invalidDescriptor(String, reason: String)
 
     /// The problem in one line.
     public var description: String {
         switch self {
         case .duplicateName(let name): "a registered policy already answers to the name '\(name)'"
         case .unusableName(let name, let reason): "the name '\(name)' cannot be a policy's: \(reason)"
+        case .invalidDescriptor(let name, let reason): "policy '\(name)' cannot be registered: \(reason)"
         }
     }
 }

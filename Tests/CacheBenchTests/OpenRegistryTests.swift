@@ -53,6 +53,46 @@ private enum GroupNaming: TestPolicyNaming {
     }
 }
 
+/// Names with white space, which lists of policies trim.
+private enum SpacedNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor { PolicyDescriptor(name: " pad", reproduces: "a test", rule: "fifo", family: .research) }
+}
+/// A library default capacity no run could take.
+private enum ZeroDefaultNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "zero-default", reproduces: "a test", rule: "fifo", family: .library, defaultCapacity: .library(0))
+    }
+}
+
+/// LRU that inserts at the tail with `insert-at=tail` (LIP), declared as evicting as LRU: its
+/// options must reach its runs, not a one-pass LRU profile.
+private struct CallerLRU<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "caller-lru", reproduces: "a test's LRU", rule: "LRU; LIP with insert-at=tail",
+                         family: .research, supportsCountLimit: true,
+                         parameters: [PolicyParameter("insert-at", default: "head", "where a new object enters", aliases: ["insertAt"])],
+                         evictsAsLRU: true)
+    }
+    var store = SlotArena<Key, Value>()
+    var queue = SlotList()
+    let capacity: Int
+    let countLimit: Int
+    let atTail: Bool
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        let place = options.string("insert-at", default: "head")
+        guard place == "head" || place == "tail" else { throw .invalidOption("insert-at", value: place, expected: "head or tail") }
+        atTail = place == "tail"
+    }
+    var count: Int { queue.count }
+    var totalCost: Int { queue.cost }
+    mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &queue) }
+    mutating func didInsert(_ slot: Int32) { if atTail { store.pushTail(slot, &queue) } else { store.pushHead(slot, &queue) } }
+    mutating func victim() -> Int32 { queue.tail }
+    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+}
+
 private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
 private typealias CamelFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CamelNaming>
 
@@ -101,7 +141,38 @@ struct OpenRegistryTests {
             try copy.add(.of(NamedFIFO<UInt64, Void, CommaNaming>.self))
         }
         #expect(throws: PolicyRegistryError.self) { try copy.add(.of(NamedFIFO<UInt64, Void, GroupNaming>.self)) }
+        #expect(throws: PolicyRegistryError.unusableName(" pad", reason: "white space in a name (lists of policies trim it)")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, SpacedNaming>.self))
+        }
+        #expect(throws: PolicyRegistryError.invalidDescriptor("zero-default", reason: "its default capacity, 0 bytes, is below 1")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, ZeroDefaultNaming>.self))
+        }
         #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
+    }
+
+    @Test("a policy that evicts as LRU but is given options runs as itself in compare and mrc, not as one LRU pass")
+    func optionsReachAnLRUPolicy() throws {
+        let registry = PolicyRegistry.standard.adding(CallerLRU<UInt64, Void>.self)
+        let trace = TraceSpec(path: Repository.trace("zipf.csv"))
+        func replayed(_ capacity: Int, _ options: PolicyOptions) throws -> ReplayCounters {
+            var job = ReplayJob(trace: trace, policy: "caller-lru", capacity: capacity, ignoreSize: true)
+            job.registry = registry
+            job.options = options
+            return try Replay.run(job).counters
+        }
+        let lip: PolicyOptions = ["insertAt": "tail"]
+        #expect(try replayed(50, lip) != (try replayed(50, [:])))
+        var compare = CompareJob(trace: trace, policies: ["caller-lru"], capacities: CapacityList([.size(10), .size(50)]),
+                                 ignoreSize: true, options: lip, threads: 1)
+        compare.registry = registry
+        let compared = try Compare.run(compare).results
+        #expect(try compared.map(\.counters) == [replayed(10, lip), replayed(50, lip)])
+        // A value the policy refuses is refused, not passed over by a one-pass LRU.
+        compare.options = ["insert-at": "bogus"]
+        #expect(throws: CacheBenchError.self) { try Compare.run(compare) }
+        let curve = try MissRatioCurve.run(trace: trace, capacities: CapacityList([.size(10), .size(50)]), points: nil, ignoreSize: true,
+                                           policy: "caller-lru", window: RequestWindow(), options: lip, registry: registry)
+        #expect(try curve.results.map(\.counters) == [replayed(10, lip), replayed(50, lip)])
     }
 
     @Test("a policy whose own name or alias has capitals is found by any spelling")

@@ -214,6 +214,11 @@ struct SweepCommandTests {
         #expect(!FileManager.default.fileExists(atPath: other + "/sweep.json"))
         let unknown = try CLI.run(base + ["--policies", "lru", "--output", other, "--option", "bogus=1"])
         #expect(unknown.status == 2 && unknown.stderr.contains("--option bogus: none of the sweep's policies takes it"), "\(unknown.stderr)")
+        // Option names as compare takes them: libCacheSim's aliases, any case.
+        for spelling in ["fifo-size-ratio=0.2", "FIFO-SIZE-RATIO=0.2", "Small-Ratio=0.2"] {
+            let aliased = try CLI.run(base + ["--policies", "s3fifo", "--output", scratchFolder(), "--option", spelling, "--plan"])
+            #expect(aliased.status == 0, "\(spelling): \(aliased.stderr)")
+        }
         let count = try CLI.run(base + ["--policies", "arc", "--output", other, "--count-limit", "3"])
         #expect(count.status == 2 && count.stderr.contains("--count-limit: none of the sweep's policies has one"), "\(count.stderr)")
     }

@@ -109,8 +109,10 @@ struct _ComparePlan {
         }
         self.diskCapacities = diskCapacities
 
-        // A policy that evicts as LRU at two or more capacities: one stack-distance pass, when exact.
-        let candidate = policies.firstIndex { $0.descriptor.evictsAsLRU }
+        // A policy that evicts as LRU at two or more capacities: one stack-distance pass, when
+        // exact. Not when options reach it: they may change its rule, which only its runs apply.
+        let (plannedPolicies, plannedOptions) = (policies, options)
+        let candidate = plannedPolicies.indices.first { plannedPolicies[$0].descriptor.evictsAsLRU && plannedOptions[$0].values.isEmpty }
         var profiled: [Int] = []
         // A window's cuts need per-run counters, which the one-pass profile does not keep.
         if job.lruStackDistance, job.admission == nil, job.memoryWarning == nil, let candidate, job.countLimit == nil, job.window.isWholeTrace {

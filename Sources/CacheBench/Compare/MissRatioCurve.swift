@@ -59,7 +59,8 @@ public enum MissRatioCurve {
                 })
             }
         }
-        if !registered.descriptor.evictsAsLRU || !window.isWholeTrace {
+        // The exact one-pass curve is LRU's: a policy given options runs as itself.
+        if !registered.descriptor.evictsAsLRU || !window.isWholeTrace || !options.values.isEmpty {
             // Points chosen here (not given) that the policy refuses, the smallest (LIRS needs 3
             // objects), are left out with a note rather than failing the curve.
             var skipped: [String] = []

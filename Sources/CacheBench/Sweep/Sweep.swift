@@ -27,15 +27,17 @@ public enum Sweep {
         guard !spec.traces.isEmpty else { throw .sweep(.noTraces) }
         guard !spec.policies.isEmpty else { throw .sweep(.noPolicies) }
         guard !spec.capacities.isEmpty else { throw .sweep(.noCapacities) }
-        var descriptors: [PolicyDescriptor] = []
+        var registered: [RegisteredPolicy] = []
         for name in spec.policies {
             // Names are case-insensitive and have aliases: `fifo,FIFO` or `2q,twoq` name one policy twice.
-            let descriptor: PolicyDescriptor
-            do { descriptor = try registry.policy(named: name).descriptor } catch { throw error.asRunError }
-            guard !descriptors.contains(where: { $0.name == descriptor.name }) else { throw .sweep(.policyNamedTwice(name)) }
-            descriptors.append(descriptor)
+            let policy: RegisteredPolicy
+            do { policy = try registry.policy(named: name) } catch { throw error.asRunError }
+            guard !registered.contains(where: { $0.descriptor.name == policy.descriptor.name }) else { throw .sweep(.policyNamedTwice(name)) }
+            registered.append(policy)
         }
-        for key in spec.options.values.keys.sorted() where !descriptors.contains(where: { $0.parameters.contains { $0.name == key } }) {
+        let descriptors = registered.map(\.descriptor)
+        // Option names in any case and by alias (libCacheSim's), as compare takes them.
+        for key in spec.options.values.keys.sorted() where !registered.contains(where: { $0.declares(option: key) }) {
             throw .sweep(.optionTakenByNone(key))
         }
         if spec.countLimit != nil && !descriptors.contains(where: \.supportsCountLimit) {
@@ -48,8 +50,7 @@ public enum Sweep {
         let largest = spec.capacities.compactMap { item -> Int? in if case .size(let size) = item { return size }; return nil }.max()
         for name in spec.policies {
             guard let policy = try? registry.policy(named: name) else { continue }
-            let declared = Set(policy.descriptor.parameters.map(\.name))
-            let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
+            let options = PolicyOptions(spec.options.values.filter { policy.declares(option: $0.key) })
             guard !options.values.isEmpty else { continue }
             let limits = CacheLimits(capacity: max(largest ?? 0, 1 << 20), countLimit: nil)
             do { _ = try policy.makeRun(limits: limits, options: options, ignoreSize: spec.ignoreSize) } catch {

@@ -292,6 +292,7 @@ public struct RegisteredPolicy: Sendable {
                                     trims: { box.replayer.trims },
                                     extraMetrics: { box.replayer.policy.extraMetrics })
                 run.overrideMemoryWarnings = { box.replayer.overrideMemoryWarnings($0, limits: limits, options: options) }
+                run.occupancy = { (box.replayer.policy.count, box.replayer.policy.totalCost) }
                 return run
             },
             concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
@@ -376,6 +377,9 @@ public struct PolicyRun {
     /// Sets what memory-warning rows do after the policy's reaction (``MemoryWarningOverride``);
     /// `nil` for a run that cannot take one (one behind an admission rule).
     public var overrideMemoryWarnings: ((MemoryWarningOverride) -> Void)? = nil
+    /// The objects the policy holds now and their total cost, for the end-of-run check that it
+    /// kept within its limits (``ReplayResult/warnings``); `nil` when not known.
+    public var occupancy: (() -> (count: Int, cost: Int))? = nil
 
     /// A run behind these closures.
     @usableFromInline

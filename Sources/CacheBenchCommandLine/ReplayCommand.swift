@@ -107,6 +107,7 @@ enum ReplayCommand {
             let result = try Replay.run(job, progress: progress)
             var outputs: [(text: String, path: String?)] = [(ReplayReport.render(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot-intervals") { outputs.append((IntervalChart.render([result]), path)) }
+            for warning in result.warnings { Output.error("warning: \(warning)") }
             try Output.emit(outputs)
         } catch { throw .run(error) }
     }

@@ -93,6 +93,28 @@ private struct CallerLRU<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
+/// FIFO that never evicts: a policy that ignores its limits.
+private struct HoardingFIFO<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "hoarding-fifo", reproduces: "a broken test policy", rule: "never evict", family: .research)
+    }
+    var store = SlotArena<Key, Value>()
+    var queue = SlotList()
+    let capacity: Int
+    var countLimit: Int { .max }
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+    }
+    var count: Int { queue.count }
+    var totalCost: Int { queue.cost }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
+    mutating func victim() -> Int32 { queue.tail }
+    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+    mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {}
+}
+
 private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
 private typealias CamelFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CamelNaming>
 
@@ -148,6 +170,30 @@ struct OpenRegistryTests {
             try copy.add(.of(NamedFIFO<UInt64, Void, ZeroDefaultNaming>.self))
         }
         #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
+    }
+
+    @Test("a research policy that ends over its limits is reported, in replay's warnings and compare's notes; the built-in ones never are")
+    func overLimitsIsReported() throws {
+        let registry = PolicyRegistry.standard.adding(HoardingFIFO<UInt64, Void>.self)
+        let trace = TraceSpec(path: Repository.trace("zipf.csv"))
+        var job = ReplayJob(trace: trace, policy: "hoarding-fifo", capacity: 40, ignoreSize: true)
+        job.registry = registry
+        let hoarded = try Replay.run(job)
+        #expect(hoarded.warnings.count == 1 && hoarded.warnings[0].contains("over its limits"), "\(hoarded.warnings)")
+        var compare = CompareJob(trace: trace, policies: ["hoarding-fifo", "fifo"], capacities: CapacityList([.size(40)]),
+                                 ignoreSize: true, threads: 1)
+        compare.registry = registry
+        #expect(try Compare.run(compare).notes.contains { $0.hasPrefix("hoarding-fifo at capacity 40: it holds") })
+        // Every built-in research policy keeps within its limits, in objects and in bytes.
+        for ignoreSize in [true, false] {
+            let capacities = ignoreSize ? CapacityList([.size(3), .size(40), .size(400)]) : CapacityList([.size(100_000), .size(1 << 20)])
+            var all = CompareJob(trace: trace, policies: PolicyRegistry.standard.descriptors
+                                    .filter { $0.family == .research && !$0.needsFuture }.map(\.name),
+                                 capacities: capacities, ignoreSize: ignoreSize, threads: 2)
+            all.window = RequestWindow(maxRequests: 10_000)
+            let notes = try Compare.run(all).notes.filter { $0.contains("over its limits") }
+            #expect(notes.isEmpty, "\(notes)")
+        }
     }
 
     @Test("a policy that evicts as LRU but is given options runs as itself in compare and mrc, not as one LRU pass")

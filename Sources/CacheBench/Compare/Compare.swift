@@ -375,9 +375,11 @@ struct _CompareResults {
             guard let run = lane.run else { continue }
             let entry = plan.entries[i]
             let descriptor = plan.policies[entry.policy].descriptor
-            ofEntry[i] = ReplayResult(lane: lane, run: run, policy: descriptor, trace: plan.job.trace.path,
+            let result = ReplayResult(lane: lane, run: run, policy: descriptor, trace: plan.job.trace.path,
                                       capacity: (entry.capacity, entry.source), countLimit: plan.countLimit(for: descriptor),
                                       ignoreSize: plan.job.ignoreSize, seconds: Double(lane.nanoseconds) / 1e9)
+            notes += result.warnings
+            ofEntry[i] = result
         }
     }
 

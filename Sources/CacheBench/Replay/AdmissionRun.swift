@@ -44,6 +44,7 @@ extension PolicyRun {
                             counters: { box.replayer.counters },
                             trims: { box.replayer.trims },
                             extraMetrics: { box.replayer.policy.extraMetrics })
+        run.occupancy = { (box.replayer.policy.count, box.replayer.policy.totalCost) }
         run.admission = {
             AdmissionCounts(rule: rule.name, admitted: control.pointer.pointee.admitted, rejected: control.pointer.pointee.rejected)
         }

@@ -98,6 +98,9 @@ public struct ReplayResult: Sendable, Equatable {
     public var method: ReplayMethod = .simulation
     /// Warm-up, cap, sample and intervals, when the run had a ``RequestWindow``.
     public var window: WindowReport?
+    /// What the engine found wrong with the run itself (a research policy that ended over its
+    /// limits); `replay` prints them on standard error, `compare` in its notes.
+    public var warnings: [String] = []
     /// The admission rule's name and counts, when the run had one (`--admission`).
     public var admission: AdmissionCounts?
 
@@ -135,6 +138,17 @@ extension ReplayResult {
                   trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
         self.window = window
         admission = run.admission?()
+        // A research policy keeps within its limits at every moment: one that ended over them
+        // did not evict as they require (a policy of someone else's package, say), and its
+        // counts are not a cache's. Library models may hold more until a deferred trim.
+        if policy.family == .research, let held = run.occupancy?() {
+            let scale = lane.window
+            let costLimit = capacity.0.map(scale.scaled), count = policy.supportsCountLimit ? countLimit.map(scale.scaled) : nil
+            if held.cost > (costLimit ?? .max) || held.count > (count ?? .max) {
+                let limits = [costLimit.map { "capacity \($0)" }, count.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
+                warnings.append("\(policy.name) at \(limits): it holds \(held.count) objects costing \(held.cost) at the end of the run, over its limits, so it did not evict as they require and these counts are not a cache's")
+            }
+        }
     }
 
     /// The result of a simulated run from its figures (a threaded run has no ``PolicyRun``).

@@ -1,4 +1,5 @@
 import EvictionPolicies
+import Foundation
 
 /// A policy type the replay engine can drive: 64-bit keys, no values.
 public typealias ReplayPolicy = EvictionPolicy<UInt64, Void>
@@ -42,9 +43,14 @@ public struct PolicyRegistry: Sendable {
     @inlinable
     public func adding<P: ReplayPolicy & SendableMetatype>(_ type: P.Type) -> PolicyRegistry {
         var copy = self
-        // fatalError, not preconditionFailure: its message is printed in release builds too,
+        // A mistake in the caller's program (its own policy's name), never in a user's input.
+        // The message goes to standard error first: a release build's precondition drops it,
         // and the caller must learn which name clashed.
-        do { try copy.add(.of(type)) } catch { fatalError("PolicyRegistry.adding(\(P.self).self): \(error.description)") }
+        do { try copy.add(.of(type)) } catch {
+            let message = "PolicyRegistry.adding(\(P.self).self): \(error.description)"
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            preconditionFailure(message)
+        }
         return copy
     }
 

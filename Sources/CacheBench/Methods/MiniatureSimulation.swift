@@ -275,6 +275,20 @@ extension MiniatureSimulation {
         return "a \(String(format6: census.ratio * 100).trimmingZeros) % census of the keys (\(census.keys) keys counted, scaled up)"
     }
 
+    /// The share of `workingSet` (its objects with `ignoreSize`, else its bytes) that the keys
+    /// `window` samples hold, counted as ``WorkingSet/measure(_:ignoreSize:maxRows:stoppingAt:sample:)``
+    /// counts the whole (it does the counting, `sample:`); `nil` when the sample holds none. One
+    /// pass over the trace, keeping the sampled keys only.
+    static func sampleShare(_ trace: TraceSpec, window: RequestWindow, ignoreSize: Bool,
+                            of workingSet: WorkingSet) throws(CacheBenchError) -> Double? {
+        guard window.keepBelow != nil else { return nil }
+        let sampled: WorkingSet
+        do { sampled = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: window.maxRequests, sample: window) }
+        catch { throw .trace(error) }
+        let share = ignoreSize ? Double(sampled.objects) / Double(workingSet.objects) : Double(sampled.bytes) / Double(workingSet.bytes)
+        return share > 0 && share.isFinite ? min(share, 1) : nil
+    }
+
     /// A sampled run's counts as estimates for the whole trace: misses and missed bytes divided
     /// by the ratio (at most every request), over the trace's requests; the sample's own counts
     /// stay in `window.sampledRequests` and `window.sampledHits`.
@@ -282,35 +296,6 @@ extension MiniatureSimulation {
     /// misses and missed bytes; the sum is kept within 0 and every request.
     /// Misses, and missed bytes, are at least `minimumMisses` (the compulsory ones, when known). A run whose sample
     /// held no measured request has no estimate: it keeps its counts of 0, so its ratios are `nil`.
-    /// The share of `workingSet` (its objects with `ignoreSize`, else its bytes) that the keys
-    /// `window` samples hold, counted as ``WorkingSet/measure(_:ignoreSize:maxRows:stoppingAt:)``
-    /// counts the whole; `nil` when the sample holds none. One pass over the trace, keeping the
-    /// sampled keys only.
-    static func sampleShare(_ trace: TraceSpec, window: RequestWindow, ignoreSize: Bool,
-                            of workingSet: WorkingSet) throws(CacheBenchError) -> Double? {
-        guard let keepBelow = window.keepBelow else { return nil }
-        let salt = SpatialSample.salt(seed: window.sampleSeed)
-        var batch: [Request] = []
-        var seen = _DistinctKeys(expecting: Int(Double(workingSet.objects) * (window.sampleRatio ?? 1)))
-        var bytes = 0
-        var remaining = window.maxRequests ?? Int.max
-        do throws(TraceError) {
-            var reader = try trace.open()
-            while remaining > 0, try reader.nextBatch(&batch) {
-                for request in batch where !request.isSkippedForSize {
-                    guard remaining > 0 else { break }
-                    remaining -= 1
-                    if (request.operation == .get || request.operation == .set)
-                        && SpatialSample.hash(request.key, salt: salt) < keepBelow && seen.insert(request.key) {
-                        bytes &+= request.size
-                    }
-                }
-            }
-        } catch { throw .trace(error) }
-        let share = ignoreSize ? Double(seen.count) / Double(workingSet.objects) : Double(bytes) / Double(workingSet.bytes)
-        return share > 0 && share.isFinite ? min(share, 1) : nil
-    }
-
     static func scaledUp(_ result: ReplayResult, ratio: Double,
                          correction: _RequestCountModel.Misses? = nil, atLeast minimumMisses: Int = 0) -> ReplayResult {
         guard let window = result.window else { return result }

@@ -383,20 +383,24 @@ public struct WorkingSet: Sendable, Equatable {
     /// the size-0 gets and sets a replay skips are not counted, as `-n` does not count them).
     /// With `stoppingAt`, the read stops once that many objects are found: a probe of whether
     /// the working set is at least that large, which reads only the trace's beginning when it is.
+    /// With `sample` (a window with a sampling ratio), only the keys it samples count: the
+    /// sample's own working set.
     public static func measure(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int? = nil,
-                               stoppingAt objectLimit: Int? = nil) throws(TraceError) -> WorkingSet {
+                               stoppingAt objectLimit: Int? = nil, sample: RequestWindow? = nil) throws(TraceError) -> WorkingSet {
         var reader = try trace.open()
         var batch: [Request] = []
         var seen = _DistinctKeys(expecting: objectLimit ?? 0)
         var bytes = 0
         var remaining = maxRows ?? Int.max
         let objectLimit = objectLimit ?? Int.max
+        let keepBelow = sample?.keepBelow ?? .max, salt = SpatialSample.salt(seed: sample?.sampleSeed ?? 0)
         while remaining > 0, seen.count < objectLimit, try reader.nextBatch(&batch) {
             for request in batch where !request.isSkippedForSize {
                 guard remaining > 0 else { break }
                 remaining -= 1
-                if (request.operation == .get || request.operation == .set) && seen.insert(request.key) {
-                    bytes += request.size
+                if (request.operation == .get || request.operation == .set)
+                    && (keepBelow == .max || SpatialSample.hash(request.key, salt: salt) < keepBelow) && seen.insert(request.key) {
+                    bytes &+= request.size
                 }
             }
         }

@@ -8,7 +8,7 @@ enum MergeCommand {
     Joins the records a sweep wrote in DIR (by any number of shards, on any machines, after
     any number of reruns) into one report shaped as compare's: --format json prints
     { "trace" (for a one-trace sweep), "traces", "results": [ <replay objects> ], "cells",
-    "missing", "duplicated", "versions", "notes" }; csv has one row per cell; table and markdown
+    "missing", "duplicated", "versions", "builds", "notes" }; csv has one row per cell; table and markdown
     show one compare matrix per trace. Each result is the one compare gives for that cell; as in
     compare, two capacities that resolve to one size are reported once (a note says so).
 

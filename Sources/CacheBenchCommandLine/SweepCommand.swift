@@ -114,6 +114,11 @@ enum SweepCommand {
             let summary = try Sweep.run(plan, shard: shard, directory: directory, registry: registry, progress: progress)
             try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
                             + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)
+            if summary.cellsOfOtherBuilds > 0 {
+                Output.error("sweep: warning: \(summary.cellsOfOtherBuilds) of the cells already recorded in \(directory) were recorded by "
+                             + "another build of this program; they were kept, not rerun. If a policy's code changed since, "
+                             + "sweep into a new folder (or delete \(directory)) to redo them.")
+            }
         } catch { throw .run(error) }
     }
 

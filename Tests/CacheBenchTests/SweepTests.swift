@@ -226,6 +226,52 @@ struct SweepTests {
         #expect(merged.results.map(\.withoutTimings).map(\.counters) == reference.map(\.counters))
     }
 
+    @Test("cells recorded by another build of the program are kept but counted, and merge notes the mixed builds")
+    func otherBuilds() throws {
+        let build = try #require(ToolVersion.build)
+        #expect(build.count == 16 && build.allSatisfy(\.isHexDigit))
+        let traces = try (0..<2).map { try randomTrace(seed: 400 + UInt64($0)) }
+        let folder = scratchFolder()
+        defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: traces, policies: ["fifo", "lru"], capacities: try CapacityList.parse("0.1,0.3").items)
+        let plan = SweepPlan.make(spec, shardCount: 1)
+        _ = try Sweep.run(plan, shard: .whole, directory: folder)
+        var merged = try SweepMerge.load(directory: folder)
+        #expect(merged.builds == [build] && !merged.notes.contains { $0.contains("builds") })
+
+        // The records of the first trace as an earlier build of the program (a policy edited and
+        // rebuilt since) would have written them; each line still checks itself.
+        let cells = folder + "/" + SweepRecordStore.recordsFolder
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: cells).sorted()
+            .first { $0.hasPrefix((traces[0] as NSString).lastPathComponent) })
+        let text = try String(contentsOfFile: cells + "/" + first, encoding: .utf8)
+        let rewritten = try text.split(separator: "\n").map { line -> String in
+            var record = try #require(SweepRecord(line: line))
+            record.build = "00000000000000ab"
+            return record.line
+        }
+        #expect(rewritten.count == 4)
+        try (rewritten.joined(separator: "\n") + "\n").write(toFile: cells + "/" + first, atomically: true, encoding: .utf8)
+
+        let rerun = try Sweep.run(plan, shard: .whole, directory: folder)
+        #expect(rerun.cellsRun == 0 && rerun.cellsSkipped == 8 && rerun.cellsOfOtherBuilds == 4)
+        merged = try SweepMerge.load(directory: folder)
+        #expect(merged.builds == ["00000000000000ab", build].sorted())
+        #expect(merged.notes.contains { $0.hasPrefix("records were written by 2 builds of the program") })
+        #expect(merged.json["builds"]?.arrayValue?.count == 2)
+
+        // A record that names no build (written before builds were recorded) counts as this build's.
+        let old = try text.split(separator: "\n").map { line -> String in
+            var record = try #require(SweepRecord(line: line))
+            record.build = nil
+            #expect(!record.line.contains("\"build\""))
+            return record.line
+        }
+        try (old.joined(separator: "\n") + "\n").write(toFile: cells + "/" + first, atomically: true, encoding: .utf8)
+        #expect(try Sweep.run(plan, shard: .whole, directory: folder).cellsOfOtherBuilds == 0)
+        #expect(try SweepMerge.load(directory: folder).builds == [build])
+    }
+
     @Test("the same cells recorded twice are kept once and named; a folder of another sweep is refused")
     func duplicatesAndForeignFolders() throws {
         let trace = try randomTrace(seed: 300)

@@ -13,6 +13,9 @@ public enum Sweep {
         public var cellsRun = 0
         /// Cells found already recorded (by an earlier run, of any shard) and skipped.
         public var cellsSkipped = 0
+        /// Of ``cellsSkipped``, those recorded by another build of the program
+        /// (``ToolVersion/build``): kept, not rerun, though a policy's code may have changed since.
+        public var cellsOfOtherBuilds = 0
         /// Wall-clock seconds.
         public var seconds = 0.0
     }
@@ -100,7 +103,9 @@ public enum Sweep {
         try validate(spec, registry: registry)
         let store = SweepRecordStore(directory: directory)
         try store.prepare(for: SweepManifest(spec))
-        let recorded = try store.read().recorded()
+        let contents = try store.read()
+        let recorded = contents.recorded()
+        let otherBuilds = contents.recordedByOtherBuilds(than: ToolVersion.build)
         let configurationKey = spec.configurationKey
         let mine = plan.traces(ofShard: shard.index)
         var summary = Summary()
@@ -124,6 +129,10 @@ public enum Sweep {
             let pending = cells.map { ($0, $0.identity(trace: identity, configurationKey: configurationKey)) }
                 .filter { !recorded.contains(SweepRecordStore.Contents.recordKey(identity: $0.1, trace: path)) }
             summary.cellsSkipped += cells.count - pending.count
+            summary.cellsOfOtherBuilds += cells.count { cell in
+                otherBuilds.contains(SweepRecordStore.Contents.recordKey(identity: cell.identity(trace: identity, configurationKey: configurationKey),
+                                                                         trace: path))
+            }
             guard !pending.isEmpty else {
                 progress?("[\(position + 1)/\(mine.count)] \(path): all \(cells.count) cells already recorded")
                 continue

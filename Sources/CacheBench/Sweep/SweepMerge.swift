@@ -22,6 +22,9 @@ public struct SweepMerge: Sendable {
     public var foreign: [String]
     /// The tool versions that wrote the records, sorted.
     public var versions: [String]
+    /// The builds of the program that wrote the records (``ToolVersion/build``), sorted; records
+    /// that name none add nothing.
+    public var builds: [String] = []
 
     /// Joins the records of `directory`.
     ///
@@ -41,7 +44,7 @@ public struct SweepMerge: Sendable {
         var found: [SweepCell: SweepRecordStore.Entry] = [:]
         var duplicatePlaces: [SweepCell: [String]] = [:]
         var foreign: [String] = []
-        var versions = Set<String>()
+        var versions = Set<String>(), builds = Set<String>()
         for entry in contents.entries {
             let record = entry.record
             guard record.configurationKey == manifest.configurationKey, wanted.contains(record.cell) else {
@@ -49,6 +52,7 @@ public struct SweepMerge: Sendable {
                 continue
             }
             versions.insert(record.version)
+            if let build = record.build { builds.insert(build) }
             if let first = found[record.cell] {
                 guard first.record.traceIdentity == record.traceIdentity,
                       first.record.result?.withoutTimings == record.result?.withoutTimings else {
@@ -85,8 +89,10 @@ public struct SweepMerge: Sendable {
             }
         }
         let duplicated = expected.compactMap { cell in duplicatePlaces[cell].map { (cell: cell, places: $0) } }
-        return SweepMerge(manifest: manifest, results: results, resultCells: resultCells, refused: refused, missing: missing, duplicated: duplicated,
-                          damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
+        var merge = SweepMerge(manifest: manifest, results: results, resultCells: resultCells, refused: refused, missing: missing,
+                               duplicated: duplicated, damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
+        merge.builds = builds.sorted()
+        return merge
     }
 
     /// ``results`` as `compare` reports them: a trace's policy has one result per capacity, so
@@ -129,12 +135,16 @@ public struct SweepMerge: Sendable {
             notes.append("\(refused.count) cell(s) refused by their policy, e.g. \(first.cell.description): \(first.reason)")
         }
         if versions.count > 1 { notes.append("records were written by cachebench versions \(versions.joined(separator: ", "))") }
+        if builds.count > 1 {
+            notes.append("records were written by \(builds.count) builds of the program (\(builds.joined(separator: ", "))): "
+                         + "if a policy's code changed between them, its cells mix old and new code (sweep into a new folder to redo them)")
+        }
         return notes
     }
 
     /// The merged report: `compare`'s `{ "trace", "results" }` (`trace` when the sweep has one
     /// trace), plus `traces`, `cells` (expected), `missing` and `duplicated` (cells as `trace`,
-    /// `policy`, `capacity`), `refused` (cells with the policy's `reason`), `versions` and `notes`.
+    /// `policy`, `capacity`), `refused` (cells with the policy's `reason`), `versions`, `builds` and `notes`.
     public var json: JSONValue {
         func cellJSON(_ cell: SweepCell) -> JSONValue {
             .object([("trace", .string(cell.trace)), ("policy", .string(cell.policy)), ("capacity", .string(cell.capacity.label))])
@@ -153,6 +163,7 @@ public struct SweepMerge: Sendable {
             })),
             ("duplicated", .array(duplicated.map { cellJSON($0.cell) })),
             ("versions", .array(versions.map { .string($0) })),
+            ("builds", .array(builds.map { .string($0) })),
             ("notes", .array(notes.map { .string($0) })),
         ]
         return .object(fields)

@@ -3,7 +3,8 @@ import EvictionPolicies
 /// One finished cell as it is stored: one line of JSON that checks itself.
 ///
 /// The line is a JSON object: the cell (`cell` identity, `trace`, `traceIdentity`, `policy`,
-/// `capacity`, `configuration`), the tool's `version`, the `shard` that ran it, the `result`
+/// `capacity`, `configuration`), the tool's `version` and `build` (``ToolVersion/build``; absent
+/// when unknown, and in records written before builds were recorded), the `shard` that ran it, the `result`
 /// (the contract's `replay` object) or, for a cell the policy cannot be configured for (LIRS at a
 /// capacity of 1), `refused` with the reason, and last `check`, the FNV-1a hash of everything before it.
 /// A line cut short, or damaged in any byte, fails the check and counts as absent, so its cell
@@ -19,6 +20,8 @@ public struct SweepRecord: Sendable, Equatable {
     public var configurationKey: String
     /// The version of cachebench that made it.
     public var version: String
+    /// The build of the program that made it (``ToolVersion/build``), when known.
+    public var build: String?
     /// The shard that ran it (`K/N`).
     public var shard: String
     /// The replay's result; `nil` when the policy refused the cell's configuration.
@@ -29,12 +32,14 @@ public struct SweepRecord: Sendable, Equatable {
 
     /// Creates a record.
     public init(cell: SweepCell, identity: String, traceIdentity: TraceIdentity, configurationKey: String,
-                version: String = ToolVersion.current, shard: String, result: ReplayResult?, refusal: String? = nil) {
+                version: String = ToolVersion.current, build: String? = ToolVersion.build, shard: String,
+                result: ReplayResult?, refusal: String? = nil) {
         self.cell = cell
         self.identity = identity
         self.traceIdentity = traceIdentity
         self.configurationKey = configurationKey
         self.version = version
+        self.build = build
         self.shard = shard
         self.result = result
         self.refusal = result == nil ? (refusal ?? "no result") : nil
@@ -48,7 +53,9 @@ public struct SweepRecord: Sendable, Equatable {
         let body = JSONValue.object([
             ("cell", .string(identity)), ("trace", .string(cell.trace)), ("traceIdentity", .string(traceIdentity.description)),
             ("policy", .string(cell.policy)), ("capacity", .string(cell.capacity.key)),
-            ("configuration", .string(configurationKey)), ("version", .string(version)), ("shard", .string(shard)),
+            ("configuration", .string(configurationKey)), ("version", .string(version)),
+        ] + (build.map { [("build", JSONValue.string($0))] } ?? []) + [
+            ("shard", .string(shard)),
             result.map { ("result", $0.json) } ?? ("refused", .string(refusal ?? "")),
         ]).serialized()
         return String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}"
@@ -78,8 +85,8 @@ public struct SweepRecord: Sendable, Equatable {
             return nil
         }
         self.init(cell: SweepCell(trace: trace, policy: policy, capacity: capacity), identity: identity,
-                  traceIdentity: traceIdentity, configurationKey: configurationKey, version: version, shard: shard,
-                  result: result, refusal: object["refused"]?.stringValue)
+                  traceIdentity: traceIdentity, configurationKey: configurationKey, version: version,
+                  build: object["build"]?.stringValue, shard: shard, result: result, refusal: object["refused"]?.stringValue)
     }
 }
 

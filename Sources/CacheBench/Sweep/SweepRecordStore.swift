@@ -48,6 +48,19 @@ public struct SweepRecordStore: Sendable {
             Set(entries.map { Self.recordKey(identity: $0.record.identity, trace: $0.record.cell.trace) })
         }
 
+        /// The keys (as ``recorded()``'s) of the cells recorded only by builds other than `build`
+        /// (records that name no build are taken for this one). Empty when `build` is unknown.
+        /// O(records).
+        public func recordedByOtherBuilds(than build: String?) -> Set<String> {
+            guard let build else { return [] }
+            var other = Set<String>(), same = Set<String>()
+            for entry in entries {
+                let key = Self.recordKey(identity: entry.record.identity, trace: entry.record.cell.trace)
+                if let recordBuild = entry.record.build, recordBuild != build { other.insert(key) } else { same.insert(key) }
+            }
+            return other.subtracting(same)
+        }
+
         /// The key ``recorded()`` files a cell under.
         public static func recordKey(identity: String, trace: String) -> String { identity + "\u{0}" + trace }
     }

@@ -102,6 +102,13 @@ public protocol EvictionPolicy<Key, Value> {
     /// limit change, so the cache is within its new limits at once. The default does nothing.
     mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>)
 
+    /// Runs the queued work that, in the library this policy models, a read of the cache's state
+    /// waits for: AFNetworking's reads (`memoryUsage`, `imageWithIdentifier:`) queue behind its
+    /// purge barrier, so they see the purge an earlier add queued, while YYMemoryCache's
+    /// `totalCost` does not wait for its background trim. ``Cache`` calls it before ``count``,
+    /// ``totalCost`` and ``Cache/contains(_:)`` answer. The default does nothing.
+    mutating func willRead(observer: inout some EvictionObserver<Key, Value>)
+
     /// Cache-aside access: a hit if `key` is resident, otherwise `value` is inserted with `cost`.
     ///
     /// The default implementation is ``EvictionPolicy/lookup(_:observer:)`` followed, on a miss, by
@@ -187,6 +194,9 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {}
+
+    @inlinable
+    public mutating func willRead(observer: inout some EvictionObserver<Key, Value>) {}
 
     public var extraMetrics: [PolicyMetric] { [] }
 }

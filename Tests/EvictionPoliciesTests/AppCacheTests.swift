@@ -180,6 +180,35 @@ struct AppCacheTests {
         #expect(af.totalCost <= 100 && af.count < 2)
     }
 
+    @Test("reads see what the library's reads see: AFNetworking's wait for the queued purge, YYMemoryCache's do not")
+    func readsAfterAQueuedPurge() throws {
+        // AFNetworking's A1: ten images of 100 bytes under a capacity of 1000, preferred 600; image
+        // 0 is read, then an eleventh is added. Its purge is queued behind the add, and every read
+        // (memoryUsage, imageWithIdentifier:) is a dispatch_sync queued behind it.
+        let clock = CacheClock { 0 }
+        func af<P: EvictionPolicy>(_ type: P.Type) throws -> Cache<String, Int> where P.Key == String, P.Value == CacheEntry<Int> {
+            let cache = try Cache<String, Int>(policyType: type, costLimit: 1_000, options: ["preferred": "0.6"],
+                                               clock: clock, observesSystemEvents: false)
+            for i in 0...9 { cache.setValue(i, forKey: "\(i)", cost: 100) }
+            _ = cache.value(forKey: "0")
+            cache.setValue(10, forKey: "10", cost: 100)
+            return cache
+        }
+        for (name, read) in [("totalCost", { (c: Cache<String, Int>) in c.totalCost == 600 }),
+                             ("count", { $0.count == 6 }),
+                             ("contains", { !$0.contains("1") && $0.contains("0") && $0.contains("10") })] {
+            #expect(try read(af(AFAutoPurgingImageCache<String, CacheEntry<Int>>.self)), "af-lru \(name)")
+            #expect(try read(af(AlamofireAutoPurgingImageCache<String, CacheEntry<Int>>.self)), "afi-lru \(name)")
+        }
+        // YYMemoryCache's Y2: the cost trim a set queues runs on a background queue; totalCost and
+        // containsObjectForKey: read under the lock without waiting for it.
+        let yy = try Cache<String, Int>(policyType: YYMemoryCache<String, CacheEntry<Int>>.self, costLimit: 100,
+                                        clock: clock, observesSystemEvents: false)
+        yy.setValue(1, forKey: "a", cost: 60)
+        yy.setValue(2, forKey: "b", cost: 60)
+        #expect(yy.totalCost == 120 && yy.count == 2 && yy.contains("a"))
+    }
+
     @Test("a limit the policy cannot take leaves the cache unchanged; none at all every policy takes")
     func rejectedLimit() {
         let cache = Cache<String, Int>(policy: .s3fifo, costLimit: 100, observesSystemEvents: false)

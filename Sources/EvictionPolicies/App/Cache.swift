@@ -232,7 +232,10 @@ public final class Cache<Key: Hashable, Value> {
     /// access.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        _withState(.limit) { _, observer in _call(_Contains(), key, &observer) }
+        _withState(.limit) { _, observer in
+            _core.willRead(observer: &observer)
+            return _call(_Contains(), key, &observer)
+        }
     }
 
     /// Removes every entry. Not an eviction: the ``evictionHandler`` does not see them.
@@ -245,10 +248,20 @@ public final class Cache<Key: Hashable, Value> {
     }
 
     /// The number of entries (expired ones not yet removed included).
-    public var count: Int { _withState(.limit) { _, _ in _core.count() } }
+    public var count: Int {
+        _withState(.limit) { _, observer in
+            _core.willRead(observer: &observer)
+            return _core.count()
+        }
+    }
 
     /// The sum of the entries' costs.
-    public var totalCost: Int { _withState(.limit) { _, _ in _core.totalCost() } }
+    public var totalCost: Int {
+        _withState(.limit) { _, observer in
+            _core.willRead(observer: &observer)
+            return _core.totalCost()
+        }
+    }
 
     // MARK: Limits and time
 

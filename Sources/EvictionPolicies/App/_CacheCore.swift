@@ -34,6 +34,7 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func advance(to time: Double, observer: inout Observer) {}
     @usableFromInline func handle(_ event: CacheEvent, observer: inout Observer) {}
     @usableFromInline func finishDeferredWork(observer: inout Observer) {}
+    @usableFromInline func willRead(observer: inout Observer) {}
     /// Without a key ring: the keys of the entries that expire at or before `time`.
     @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
@@ -219,6 +220,10 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 
     override func finishDeferredWork(observer: inout Observer) {
         policy.pointee.finishDeferredWork(observer: &observer)
+    }
+
+    override func willRead(observer: inout Observer) {
+        policy.pointee.willRead(observer: &observer)
     }
 
     override func expiredKeys(by time: Double) -> [Key] {

@@ -129,6 +129,12 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
         purge(observer: &observer)
     }
 
+    /// `memoryUsage` and `imageWithIdentifier:` are `dispatch_sync` reads, queued behind the
+    /// purge barrier an earlier add queued: a read sees the purged cache.
+    @inlinable public mutating func willRead(observer: inout some EvictionObserver<Key, Value>) {
+        willOperate(observer: &observer)
+    }
+
     /// A memory warning calls `removeAllImages` (a synchronous barrier); background does nothing.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {

@@ -62,5 +62,10 @@ extension ForwardingPolicy {
         base.finishDeferredWork(observer: &observer)
     }
 
+    @inlinable
+    public mutating func willRead(observer: inout some EvictionObserver<Key, Value>) {
+        base.willRead(observer: &observer)
+    }
+
     @inlinable public mutating func noteNextAccess(_ index: Int64) { base.noteNextAccess(index) }
 }

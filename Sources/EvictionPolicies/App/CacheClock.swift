@@ -22,7 +22,10 @@ public struct CacheClock: Sendable {
 
 /// What a ``Cache`` does on a memory warning (or memory pressure).
 public enum MemoryWarningResponse: Sendable, Equatable {
-    /// Remove every entry: what NSCache, YYMemoryCache, SDWebImage and Nuke do. The default.
+    /// Remove every entry: what YYMemoryCache, PINMemoryCache, SDWebImage's memory cache,
+    /// Kingfisher, Nuke and AFNetworking's image cache do. The default. (NSCache itself differs:
+    /// on Apple platforms it removes some entries under memory pressure, and
+    /// swift-corelibs-foundation's observes nothing.)
     case removeAll
     /// Keep this fraction (0–1) of the entries and of their total cost, rounded down (for example
     /// `.trim(toFraction: 0.5)` halves the cache). A policy that names its victims (LRU, FIFO,

@@ -15,7 +15,9 @@
 /// key's old value. With images of very different sizes, prefer
 /// ``lru``, ``sieve`` or ``tinyLFU``, or check ``Cache/contains(_:)`` after a set.
 public enum CachePolicy: String, Sendable, CaseIterable {
-    /// Least recently used (``LRUCache``): NSCache-family behaviour, the safe default.
+    /// Least recently used (``LRUCache``): the order YYMemoryCache, PINCache (by date), Nuke and
+    /// AFNetworking's image cache evict in; the safe default. (NSCache is not LRU: ``CorelibsNSCache`` and
+    /// ``DarwinNSCacheApproximation`` model its orders, as policies chosen by type.)
     case lru
     /// First in, first out (``FIFOCache``).
     case fifo

@@ -294,8 +294,15 @@ struct CompareCommandTests {
         let results = try #require(json.json?["results"] as? [[String: Any]])
         #expect(results.map { $0["misses"] as? Int ?? 0 } == [6657, 1409])
         #expect(results.allSatisfy { $0["method"] as? String == "stack-distance" })
+        #expect(results.allSatisfy { $0["capacitySource"] as? String == "option" })
         let csv = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--points", "5", "--format", "csv"])
         #expect(csv.stdout.hasPrefix("capacity,objects,hitRatio,missRatio"))
+        // The points mrc chooses are fractions of the working set, for LRU's pass and MINISIM alike.
+        for policy in ["lru", "fifo"] {
+            let chosen = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--points", "4", "--policy", policy, "--format", "json"])
+            let points = try #require(chosen.json?["results"] as? [[String: Any]], "\(chosen.stderr)")
+            #expect(points.count == 4 && points.allSatisfy { $0["capacitySource"] as? String == "working-set-fraction" }, "\(policy)")
+        }
     }
 
     @Test("the bundled baseline gate passes, as the CI workflow runs it")

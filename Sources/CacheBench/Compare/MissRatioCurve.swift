@@ -59,6 +59,16 @@ public enum MissRatioCurve {
                 })
             }
         }
+        /// Points chosen here are fractions of the working set (from 1/1000 to all of it), whatever
+        /// sizes they resolve to: the results say so, as for `--capacities 0.1`.
+        func sourced(_ result: CompareResult) -> CompareResult {
+            guard capacities == nil else { return result }
+            var result = result
+            for i in result.results.indices where result.results[i].capacitySource == .option {
+                result.results[i].capacitySource = .workingSetFraction
+            }
+            return result
+        }
         // The exact one-pass curve is LRU's: a policy given options runs as itself.
         if !registered.descriptor.evictsAsLRU || !window.isWholeTrace || !options.values.isEmpty {
             // Points chosen here (not given) that the policy refuses, the smallest (LIRS needs 3
@@ -73,7 +83,7 @@ public enum MissRatioCurve {
                     if !skipped.isEmpty {
                         result.notes.append("\(policy): \(skipped.count) of the chosen capacities left out, below what the policy takes (\(skipped.joined(separator: "; ")))")
                     }
-                    return result
+                    return sourced(result)
                 } catch {
                     guard capacities == nil, list.items.count > 2, case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
                     skipped.append("\(SweepCapacity(list.items[0]).label): \(refusal.description)")
@@ -90,6 +100,6 @@ public enum MissRatioCurve {
         if let admission {
             result.notes.append("\(policy): simulated at each capacity behind admission \(admission.name) (the stack-distance pass cannot model a rule that refuses misses)")
         }
-        return result
+        return sourced(result)
     }
 }

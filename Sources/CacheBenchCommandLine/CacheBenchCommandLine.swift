@@ -132,6 +132,10 @@ func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebe
     guard let first = words.first else { return usageError(usage) }
     if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
+        // `help COMMAND` takes nothing after the command, as no command takes a stray word.
+        if let stray = words.dropFirst(2).first(where: { $0 != "--help" && $0 != "-h" }) {
+            return usageError("\(program) help: unexpected argument '\(stray)' (usage: \(program) help [COMMAND])")
+        }
         if words.count > 1, let command = commands[words[1]] { return printHelp(naming(program, in: command.help)) }
         // `help --help` and `help help`: the top-level usage, which says how help works.
         if words.count > 1, ["--help", "-h", "help"].contains(words[1]) { return printHelp(usage) }

@@ -176,11 +176,20 @@ struct CommandLineTests {
         #expect(note.contains("of 113872 requests") && !note.contains("(113872 of 113872") && note.contains("1 of 2 capacities sampled more"), "\(note)")
     }
 
-    @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"], ["help", "--help"], ["help"]])
+    @Test("--help on every command", arguments: [["--help"], ["replay", "--help"], ["policies", "--help"], ["help", "replay"], ["help", "--help"], ["help"],
+                                                 ["help", "replay", "--help"]])
     func help(arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE"))
+    }
+
+    @Test("help takes one command name and nothing more, as every command refuses a stray word")
+    func helpWithStrayWords() throws {
+        for arguments in [["help", "replay", "extra"], ["help", "replay", "compare"], ["help", "nosuch"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments)")
+        }
     }
 
     /// Each command's help lists its options, --help among them, and its exit codes.

@@ -146,16 +146,14 @@ enum SweepCommand {
                          admission: try AdmissionOptions.choice(arguments))
     }
 
-    /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files; each
-    /// path once, in the order first named, spelled plainly (``plainPath(_:)``), so that
-    /// `./eq/*.csv` and `eq/*.csv` name one sweep's traces.
+    /// `--traces` values: comma-separated paths, globs (sorted matches) and `@LIST` files, in the
+    /// order named, spelled plainly (``plainPath(_:)``), so that `./eq/*.csv` and `eq/*.csv` name
+    /// one sweep's traces. A path named twice (`a.csv,a.csv`, or a glob that matches a listed
+    /// path) is kept twice, for ``Sweep/validate(_:registry:)`` to refuse as it refuses two
+    /// spellings or a link of one file: a sweep never drops a trace it was given in silence.
     static func expandTraces(_ values: [String]) throws(CommandLineError) -> [String] {
         var paths: [String] = []
-        var seen = Set<String>()
-        func add(_ path: String) {
-            let plain = plainPath(path)
-            if seen.insert(plain).inserted { paths.append(plain) }
-        }
+        func add(_ path: String) { paths.append(plainPath(path)) }
         for value in values {
             for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
                 if item == "-" {

@@ -308,6 +308,12 @@ struct SweepCommandTests {
         let twice = try CLI.run(["sweep", "--traces", "Traces/loop.csv,Traces/../Traces/loop.csv", "--policies", "fifo",
                                  "--capacities", "0.1", "--output", scratchFolder()])
         #expect(twice.status == 2 && twice.stderr.contains("named twice"))
+        // The same spelling twice, across two --traces, or a glob over a listed path: named twice too.
+        for traces in [["Traces/loop.csv,Traces/loop.csv"], ["Traces/loop.csv", "./Traces/loop.csv"], ["Traces/loop.csv,Traces/loo*.csv"]] {
+            let run = try CLI.run(["sweep"] + traces.flatMap { ["--traces", $0] } + ["--policies", "fifo", "--capacities", "0.1",
+                                                                                     "--output", scratchFolder()])
+            #expect(run.status == 2 && run.stderr.contains("named twice"), "\(traces): \(run.stderr)")
+        }
         let policyTwice = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo,FIFO",
                                        "--capacities", "0.1", "--output", scratchFolder()])
         #expect(policyTwice.status == 2 && policyTwice.stderr.contains("named twice"))

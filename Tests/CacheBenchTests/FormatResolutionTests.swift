@@ -89,6 +89,26 @@ struct FormatResolutionTests {
         #expect(TraceFormatDetection.twitterRecordsFit(Array(oracle.prefix(8192)), recordSize: 22) == .no)
     }
 
+    @Test("oracleGeneral records are known by content whether next-access indices count from 1 (traceConv) or from 0")
+    func nextAccessFromZeroOrOne() throws {
+        // Keys 1, 1, 2, 1: each record's next access, counted both ways, and -1 or INT64_MAX for none.
+        func records(nextAccess: [Int64]) -> Data {
+            var data = Data()
+            for (index, (key, next)) in zip([UInt64(1), 1, 2, 1], nextAccess).enumerated() {
+                withUnsafeBytes(of: UInt32(index).littleEndian) { data.append(contentsOf: $0) }
+                withUnsafeBytes(of: key.littleEndian) { data.append(contentsOf: $0) }
+                withUnsafeBytes(of: UInt32(100).littleEndian) { data.append(contentsOf: $0) }
+                withUnsafeBytes(of: next.littleEndian) { data.append(contentsOf: $0) }
+            }
+            return data
+        }
+        let fromOne = try Self.read(records(nextAccess: [2, 4, -1, -1]), suffix: "")
+        let fromZero = try Self.read(records(nextAccess: [1, 3, Int64.max, -1]), suffix: "")
+        #expect(fromOne.map(\.key) == [1, 1, 2, 1] && fromZero.map(\.key) == fromOne.map(\.key))
+        // A next access at or before the record itself is not oracleGeneral's.
+        #expect(try Self.failure(records(nextAccess: [0, 4, -1, -1]), suffix: "") != nil)
+    }
+
     @Test("a Twitter name on content that contradicts it is an error, not a silent misreading")
     func twitterNameContradicted() throws {
         // oracleGeneral records named twr or sbin (plain or compressed), and each Twitter layout

@@ -79,8 +79,9 @@ public enum TraceFormatDetection {
     /// records), and `.sbin` must be matched before `.bin`.
     public static let formats: [TraceFormatEntry] = compressed + [lcs, vscsi, twrNS, twr, oracleGeneral, csv]
 
-    /// libCacheSim's 24-byte records: binary, and each record's next-access index is -1 or
-    /// after the record itself.
+    /// libCacheSim's 24-byte records: binary, and each record's next-access index is -1 (or
+    /// `INT64_MAX`) or after the record itself, counted from 1 as traceConv writes it or from 0
+    /// as other converters do (libCacheSim's reader takes both).
     public static let oracleGeneral = TraceFormatEntry(
         name: "oracleGeneral binary", format: .oracleGeneral, suffixes: [".bin", ".oraclegeneral"],
         sniff: { prefix in
@@ -91,7 +92,7 @@ public enum TraceFormatDetection {
                 let next = prefix.withUnsafeBytes {
                     Int64(littleEndian: $0.loadUnaligned(fromByteOffset: index * OracleGeneralReader.recordSize + 16, as: Int64.self))
                 }
-                if next != -1 && next <= Int64(index + 1) { return .no }
+                if next != -1 && next <= Int64(index) { return .no }
             }
             return .likely
         },

@@ -29,7 +29,9 @@ import _CSupport
 ///   generator's number times the resident count), then the ring's residents are
 ///   considered; the lowest density goes (the first seen among equals). The victim's density
 ///   enters the running average (decay 0.9) and its eviction is counted at its class and age.
-/// - An object larger than the capacity is never inserted.
+/// - An object larger than the capacity is never inserted, and a hit keeps the object's size (the
+///   research convention; libCacheSim's `LHD_find` gives it the request's, so the two differ on
+///   traces where a key's size changes).
 ///
 /// The ring holds slots: a ring member that leaves is forgotten there, where libCacheSim keeps
 /// its key and would consider it again if it came back before the ring turned. The draws come

@@ -7,9 +7,11 @@
 ///
 /// **Rule** (libCacheSim 0.3.5 `LRUProb.c`). One list; a miss evicts from the tail until the new
 /// object fits (cost and count) and inserts it at the head. A hit moves its object to the head
-/// when a random draw is a multiple of `threshold`, the integer part of `1 / prob`, as
-/// libCacheSim computes it (`(int)1.0 / prob` truncated into an `int`): so `prob=0.5` promotes
-/// half the hits, `prob=0.3` a third of them, and `prob=1` every hit (plain LRU). An object
+/// when a random draw is a multiple of `threshold`, the integer part of `1 / prob` with `prob`
+/// read as a 32-bit float, as libCacheSim computes it (`strtof`, then `(int)1.0 / prob` truncated
+/// into an `int`): so `prob=0.5` promotes half the hits, `prob=0.3` a third of them, `prob=1`
+/// every hit (plain LRU), and `prob=0.2`, whose float is 0.2000000030, a quarter of them (1/prob
+/// is 4.99999992), as `prob=0.1` a ninth and `prob=0.05` a nineteenth. An object
 /// larger than the capacity is never inserted. The draws come from a generator seeded by `seed`.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1).
@@ -36,8 +38,10 @@ public struct LRUProbCache<Key: Hashable, Value>: SlotPolicy {
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
         let probability = try options.double("prob", default: 0.5, in: 1e-9...1)
-        // libCacheSim's `(int)1.0 / prob` stored in an int: the integer part of 1/prob.
-        threshold = UInt64((1 / probability).rounded(.towardZero))
+        // libCacheSim reads `prob` with strtof (the text rounded once, to a float) and stores
+        // `(int)1.0 / prob` in an int: the integer part of 1/prob in double arithmetic.
+        let single = options.values["prob"].flatMap { Float($0) } ?? Float(probability)
+        threshold = UInt64(max(1, (1 / Double(single)).rounded(.towardZero)))
         generator = SeededGenerator(seed: UInt64(bitPattern: Int64(try options.integer("seed", default: 1))))
     }
 

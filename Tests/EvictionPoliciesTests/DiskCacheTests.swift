@@ -42,13 +42,73 @@ struct DiskCacheTests {
         let cache = try DiskCache(directory: directory, policy: .fifo, sizeLimit: 10_000, countLimit: 3)
         for n in 0..<5 { try cache.setData(bytes(n, 10), forKey: "k\(n)") }
         #expect(cache.count == 3 && !cache.contains("k0") && !cache.contains("k1"))
-        try cache.setData(bytes(9, 20_000), forKey: "huge")
+        #expect(try cache.setData(bytes(9, 20_000), forKey: "huge") == false)
         #expect(try cache.data(forKey: "huge") == nil && cache.count == 3)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path)
         #expect(files.count == 3)
         try cache.removeAll()
         #expect(cache.count == 0 && cache.totalSize == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).isEmpty)
+    }
+
+    @Test("a set the policy refuses returns false and leaves the key without an entry, on disk too, for every policy")
+    func refusedSets() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for policy in [CachePolicy.lru, .lirs, .s3fifo, .twoQueue] {
+            let folder = directory.appendingPathComponent(policy.rawValue)
+            let cache = try DiskCache(directory: folder, policy: policy, sizeLimit: 100_000)
+            #expect(try cache.setData(Data("old".utf8), forKey: "k"))
+            #expect(try cache.setData(Data("old".utf8), forKey: "other"))
+            // Larger than the limit: refused by every policy before any file is written.
+            #expect(try cache.setData(bytes(1, 100_001), forKey: "k") == false, "\(policy)")
+            #expect(try cache.data(forKey: "k") == nil && !cache.contains("k") && cache.contains("other"), "\(policy)")
+            // Above the policy's own share (LIRS 1 %, S3-FIFO 10 %, 2Q 25 %): refused after writing.
+            #expect(try cache.setData(Data("old".utf8), forKey: "k"))
+            let share = policy == .lirs ? 5_000 : policy == .s3fifo ? 20_000 : policy == .twoQueue ? 30_000 : nil
+            if let share {
+                #expect(try cache.setData(bytes(2, share), forKey: "k") == false, "\(policy)")
+                #expect(try cache.data(forKey: "k") == nil && !cache.contains("k"), "\(policy)")
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("entries").path)
+            #expect(files.count == cache.count, "\(policy): no file stays for a refused entry")
+            // Reopened, the refused key stays absent and what was kept is kept.
+            let reopened = try DiskCache(directory: folder, policy: policy, sizeLimit: 100_000)
+            #expect(try reopened.data(forKey: "other") == Data("old".utf8) && !reopened.contains("k") || share == nil, "\(policy)")
+        }
+    }
+
+    @Test("a relative directory is resolved once, at opening")
+    func relativeDirectory() throws {
+        let cache = try DiskCache(directory: URL(string: "relative-\(UUID().uuidString)")!)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        #expect(cache.directory.path.hasPrefix("/"))
+        #expect(cache.directory.path.hasPrefix(FileManager.default.currentDirectoryPath))
+    }
+
+    @Test("concurrent stores of one key through the tiered cache leave both tiers with one value, sync and async")
+    func concurrentStoresAgree() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        for round in 0..<20 {
+            var cost: (@Sendable (String) -> Int)?
+            if round % 2 == 1 { cost = { (value: String) -> Int in value.utf8.count } }
+            let tiers = TieredCache<String>(memory: Cache(costLimit: 1 << 20, observesSystemEvents: false), disk: disk,
+                                            encode: { Data($0.utf8) }, decode: { String(decoding: $0, as: UTF8.self) },
+                                            memoryCost: cost)
+            if round < 10 {
+                DispatchQueue.concurrentPerform(iterations: 16) { i in try? tiers.setValue("v\(i)", forKey: "same") }
+            } else {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for i in 0..<16 { group.addTask { try await tiers.setValue("v\(i)", forKey: "same") } }
+                    try await group.waitForAll()
+                }
+            }
+            let inMemory = tiers.memory.value(forKey: "same")
+            let onDisk = try await disk.data(forKey: "same").map { String(decoding: $0, as: UTF8.self) }
+            #expect(inMemory != nil && inMemory == onDisk, "round \(round): memory \(inMemory ?? "nil"), disk \(onDisk ?? "nil")")
+        }
     }
 
     @Test("age limit on a clock the test moves, across a reopen")
@@ -473,6 +533,34 @@ struct DiskCacheTests {
         _ = chattr("-i", stuck.path)
         try cache.setData(bytes(5, 5), forKey: "other")
         #expect(try FileManager.default.contentsOfDirectory(atPath: entries).count == cache.count, "the stuck file goes at the next write")
+    }
+
+    @Test("a file that could not be deleted (cleared, removed or evicted) is no entry after a relaunch with no write between",
+          arguments: ["removeAll", "removeData", "evict"])
+    func undeletedFilesStayGone(how: String) throws {
+        let directory = temporaryDirectory()
+        var cache: DiskCache? = try DiskCache(directory: directory, sizeLimit: 30)
+        try cache?.setData(Data("secret".utf8), forKey: "a")
+        let stuck = try onlyEntryFile(directory)
+        defer {
+            _ = chattr("-i", stuck.path)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        guard chattr("+i", stuck.path) else { return }   // no immutable flag here: nothing to check
+        switch how {
+        case "removeAll": #expect(throws: DiskCacheError.self) { try cache?.removeAll() }
+        case "removeData": #expect(throws: DiskCacheError.self) { try cache?.removeData(forKey: "a") }
+        default: try cache?.setData(bytes(1, 30), forKey: "big")   // evicts "a", whose file stays
+        }
+        #expect(cache?.contains("a") == false)
+        cache = nil
+        // Still undeletable at the next opening: not taken for an entry, and deleted once it can be.
+        var reopened = try DiskCache(directory: directory, sizeLimit: 30)
+        #expect(try reopened.data(forKey: "a") == nil && !reopened.contains("a"), "\(how)")
+        _ = chattr("-i", stuck.path)
+        reopened = try DiskCache(directory: directory, sizeLimit: 30)
+        #expect(try reopened.data(forKey: "a") == nil && !FileManager.default.fileExists(atPath: stuck.path), "\(how)")
+        #expect(reopened.count == (how == "evict" ? 1 : 0))
     }
 
     @Test("a journal that cannot be written: reads still answer, a set throws and stores nothing, and no temporary file is left; the tiered cache takes its memory copy back")

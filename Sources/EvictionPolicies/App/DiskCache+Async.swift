@@ -18,8 +18,10 @@ extension DiskCache {
         try await offThread { try self.data(forKey: key) }
     }
 
-    /// Stores `data` under `key`, written off the caller's thread; on return it is on the disk.
-    public func setData(_ data: Data, forKey key: String) async throws {
+    /// Stores `data` under `key`, written off the caller's thread; on a return of `true` it is on
+    /// the disk (`false`: the policy refused it, as the synchronous ``setData(_:forKey:)-62mvz`` says).
+    @discardableResult
+    public func setData(_ data: Data, forKey key: String) async throws -> Bool {
         try await offThread { try self.setData(data, forKey: key) }
     }
 
@@ -45,8 +47,10 @@ extension DiskCache {
         return try JSONDecoder().decode(T.self, from: data)
     }
 
-    /// Stores `value` under `key`, encoded as JSON.
-    public func setValue<T: Encodable>(_ value: T, forKey key: String) throws {
+    /// Stores `value` under `key`, encoded as JSON; `false` when the policy refused it (see
+    /// ``setData(_:forKey:)-62mvz``).
+    @discardableResult
+    public func setValue<T: Encodable>(_ value: T, forKey key: String) throws -> Bool {
         try setData(try JSONEncoder().encode(value), forKey: key)
     }
 
@@ -55,8 +59,10 @@ extension DiskCache {
         try await offThread { try self.value(T.self, forKey: key) }
     }
 
-    /// Stores `value` under `key`, encoded and written off the caller's thread.
-    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String) async throws {
+    /// Stores `value` under `key`, encoded and written off the caller's thread; `false` when the
+    /// policy refused it.
+    @discardableResult
+    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String) async throws -> Bool {
         try await offThread { try self.setValue(value, forKey: key) }
     }
 }

@@ -35,7 +35,8 @@ import Foundation
 ///   removes it, it still counts in ``count``, ``totalSize`` and ``contains(_:)``, as an
 ///   expired entry of ``Cache`` does.
 /// - **Failures.** A set that throws stored nothing (the old value stays), and one that
-///   returns stored the new value; a read throws only when the entry's file cannot be read (the
+///   returns `true` stored the new value (`false`: the policy refused the entry, as a ``Cache``
+///   refuses one larger than its limit, and the key has no entry); a read throws only when the entry's file cannot be read (the
 ///   order of use it writes to the journal is bookkeeping that a full disk may lose).
 /// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
 ///   thread; the `async` ones on a background queue. Reads of different keys run in parallel;
@@ -63,7 +64,8 @@ public final class DiskCache: @unchecked Sendable {
     /// Opens (or creates) the cache in `directory`.
     ///
     /// - Parameters:
-    ///   - directory: a directory the cache owns; it is created if needed.
+    ///   - directory: a directory the cache owns; it is created if needed. A relative path is
+    ///     resolved against the current directory once, here.
     ///   - policy: which entries go when a limit is reached.
     ///   - sizeLimit: the most bytes of data kept, or `nil` (or 0) for none. Policies that are not
     ///     ``CachePolicy/supportsCountLimit`` need one.
@@ -82,6 +84,9 @@ public final class DiskCache: @unchecked Sendable {
     ///   ``PolicyConfigurationError`` when the policy cannot take the limits.
     public init(directory: URL, policy: CachePolicy = .lru, sizeLimit: Int? = nil, countLimit: Int? = nil,
                 ageLimit: Double? = nil, clock: CacheClock = .system, durable: Bool = true) throws {
+        // A relative path is resolved now, against the current directory, so that a later
+        // `chdir` does not move the cache.
+        let directory = directory.path.hasPrefix("/") ? directory : URL(fileURLWithPath: directory.path, isDirectory: true).absoluteURL
         self.directory = directory
         entriesPath = directory.appendingPathComponent("entries").path
         temporaryPath = directory.appendingPathComponent("tmp").path
@@ -147,13 +152,24 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Stores `data` under `key`, replacing what was there, and deletes what the policy evicts to
-    /// make room. When it returns, the entry is on the disk.
-    public func setData(_ data: Data, forKey key: String) throws {
+    /// make room. When it returns `true`, the entry is on the disk.
+    ///
+    /// - Returns: `false` when the policy refuses the entry, as it refuses one in a ``Cache``: every
+    ///   policy one larger than `sizeLimit` (no file is written for it), and LIRS, 2Q and S3-FIFO
+    ///   one above their share of the limit (see ``CachePolicy``). Then the key has no entry: like
+    ///   every set, a refused one replaces the old value, here by nothing.
+    /// - Throws: ``DiskCacheError`` when the file cannot be written; then nothing changed.
+    @discardableResult
+    public func setData(_ data: Data, forKey key: String) throws -> Bool {
         let key = Self.canonical(key)
+        if let limit = index.costLimit, data.count > limit {
+            try lock.withLock { () throws in try removeLocked(key) }
+            return false
+        }
         let name = _DiskFile.name(forKey: key)
         let bytes = _DiskFile.encode(key: key, data: data)
         let temporary = try writeTemporary(bytes)
-        try lock.withLock { () throws in
+        return try lock.withLock { () throws -> Bool in
             if journal.needsRewrite { try? compactJournal() }
             // Announced before the rename: a crash between the rename and the set record leaves
             // the file newer than the journal says, and opening reads the announced files again.
@@ -173,10 +189,12 @@ public final class DiskCache: @unchecked Sendable {
             records[key] = record
             try? journal.append(_DiskJournal.setLine(key: key, record: record))
             index.setValue((), forKey: key, cost: data.count)
-            // A policy may refuse an entry (larger than the limit): then it must not stay on disk.
-            if !index.contains(key) { evicted.append(key) }
+            // A policy may refuse an entry (above its share of the limit): then it must not stay on disk.
+            let stored = index.contains(key)
+            if !stored { evicted.append(key) }
             deleteEvicted()
             try? compactJournalIfLong()
+            return stored
         }
     }
 
@@ -206,7 +224,9 @@ public final class DiskCache: @unchecked Sendable {
                 }
             }
             try _POSIX.makeDirectory(temporaryPath)
-            try journal.rewrite([], temporaryDirectory: temporaryPath)
+            // The files left are named, so that an opening deletes them rather than take them
+            // for entries (data the app cleared must not come back).
+            try journal.rewrite([], doomed: undeleted, temporaryDirectory: temporaryPath)
             if let failure { throw failure }
         }
     }
@@ -271,12 +291,14 @@ public final class DiskCache: @unchecked Sendable {
     /// written, opening finds the file gone.)
     @discardableResult
     private func deleteEvicted() -> DiskCacheError? {
-        let names = undeleted + evicted.take().compactMap { records.removeValue(forKey: $0)?.name }
+        let retries = undeleted
+        let names = retries + evicted.take().compactMap { records.removeValue(forKey: $0)?.name }
         undeleted.removeAll()
         var failure: DiskCacheError?
         for name in names {
             do throws(DiskCacheError) { try _POSIX.remove(path(name)) } catch {
-                undeleted.append(name)
+                // A retry that fails again is in the journal already.
+                if retries.contains(name) { undeleted.append(name) } else { doom(name) }
                 failure = failure ?? error
                 continue
             }
@@ -285,12 +307,20 @@ public final class DiskCache: @unchecked Sendable {
         return failure
     }
 
+    /// Notes that the file `name` is no entry but could not be deleted: it is tried again at each
+    /// write, and the journal names it (an `X` record) so that an opening deletes it too rather
+    /// than take it for an entry.
+    private func doom(_ name: String) {
+        if !undeleted.contains(name) { undeleted.append(name) }
+        try? journal.append("X \(name)\n")
+    }
+
     private func removeLocked(_ key: String) throws(DiskCacheError) {
         index.removeValue(forKey: key)
         guard let record = records.removeValue(forKey: key) else { return }
         do { try _POSIX.remove(path(record.name)) } catch {
             // Tried again at the next write; this call failed.
-            undeleted.append(record.name)
+            doom(record.name)
             throw error
         }
         try? journal.append("D \(record.name)\n")
@@ -306,7 +336,7 @@ public final class DiskCache: @unchecked Sendable {
 
     private func compactJournal() throws(DiskCacheError) {
         let entries = records.map { (key: $0.key, record: $0.value) }.sorted { $0.record.lastUse < $1.record.lastUse }
-        try journal.rewrite(entries, temporaryDirectory: temporaryPath)
+        try journal.rewrite(entries, doomed: undeleted, temporaryDirectory: temporaryPath)
     }
 
     /// Reads the journal and the directory, rebuilds the index, deletes what the limits no longer
@@ -329,6 +359,7 @@ public final class DiskCache: @unchecked Sendable {
         let journaled = replay?.records ?? [:]
         var found: [(key: String, record: _DiskRecord)] = []
         var pending = replay?.pending ?? []
+        let doomed = replay?.doomed ?? []
         for (name, entry) in journaled where files.contains(name) {
             // A file whose length is not the one its journal record implies was written after the
             // record (the journal, never synced, lost its tail to a power cut): read like an
@@ -357,11 +388,17 @@ public final class DiskCache: @unchecked Sendable {
         var needsRewrite = replay == nil || replay?.isTorn == true || found.count != journaled.count || !pending.isEmpty
         // Files the journal does not list, newest last, after the journal's entries.
         var unlisted: [(key: String, record: _DiskRecord)] = []
+        var stillDoomed: [String] = []
         for name in files where journaled[name] == nil {
             let path = self.path(name)
             // A folder someone put among the entries is not the cache's: left alone.
             if _POSIX.isDirectory(path) { continue }
             needsRewrite = true
+            // Removed, evicted or cleared, but its deletion failed: deleted now, never adopted.
+            if doomed.contains(name) {
+                if (try? _POSIX.remove(path)) == nil { stillDoomed.append(name) }
+                continue
+            }
             guard name.count == 32, let entry = (try? _DiskFile.read(path)) ?? nil,
                   _DiskFile.name(forKey: entry.key) == name else {
                 try? _POSIX.remove(path)
@@ -378,6 +415,7 @@ public final class DiskCache: @unchecked Sendable {
         let now = clock.now()
         let ageLimit = index.timeToLive
         lock.withLock {
+            undeleted = stillDoomed
             for (key, var record) in found + unlisted {
                 // Two files for one key (written before keys were made canonical: two spellings
                 // of it): the later one stays.

@@ -194,12 +194,14 @@ public final class RecordingDiskCache: @unchecked Sendable {
         return data
     }
 
-    /// ``DiskCache/setData(_:forKey:)-5qky8``, recorded as a `set` (or as the `get` that missed before it).
-    public func setData(_ data: Data, forKey key: String) throws {
+    /// ``DiskCache/setData(_:forKey:)-62mvz``, recorded as a `set` (or as the `get` that missed before it).
+    @discardableResult
+    public func setData(_ data: Data, forKey key: String) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        try base.setData(data, forKey: key)
+        let stored = try base.setData(data, forKey: key)
         recorder.recordSet(key, size: data.count)
+        return stored
     }
 
     /// ``DiskCache/removeData(forKey:)-97s67``, recorded as a `delete`.

@@ -21,7 +21,10 @@
 ///   spread exactly evenly, so the fullest stripe starts evicting before the total reaches the
 ///   limit: with 8 stripes of 25,000 entries, about 1,000 to 3,000 entries (0.5 to 1.5 %) before,
 ///   since the fullest of 8 stripes runs about 1.4 standard deviations (some 200 entries) ahead
-///   of the mean and each of its entries stands for 8.
+///   of the mean and each of its entries stands for 8. A stripe refuses an entry costing more
+///   than its own share of the cost limit, as a ``Cache`` refuses one above its limit: with 8
+///   stripes and 50 MiB, an image over 6.25 MiB is not kept (a ``Cache`` of 50 MiB keeps it).
+///   Give large entries a ``Cache`` of their own, or fewer stripes.
 ///   ``count``, ``totalCost`` and changing a limit visit every stripe, one lock at a time: they
 ///   are not a snapshot when other threads write meanwhile.
 /// - Everything else (time to live, memory warnings, the eviction handler and its thread) is as

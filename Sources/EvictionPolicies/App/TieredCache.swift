@@ -19,7 +19,9 @@ import Foundation
 /// **Threads.** Every method may be called from any thread. A disk hit is copied into memory only
 /// if no store or removal of its key began or ended while it was read and decoded (and none is
 /// in progress): a lookup that raced a newer `setValue` or `removeValue` returns what it read
-/// but never leaves that older value in memory. The bookkeeping is one lock held around the
+/// but never leaves that older value in memory. Stores and removals of one key reach the disk in
+/// the order they reached memory, so once they have all returned both tiers hold the last one's
+/// value (a relaunch finds what memory held). The bookkeeping is one lock held around the
 /// memory tier's calls (not the disk's or the decoding); the memory tier's eviction handler runs
 /// under it and may call this cache again on its own thread. Calls made on ``memory`` directly
 /// bypass it.
@@ -44,6 +46,13 @@ public final class TieredCache<Value> {
     private var inProgress = [Int](repeating: 0, count: 64)
     private var epoch: UInt64 = 0
     private var clearing = 0
+    /// Per stripe: tickets handed to stores and removals in the order of their memory steps, and
+    /// how many of those have done their disk step. A disk step waits for its ticket, so the disk
+    /// sees a key's stores in the order memory saw them: once they have all returned, both tiers
+    /// hold the last one's value.
+    private let diskOrder = NSCondition()
+    private var ticketsIssued = [UInt64](repeating: 0, count: 64)
+    private var ticketsServed = [UInt64](repeating: 0, count: 64)
 
     /// Composes the two tiers.
     ///
@@ -98,9 +107,9 @@ public final class TieredCache<Value> {
             return
         }
         let data = try encode(value)
-        let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, data.count)) }
+        let (stripe, ticket) = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, data.count)) }
         defer { end(stripe) }
-        do { try disk.setData(data, forKey: key) } catch {
+        do { try inTurn(stripe, ticket) { _ = try disk.setData(data, forKey: key) } } catch {
             // The disk kept what it had: so does the cache, rather than a memory copy that a
             // relaunch would not find.
             change(key) { memory.removeValue(forKey: key) }
@@ -110,9 +119,9 @@ public final class TieredCache<Value> {
 
     /// Removes `key` from both tiers.
     public func removeValue(forKey key: String) throws {
-        let stripe = begin(key) { memory.removeValue(forKey: key) }
+        let (stripe, ticket) = begin(key) { memory.removeValue(forKey: key) }
         defer { end(stripe) }
-        try disk.removeData(forKey: key)
+        try inTurn(stripe, ticket) { try disk.removeData(forKey: key) }
     }
 
     /// Empties both tiers.
@@ -157,15 +166,36 @@ public final class TieredCache<Value> {
     }
 
     /// Begins a store or removal of `key` whose disk step follows: counts it, runs its memory
-    /// step under the lock, and returns the stripe for ``end(_:)``.
-    private func begin(_ key: String, memoryStep: () -> Void) -> Int {
+    /// step under the lock, and returns the stripe for ``end(_:)`` and the ticket for
+    /// ``inTurn(_:_:_:)``, which its disk step must run through (exactly once).
+    private func begin(_ key: String, memoryStep: () -> Void) -> (stripe: Int, ticket: UInt64) {
         let stripe = Self.stripe(of: key)
         lock.lock()
         defer { lock.unlock() }
         changes[stripe] &+= 1
         inProgress[stripe] += 1
+        diskOrder.lock()
+        let ticket = ticketsIssued[stripe]
+        ticketsIssued[stripe] &+= 1
+        diskOrder.unlock()
         memoryStep()
-        return stripe
+        return (stripe, ticket)
+    }
+
+    /// Runs `diskStep` once the disk steps of the stripe's earlier tickets are done, then lets the
+    /// next one go (also when `diskStep` throws). Stores of different stripes do not wait for
+    /// each other.
+    private func inTurn<Result>(_ stripe: Int, _ ticket: UInt64, _ diskStep: () throws -> Result) rethrows -> Result {
+        diskOrder.lock()
+        while ticketsServed[stripe] != ticket { diskOrder.wait() }
+        diskOrder.unlock()
+        defer {
+            diskOrder.lock()
+            ticketsServed[stripe] &+= 1
+            diskOrder.broadcast()
+            diskOrder.unlock()
+        }
+        return try diskStep()
     }
 
     /// Ends what ``begin(_:memoryStep:)`` began, its disk step done (or failed).
@@ -217,23 +247,25 @@ extension TieredCache where Value: Sendable {
         }
         // The memory copy now; the store stays in progress (no lookup promotes an older disk
         // value of its key) until the disk holds the new one.
-        let stripe = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
+        let (stripe, ticket) = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             DispatchQueue.global(qos: .utility).async {
                 let result = Result {
-                    let data: Data
-                    do {
-                        data = try self.encode(value)
-                    } catch {
-                        // As the synchronous set: a value that cannot be encoded is stored in
-                        // neither tier, so the memory copy made above is taken back (the store
-                        // is still in progress, so no lookup has promoted anything meanwhile).
-                        self.change(key) { self.memory.removeValue(forKey: key) }
-                        throw error
-                    }
-                    do { try self.disk.setData(data, forKey: key) } catch {
-                        self.change(key) { self.memory.removeValue(forKey: key) }
-                        throw error
+                    try self.inTurn(stripe, ticket) {
+                        let data: Data
+                        do {
+                            data = try self.encode(value)
+                        } catch {
+                            // As the synchronous set: a value that cannot be encoded is stored in
+                            // neither tier, so the memory copy made above is taken back (the store
+                            // is still in progress, so no lookup has promoted anything meanwhile).
+                            self.change(key) { self.memory.removeValue(forKey: key) }
+                            throw error
+                        }
+                        do { _ = try self.disk.setData(data, forKey: key) } catch {
+                            self.change(key) { self.memory.removeValue(forKey: key) }
+                            throw error
+                        }
                     }
                 }
                 self.end(stripe)

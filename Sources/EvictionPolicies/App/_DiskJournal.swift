@@ -28,9 +28,12 @@ struct _DiskRecord {
 ///     S <name> <size> <created> <base64 key>     a set
 ///     G <name>                                   a use (a get)
 ///     D <name>                                   a removal or eviction
+///     X <name>                                   a removal or eviction whose file could not be deleted
 ///
 /// A `P` not followed by an `S` or `D` of its name is a set a crash interrupted: its file may
-/// be the new value or the old one, so opening reads that file's size from the file.
+/// be the new value or the old one, so opening reads that file's size from the file. An `X` not
+/// followed by a `P`, `S` or `D` of its name is a file that is no entry (removed, evicted or
+/// cleared) but is still on the disk: opening deletes it rather than take it for an entry.
 /// It only records order and sizes; the files are the truth. Opening replays it, then reconciles
 /// it with the directory: records whose file is gone are dropped, files it does not list (a crash
 /// between a file's rename and its record) are read and added. A record cut short by a crash (no
@@ -58,13 +61,15 @@ struct _DiskJournal {
         var isTorn: Bool
         /// Files announced by a `P` record and not recorded since: their size is the file's.
         var pending: Set<String> = []
+        /// Files whose deletion failed (an `X` record) and that no set has written since.
+        var doomed: Set<String> = []
     }
 
     /// The journal's records, or `nil` when it is missing or untrusted.
     static func replay(_ path: String) throws(DiskCacheError) -> Replay? {
         guard let data = try _POSIX.readFile(path) else { return nil }
         var byName: [String: (key: String, record: _DiskRecord)] = [:]
-        var pending: Set<String> = []
+        var pending: Set<String> = [], doomed: Set<String> = []
         var order: UInt64 = 0
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         // The last piece has no newline: empty after a clean append, a torn record after a crash.
@@ -78,12 +83,14 @@ struct _DiskJournal {
             case "P":
                 guard fields.count == 2 else { return nil }
                 pending.insert(name)
+                doomed.remove(name)
             case "S":
                 guard fields.count == 5, let size = Int(fields[2]), size >= 0, let created = Double(fields[3]), created.isFinite,
                       let keyData = Data(base64Encoded: fields[4]), let key = String(data: keyData, encoding: .utf8),
                       _DiskFile.name(forKey: key) == name else { return nil }
                 byName[name] = (key, _DiskRecord(name: name, size: size, created: created, lastUse: order, serial: 0))
                 pending.remove(name)
+                doomed.remove(name)
             case "G":
                 guard fields.count == 2 else { return nil }
                 byName[name]?.record.lastUse = order
@@ -91,11 +98,17 @@ struct _DiskJournal {
                 guard fields.count == 2 else { return nil }
                 byName[name] = nil
                 pending.remove(name)
+                doomed.remove(name)
+            case "X":
+                guard fields.count == 2 else { return nil }
+                byName[name] = nil
+                pending.remove(name)
+                doomed.insert(name)
             default:
                 return nil
             }
         }
-        return Replay(records: byName, lines: lines.count, isTorn: isTorn, pending: pending)
+        return Replay(records: byName, lines: lines.count, isTorn: isTorn, pending: pending, doomed: doomed)
     }
 
     static func setLine(key: String, record: _DiskRecord) -> String {
@@ -120,16 +133,18 @@ struct _DiskJournal {
         lines += 1
     }
 
-    /// Replaces the journal by one set record per entry, in `entries`' order, atomically (a
-    /// rename). Not flushed: if a power loss leaves it empty or garbled, opening rebuilds the index
-    /// from the files, which are.
-    mutating func rewrite(_ entries: [(key: String, record: _DiskRecord)], temporaryDirectory: String) throws(DiskCacheError) {
+    /// Replaces the journal by one set record per entry, in `entries`' order, then one `X` record
+    /// per file of `doomed`, atomically (a rename). Not flushed: if a power loss leaves it empty or
+    /// garbled, opening rebuilds the index from the files, which are.
+    mutating func rewrite(_ entries: [(key: String, record: _DiskRecord)], doomed: [String],
+                          temporaryDirectory: String) throws(DiskCacheError) {
         var text = ""
         for (key, record) in entries { text += Self.setLine(key: key, record: record) }
+        for name in doomed { text += "X \(name)\n" }
         closeFile()
         // On failure the old journal stays, as it was (the rename did not happen).
         try _POSIX.writeAtomically(Array(text.utf8), to: path, temporaryDirectory: temporaryDirectory, sync: false)
-        lines = entries.count
+        lines = entries.count + doomed.count
         needsRewrite = false
     }
 

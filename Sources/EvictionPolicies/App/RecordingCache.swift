@@ -3,7 +3,11 @@ import Foundation
 /// A ``Cache`` whose gets, sets, removals and events are written to a ``TraceRecorder``.
 ///
 /// Use it in place of the cache; keys are written as their `description` (see ``TraceRecorder``
-/// for how keys the replay would read as one are kept apart). Replaying the trace with the same
+/// for how keys the replay would read as one are kept apart), so the replay tells keys apart as
+/// Swift does only when equal keys have equal descriptions and unequal keys unequal ones: true of
+/// `String`, `URL` and the integer types, not of a class with the default description (every
+/// instance reads the same) nor of `Double` (`0.0 == -0.0`, written `0.0` and `-0.0`). Give
+/// such a key type a `description` that names its identity. Replaying the trace with the same
 /// policy and limits (`cachebench replay trace.csv --policy lru --capacity …`, the policy named
 /// by ``CachePolicy``'s raw value) gives the hits the app had, as long as the app stores after
 /// each miss (cache-aside), the cache expires nothing by time to live (the replay has no

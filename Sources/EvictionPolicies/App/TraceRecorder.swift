@@ -23,7 +23,7 @@ import Musl
 /// `delete`, and memory warnings and background transitions are events. A miss the app never
 /// follows with a store is written at ``finish()`` with the key's last known size (or 1).
 ///
-/// Keys are written so that the replay tells apart exactly the keys Swift tells apart: as they
+/// `String` keys are written so that the replay tells apart exactly the keys Swift tells apart: as they
 /// are, in Unicode's canonical composition (two spellings of "é" are one `String` and one key);
 /// except that a key the replay would read as another (`007` and ` 7` are the number 7 there,
 /// spaces around a field are dropped, an empty key is an error, a line feed or NUL byte cannot

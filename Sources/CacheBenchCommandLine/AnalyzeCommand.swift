@@ -65,7 +65,8 @@ enum AnalyzeCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
             try Output.requireFiles(arguments, ["--plot"])
             let text = arguments.value("--window") ?? "300"
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            // A subnormal window is no window: its count over any span is not a number.
+            guard let seconds = Double(text), seconds.isFinite, seconds >= Double.leastNormalMagnitude else {
                 throw UsageError("--window \(text): expected a number of seconds greater than 0")
             }
             window = seconds
@@ -74,7 +75,15 @@ enum AnalyzeCommand {
             let analysis: TraceAnalysis
             do throws(TraceError) {
                 var reader = try trace.open()
-                analysis = try TraceAnalyzer.analyze(&reader, window: window)
+                analysis = try TraceAnalyzer.analyze(&reader, window: window) { row, reason in
+                    // A fresh reader finds the row's line or byte (standard input: its kept copy).
+                    do throws(TraceError) {
+                        var locator = try trace.open()
+                        return locator.error(atRow: row, reason: reason)
+                    } catch {
+                        return TraceError(.malformed, file: trace.path, reason: reason)
+                    }
+                }
             } catch { throw .trace(error) }
             var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
             var createdFolder: String? = nil

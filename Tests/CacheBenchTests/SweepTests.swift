@@ -272,6 +272,32 @@ struct SweepTests {
         #expect(try SweepMerge.load(directory: folder).builds == [build])
     }
 
+    @Test("a record whose check holds but whose counts no replay gives (hits above requests, negative, no time) is no record")
+    func impossibleRecords() throws {
+        let trace = try randomTrace(seed: 500)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["lru"], capacities: try CapacityList.parse("0.3").items)
+        _ = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        let record = try #require(try SweepRecordStore(directory: folder).read().entries.first?.record)
+        #expect(SweepRecord(line: Substring(record.line)) == record)
+        let result = try #require(record.result)
+        var edits: [(String, (inout ReplayResult) -> Void)] = [
+            ("hits above requests", { $0.counters.hits = $0.counters.requests + 1 }),
+            ("negative hits", { $0.counters.hits = Int.min }),
+            ("byte hits above byte requests", { $0.counters.byteHits = $0.counters.byteRequests + 1 }),
+            ("infinite time", { $0.seconds = .infinity }),
+        ]
+        edits.append(("negative requests", { $0.counters.requests = -1 }))
+        for (name, edit) in edits {
+            var forged = record
+            var changed = result
+            edit(&changed)
+            forged.result = changed
+            #expect(SweepRecord(line: Substring(forged.line)) == nil, "\(name)")
+        }
+    }
+
     @Test("the same cells recorded twice are kept once and named; a folder of another sweep is refused")
     func duplicatesAndForeignFolders() throws {
         let trace = try randomTrace(seed: 300)

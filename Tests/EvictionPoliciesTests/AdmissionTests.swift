@@ -257,7 +257,7 @@ struct AdmissionTests {
         (AdmissionChoice(name: "adaptsize", parameters: [("reconf-interval", "0")]),
          .invalidParameter("reconf-interval", rule: "adaptsize", value: "0", expected: "a whole number of at least 1")),
         (AdmissionChoice(name: "adaptsize", parameters: [("max-iteration", "-1")]),
-         .invalidParameter("max-iteration", rule: "adaptsize", value: "-1", expected: "a whole number of at least 0")),
+         .invalidParameter("max-iteration", rule: "adaptsize", value: "-1", expected: "a whole number from 0 to 1000")),
         (AdmissionChoice(name: "prob", parameters: [("seed", "-1")]),
          .invalidParameter("seed", rule: "prob", value: "-1", expected: "a whole number from 0 to \(UInt64.max)")),
     ]

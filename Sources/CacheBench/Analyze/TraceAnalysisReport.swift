@@ -62,7 +62,7 @@ public enum TraceAnalysisReport {
             ("mean size", "\(a.requests == 0 ? 0 : a.requestBytes / a.requests) by request, \(a.objects == 0 ? 0 : a.objectBytes / a.objects) by object"),
             ("sizes", "smallest \(a.smallestSize), largest \(a.largestSize); most requested: \(sizes)"),
             ("mean frequency", ratio(a.requests, a.objects)),
-            ("time span", "\(Int(a.lastTime - a.firstTime)) s"),
+            ("time span", "\(_saturatingInt(a.lastTime - a.firstTime)) s"),
             ("operations", operations + (a.zeroSizeRequests > 0 ? " (\(a.zeroSizeRequests) zero-size gets skipped)" : "")),
             ("size changes", "\(a.sizeChanges) requests, \(a.objectsWithSizeChanges) objects"),
             ("TTL", ttl),

@@ -19,7 +19,11 @@ public enum TraceAnalyzer {
     ///
     /// - Throws: ``TraceError`` from the reader, or a malformed-input error naming the request at
     ///   which the trace spans more than ``maximumWindows`` windows.
-    public static func analyze(_ reader: inout some TraceReader, window: Double = 300) throws(TraceError) -> TraceAnalysis {
+    ///
+    /// `locate` turns a refusal of row `row` into an error placed at its line or byte (a fresh
+    /// reader finds them: ``TraceReader/error(atRow:reason:)``); by default the error names the row.
+    public static func analyze(_ reader: inout some TraceReader, window: Double = 300,
+                               locate: ((_ row: Int, _ reason: String) -> TraceError)? = nil) throws(TraceError) -> TraceAnalysis {
         var state = _AnalyzerState(window: window)
         var batch: [Request] = []
         var row = 0
@@ -27,7 +31,8 @@ public enum TraceAnalyzer {
             for request in batch {
                 row += 1
                 guard state.add(request) else {
-                    throw TraceError(.malformed, file: reader.name, reason: "request \(row) (time \(request.time)) falls more than \(maximumWindows) windows of \(window) s after the first: choose a longer rate window")
+                    let reason = "request \(row) (time \(request.time)) falls more than \(maximumWindows) windows of \(window) s after the first: choose a longer rate window"
+                    throw locate?(row, reason) ?? TraceError(.malformed, file: reader.name, reason: reason)
                 }
             }
         }

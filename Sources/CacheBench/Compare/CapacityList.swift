@@ -50,7 +50,9 @@ public struct CapacityList: Sendable, Equatable {
             case .fraction(let numerator, let denominator):
                 let total = workingSet ?? 0
                 let (product, overflow) = total.multipliedReportingOverflow(by: numerator)
-                let value = overflow ? Int(Double(total) * Double(numerator) / Double(denominator)) : product / denominator
+                // Beyond Int, the product is taken in floating point: a fraction above 1 of a working
+                // set near 2^63 is as large a size as there is.
+                let value = overflow ? _saturatingInt(Double(total) * Double(numerator) / Double(denominator)) : product / denominator
                 let size = max(1, value)
                 if sizes[size] == nil { sizes[size] = true }
             }
@@ -159,9 +161,10 @@ public struct CapacityList: Sendable, Equatable {
         }
     }
 
-    /// `count` values from `low` to `high` with a constant ratio; the ends are exact.
+    /// `count` values from `low` to `high` with a constant ratio; the ends are exact. `low` may
+    /// equal `high` (two sizes near 2^63 that one `Double` stands for): every value is then it.
     public static func logSpaced(_ low: Double, _ high: Double, count: Int) -> [Double] {
-        precondition(count >= 2 && low > 0 && high > low)
+        precondition(count >= 2 && low > 0 && high >= low)
         let ratio = high / low
         return (0..<count).map { i in
             if i == 0 { return low }

@@ -206,6 +206,17 @@ public struct RegressionGate: Sendable {
         case nil, is NSNull: return nil
         case let value?:
             guard let number = jsonNumber(value) else { throw malformed("results[\(index)]: \"\(field)\" is not a number") }
+            // An integer in the text is read exactly (a capacity of 2^53 or more, which compare
+            // writes, is not a Double's); only a number with a fraction or exponent goes through one.
+            switch String(cString: number.objCType) {
+            case "q", "l", "i", "s": return number.intValue
+            case "Q", "L", "I", "S":
+                guard number.uint64Value <= UInt64(Int.max) else {
+                    throw malformed("results[\(index)]: \"\(field)\" \(number.uint64Value) is too large")
+                }
+                return Int(number.uint64Value)
+            default: break
+            }
             let double = number.doubleValue
             guard double == double.rounded(), abs(double) < 9e15 else {
                 throw malformed("results[\(index)]: \"\(field)\" is not a whole number")

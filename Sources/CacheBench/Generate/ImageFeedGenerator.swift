@@ -52,7 +52,16 @@ public struct ImageFeedGenerator: TraceGenerator {
     private var pending: [Request] = []
     private var pendingNext = 0
 
+    /// The most requests one trace holds: its memory warnings and background transitions (one
+    /// per 20,000 and 30,000 requests) are drawn up front, sorted, which at this bound is a few
+    /// megabytes (a trace of 10^10 rows is some 300 GB of CSV).
+    public static let maximumRequests = 10_000_000_000
+
     public init(seed: UInt64, requests: Int, options: GeneratorOptions) throws(GeneratorError) {
+        guard requests <= Self.maximumRequests else {
+            throw .invalidValue(InvalidValueError("requests", String(requests),
+                                                  expected: "image-feed traces hold at most \(Self.maximumRequests) requests (its events are scheduled up front)"))
+        }
         let alpha = try options.double("alpha", default: 0.9, in: 0...20)
         let objects = try options.integer("objects", default: 20_000, in: 1...999_999)
         revisit = try options.double("revisit", default: 0.3, in: 0...1)

@@ -59,7 +59,7 @@ public struct RequestWindow: Sendable, Equatable {
     /// `ratio · capacity` sees it as the full cache sees the full trace (SHARDS, MINISIM).
     public func scaled(_ capacity: Int) -> Int {
         guard let ratio = sampleRatio, ratio < 1 else { return capacity }
-        return max(1, Int((Double(capacity) * (capacityRatio ?? ratio)).rounded()))
+        return max(1, _saturatingInt((Double(capacity) * (capacityRatio ?? ratio)).rounded()))
     }
 
     /// A policy's options for a miniature cache: each value that is a size with a unit
@@ -70,7 +70,7 @@ public struct RequestWindow: Sendable, Equatable {
         var scaled = options
         for (key, value) in options.values {
             guard let bytes = PolicyOptions.parseSize(value) else { continue }
-            scaled.values[key] = "\(Int((Double(bytes) * (capacityRatio ?? ratio)).rounded()))B"
+            scaled.values[key] = "\(_saturatingInt((Double(bytes) * (capacityRatio ?? ratio)).rounded()))B"
         }
         return scaled
     }

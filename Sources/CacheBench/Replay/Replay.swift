@@ -106,7 +106,7 @@ public struct ReplayResult: Sendable, Equatable {
 
     public var requests: Int { counters.requests }
     public var hits: Int { counters.hits }
-    public var misses: Int { counters.requests - counters.hits }
+    public var misses: Int { counters.requests &- counters.hits }   // wrapping: a hand-made result may hold anything
     public var hitRatio: Double? { counters.requests == 0 ? nil : Double(counters.hits) / Double(counters.requests) }
     public var missRatio: Double? { hitRatio.map { 1 - $0 } }
     public var byteHitRatio: Double? {

@@ -109,7 +109,7 @@ extension ReplayResult {
             String(ignoreSize), String(requests), String(hits), String(misses),
             ratio(hitRatio), ratio(missRatio), String(counters.byteRequests), String(counters.byteHits),
             ratio(byteHitRatio), String(counters.evictions), String(counters.skipped),
-            String(format6: seconds), String(Int(requestsPerSecond.rounded())),
+            String(format6: seconds), String(_saturatingInt(requestsPerSecond.rounded())),
             String(trim.count), String(trim.totalNanoseconds), String(trim.p50Nanoseconds),
             String(trim.p99Nanoseconds), String(trim.maxNanoseconds),
             String(trimCaller.count), String(trimCaller.p50Nanoseconds), String(trimCaller.p99Nanoseconds),
@@ -230,7 +230,7 @@ public enum ReplayReport {
             rows.append(("other rows", "\(r.counters.sets) sets, \(r.counters.deletes) deletes, \(r.counters.events) events"))
         }
         rows += [
-            ("throughput", "\(SizeFormat.grouped(Int(r.requestsPerSecond.rounded()))) requests/s (\(String(format6: r.seconds)) s"
+            ("throughput", "\(SizeFormat.grouped(_saturatingInt(r.requestsPerSecond.rounded()))) requests/s (\(String(format6: r.seconds)) s"
                 + (r.threads > 1 ? ", \(r.threads) threads sharing one locked cache)" : ")")),
             ("trim latency", trimLine(r.trim)),
         ]

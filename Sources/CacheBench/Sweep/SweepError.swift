@@ -55,7 +55,11 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .slurmVariableMissing(let name): "\(name) is not set, but SLURM_ARRAY_TASK_ID is (not a Slurm array task?)"
         case let .slurmVariableNotANumber(name, text): "\(name)=\(text): not a whole number"
         case let .slurmTaskOutsideArray(id, count, minimum, step):
-            "SLURM_ARRAY_TASK_ID=\(id) is not one of \(count) tasks from \(minimum) in steps of \(step)"
+            count > SweepShard.maximumCount
+                ? "SLURM_ARRAY_TASK_COUNT=\(count): a sweep has at most \(SweepShard.maximumCount) shards"
+                : count < 1 ? "SLURM_ARRAY_TASK_COUNT=\(count): a job array has at least one task"
+                : step < 1 ? "SLURM_ARRAY_TASK_STEP=\(step): a step is at least 1"
+                : "SLURM_ARRAY_TASK_ID=\(id) is not one of \(count) tasks from \(minimum) in steps of \(step)"
         }
     }
 }

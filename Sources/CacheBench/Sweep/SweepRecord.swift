@@ -136,9 +136,12 @@ extension ReplayResult {
             (\.events, "events"),
         ]
         for (path, name) in fields {
-            guard let value = object[name]?.intValue else { return nil }
+            guard let value = object[name]?.intValue, value >= 0 else { return nil }
             counters[keyPath: path] = value
         }
+        // Counts no replay can give (a hand-edited record whose check was recomputed): not a result.
+        guard counters.hits <= counters.requests, counters.byteHits <= counters.byteRequests,
+              seconds.isFinite, seconds >= 0, threads >= 1 else { return nil }
         var policyMetrics: [PolicyMetric] = []
         for (name, value) in metrics {
             guard let number = value.intValue else { return nil }

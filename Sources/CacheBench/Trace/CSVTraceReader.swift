@@ -354,8 +354,10 @@ public struct CSVTraceReader: TraceReader {
         if operation.hasKey {
             key = try parseKey(fields[1])
             let keySize = try parseSize(fields[2], "key size"), valueSize = try parseSize(fields[3], "value size")
-            // Each is at most 2^53, so the sum cannot overflow.
+            // Each is at most 2^53, so the sum cannot overflow; the object's size, their sum, is
+            // held to 2^53 as every other format's is.
             size = operation == .get && valueSize == 0 ? 0 : keySize + valueSize
+            guard size <= 1 << 53 else { throw malformed("key size + value size \(size) exceeds 2^53") }
         }
         try emit(Request(time: time, key: key, size: size, operation: operation, ttl: Int32(ttl)))
     }

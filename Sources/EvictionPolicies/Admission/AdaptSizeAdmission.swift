@@ -41,12 +41,14 @@ public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {
     /// A rule with libCacheSim's defaults unless given.
     ///
     /// - Throws: ``AdmissionConfigurationError/invalidParameter(_:rule:value:expected:)`` when
-    ///   `maximumIterations` is negative or `reconfigurationInterval` is below 1.
+    ///   `maximumIterations` is negative or above 1,000 (each step of a reconfiguration evaluates
+    ///   the model about 20 times over every object seen since the last: beyond that a run's time
+    ///   is the search's), or `reconfigurationInterval` is below 1.
     public init(maximumIterations: Int = 15, reconfigurationInterval: Int = 30000,
                 seed: UInt64 = 1) throws(AdmissionConfigurationError) {
-        guard maximumIterations >= 0 else {
+        guard maximumIterations >= 0 && maximumIterations <= 1_000 else {
             throw .invalidParameter("max-iteration", rule: "adaptsize", value: "\(maximumIterations)",
-                                    expected: "a whole number of at least 0")
+                                    expected: "a whole number from 0 to 1000")
         }
         guard reconfigurationInterval >= 1 else {
             throw .invalidParameter("reconf-interval", rule: "adaptsize", value: "\(reconfigurationInterval)",

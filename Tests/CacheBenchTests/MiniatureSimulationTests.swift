@@ -87,6 +87,12 @@ struct MiniatureSimulationTests {
             if policy != "s3fifo" { #expect(ratios[0] > 0.95, "\(policy) seed \(seed): \(ratios)") }
             // LRU's curve is exact (one stack-distance pass): no miniatures.
             if policy != "lru" { #expect(curve.notes.contains { $0.contains("scaled by the sample's share of the working set") }, "\(curve.notes)") }
+            // A sampling ratio given, with capacities as fractions of the working set: the working
+            // set is read for them, so the miniatures scale by the share too.
+            let fractions = try MissRatioCurve.run(trace: TraceSpec(path: path), capacities: CapacityList.parse("100%"),
+                                                   points: nil, ignoreSize: true, policy: policy,
+                                                   window: RequestWindow(sampleRatio: 0.5, sampleSeed: seed))
+            #expect(abs((fractions.results.first?.missRatio ?? -1) - 0.1) < 0.005, "\(policy) seed \(seed): \(fractions.results.map(\.missRatio))")
         }
     }
 

@@ -305,6 +305,38 @@ struct CompareCommandTests {
         }
     }
 
+    @Test("charts name the policy of a curve, mark every point (one interval too), fit long titles and say which names have no points")
+    func chartsReadRight() throws {
+        let folder = scratchDirectory.appendingPathComponent("charts-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for sample in ["1", "0.5"] {
+            let curve = try CLI.run(["mrc", "Traces/lirs-cs.csv", "--ignore-size", "--policy", "s3fifo", "--points", "4", "--sample", sample,
+                                     "--plot", folder + "/mrc.svg"])
+            #expect(curve.status == 0, "\(curve.stderr)")
+            let mrc = try String(contentsOfFile: folder + "/mrc.svg", encoding: .utf8)
+            #expect(mrc.contains("s3fifo miss-ratio curve") && !mrc.contains("LRU miss-ratio curve"))
+            #expect(mrc.contains("(estimated from miniature caches)") == (sample != "1"), "--sample \(sample)")
+        }
+        // One interval: its point is drawn as a marker, not as a polyline of one point alone.
+        let one = try CLI.run(["replay", "Traces/lirs-sprite.csv", "--policy", "lru", "--capacity", "100", "--ignore-size",
+                               "--report-interval", "200000req", "--plot-intervals", folder + "/one.svg"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let intervals = try String(contentsOfFile: folder + "/one.svg", encoding: .utf8)
+        #expect(intervals.contains("class=\"marker\""))
+        // A trace name longer than the canvas is cut with an ellipsis in the visible title.
+        let long = folder + "/" + String(repeating: "a-very-long-trace-name-", count: 8) + ".csv"
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Traces/loop.csv").path, toPath: long)
+        let plotted = try CLI.run(["compare", long, "--policies", "lru,clockpro", "--capacities", "10,100", "--ignore-size",
+                                   "--no-stack-distance", "--plot", folder + "/long.svg", "--plot-latency", folder + "/latency.svg"])
+        #expect(plotted.status == 0, "\(plotted.stderr)")
+        let chart = try String(contentsOfFile: folder + "/long.svg", encoding: .utf8)
+        #expect(chart.contains("…</text>"))
+        // clockpro never evicts here (libCacheSim's refuses newcomers first): no pass to time, and the legend says so.
+        let latency = try String(contentsOfFile: folder + "/latency.svg", encoding: .utf8)
+        #expect(latency.contains("clockpro (no points)"), "\(latency.prefix(2000))")
+    }
+
     @Test("the bundled baseline gate passes, as the CI workflow runs it")
     func bundledBaseline() throws {
         // results/baseline.args holds the compare arguments (one per line) that made results/baseline.json;

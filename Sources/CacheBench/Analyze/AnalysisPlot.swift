@@ -34,6 +34,8 @@ struct AnalysisPlot {
         var (y0, y1) = (logY ? (ys.min() ?? 0) : min(0, ys.min() ?? 0), ys.max() ?? 1)
         if x1 <= x0 { x1 = x0 + 1 }
         if y1 <= y0 { y1 = y0 + 1 }
+        // Headroom on a linear y axis, so the highest point does not sit on the frame.
+        if !logY { y1 += (y1 - y0) * 0.05 }
         if logX { x0 = x0.rounded(.down); x1 = x1.rounded(.up) }
         if logY { y0 = y0.rounded(.down); y1 = y1.rounded(.up) }
         let w = Self.width - Self.left - Self.right, h = Self.height - Self.top - Self.bottom
@@ -79,19 +81,21 @@ struct AnalysisPlot {
     /// Ticks on the scaled axis: powers of ten on a log axis, about six round steps otherwise.
     private static func ticks(_ low: Double, _ high: Double, log: Bool) -> [(Double, String)] {
         if log {
-            return stride(from: low, through: high, by: max(1, ((high - low) / 8).rounded(.up))).map { ($0, label(pow(10, $0))) }
+            return stride(from: low, through: high, by: max(1, ((high - low) / 8).rounded(.up))).map {
+                ($0, label(pow(10, $0), decimals: max(0, Int(-$0.rounded()))))
+            }
         }
-        let raw = (high - low) / 6
-        let magnitude = pow(10, floor(log10(raw)))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
-        return stride(from: (low / step).rounded(.up) * step, through: high, by: step).map { ($0, label($0)) }
+        // Round steps, with as many decimals as the step needs (0.005 apart reads 0.005, 0.01),
+        // so no two labels read the same.
+        let (values, decimals) = SVGLineChart.roundTicks(low, high)
+        return values.map { ($0, label($0, decimals: decimals)) }
     }
 
-    private static func label(_ value: Double) -> String {
+    private static func label(_ value: Double, decimals: Int = 2) -> String {
         let a = abs(value)
         if a >= 1e9 { return SVGLineChart.trimmed(value / 1e9, decimals: 1) + "G" }
         if a >= 1e6 { return SVGLineChart.trimmed(value / 1e6, decimals: 1) + "M" }
         if a >= 1e4 { return SVGLineChart.trimmed(value / 1e3, decimals: 1) + "k" }
-        return SVGLineChart.trimmed(value, decimals: a < 10 ? 2 : 0)
+        return SVGLineChart.trimmed(value, decimals: decimals)
     }
 }

@@ -38,6 +38,9 @@ public struct CompareJob: Sendable {
     /// times the ratio falls below it samples more (a larger, nested sample) so its miniature
     /// cache keeps this size (``MiniatureSimulation``).
     public var minimumScaledCapacity: Int?
+    /// The trace's working set when the caller has measured it already (for the same trace,
+    /// `ignoreSize` and window), so the comparison does not read the trace again for it.
+    public var measuredWorkingSet: WorkingSet?
     /// An admission rule in front of every policy (`--admission`), or `nil` to admit every miss.
     /// Each run starts from its own copy.
     public var admission: LibCacheSimAdmission<UInt64>?

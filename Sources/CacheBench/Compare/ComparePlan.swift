@@ -58,7 +58,8 @@ struct _ComparePlan {
         if let countLimit = job.countLimit, !withoutCountLimit.isEmpty {
             notes.append("\(withoutCountLimit.joined(separator: ", ")): no count limit, so the limit of \(countLimit) objects does not apply (countLimit null in the results)")
         }
-        let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests, progress: progress)
+        let workingSet = _WorkingSetOnce(job.trace, ignoreSize: job.ignoreSize, maxRows: job.window.maxRequests, progress: progress,
+                                         measured: job.measuredWorkingSet)
         self.workingSet = workingSet
         func defaultCapacity(_ descriptor: PolicyDescriptor) throws(CacheBenchError) -> (Int?, CapacitySource) {
             try Replay.defaultCapacity(for: descriptor, countLimit: job.countLimit, ignoreSize: job.ignoreSize,
@@ -238,11 +239,12 @@ final class _WorkingSetOnce {
     private let progress: ProgressReporter?
     private(set) var measured: WorkingSet?
 
-    init(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int?, progress: ProgressReporter?) {
+    init(_ trace: TraceSpec, ignoreSize: Bool, maxRows: Int?, progress: ProgressReporter?, measured: WorkingSet? = nil) {
         self.trace = trace
         self.ignoreSize = ignoreSize
         self.maxRows = maxRows
         self.progress = progress
+        self.measured = measured
     }
 
     func measure() throws(CacheBenchError) -> WorkingSet {

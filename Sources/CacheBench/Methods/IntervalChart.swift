@@ -34,7 +34,7 @@ public enum IntervalChart {
         var svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="white"/>
-        <text x="\(n(left))" y="28" font-size="16" font-weight="bold">\(SVGLineChart.escape("Miss ratio per interval: " + (results.first.map { CompareCharts.traceName($0.trace) } ?? "")))</text>
+        <text x="\(n(left))" y="28" font-size="16" font-weight="bold">\(SVGLineChart.escape(SVGLineChart.fitted("Miss ratio per interval: " + (results.first.map { CompareCharts.traceName($0.trace) } ?? ""), width: width - left - 12, fontSize: 16, bold: true)))</text>
         <rect x="\(n(left))" y="\(n(top))" width="\(n(plotWidth))" height="\(n(plotHeight))" fill="none" stroke="#999"/>
 
         """
@@ -53,15 +53,24 @@ public enum IntervalChart {
         svg += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(top + plotHeight + bottom - 16))\" text-anchor=\"middle\">interval start, \(unit)</text>\n"
         svg += "<text transform=\"translate(20 \(n(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">miss ratio (dashed: byte miss ratio)</text>\n"
         for (index, (name, window)) in runs.enumerated() {
+            // Colour and marker shape as the other charts pair them, so that runs past the
+            // palette's length stay apart, and a run of one interval still shows its point.
             let color = SVGLineChart.palette[index % SVGLineChart.palette.count]
+            let shape = index / SVGLineChart.palette.count + index
             for (byte, ratio) in [(false, \IntervalStatistics.missRatio), (true, \IntervalStatistics.byteMissRatio)] {
-                let line = window.intervals.compactMap { p in p[keyPath: ratio].map { "\(n(px(p.start))),\(n(py($0)))" } }
-                guard !line.isEmpty else { continue }
+                let points = window.intervals.compactMap { p in p[keyPath: ratio].map { (x: p.start, y: $0) } }
+                guard !points.isEmpty else { continue }
+                let line = points.map { "\(n(px($0.x))),\(n(py($0.y)))" }
                 svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"\(byte ? " stroke-dasharray=\"5 4\"" : "") points=\"\(line.joined(separator: " "))\"/>\n"
+                for point in points {
+                    let tooltip = "\(name), from \(SVGLineChart.trimmed(point.x, decimals: 3)): \(byte ? "byte miss ratio" : "miss ratio") \(_fixed(point.y * 100, decimals: 2)) %"
+                    svg += SVGLineChart.marker(shape: shape, x: px(point.x), y: py(point.y), color: color, hollow: byte, tooltip: tooltip)
+                }
             }
             let legendY = top + 16 + Double(index) * 18
             svg += "<line x1=\"\(n(width - right + 16))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(width - right + 40))\" y2=\"\(n(legendY - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
-            svg += "<text x=\"\(n(width - right + 46))\" y=\"\(n(legendY))\">\(SVGLineChart.escape(name))</text>\n"
+            svg += SVGLineChart.marker(shape: shape, x: width - right + 28, y: legendY - 4, color: color, hollow: false, tooltip: nil)
+            svg += "<text x=\"\(n(width - right + 46))\" y=\"\(n(legendY))\"><title>\(SVGLineChart.escape(name))</title>\(SVGLineChart.escape(SVGLineChart.fitted(name, width: right - 52, fontSize: 12)))</text>\n"
         }
         return svg + "</svg>\n"
     }

@@ -207,8 +207,14 @@ public enum MiniatureSimulation {
                 job.minimumScaledCapacity = Int(min(Double(Int.max / 2), Double(minimumMiniature) * meanSize))
             }
         }
-        // The sample's own share of the working set, when the working set is known: capacities
-        // scale by it rather than by the ratio (see ``RequestWindow/capacityRatio``).
+        // The sample's own share of the working set, when the working set is known (or must be
+        // read anyway, for capacities given as fractions of it): capacities scale by it rather
+        // than by the ratio (see ``RequestWindow/capacityRatio``).
+        if ratio < 1, measured == nil, capacities.needsWorkingSet {
+            progress?.begin(phase: "working set")
+            do { measured = try WorkingSet.measure(trace, ignoreSize: ignoreSize, maxRows: window.maxRequests) } catch { throw .trace(error) }
+        }
+        job.measuredWorkingSet = measured
         if ratio < 1, let measured, measured.total(ignoreSize: ignoreSize) > 0 {
             progress?.begin(phase: "sample")
             window.capacityRatio = try sampleShare(trace, window: window, ignoreSize: ignoreSize, of: measured)

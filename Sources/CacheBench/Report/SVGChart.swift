@@ -113,12 +113,13 @@ public struct SVGLineChart: Sendable {
         let ys = drawable.flatMap { $0.points.map(\.y) }
 
         // Layout: the legend's width follows the longest label (about 7 px per character at 12 px).
-        let legendLabels = drawable.map(\.name) + styleKey.map(\.name)
+        let legendLabels = drawable.map { $0.points.isEmpty ? $0.name + " (no points)" : $0.name } + styleKey.map(\.name)
         let legendWidth = Double(max(60, (legendLabels.map(\.count).max() ?? 0) * 7 + 40))
         let width = 760.0 + legendWidth
         let left = 78.0, top = subtitle.isEmpty ? 56.0 : 72.0, bottom = 62.0
         // Taller than 520 px when the legend (20 px a row, from the plot's top) needs it.
-        let legendRows = Double(drawable.count + styleKey.count)
+        // One row per name (a policy's p50 and p99 series share theirs).
+        let legendRows = Double(Set(drawable.map(\.name)).count + styleKey.count)
         let height = max(520.0, top + 6 + legendRows * 20 + (styleKey.isEmpty ? 0 : 8) + 16)
         let plotWidth = width - left - legendWidth - 24
         // The plot keeps its size; a long legend only extends the canvas below it.
@@ -167,11 +168,11 @@ public struct SVGLineChart: Sendable {
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.n(width))" height="\(Self.n(height))" viewBox="0 0 \(Self.n(width)) \(Self.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
         <title>\(Self.escape(title))</title>
         <rect x="0" y="0" width="\(Self.n(width))" height="\(Self.n(height))" fill="#ffffff"/>
-        <text x="\(Self.n(left))" y="28" font-size="17" font-weight="bold" fill="#222222">\(Self.escape(title))</text>
+        <text x="\(Self.n(left))" y="28" font-size="17" font-weight="bold" fill="#222222">\(Self.escape(Self.fitted(title, width: width - left - 12, fontSize: 17, bold: true)))</text>
 
         """
         if !subtitle.isEmpty {
-            svg += "<text x=\"\(Self.n(left))\" y=\"48\" font-size=\"12\" fill=\"#555555\">\(Self.escape(subtitle))</text>\n"
+            svg += "<text x=\"\(Self.n(left))\" y=\"48\" font-size=\"12\" fill=\"#555555\">\(Self.escape(Self.fitted(subtitle, width: width - left - 12, fontSize: 12)))</text>\n"
         }
 
         // Grid and tick labels.
@@ -219,7 +220,10 @@ public struct SVGLineChart: Sendable {
             svg += "<line x1=\"\(Self.n(legendX))\" y1=\"\(Self.n(legendY))\" x2=\"\(Self.n(legendX + 22))\" y2=\"\(Self.n(legendY))\" stroke=\"\(color)\" stroke-width=\"2.5\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
             svg += Self.marker(shape: s.color / Self.palette.count + s.color, x: legendX + 11, y: legendY, color: color,
                                hollow: s.dashed, tooltip: nil)
-            svg += "<text x=\"\(Self.n(legendX + 30))\" y=\"\(Self.n(legendY + 4))\">\(Self.escape(s.name))</text>\n"
+            // A name none of whose series has a point (a policy that never timed a pass) says so,
+            // rather than stand in the legend for a line that is not there.
+            let plotted = drawable.contains { $0.name == s.name && !$0.points.isEmpty }
+            svg += "<text x=\"\(Self.n(legendX + 30))\" y=\"\(Self.n(legendY + 4))\"\(plotted ? "" : " fill=\"#888888\"")>\(Self.escape(s.name + (plotted ? "" : " (no points)")))</text>\n"
             legendY += 20
         }
         if !styleKey.isEmpty { legendY += 8 }
@@ -353,6 +357,15 @@ public struct SVGLineChart: Sendable {
         return text
     }
 
+    /// `text`, cut to what fits in `width` px at `fontSize` (by a character width of 0.6 em, 0.64
+    /// bold: generous for Helvetica's Latin letters) and ended with an ellipsis when cut, so a
+    /// long trace or policy name never runs off the canvas (the document's `<title>` keeps it whole).
+    static func fitted(_ text: String, width: Double, fontSize: Double, bold: Bool = false) -> String {
+        let fits = max(4, Int(width / (fontSize * (bold ? 0.64 : 0.6))))
+        guard text.count > fits else { return text }
+        return String(text.prefix(fits - 1)) + "…"
+    }
+
     /// A coordinate with two decimals.
     static func n(_ value: Double) -> String { trimmed(value, decimals: 2) }
 
@@ -383,9 +396,13 @@ public enum CompareCharts {
         ratioChart(result, title: "Hit ratio by cache capacity", yTitle: "hit ratio", fullRange: fullRange) { $0.hitRatio }
     }
 
-    /// LRU's miss-ratio curve (`mrc --plot`): miss ratio against capacity.
+    /// A policy's miss-ratio curve (`mrc --plot`): miss ratio against capacity, titled with the
+    /// policy and, for a curve from miniature simulations, saying it is an estimate.
     public static func missRatioCurve(_ result: CompareResult) -> String {
-        ratioChart(result, title: "LRU miss-ratio curve", yTitle: "miss ratio", fullRange: false) { $0.missRatio }
+        let policy = result.results.first.map { $0.policy == "lru" ? "LRU" : $0.policy } ?? "LRU"
+        let estimated = result.results.contains { $0.method == .miniatureSimulation }
+        return ratioChart(result, title: "\(policy) miss-ratio curve" + (estimated ? " (estimated from miniature caches)" : ""),
+                          yTitle: "miss ratio", fullRange: false) { $0.missRatio }
     }
 
     static func ratioChart(_ result: CompareResult, title: String, yTitle: String, fullRange: Bool,

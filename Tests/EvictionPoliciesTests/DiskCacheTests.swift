@@ -78,6 +78,17 @@ struct DiskCacheTests {
         }
     }
 
+    @Test("the async Codable methods take a value that is not Sendable: it is encoded and decoded on the caller's thread")
+    func asyncStoreOfAValueNotSendable() async throws {
+        final class Settings: Codable { var volume = 7 }   // a class of mutable state: not Sendable
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory)
+        #expect(try await disk.setValue(Settings(), forKey: "settings"))
+        let read: Settings? = try await disk.value(Settings.self, forKey: "settings")
+        #expect(read?.volume == 7)
+    }
+
     @Test("a relative directory is resolved once, at opening")
     func relativeDirectory() throws {
         let cache = try DiskCache(directory: URL(string: "relative-\(UUID().uuidString)")!)

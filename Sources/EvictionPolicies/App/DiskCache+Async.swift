@@ -54,15 +54,18 @@ extension DiskCache {
         try setData(try JSONEncoder().encode(value), forKey: key)
     }
 
-    /// The value stored under `key`, decoded off the caller's thread.
-    public func value<T: Decodable & Sendable>(_ type: T.Type, forKey key: String) async throws -> T? {
-        try await offThread { try self.value(T.self, forKey: key) }
+    /// The value stored under `key`, read off the caller's thread and decoded on it (so `T` need
+    /// not be `Sendable`: only the bytes cross threads).
+    public func value<T: Decodable>(_ type: T.Type, forKey key: String) async throws -> T? {
+        guard let data = try await data(forKey: key) else { return nil }
+        return try JSONDecoder().decode(T.self, from: data)
     }
 
-    /// Stores `value` under `key`, encoded and written off the caller's thread; `false` when the
-    /// policy refused it.
+    /// Stores `value` under `key`, encoded on the caller's thread (so `T` need not be `Sendable`:
+    /// only the bytes cross threads) and written off it; `false` when the policy refused it.
     @discardableResult
-    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String) async throws -> Bool {
-        try await offThread { try self.setValue(value, forKey: key) }
+    public func setValue<T: Encodable>(_ value: T, forKey key: String) async throws -> Bool {
+        let data = try JSONEncoder().encode(value)
+        return try await setData(data, forKey: key)
     }
 }

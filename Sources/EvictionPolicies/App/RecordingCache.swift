@@ -226,11 +226,13 @@ public final class RecordingTieredCache<Value> {
     /// Where calls are recorded.
     public let recorder: TraceRecorder
     private let lock = NSRecursiveLock()
-    private let size: (Value) -> Int
+    /// `@Sendable`: the cache is `Sendable` (for `Sendable` values) and calls it on whichever
+    /// thread sets a value, so it must not be isolated to an actor.
+    private let size: @Sendable (Value) -> Int
 
     /// Records the calls made through this wrapper to `base`; `size` gives each value's size
     /// for the trace.
-    public init(_ base: TieredCache<Value>, recorder: TraceRecorder, size: @escaping (Value) -> Int) {
+    public init(_ base: TieredCache<Value>, recorder: TraceRecorder, size: @escaping @Sendable (Value) -> Int) {
         self.base = base
         self.recorder = recorder
         self.size = size

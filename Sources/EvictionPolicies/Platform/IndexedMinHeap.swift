@@ -48,6 +48,11 @@ public struct IndexedMinHeap {
     @inlinable
     public func priority(of slot: Int32) -> Double { heap.entries[heap.position(of: slot)].priority }
 
+    /// The tie value of `slot`, which must be held: what ``update(_:priority:tie:)`` takes again
+    /// when a policy keeps a slot's tie (its insertion time, say) across a re-keying. O(1).
+    @inlinable
+    public func tie(of slot: Int32) -> Int64 { heap.entries[heap.position(of: slot)].tie }
+
     /// Whether `slot` is held.
     @inlinable
     public func contains(_ slot: Int32) -> Bool { heap.position(of: slot) >= 0 }

@@ -129,8 +129,11 @@ public struct SlotArena<Key: Hashable, Value> {
     }
 
     /// Returns `slot` to the free list, forgets its key and releases its key and value. The
-    /// slot must not be in a list. When this was the last slot in use, the arena gives its
-    /// storage back. O(1) expected (O(n) for the final release that shrinks).
+    /// slot must not be in a list. When this was the last slot in use (and the arena had grown
+    /// past 16 slots), the arena gives its storage back. O(1) expected (O(n) for the final
+    /// release that shrinks). For a key type that is not plain data, the arena keeps one key
+    /// alive for its whole life (the first it stored, written into freed slots in place of their
+    /// keys), so a key of many megabytes or with a `deinit` that matters is held once more.
     /// - Returns: the value it held (`nil` for a ghost).
     @inlinable
     @discardableResult

@@ -113,6 +113,9 @@ struct PlatformTests {
             }
             #expect(heap.count == reference.count)
             #expect(heap.minimum == (referenceMinimum() ?? -1))
+            if let (priority, tie) = reference[slot] {
+                #expect(heap.priority(of: slot) == priority && heap.tie(of: slot) == tie)
+            }
         }
     }
 

@@ -22,22 +22,15 @@ private enum CamelNaming: TestPolicyNaming {
     }
 }
 
-private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: SlotPolicy {
+private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: SingleListPolicy {
     static var descriptor: PolicyDescriptor { Naming.descriptor }
     var store = SlotArena<Key, Value>()
-    var queue = SlotList()
-    let capacity: Int
-    let countLimit: Int
+    var residents: LimitedList
     init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
-    var count: Int { queue.count }
-    var totalCost: Int { queue.cost }
     mutating func didHit(_ slot: Int32) {}
-    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-    mutating func victim() -> Int32 { queue.tail }
-    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+    mutating func victim() -> Int32 { residents.tail }
 }
 
 /// Names no list of policies could select.
@@ -94,24 +87,17 @@ private struct CallerLRU<Key: Hashable, Value>: SlotPolicy {
 }
 
 /// FIFO that never evicts: a policy that ignores its limits.
-private struct HoardingFIFO<Key: Hashable, Value>: SlotPolicy {
+private struct HoardingFIFO<Key: Hashable, Value>: SingleListPolicy {
     static var descriptor: PolicyDescriptor {
         PolicyDescriptor(name: "hoarding-fifo", reproduces: "a broken test policy", rule: "never evict", family: .research)
     }
     var store = SlotArena<Key, Value>()
-    var queue = SlotList()
-    let capacity: Int
-    var countLimit: Int { .max }
+    var residents: LimitedList
     init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
-    var count: Int { queue.count }
-    var totalCost: Int { queue.cost }
     mutating func didHit(_ slot: Int32) {}
-    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &queue) }
-    mutating func victim() -> Int32 { queue.tail }
-    mutating func unlink(_ slot: Int32) { store.unlink(slot, &queue) }
-    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
+    mutating func victim() -> Int32 { residents.tail }
     mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {}
 }
 

@@ -27,11 +27,17 @@ enum CLI {
         var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] }
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, program: String = "cachebench") throws -> Result {
+    /// Runs `program` with `arguments` from the repository's root; `environment` is added to the
+    /// test's own.
+    static func run(_ arguments: [String], stdin: Data? = nil, program: String = "cachebench",
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable(named: program)
         process.arguments = arguments
         process.currentDirectoryURL = root
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -11,10 +11,10 @@ struct ExtremeNumberTests {
     static let small = "timestamp,key,size\n1,1,100\n2,2,200\n3,1,100\n4,3,50\n5,2,200\n"
 
     /// Runs `arguments` with `$T` standing for a file holding `trace`.
-    static func run(_ arguments: [String], trace: String = small) throws -> CLI.Result {
+    static func run(_ arguments: [String], trace: String = small, environment: [String: String] = [:]) throws -> CLI.Result {
         let path = try temporaryFile(trace)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try CLI.run(arguments.map { $0 == "$T" ? path : $0 })
+        return try CLI.run(arguments.map { $0 == "$T" ? path : $0 }, environment: environment)
     }
 
     @Test("capacities near 2^63: sampled miniatures, ranges one Double wide, fractions of a working set of 2^63 − 1")
@@ -78,21 +78,8 @@ struct ExtremeNumberTests {
 
     @Test("Slurm's array size past the shard bound is named as such")
     func slurmCount() throws {
-        let path = try temporaryFile(Self.small)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["sweep", "--traces", path, "--policies", "lru", "--capacities", "0.5", "--plan"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SLURM_ARRAY_TASK_ID"] = "0"
-        environment["SLURM_ARRAY_TASK_COUNT"] = "1000001"
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2 && text.contains("SLURM_ARRAY_TASK_COUNT=1000001"), "\(text)")
+        let result = try Self.run(["sweep", "--traces", "$T", "--policies", "lru", "--capacities", "0.5", "--plan"],
+                                  environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "1000001"])
+        #expect(result.status == 2 && result.stderr.contains("SLURM_ARRAY_TASK_COUNT=1000001"), "\(result.stderr)")
     }
 }

@@ -126,13 +126,13 @@ public enum Sweep {
                 continue
             }
             let cells = plan.cells(ofTrace: traceIndex)
-            let pending = cells.map { ($0, $0.identity(trace: identity, configurationKey: configurationKey)) }
-                .filter { !recorded.contains(SweepRecordStore.Contents.recordKey(identity: $0.1, trace: path)) }
-            summary.cellsSkipped += cells.count - pending.count
-            summary.cellsOfOtherBuilds += cells.count { cell in
-                otherBuilds.contains(SweepRecordStore.Contents.recordKey(identity: cell.identity(trace: identity, configurationKey: configurationKey),
-                                                                         trace: path))
+            let keyed = cells.map { cell in
+                let cellIdentity = cell.identity(trace: identity, configurationKey: configurationKey)
+                return (cell, cellIdentity, SweepRecordStore.Contents.recordKey(identity: cellIdentity, trace: path))
             }
+            let pending = keyed.filter { !recorded.contains($0.2) }.map { ($0.0, $0.1) }
+            summary.cellsSkipped += cells.count - pending.count
+            summary.cellsOfOtherBuilds += keyed.count { otherBuilds.contains($0.2) }
             guard !pending.isEmpty else {
                 progress?("[\(position + 1)/\(mine.count)] \(path): all \(cells.count) cells already recorded")
                 continue

@@ -141,6 +141,22 @@ public enum TraceAnalysisReport {
             h.enumerated().filter { $0.element > 0 }.map { (edge($0.offset), Double($0.element)) }
         }
         let windowStart = { (i: Int) in Double(i) * a.rateWindow }
+        // Rates of complete windows only, as the summary's: the last window is cut short by the
+        // end of the trace, and divided by the whole window it would dip at the end of every
+        // chart. A trace shorter than one window has only that one, whose rate is over the span
+        // its requests cover (at least a second), as the summary's line gives it.
+        var rates: [(x: Double, requests: Double, newObjects: Double)] = []
+        if a.windows.count > 1 {
+            for (i, w) in a.windows.dropLast().enumerated() {
+                rates.append((windowStart(i), Double(w.requests) / a.rateWindow, Double(w.newObjects) / a.rateWindow))
+            }
+        } else if let only = a.windows.first {
+            let span = max(a.lastTime - a.firstTime, 1)
+            rates.append((0, Double(only.requests) / span, Double(only.newObjects) / span))
+        }
+        let rateTitle = a.windows.count > 1
+            ? "Requests per second: \(name) (complete windows of \(SVGLineChart.trimmed(a.rateWindow, decimals: 3)) s)"
+            : "Requests per second: \(name) (one window, shorter than \(SVGLineChart.trimmed(a.rateWindow, decimals: 3)) s)"
         return [
             ("popularity.svg", AnalysisPlot(title: "Popularity: \(name) (Zipf alpha \(String(format: "%.3f", a.zipfAlpha)))",
                                             xTitle: "object rank", yTitle: "requests", logX: true, logY: true,
@@ -156,10 +172,10 @@ public enum TraceAnalysisReport {
                                        logX: true, logY: true,
                                        series: [.init(name: "requests", points: bins(a.sizeHistogramByRequests) { Double(1 << min($0, 62)) }),
                                                 .init(name: "objects", points: bins(a.sizeHistogramByObjects) { Double(1 << min($0, 62)) })]).render()),
-            ("request-rate.svg", AnalysisPlot(title: "Requests per second: \(name) (windows of \(SVGLineChart.trimmed(a.rateWindow, decimals: 3)) s)",
+            ("request-rate.svg", AnalysisPlot(title: rateTitle,
                                               xTitle: "trace seconds from the first request", yTitle: "requests per second", logX: false, logY: false,
-                                              series: [.init(name: "requests", points: a.windows.enumerated().map { (windowStart($0.offset), Double($0.element.requests) / a.rateWindow) }),
-                                                       .init(name: "new objects", points: a.windows.enumerated().map { (windowStart($0.offset), Double($0.element.newObjects) / a.rateWindow) })]).render()),
+                                              series: [.init(name: "requests", points: rates.map { ($0.x, $0.requests) }),
+                                                       .init(name: "new objects", points: rates.map { ($0.x, $0.newObjects) })]).render()),
             ("one-hit-wonders.svg", AnalysisPlot(title: "One-hit wonders per window: \(name)", xTitle: "trace seconds from the first request",
                                                  yTitle: "objects requested once / objects", logX: false, logY: false,
                                                  series: [.init(name: "ratio", points: a.windows.enumerated().filter { $0.element.objects > 0 }

@@ -158,9 +158,11 @@ public struct SVGLineChart: Sendable {
             (y0, y1) = (pow(10, lo), pow(10, hi))
             yTicks = stride(from: lo, through: hi, by: 1).map { (pow(10, $0), Self.durationLabel(pow(10, $0))) }
         }
+        // The axis's ends lie 2.5 % inside the frame, so a line at an end (0 % or 100 % misses,
+        // a latency on a decade) stays visible rather than merge with the frame.
         func py(_ y: Double) -> Double {
             let t = yLog ? (log10(y) - log10(y0)) / (log10(y1) - log10(y0)) : (y - y0) / (y1 - y0)
-            return top + plotHeight - t * plotHeight
+            return top + plotHeight - (0.025 + 0.95 * t) * plotHeight
         }
 
         var svg = """

@@ -15,6 +15,13 @@ public struct MissRatioReduction: Sendable {
         /// The reductions, one per trace, ascending.
         public var values: [Double]
 
+        /// The reductions of `policy` at `capacity`, which are sorted here.
+        public init(policy: String, capacity: SweepCapacity, values: [Double]) {
+            self.policy = policy
+            self.capacity = capacity
+            self.values = values.sorted()
+        }
+
         /// The `p` quantile (0...1), interpolating linearly between order statistics (the
         /// default of NumPy and R's type 7); `nil` without values.
         public func quantile(_ p: Double) -> Double? {
@@ -42,6 +49,17 @@ public struct MissRatioReduction: Sendable {
     public var traceCount: Int
     /// (trace, policy, size) left out: undefined reduction or a missing cell.
     public var skipped: Int
+
+    /// Reductions already computed (to chart figures a sweep did not record, say).
+    public init(baseline: String, policies: [String], capacities: [SweepCapacity], distributions: [Distribution],
+                traceCount: Int, skipped: Int = 0) {
+        self.baseline = baseline
+        self.policies = policies
+        self.capacities = capacities
+        self.distributions = distributions
+        self.traceCount = traceCount
+        self.skipped = skipped
+    }
 
     /// The reductions of every other policy of `merge` against `baseline`.
     ///

@@ -9,6 +9,9 @@ extension MissRatioReduction {
     /// policy, one box per size inside it (coloured by size), the box from p25 to p75 with the
     /// median across it, whiskers from p10 to p90 and a diamond at the mean; a line at 0 (no
     /// better than the baseline). Each box has a tooltip with its figures.
+    /// The lowest reduction the chart's axis shows: −100 %, twice the baseline's misses.
+    static let chartFloor = -1.0
+
     public var svg: String {
         let boxWidth = 14.0, boxGap = 4.0, groupGap = 26.0
         let groupWidth = Double(capacities.count) * (boxWidth + boxGap) - boxGap
@@ -19,7 +22,7 @@ extension MissRatioReduction {
         // The plot keeps its size; a long legend only extends the canvas below it.
         let plotHeight = 520.0 - top - bottom
 
-        // Y range: the whiskers and means of every box, and 0, on round 10 % steps.
+        // Y range: the whiskers and means of every box, and 0, on round steps.
         var low = 0.0, high = 0.0
         for d in distributions {
             for value in [d.quantile(0.1), d.quantile(0.9), d.mean].compactMap({ $0 }) {
@@ -27,9 +30,15 @@ extension MissRatioReduction {
                 high = max(high, value)
             }
         }
-        let step = max(0.05, ((high - low) / 8 * 20).rounded(.up) / 20)
+        // The axis stops at the floor: a policy that doubles the baseline's misses (LIFO, MRU on
+        // most traces) would otherwise stretch it until every other box is a sliver. What lies
+        // below is drawn at the floor, its whisker ending in an arrow; the tooltips keep the figures.
+        let clipped = low < Self.chartFloor
+        low = max(low, Self.chartFloor)
+        // Round steps that divide 100 %, so the floor and 0 are ticks; the range is at most 200 %.
+        let step = [0.05, 0.1, 0.2, 0.25].first { (high - low) / $0 <= 8 } ?? 0.5
         let y0 = (low / step).rounded(.down) * step, y1 = max(y0 + step, (high / step).rounded(.up) * step)
-        func py(_ y: Double) -> Double { top + plotHeight - (y - y0) / (y1 - y0) * plotHeight }
+        func py(_ y: Double) -> Double { top + plotHeight - (max(y, y0) - y0) / (y1 - y0) * plotHeight }
         let n = SVGLineChart.n, escape = SVGLineChart.escape
 
         let title = "Miss-ratio reduction against \(baseline) across \(traceCount) traces"
@@ -39,7 +48,7 @@ extension MissRatioReduction {
         <title>\(escape(title))</title>
         <rect x="0" y="0" width="\(n(width))" height="\(n(height))" fill="#ffffff"/>
         <text x="\(n(left))" y="28" font-size="17" font-weight="bold" fill="#222222">\(escape(title))</text>
-        <text x="\(n(left))" y="48" font-size="12" fill="#555555">(\(escape(baseline)) − policy) / \(escape(baseline)) miss ratio per trace; box p25–p75, bar median, whiskers p10–p90, ◆ mean</text>
+        <text x="\(n(left))" y="48" font-size="12" fill="#555555">(\(escape(baseline)) − policy) / \(escape(baseline)) miss ratio per trace; box p25–p75, bar median, whiskers p10–p90, ◆ mean\(clipped ? "; ▼ below the axis" : "")</text>
 
         """
         // Grid, 0 line and labels.
@@ -75,6 +84,11 @@ extension MissRatioReduction {
                 }
                 svg += "<rect x=\"\(n(x))\" y=\"\(n(py(p75)))\" width=\"\(n(boxWidth))\" height=\"\(n(max(1, py(p25) - py(p75))))\" fill=\"\(color)\" fill-opacity=\"0.55\" stroke=\"\(color)\"/>\n"
                 svg += "<line x1=\"\(n(x))\" y1=\"\(n(py(median)))\" x2=\"\(n(x + boxWidth))\" y2=\"\(n(py(median)))\" stroke=\"#222222\" stroke-width=\"1.6\"/>\n"
+                if p10 < y0 {
+                    // The whisker goes on below the axis: an arrow at its foot.
+                    let foot = py(y0)
+                    svg += "<path d=\"M\(n(mid)) \(n(foot)) L\(n(mid + 4.5)) \(n(foot - 7)) L\(n(mid - 4.5)) \(n(foot - 7)) Z\" fill=\"\(color)\"/>\n"
+                }
                 let my = py(mean)
                 svg += "<path d=\"M\(n(mid)) \(n(my - 3.5)) L\(n(mid + 3.5)) \(n(my)) L\(n(mid)) \(n(my + 3.5)) L\(n(mid - 3.5)) \(n(my)) Z\" fill=\"#ffffff\" stroke=\"#222222\"/>\n"
                 svg += "</g>\n"

@@ -1,0 +1,76 @@
+import CacheBench
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+
+/// Numbers of attribute `name` in `svg`, in document order.
+private func attribute(_ name: String, in svg: String) -> [Double] {
+    svg.components(separatedBy: " \(name)=\"").dropFirst().compactMap { Double($0.prefix { $0 != "\"" }) }
+}
+
+@Suite("charts: what lies at an axis's end stays readable")
+struct ChartFrameTests {
+    @Test("a miss ratio of 0 % or 100 % is drawn inside the frame, not on it")
+    func endsInsideTheFrame() {
+        for axis in [SVGLineChart.YAxis.percentFull, .percentFitted] {
+            let chart = SVGLineChart(title: "ends", xTitle: "x", yTitle: "y", xUnit: .objects, yAxis: axis,
+                                     series: [.init(name: "a", points: [(10, 0), (100, 1), (1000, 0.5)], color: 0)])
+            let svg = chart.render()
+            // The frame: the plot's rectangle without fill.
+            let frame = svg.components(separatedBy: "\n").first { $0.hasPrefix("<rect") && $0.contains("fill=\"none\"") } ?? ""
+            let top = attribute("y", in: frame).first ?? .nan, height = attribute("height", in: frame).first ?? .nan
+            let markers = attribute("cy", in: svg)
+            #expect(markers.count == 3 + 1, "\(axis)")   // and the legend's
+            for y in markers {
+                #expect(y > top + 5 && y < top + height - 5, "\(axis): marker at \(y), frame \(top)...\(top + height)")
+            }
+        }
+    }
+
+    @Test("sweep-report: a policy far worse than the baseline is cut at −100 % with an arrow, not stretch the axis")
+    func reductionFloor() throws {
+        let capacity = SweepCapacity(.fraction(numerator: 1, denominator: 100))
+        func chart(worst: Double) -> String {
+            MissRatioReduction(baseline: "fifo", policies: ["lru", "lifo"], capacities: [capacity], distributions: [
+                .init(policy: "lru", capacity: capacity, values: [0.05, 0.1, 0.12, 0.2]),
+                .init(policy: "lifo", capacity: capacity, values: [worst, worst / 2, -0.5, -0.4]),
+            ], traceCount: 4).svg
+        }
+        let labels = { (svg: String) in
+            svg.components(separatedBy: "text-anchor=\"end\">").dropFirst().compactMap { Double($0.prefix { $0 != " " }) }
+        }
+        let mild = chart(worst: -0.8), extreme = chart(worst: -6)
+        // −80 % fits: no arrow; −600 % stops the axis at −100 %, and says so.
+        #expect((labels(mild).min() ?? 0) <= -80 && (labels(mild).min() ?? 0) > -100 && !mild.contains("below the axis"))
+        #expect(labels(extreme).min() == -100, "\(labels(extreme))")
+        #expect(extreme.contains("▼ below the axis"))
+        #expect(extreme.components(separatedBy: "<path d=\"M").count - 1 == 2 + 1)   // two means, one arrow
+        _ = try XMLDocument(xmlString: extreme)
+    }
+
+    @Test("analyze: the request-rate chart leaves out the last window, which the trace's end cuts short")
+    func partialWindow() throws {
+        // One request a second for 30 s, then one at 30 s: three complete windows of 10 s at 1
+        // request per second, and a fourth holding one request.
+        var text = "timestamp,key,size\n"
+        for t in 0...30 { text += "\(t),\(t % 7),100\n" }
+        var reader = try TraceSpec(path: try temporaryFile(text)).open()
+        let analysis = try TraceAnalyzer.analyze(&reader, window: 10)
+        #expect(analysis.windows.map(\.requests) == [10, 10, 10, 1])
+        let rate = try #require(TraceAnalysisReport.plots(analysis, trace: "t.csv").first { $0.name == "request-rate.svg" }?.svg)
+        let requests = rate.components(separatedBy: "<polyline").dropFirst().first ?? ""
+        let points = (requests.components(separatedBy: "points=\"").dropFirst().first ?? "").prefix { $0 != "\"" }
+        let ys = points.split(separator: " ").compactMap { Double($0.split(separator: ",").last ?? "") }
+        #expect(ys.count == 3 && Set(ys).count == 1, "\(points)")
+        #expect(rate.contains("complete windows of 10 s"))
+
+        // A trace shorter than one window: its only window, over the span of its requests.
+        var short = try TraceSpec(path: try temporaryFile("timestamp,key,size\n0,1,100\n4,2,100\n")).open()
+        let one = try TraceAnalyzer.analyze(&short, window: 10)
+        let oneRate = try #require(TraceAnalysisReport.plots(one, trace: "s.csv").first { $0.name == "request-rate.svg" }?.svg)
+        #expect(oneRate.contains("one window, shorter than 10 s") && attribute("cy", in: oneRate).count == 2)
+    }
+}

@@ -173,6 +173,21 @@ struct AutoPurgingImageCacheTests {
         #expect(throws: PolicyConfigurationError.self) { try AF.make(countLimit: 3) }
     }
 
+    @Test("the default preferred size is what `preferred=0.6` and `60%` give, at every capacity")
+    func defaultIsTheDocumentedFraction() throws {
+        let fixed = Array(1...1_000) + [268, 104_857_601, 999_999_999]
+        var capacities = fixed
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<200 { capacities.append(Int.random(in: 1...(1 << 40), using: &random)) }
+        for capacity in capacities {
+            let byDefault = try AF.make(capacity: capacity).preferredMemoryUsageAfterPurge
+            #expect(try AF.make(capacity: capacity, options: ["preferred": "0.6"]).preferredMemoryUsageAfterPurge == byDefault, "\(capacity)")
+            #expect(try AF.make(capacity: capacity, options: ["preferred": "60%"]).preferredMemoryUsageAfterPurge == byDefault, "\(capacity)")
+            #expect(try AFI.make(capacity: capacity).preferredMemoryUsageAfterPurge == byDefault, "\(capacity)")
+        }
+        #expect(try AF.make(capacity: 268).preferredMemoryUsageAfterPurge == 161)   // 160.8, to the nearest
+    }
+
     @Test("the purge needs usage strictly above the capacity")
     func strictTrigger() throws {
         var cache = try AF.make(capacity: 100)

@@ -84,9 +84,10 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
         self.preferredMemoryUsageAfterPurge = UInt64(max(preferredMemoryUsageAfterPurge, 0))
     }
 
-    /// 60 % of `capacity`, exactly (100 MiB gives AF's 60 MiB, 100 MB gives AlamofireImage's 60 MB).
+    /// 60 % of `capacity`, exactly, rounded to the nearest byte as an explicit `preferred=0.6`
+    /// rounds (100 MiB gives AF's 60 MiB, 100 MB gives AlamofireImage's 60 MB, 268 gives 161).
     @usableFromInline
-    static func sixtyPercent(of capacity: Int) -> Int { capacity / 100 * 60 + capacity % 100 * 60 / 100 }
+    static func sixtyPercent(of capacity: Int) -> Int { capacity / 100 * 60 + (capacity % 100 * 60 + 50) / 100 }
 
     /// ``memoryCapacity``.
     @inlinable public var capacity: Int { Int(clamping: memoryCapacity) }

@@ -380,7 +380,7 @@ struct AppCacheTests {
 
     /// A value whose `deinit` reads the cache that held it: every way a cache drops values
     /// without handing them back (an eviction, a replacement, removing all, a memory warning, a
-    /// lowered limit, an expiry) releases them after its lock, so the read does not wait on the
+    /// lowered limit, an expiry, removing an expired entry) releases them after its lock, so the read does not wait on the
     /// lock forever. Run on a thread of its own with a deadline, so a regression fails rather
     /// than hangs.
     @Test("a value's deinit may call back into the cache that dropped it", arguments: CachePolicy.allCases)
@@ -430,6 +430,9 @@ struct AppCacheTests {
                 cache.setValue(token(502), forKey: 8, cost: 1, timeToLive: 1)
                 time.seconds = 5
                 _ = cache.value(forKey: 8)                                                    // an expiry
+                cache.setValue(token(503), forKey: 9, cost: 1, timeToLive: 1)
+                time.seconds = 10
+                cache.removeValue(forKey: 9)                                                  // removing an expired entry
                 if let count = limits.count { cache.countLimit = count / 2 } else { cache.costLimit = 50 }
                 cache.handle(.memoryWarning)
                 for id in 0..<6 { cache.setValue(token(id), forKey: id, cost: 1) }
@@ -443,7 +446,7 @@ struct AppCacheTests {
         #expect(done.wait(timeout: .now() + 20) == .success, "\(name): a deinit waited on the cache's lock")
         #expect(failure.keys.isEmpty, "\(name): \(failure.keys)")
         // Every token is gone (the cache too), and each deinit got an answer.
-        #expect(released.keys.count == 309, "\(name): \(released.keys.count) released")
+        #expect(released.keys.count == 310, "\(name): \(released.keys.count) released")
     }
 
     @Test("replacing one key many times keeps one entry and finds the last value")

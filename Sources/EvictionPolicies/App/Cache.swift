@@ -224,7 +224,13 @@ public final class Cache<Key: Hashable, Value> {
             guard let entry = _call(_Remove(), key, &observer) else { return nil }
             let expired = state.pointee.isExpired(entry)
             state.pointee.forget(entry)
-            return expired ? nil : entry.value
+            guard !expired else {
+                // Released once the lock is, as every value the cache drops: its deinit may call
+                // back into the cache.
+                observer.keep(entry.value)
+                return nil
+            }
+            return entry.value
         }
     }
 

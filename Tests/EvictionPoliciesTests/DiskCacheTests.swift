@@ -122,6 +122,61 @@ struct DiskCacheTests {
         }
     }
 
+    @Test("the memory tier's eviction handler may call the tiered cache again, on the same thread")
+    func handlerCallsBack() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        let tiers = TieredCache<Data>(memory: Cache(policy: .lru, countLimit: 4, observesSystemEvents: false), disk: disk)
+        // Each memory eviction removes its key from the disk too: a store whose memory step
+        // evicts then queues a removal behind its own disk write, in the same stripe for 1 in 64.
+        tiers.memory.evictionHandler = { [weak tiers] key, _, _ in try? tiers?.removeValue(forKey: key) }
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for i in 0..<400 { try? tiers.setValue(Data([UInt8(truncatingIfNeeded: i)]), forKey: "k\(i)") }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "a call from the eviction handler waited for the call it was made in")
+        #expect(disk.count == 4 && tiers.memory.count == 4)
+        for i in 396..<400 { #expect(try disk.data(forKey: "k\(i)") == Data([UInt8(truncatingIfNeeded: i)])) }
+    }
+
+    @Test("hundreds of async stores with the app's memory cost finish, however the pool runs their disk steps")
+    func manyAsyncStores() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        let tiers = TieredCache<Data>(memory: Cache(policy: .lru, observesSystemEvents: false), disk: disk,
+                                      encode: { $0 }, decode: { $0 }, memoryCost: { $0.count })
+        // Each disk step waits for the earlier ones of its stripe; when pool threads blocked on
+        // those waits, the blocks holding the earlier steps never started (500 stores: ~290 done).
+        let finished = try await withThrowingTaskGroup(of: Int.self) { group in
+            for t in 0..<500 { group.addTask { try await tiers.setValue(Data([UInt8(truncatingIfNeeded: t)]), forKey: t % 2 == 0 ? "same" : "k\(t % 40)"); return 1 } }
+            return try await group.reduce(0, +)
+        }
+        #expect(finished == 500)
+        let onDisk = try await disk.data(forKey: "same")
+        #expect(onDisk != nil && tiers.memory.value(forKey: "same") == onDisk)
+    }
+
+    @Test("a store racing removeAll never leaves memory holding what the disk does not")
+    func storeRacingRemoveAll() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        let tiers = TieredCache<Data>(memory: Cache(policy: .lru, observesSystemEvents: false), disk: disk)
+        var disagreements = 0
+        for round in 0..<600 {
+            let value = Data([UInt8(truncatingIfNeeded: round)])
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 { try? tiers.removeAll() } else { try? tiers.setValue(value, forKey: "k") }
+            }
+            if let inMemory = tiers.memory.value(forKey: "k"), try disk.data(forKey: "k") != inMemory { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
+    }
+
     @Test("age limit on a clock the test moves, across a reopen")
     func ageLimit() throws {
         let directory = temporaryDirectory()

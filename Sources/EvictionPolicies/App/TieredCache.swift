@@ -46,13 +46,15 @@ public final class TieredCache<Value> {
     private var inProgress = [Int](repeating: 0, count: 64)
     private var epoch: UInt64 = 0
     private var clearing = 0
-    /// Per stripe: tickets handed to stores and removals in the order of their memory steps, and
-    /// how many of those have done their disk step. A disk step waits for its ticket, so the disk
-    /// sees a key's stores in the order memory saw them: once they have all returned, both tiers
-    /// hold the last one's value.
+    /// Per stripe: the disk steps of stores and removals, queued in the order of their memory
+    /// steps and run in that order, so the disk sees a key's stores in the order memory saw
+    /// them: once they have all returned, both tiers hold the last one's value. Whichever caller
+    /// finds no one running a stripe's queue runs it, up to its own step, others' steps included
+    /// (see ``inTurn(_:_:)``): no caller waits for one that has not started, so neither a call
+    /// from the memory tier's eviction handler nor a pool of threads all waiting can stall it.
     private let diskOrder = NSCondition()
-    private var ticketsIssued = [UInt64](repeating: 0, count: 64)
-    private var ticketsServed = [UInt64](repeating: 0, count: 64)
+    private var diskSteps = [[_DiskStep]](repeating: [], count: 64)
+    private var drained = [Bool](repeating: false, count: 64)
 
     /// Composes the two tiers.
     ///
@@ -107,9 +109,12 @@ public final class TieredCache<Value> {
             return
         }
         let data = try encode(value)
-        let (stripe, ticket) = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, data.count)) }
+        let disk = self.disk
+        let (stripe, step) = begin(key, diskStep: { _ = try disk.setData(data, forKey: key) }) {
+            memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        }
         defer { end(stripe) }
-        do { try inTurn(stripe, ticket) { _ = try disk.setData(data, forKey: key) } } catch {
+        do { try inTurn(stripe, step) } catch {
             // The disk kept what it had: so does the cache, rather than a memory copy that a
             // relaunch would not find.
             change(key) { memory.removeValue(forKey: key) }
@@ -119,12 +124,14 @@ public final class TieredCache<Value> {
 
     /// Removes `key` from both tiers.
     public func removeValue(forKey key: String) throws {
-        let (stripe, ticket) = begin(key) { memory.removeValue(forKey: key) }
+        let disk = self.disk
+        let (stripe, step) = begin(key, diskStep: { try disk.removeData(forKey: key) }) { memory.removeValue(forKey: key) }
         defer { end(stripe) }
-        try inTurn(stripe, ticket) { try disk.removeData(forKey: key) }
+        try inTurn(stripe, step)
     }
 
-    /// Empties both tiers.
+    /// Empties both tiers. A store that runs meanwhile may be kept on disk, but is then not in
+    /// memory: memory never holds what the disk does not.
     public func removeAll() throws {
         lock.lock()
         epoch &+= 1
@@ -132,7 +139,11 @@ public final class TieredCache<Value> {
         memory.removeAll()
         lock.unlock()
         defer {
+            // Memory is emptied again: a store whose memory step came after the first emptying
+            // may have written the disk before the disk was emptied, and memory would keep what
+            // a relaunch does not find.
             lock.lock()
+            memory.removeAll()
             epoch &+= 1
             clearing -= 1
             lock.unlock()
@@ -165,37 +176,50 @@ public final class TieredCache<Value> {
         memoryStep()
     }
 
-    /// Begins a store or removal of `key` whose disk step follows: counts it, runs its memory
-    /// step under the lock, and returns the stripe for ``end(_:)`` and the ticket for
-    /// ``inTurn(_:_:_:)``, which its disk step must run through (exactly once).
-    private func begin(_ key: String, memoryStep: () -> Void) -> (stripe: Int, ticket: UInt64) {
+    /// Begins a store or removal of `key`: counts it, queues its disk step behind the stripe's
+    /// earlier ones, runs its memory step under the lock (where the memory tier's eviction
+    /// handler may call this cache again: its steps queue after this one), and returns the
+    /// stripe for ``end(_:)`` and the step for ``inTurn(_:_:)``, which must follow exactly once.
+    private func begin(_ key: String, diskStep: @escaping () throws -> Void, memoryStep: () -> Void) -> (stripe: Int, step: _DiskStep) {
         let stripe = Self.stripe(of: key)
+        let step = _DiskStep(diskStep)
         lock.lock()
         defer { lock.unlock() }
         changes[stripe] &+= 1
         inProgress[stripe] += 1
         diskOrder.lock()
-        let ticket = ticketsIssued[stripe]
-        ticketsIssued[stripe] &+= 1
+        diskSteps[stripe].append(step)
         diskOrder.unlock()
         memoryStep()
-        return (stripe, ticket)
+        return (stripe, step)
     }
 
-    /// Runs `diskStep` once the disk steps of the stripe's earlier tickets are done, then lets the
-    /// next one go (also when `diskStep` throws). Stores of different stripes do not wait for
-    /// each other.
-    private func inTurn<Result>(_ stripe: Int, _ ticket: UInt64, _ diskStep: () throws -> Result) rethrows -> Result {
+    /// Returns once `step` has run, after every step queued before it in its stripe, and throws
+    /// what it threw. The caller runs the stripe's queue itself, up to its own step, unless
+    /// another caller is running it already; then it waits for that one, and takes over if that
+    /// one stops (its own step done) before reaching this one. Stores of different stripes do
+    /// not wait for each other.
+    private func inTurn(_ stripe: Int, _ step: _DiskStep) throws {
         diskOrder.lock()
-        while ticketsServed[stripe] != ticket { diskOrder.wait() }
-        diskOrder.unlock()
-        defer {
-            diskOrder.lock()
-            ticketsServed[stripe] &+= 1
+        while step.outcome == nil {
+            guard !drained[stripe] else {
+                diskOrder.wait()
+                continue
+            }
+            drained[stripe] = true
+            while step.outcome == nil, !diskSteps[stripe].isEmpty {
+                let next = diskSteps[stripe].removeFirst()
+                diskOrder.unlock()
+                let outcome = Result { try next.run() }
+                diskOrder.lock()
+                next.outcome = outcome
+            }
+            drained[stripe] = false
             diskOrder.broadcast()
-            diskOrder.unlock()
         }
-        return try diskStep()
+        let outcome = step.outcome
+        diskOrder.unlock()
+        try outcome?.get()
     }
 
     /// Ends what ``begin(_:memoryStep:)`` began, its disk step done (or failed).
@@ -246,33 +270,37 @@ extension TieredCache where Value: Sendable {
             }
         }
         // The memory copy now; the store stays in progress (no lookup promotes an older disk
-        // value of its key) until the disk holds the new one.
-        let (stripe, ticket) = begin(key) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
+        // value of its key) until the disk holds the new one. Its disk step encodes the value
+        // and writes it, on whichever thread runs the stripe's queue (a step takes no lock: the
+        // thread running it may be one that waits for this cache's lock).
+        let (encode, disk) = (self.encode, self.disk)
+        let diskStep = { _ = try disk.setData(try encode(value), forKey: key) }
+        let (stripe, step) = begin(key, diskStep: diskStep) { memory.setValue(value, forKey: key, cost: memoryCost(value, 0)) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             DispatchQueue.global(qos: .utility).async {
-                let result = Result {
-                    try self.inTurn(stripe, ticket) {
-                        let data: Data
-                        do {
-                            data = try self.encode(value)
-                        } catch {
-                            // As the synchronous set: a value that cannot be encoded is stored in
-                            // neither tier, so the memory copy made above is taken back (the store
-                            // is still in progress, so no lookup has promoted anything meanwhile).
-                            self.change(key) { self.memory.removeValue(forKey: key) }
-                            throw error
-                        }
-                        do { _ = try self.disk.setData(data, forKey: key) } catch {
-                            self.change(key) { self.memory.removeValue(forKey: key) }
-                            throw error
-                        }
-                    }
+                let result = Result { try self.inTurn(stripe, step) }
+                if case .failure = result {
+                    // As the synchronous set: a value that cannot be encoded or written is stored
+                    // in neither tier, so the memory copy made above is taken back (the store is
+                    // still in progress, so no lookup has promoted anything meanwhile).
+                    self.change(key) { self.memory.removeValue(forKey: key) }
                 }
                 self.end(stripe)
                 continuation.resume(with: result)
             }
         }
     }
+}
+
+/// A store's or removal's disk step, queued until its turn; `outcome` is set, under
+/// ``TieredCache``'s queue lock, once it has run (on its caller's thread or another's).
+/// Unchecked: `outcome` is only touched under that lock, and `run` captures only what may cross
+/// threads (the encoded bytes and the disk; a value only where `Value` is `Sendable`).
+private final class _DiskStep: @unchecked Sendable {
+    let run: () throws -> Void
+    var outcome: Result<Void, Error>?
+
+    init(_ run: @escaping () throws -> Void) { self.run = run }
 }
 
 /// The name ``TieredCache`` had before it took the name the replay engine's model had (now

@@ -182,6 +182,27 @@ struct OpenRegistryTests {
         }
     }
 
+    @Test("a run that admitted no object says so (S3-FIFO under 10 objects, objects larger than the capacity); one that cached anything does not")
+    func cachedNothingIsReported() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        func warnings(_ policy: String, _ capacity: Int, ignoreSize: Bool = true) throws -> [String] {
+            try Replay.run(ReplayJob(trace: trace, policy: policy, capacity: capacity, ignoreSize: ignoreSize)).warnings
+        }
+        #expect(try warnings("s3fifo", 5).contains { $0.hasPrefix("s3fifo at capacity 5 cached nothing: it missed all 6781 requests") })
+        #expect(try warnings("wtinylfu", 10).contains { $0.contains("cached nothing") })
+        #expect(try warnings("s3fifo", 20).isEmpty)
+        #expect(try warnings("lru", 1).isEmpty)
+        // lirs-cs's objects are of size 1 in bytes mode too; a zipf object is larger than 1,000 bytes.
+        let zipf = TraceSpec(path: Repository.trace("zipf.csv"))
+        let tooSmall = try Replay.run(ReplayJob(trace: zipf, policy: "lru", capacity: 1_000, ignoreSize: false))
+        #expect(tooSmall.warnings.contains { $0.contains("cached nothing") } && tooSmall.counters.hits == 0)
+        var compare = CompareJob(trace: trace, policies: ["s3fifo", "fifo"], capacities: CapacityList([.size(5), .size(40)]),
+                                 ignoreSize: true, threads: 1)
+        compare.registry = .standard
+        #expect(try Compare.run(compare).notes.filter { $0.contains("cached nothing") } == [
+            "s3fifo at capacity 5 cached nothing: it missed all 6781 requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)"])
+    }
+
     @Test("a policy that evicts as LRU but is given options runs as itself in compare and mrc, not as one LRU pass")
     func optionsReachAnLRUPolicy() throws {
         let registry = PolicyRegistry.standard.adding(CallerLRU<UInt64, Void>.self)

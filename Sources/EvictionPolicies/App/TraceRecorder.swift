@@ -21,7 +21,11 @@ import Musl
 /// written then, as one `get` row with the stored size; the store itself is not written, because
 /// the replayed get already inserted. Stores without a preceding miss are `set` rows, removals
 /// `delete`, and memory warnings and background transitions are events. A miss the app never
-/// follows with a store is written at ``finish()`` with the key's last known size (or 1).
+/// follows with a store is written at ``finish()`` with the key's last known size (or 1). A miss
+/// of a key whose earlier miss still awaits its store (two threads that miss one key at once) is
+/// not written: replayed one after the other, it would hit where the app missed. The trace then
+/// holds one request fewer for each such miss (6 in 40,000 from four threads, measured), and
+/// its replay the app's hits.
 ///
 /// `String` keys are written so that the replay tells apart exactly the keys Swift tells apart: as they
 /// are, in Unicode's canonical composition (two spellings of "é" are one `String` and one key);

@@ -138,18 +138,19 @@ extension ReplayResult {
                   trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
         self.window = window
         admission = run.admission?()
-        // A research policy keeps within its limits at every moment: one that ended over them
-        // did not evict as they require (a policy of someone else's package, say), and its
-        // counts are not a cache's. Library models may hold more until a deferred trim.
+        guard let held = run.occupancy?() else { return }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
         // every object was larger than the capacity, or the rule's queues hold nothing at this
         // size (libCacheSim aborts on some of these; others refuse such limits outright).
-        if let held = run.occupancy?(), held.count == 0, counters.requests > 0, counters.hits == 0,
-           counters.evictions == 0, counters.sets == 0, counters.deletes == 0, counters.events == 0 {
+        if held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
+           counters.sets == 0, counters.deletes == 0, counters.events == 0 {
             let limits = [capacity.0.map { "capacity \($0)" }, countLimit.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
             warnings.append("\(policy.name)\(limits.isEmpty ? "" : " at " + limits) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
         }
-        if policy.family == .research, let held = run.occupancy?() {
+        // A research policy keeps within its limits at every moment: one that ended over them
+        // did not evict as they require (a policy of someone else's package, say), and its
+        // counts are not a cache's. Library models may hold more until a deferred trim.
+        if policy.family == .research {
             let scale = lane.window
             let costLimit = capacity.0.map(scale.scaled), count = policy.supportsCountLimit ? countLimit.map(scale.scaled) : nil
             if held.cost > (costLimit ?? .max) || held.count > (count ?? .max) {

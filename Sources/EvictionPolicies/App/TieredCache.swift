@@ -54,7 +54,7 @@ public final class TieredCache<Value> {
     /// from the memory tier's eviction handler nor a pool of threads all waiting can stall it.
     private let diskOrder = NSCondition()
     private var diskSteps = [[_DiskStep]](repeating: [], count: 64)
-    private var drained = [Bool](repeating: false, count: 64)
+    private var running = [Bool](repeating: false, count: 64)
 
     /// Composes the two tiers.
     ///
@@ -202,11 +202,11 @@ public final class TieredCache<Value> {
     private func inTurn(_ stripe: Int, _ step: _DiskStep) throws {
         diskOrder.lock()
         while step.outcome == nil {
-            guard !drained[stripe] else {
+            guard !running[stripe] else {
                 diskOrder.wait()
                 continue
             }
-            drained[stripe] = true
+            running[stripe] = true
             while step.outcome == nil, !diskSteps[stripe].isEmpty {
                 let next = diskSteps[stripe].removeFirst()
                 diskOrder.unlock()
@@ -214,7 +214,7 @@ public final class TieredCache<Value> {
                 diskOrder.lock()
                 next.outcome = outcome
             }
-            drained[stripe] = false
+            running[stripe] = false
             diskOrder.broadcast()
         }
         let outcome = step.outcome
@@ -222,7 +222,7 @@ public final class TieredCache<Value> {
         try outcome?.get()
     }
 
-    /// Ends what ``begin(_:memoryStep:)`` began, its disk step done (or failed).
+    /// Ends what ``begin(_:diskStep:memoryStep:)`` began, its disk step done (or failed).
     private func end(_ stripe: Int) {
         lock.lock()
         defer { lock.unlock() }

@@ -214,8 +214,8 @@ func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Doubl
 /// keys at capacity 2: 9 s for 200,000 requests); asked for, the group is no longer empty.
 ///
 /// - Complexity: insert, remove and increment O(1); the oldest or newest of the lowest group
-///   O(1) amortised over the inserts (it walks up over the frequencies left empty since the
-///   last time, which only inserts below the bound bring back).
+///   O(1) when that group has entries, else O(empty frequencies walked over up to the next
+///   one), a walk that only an insert below the lowest entry's frequency makes necessary again.
 @usableFromInline
 struct _FrequencyLists {
     /// A frequency's group: its oldest and newest slot (-1 when empty) and its size.

@@ -125,8 +125,12 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             pass.willRemove(&observer)
             let slot = victim()
             remember(store.key(slot), count: store.aux(slot), cost: store.cost(slot))
-            // The next victim is usually the newer neighbour; its unlink reads its placement.
-            placement.prefetch(store.prev(slot))
+            // The next victim is usually the newer neighbour; its unlink reads its placement,
+            // and remembering it files its key in the ghost index. Its slot was asked for by
+            // the eviction before (see `evict`), so its key is at hand.
+            let newer = store.prev(slot)
+            placement.prefetch(newer)
+            if newer >= 0 { ghosts.prefetch(hash: store.hash(store.key(newer)), .index) }
             evict(slot, observer: &observer)
         }
         pass.end(&observer)
@@ -134,11 +138,16 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable mutating func remember(_ key: Key, count: UInt32, cost: Int) {
         guard cost <= ghostCapacity else { return }
+        var dropped = false
         while !ghostList.isEmpty && ghostList.cost + cost > ghostCapacity {
             let oldest = ghostList.tail
             ghosts.unlink(oldest, &ghostList)
             ghosts.release(oldest)
+            dropped = true
         }
+        // The next ghost to drop is the new oldest: start loading its index bucket and the
+        // ghost after it, as an eviction does for its successor.
+        if dropped { ghosts.prefetchEviction(of: ghostList.tail) }
         let slot = ghosts.allocate(key: key, value: (), cost: cost)
         ghosts.setAux(slot, count)
         ghosts.pushHead(slot, &ghostList)
@@ -170,11 +179,18 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             tailExpiryFloor[k] = expiry
             if expiry < now {
                 // The next request reads the new tail's expiry, often expired too: load it now.
+                // Its slot is in cache (the unlink just wrote its link), and if it drifts too
+                // its unlink will write its own newer neighbour's: load that one and its
+                // placement as well, a drift ahead.
                 let newer = store.prev(tail)
                 store.unlink(tail, &queues[k])
                 place(tail, in: k - 1)
                 placement.prefetch(newer)
-                store.prefetchSlot(newer)
+                if newer >= 0 {
+                    let next = store.prev(newer)
+                    store.prefetchSlot(next)
+                    placement.prefetch(next)
+                }
             }
         }
     }

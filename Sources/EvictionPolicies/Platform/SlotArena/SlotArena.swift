@@ -33,6 +33,10 @@ public struct SlotArena<Key: Hashable, Value> {
     /// look, the next waits for half as many, or for the arena to be half full again, so its
     /// O(n) scans cost O(1) amortised per release.
     @usableFromInline var nextShrinkCheck = Int.max
+    /// Where ``_valuesAreMarks``: whether any slot may hold a ghost's mark (`nil`). Until one is
+    /// written, every mark is a resident's, so an allocation of a resident reads none: reading
+    /// the freed victim's mark was a cache miss on every insert of a policy without ghosts.
+    @usableFromInline var marksMayBeGhosts = false
 
     /// An empty arena.
     @inlinable public init() {}
@@ -106,7 +110,12 @@ public struct SlotArena<Key: Hashable, Value> {
             }
             // A value of no size is only a resident mark, which a freed slot keeps (see
             // `release`): most slots come back as residents, and the write is then skipped.
-            if !Self._valuesAreMarks || (values[Int(slot)] == nil) != (value == nil) { values[Int(slot)] = value }
+            if !Self._valuesAreMarks {
+                values[Int(slot)] = value
+            } else if value == nil || marksMayBeGhosts {
+                marksMayBeGhosts = true
+                if (values[Int(slot)] == nil) != (value == nil) { values[Int(slot)] = value }
+            }
         } else {
             slot = _appendSlot(key: key, value: value, cost: cost)
         }
@@ -124,6 +133,7 @@ public struct SlotArena<Key: Hashable, Value> {
         if !_isPOD(Key.self) && placeholderKey == nil { placeholderKey = key }
         let slot = Int32(truncatingIfNeeded: slots.count)
         slots.append(_Slot(key: key, cost: cost))
+        if Self._valuesAreMarks && value == nil { marksMayBeGhosts = true }
         values.append(value)
         return slot
     }
@@ -246,7 +256,10 @@ public struct SlotArena<Key: Hashable, Value> {
 
     /// Replaces the value in `slot`; `nil` makes it a ghost. O(1).
     @inlinable @inline(__always)
-    public mutating func setValue(_ slot: Int32, _ value: Value?) { values[Int(slot)] = value }
+    public mutating func setValue(_ slot: Int32, _ value: Value?) {
+        if Self._valuesAreMarks && value == nil { marksMayBeGhosts = true }
+        values[Int(slot)] = value
+    }
 
     /// Whether `slot`, which is in use, holds a resident entry rather than a ghost. O(1).
     ///

@@ -42,9 +42,6 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
     }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable @inline(__always)
     public mutating func _withResidents<Result>(
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
     ) -> Result { body(&store, &residents) }

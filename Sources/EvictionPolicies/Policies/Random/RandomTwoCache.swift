@@ -40,9 +40,6 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
     }
 
     @inlinable @inline(__always)
-    public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
-
-    @inlinable @inline(__always)
     public mutating func _withResidents<Result>(
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
     ) -> Result { body(&store, &residents) }

@@ -15,6 +15,11 @@ public struct _RecencyStamps {
     /// No stamp yet.
     @inlinable public init() {}
 
+    /// Starts loading `slot`'s stamp (-1 is ignored). `mutating` though it writes nothing, so
+    /// that a generic caller reaches the table in place rather than through a copy.
+    @inlinable @inline(__always)
+    mutating func prefetch(_ slot: Int32) { lastAccess.prefetch(slot) }
+
     /// Counts a request for `slot` and stamps it with the count.
     @inlinable
     mutating func touch(_ slot: Int32) {
@@ -39,6 +44,16 @@ public protocol _SampledRecencyPolicy: _SampledPolicy {
 }
 
 extension _SampledRecencyPolicy {
+    /// Loads the entry's memory ahead and, once its slot is known, its stamp, which a hit writes:
+    /// the stamps live in a table of their own, so that write was a cache miss of its own.
+    /// Mutating, and through `_withResidents`, so that the arena and the stamps are used in place
+    /// (a plain read of either here goes through a getter that copies it).
+    @inlinable @inline(__always)
+    public mutating func prefetch(_ key: Key, _ stage: PrefetchStage) {
+        let slot = _withResidents { store, _ in store.prefetch(key, stage) }
+        if stage == .entry { recency.prefetch(slot) }
+    }
+
     @inlinable public mutating func didHit(_ slot: Int32) { recency.touch(slot) }
 
     @inlinable public mutating func didInsert(_ slot: Int32) {

@@ -822,3 +822,15 @@ struct DiskCacheTests {
         #expect(files.count == cache.count)
     }
 }
+
+@Suite("Parent paths, as NSString's deletingLastPathComponent but safe on one character")
+struct ParentPathTests {
+    @Test("vectors")
+    func vectors() {
+        let cases: [(String, String)] = [
+            ("S", ""), (".", ""), ("ab", ""), ("a/b", "a"), ("q/run1", "q"), ("/tmp/x.tiff", "/tmp"), ("/tmp/lock/", "/tmp"),
+            ("/tmp/", "/"), ("/", "/"), ("/a", "/"), ("a//b", "a"), ("./a", "."), ("a/b/", "a"), ("", ""), ("é/ü", "é"),
+        ]
+        for (path, parent) in cases { #expect(_parentPath(path) == parent, "\(path)") }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import EvictionPolicies
 
 /// Folders an output needs, made with the operating system's own reasons when they cannot be.
 public enum Folders {
@@ -22,7 +23,7 @@ public enum Folders {
             // ENOTDIR: a part above is a file, which the walk up then names.
             guard errno == ENOENT || errno == ENOTDIR else { throw OutputError(path: path, reason: "\(candidate): \(String(cString: strerror(errno)))") }
             missing.append(candidate)
-            let parent = (candidate as NSString).deletingLastPathComponent
+            let parent = _parentPath(candidate)
             if parent == candidate { break }
             candidate = parent
         }

@@ -280,7 +280,7 @@ enum _POSIX {
             // target's place): both are named.
             throw DiskCacheError(path: path, operation: "rename \(temporary) to it", code: code)
         }
-        if syncDirectory { try self.syncDirectory((path as NSString).deletingLastPathComponent) }
+        if syncDirectory { try self.syncDirectory(_parentPath(path)) }
     }
 
     /// ``writeTemporary(_:in:sync:)`` then ``commit(_:to:syncDirectory:)``.
@@ -369,7 +369,7 @@ enum _POSIX {
     /// is named, with the POSIX reason for any other failure.
     static func makeDirectory(_ path: String) throws(DiskCacheError) {
         if isDirectory(path) { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = _parentPath(path)
         if !parent.isEmpty && parent != path && parent != "/" { try makeDirectory(parent) }
         guard mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) else {
             let code = errno

@@ -213,12 +213,14 @@ public enum Compare {
             return rows
         }
         var groups = _Groups(lanes: lanes, count: min(threads, lanes.count + 1))
+        let workers = _GroupThreads(count: groups.members.count)
+        defer { workers.stop() }
         var batches = 0
         while true {
             let shared = _SharedBatch(current)
             for lane in fed { lane.handOver?() }
             let assignment = groups
-            DispatchQueue.concurrentPerform(iterations: assignment.members.count) { g in
+            workers.run { g in
                 if g == 0 { decoder.decodeAhead() }
                 for lane in assignment.members[g] { lane.apply(shared.requests) }
             }
@@ -237,7 +239,7 @@ public enum Compare {
 /// while the lanes read the current one.
 ///
 /// Only the thread running group 0 calls ``decodeAhead()`` during a batch, and the caller reads
-/// the result after `concurrentPerform` returns; hence `@unchecked Sendable`.
+/// the result after ``_GroupThreads/run(_:)`` returns; hence `@unchecked Sendable`.
 final class _Decoder: @unchecked Sendable {
     private var reader: any TraceReader
     private var ahead: [Request] = []
@@ -271,7 +273,7 @@ final class _Decoder: @unchecked Sendable {
 /// One independent consumer of the request stream, with the time spent in it.
 ///
 /// Lanes are shared with worker threads: during a batch each lane is touched by exactly one
-/// thread (its group's), and `concurrentPerform` returns only when every group has finished,
+/// thread (its group's), and ``_GroupThreads/run(_:)`` returns only when every group has finished,
 /// which orders those accesses; hence `@unchecked Sendable`.
 final class _Lane: @unchecked Sendable {
     let run: PolicyRun?

@@ -215,6 +215,28 @@ case_analyze_plots_disk_full() { mkdir "$W/p"; echo old > "$W/p/sizes.svg"; echo
   same "$W/a.txt" "$W/ref"; same "$W/p/sizes.svg" "$W/ref"; [ "$(ls "$W/p")" = sizes.svg ] || fail LOST "plots written: $(ls "$W/p")"; no_temps; }
 case_analyze_plot_to_stdout() { run analyze "$T/lirs-cs.csv" --plot -; expect 2 "--plot needs a file name"; }
 
+# ---- interruption, odd names and standard output aimed at the input
+case_sweep_one_letter_folder() { run sweep --traces "$T/loop.csv" --policies lru --capacities 0.1 --output S; expect 0
+  [ -f S/sweep.json ] || fail FAIL "no S/sweep.json"; }
+case_sweep_nested_one_letter_folder() { run sweep --traces "$T/loop.csv" --policies lru --capacities 0.1 --output q/run1; expect 0
+  [ -f q/run1/sweep.json ] || fail FAIL "no q/run1/sweep.json"; }
+case_analyze_one_letter_plot_folder() { run analyze "$T/lirs-cs.csv" --plot p --output a.txt; expect 0
+  [ -f p/sizes.svg ] || fail FAIL "no p/sizes.svg"; }
+case_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" replay t.csv --policy lru --capacity 10 >> t.csv'
+  expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
+case_report_over_trace_read_as_stdin() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" replay - --policy lru --capacity 10 < t.csv 1<> t.csv'
+  expect 2 "standard output is the input trace (standard input reads it)"; same t.csv "$T/lirs-cs.csv"; }
+case_mrc_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" mrc t.csv --ignore-size --points 4 >> t.csv'
+  expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
+case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
+  CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
+  [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"
+  [ "$(cat r.txt)" != a ] && grep -q "<svg" p.svg || fail LOST "a signal during the commit split the outputs: r.txt $(head -c 20 r.txt), p.svg $(head -c 20 p.svg)"
+  no_temps; }
+case_signal_in_analyze_commit() { CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=2 run analyze "$T/lirs-cs.csv" --plot new/plots --output a.txt
+  [ "$RC" = 130 ] || fail FAIL "exit $RC, expected 130 (SIGINT, acted on once the commit ended)"
+  [ -s a.txt ] && [ -f new/plots/sizes.svg ] || fail LOST "a signal during the commit split the outputs: $(ls -R)"; no_temps; }
+
 CASES=$(declare -F | awk '{print $3}' | grep '^case_' | sed 's/^case_//')
 one() { W=$(mktemp -d "${TMPDIR:-/tmp}/cachebench-hostile.XXXXXX"); ( cd "$W" && "case_$1" ); local rc=$?; rm -rf "$W"; return $rc; }
 case "${1:---tally}" in

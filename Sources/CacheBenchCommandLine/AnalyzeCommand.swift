@@ -86,21 +86,27 @@ enum AnalyzeCommand {
                 }
             } catch { throw .trace(error) }
             var outputs: [(text: String, path: String?)] = [(TraceAnalysisReport.render(analysis, trace: trace.path, as: format), arguments.value("--output"))]
-            var createdFolder: String? = nil
-            if let folder = arguments.value("--plot") {
+            let plotFolder = arguments.value("--plot")
+            if let folder = plotFolder {
                 for plot in TraceAnalysisReport.plots(analysis, trace: trace.path) {
                     outputs.append((plot.svg, (folder as NSString).appendingPathComponent(plot.name)))
                 }
-                // A missing folder is made (once the analysis succeeded), and taken away again if
-                // the outputs cannot be written: all of them or none. The outermost missing folder
-                // is what this run creates, and removes on failure.
-                do throws(OutputError) { createdFolder = try Folders.make(folder) } catch {
-                    throw CacheBenchError(error)
-                }
             }
-            do throws(CacheBenchError) { try Output.emit(outputs) } catch {
-                if let createdFolder { try? FileManager.default.removeItem(atPath: createdFolder) }
-                throw error
+            // A missing folder is made (once the analysis succeeded), and taken away again if
+            // the outputs cannot be written: all of them or none. The outermost missing folder
+            // is what this run creates, and removes on failure. With signals held, so that an
+            // interruption cannot leave the folder made and empty.
+            try AtomicFile.holdingSignals { () throws(CacheBenchError) in
+                var createdFolder: String? = nil
+                if let folder = plotFolder {
+                    do throws(OutputError) { createdFolder = try Folders.make(folder) } catch {
+                        throw CacheBenchError(error)
+                    }
+                }
+                do throws(CacheBenchError) { try Output.emit(outputs) } catch {
+                    if let createdFolder { try? FileManager.default.removeItem(atPath: createdFolder) }
+                    throw error
+                }
             }
         } catch { throw .run(error) }
     }

@@ -67,17 +67,25 @@ enum Output {
     }
 
     /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the
-    /// command reads, `outputs` the options naming files it writes.
+    /// command reads, `outputs` the options naming files it writes (`--output` absent is standard output).
     static func requireDistinct(_ arguments: Arguments, inputs: [String], outputs: [String],
                                 inputName: String = "the input trace") throws(UsageError) {
-        try requireDistinct(inputs: inputs, written: outputs.compactMap { option in arguments.value(option).map { (option, $0) } },
-                            inputName: inputName)
+        try requireDistinct(inputs: inputs, written: outputs.compactMap { option in
+            arguments.value(option).map { (option, $0) } ?? (option == "--output" ? (option, "-") : nil)
+        }, inputName: inputName)
     }
 
     /// ``requireDistinct(_:inputs:outputs:)`` for outputs named by (how the user named it, path):
     /// an option, or an option and the file it makes in a folder.
     static func requireDistinct(inputs: [String], written: [(String, String)],
                                 inputName: String = "the input trace") throws(UsageError) {
+        // Standard output redirected to an input (`>> trace.csv`, `1<> trace.csv`) would destroy it as surely.
+        if written.contains(where: { $0.1 == "-" }) {
+            for input in inputs where AtomicFile.isFile(input == "-" ? "/dev/stdin" : input, openAs: STDOUT_FILENO) {
+                let named = input == "-" ? "(standard input reads it)" : input
+                throw UsageError("standard output is \(inputName) \(named): writing the report there would destroy what is being read")
+            }
+        }
         let written = written.filter { $0.1 != "-" }
         for (option, path) in written {
             for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {

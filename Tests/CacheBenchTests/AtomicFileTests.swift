@@ -173,3 +173,60 @@ struct AtomicFileTests {
         #expect(AtomicFile.sameFile("-", "-"))
     }
 }
+
+@Suite("Trace passes: every pass reads the file the first one opened")
+struct TracePassTests {
+    /// The keys of every request `spec` reads, from its first byte.
+    func keys(_ spec: TraceSpec) throws -> [UInt64] {
+        var reader = try spec.open()
+        var batch: [Request] = []
+        var keys: [UInt64] = []
+        while try reader.nextBatch(&batch) { keys += batch.map(\.key) }
+        return keys
+    }
+
+    @Test("a trace replaced or deleted between passes is still the one read")
+    func replacedBetweenPasses() throws {
+        let folder = scratchDirectory.appendingPathComponent("cachebench-passes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/t.csv", other = folder + "/u.csv"
+        try "timestamp,key,size\n1,1,10\n2,2,10\n3,1,10\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try "timestamp,key,size\n1,7,10\n".write(toFile: other, atomically: false, encoding: .utf8)
+        let spec = TraceSpec(path: path)
+        let first = try keys(spec)
+        #expect(first.count == 3)
+        // As `mv u.csv t.csv` between the pass that sizes the cache and the replay.
+        #expect(rename(other, path) == 0)
+        #expect(try keys(spec) == first)
+        #expect(unlink(path) == 0)
+        #expect(try keys(spec) == first)
+        // A copy of the spec shares its input; a new spec opens the name afresh.
+        let copy = spec
+        #expect(try keys(copy) == first)
+        #expect(throws: TraceError.self) { _ = try keys(TraceSpec(path: path)) }
+    }
+
+    @Test("two passes read one open file at once without moving each other's place")
+    func interleavedPasses() throws {
+        let folder = scratchDirectory.appendingPathComponent("cachebench-passes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/t.csv"
+        // Long enough for several reads of each source.
+        var text = "timestamp,key,size\n"
+        for i in 0..<200_000 { text += "\(i),\(i % 977),10\n" }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let spec = TraceSpec(path: path)
+        var a = try spec.open(), b = try spec.open()
+        var batchA: [Request] = [], batchB: [Request] = []
+        var keysA: [UInt64] = [], keysB: [UInt64] = []
+        var moreA = true, moreB = true
+        while moreA || moreB {
+            if moreA { moreA = try a.nextBatch(&batchA); if moreA { keysA += batchA.map(\.key) } }
+            if moreB { moreB = try b.nextBatch(&batchB); if moreB { keysB += batchB.map(\.key) } }
+        }
+        #expect(keysA.count == 200_000)
+        #expect(keysA == keysB)
+    }
+}

@@ -27,14 +27,14 @@ enum CLI {
         var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] }
     }
 
-    /// Runs `program` with `arguments` from the repository's root; `environment` is added to the
-    /// test's own.
+    /// Runs `program` with `arguments` from the repository's root (or `directory`); `environment`
+    /// is added to the test's own.
     static func run(_ arguments: [String], stdin: Data? = nil, program: String = "cachebench",
-                    environment: [String: String] = [:]) throws -> Result {
+                    environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable(named: program)
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         }

@@ -28,7 +28,9 @@ import Foundation
 ///
 /// Fault injection: when the environment variable `CACHEBENCH_FAULT_WRITE_AFTER_BYTES` is set to
 /// a whole number N, every `AtomicFile` fails with "No space left on device" once it has written
-/// N bytes. Tests use it to check that failed writes leave every target as it was.
+/// N bytes. Tests use it to check that failed writes leave every target as it was. When
+/// `CACHEBENCH_FAULT_SIGNAL_IN_COMMIT` is set to a signal number, ``commitAll(_:)`` sends it to
+/// the process after its first rename.
 public final class AtomicFile {
     /// Where the content goes, as the caller named it (`-` for standard output).
     public let path: String
@@ -45,18 +47,25 @@ public final class AtomicFile {
 
     private static let bufferSize = 1 << 20
     static let environmentFault: Int? = ProcessInfo.processInfo.environment["CACHEBENCH_FAULT_WRITE_AFTER_BYTES"].flatMap { Int($0) }
+    /// Fault injection: a signal number that ``commitAll(_:)`` sends the process itself after
+    /// its first rename (`CACHEBENCH_FAULT_SIGNAL_IN_COMMIT`), so tests can check that a signal
+    /// there neither splits the outputs nor leaves files behind.
+    static let environmentSignalInCommit: Int32? = ProcessInfo.processInfo.environment["CACHEBENCH_FAULT_SIGNAL_IN_COMMIT"].flatMap { Int32($0) }
     private static let counter = _AtomicCounter()
     /// Set once at startup by ``protectStandardDescriptors()``, before any other thread exists.
     nonisolated(unsafe) private static var standardOutputWasClosed = false
     /// Set with ``standardOutputWasClosed``: reading a trace from `-` then fails (exit 66)
     /// rather than reading `/dev/null` as an empty trace.
     nonisolated(unsafe) private(set) static var standardInputWasClosed = false
+    /// Set with ``standardOutputWasClosed``: writing to `/dev/stderr` then fails (exit 74).
+    nonisolated(unsafe) private static var standardErrorWasClosed = false
 
     /// Call first thing in `main`: a standard descriptor (0, 1, 2) the process was started
     /// without (`>&-`) is occupied by `/dev/null`, so no file opened later takes its number
     /// and receives output meant for the terminal. A closed standard output is remembered:
     /// writing a report to `-` then fails (exit 74) rather than vanishing into `/dev/null`; so is
-    /// a closed standard input: reading `-` then fails (exit 66) rather than reading nothing.
+    /// a closed standard input: reading `-` then fails (exit 66) rather than reading nothing; and
+    /// a closed standard error: a report to `/dev/stderr` fails (exit 74).
     public static func protectStandardDescriptors() {
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
@@ -66,6 +75,7 @@ public final class AtomicFile {
             }
             if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
             if descriptor == STDIN_FILENO { standardInputWasClosed = true }
+            if descriptor == STDERR_FILENO { standardErrorWasClosed = true }
         }
     }
 
@@ -90,7 +100,9 @@ public final class AtomicFile {
             return
         }
         if let standing = Self.openDescriptor(named: path) {
-            if standing == STDOUT_FILENO && Self.standardOutputWasClosed { throw OutputError(path: path, errno: EBADF) }
+            if standing == STDOUT_FILENO && Self.standardOutputWasClosed || standing == STDERR_FILENO && Self.standardErrorWasClosed {
+                throw OutputError(path: path, errno: EBADF)
+            }
             let copy = fcntl(standing, F_DUPFD_CLOEXEC, 3)
             guard copy >= 0 else { throw OutputError(path: path, errno: errno) }
             descriptor = copy
@@ -115,11 +127,15 @@ public final class AtomicFile {
         let slash = resolved.lastIndex(of: "/")
         let directory = slash.map { String(resolved[...$0]) } ?? ""
         let name = slash.map { String(resolved[resolved.index(after: $0)...]) } ?? resolved
-        let (temporary, fd) = Self.createTemporary(in: directory, for: name)
-        guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
-        // A replaced file keeps its permissions.
-        if stat(resolved, &info) == 0 { fchmod(fd, info.st_mode & 0o7777) }
-        signalSlot = _cs_temporary_register(temporary)
+        // Created and registered with signals held: a signal between the two left the file behind.
+        let (temporary, fd, slot) = try Self.holdingSignals { () throws(OutputError) -> (String, Int32, Int32) in
+            let (temporary, fd) = Self.createTemporary(in: directory, for: name)
+            guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
+            // A replaced file keeps its permissions.
+            if stat(resolved, &info) == 0 { fchmod(fd, info.st_mode & 0o7777) }
+            return (temporary, fd, _cs_temporary_register(temporary))
+        }
+        signalSlot = slot
         descriptor = fd
         self.temporary = temporary
         destination = resolved
@@ -221,7 +237,23 @@ public final class AtomicFile {
     /// folder, an immutable file) puts back the targets already replaced. Targets written in place
     /// (standard output, devices) go last, once every file is installed: standard output failing
     /// then puts the files back too. (What was already written in place cannot be taken back.)
+    /// SIGINT, SIGTERM and SIGHUP are held back meanwhile (``holdingSignals(_:)``): one that
+    /// arrives takes effect once every file is in place or every target is put back, so a signal
+    /// never leaves a new report beside an old chart, or the kept targets' links behind.
     public static func commitAll(_ files: [AtomicFile]) throws(OutputError) {
+        try holdingSignals { () throws(OutputError) in try _commitAll(files) }
+    }
+
+    /// Runs `body` with SIGINT, SIGTERM and SIGHUP held back: one that arrives meanwhile ends the
+    /// process (removing the registered temporary files, with the signal's own exit status) only
+    /// once `body` has returned or thrown. For steps that must not be cut in two; keep them short.
+    public static func holdingSignals<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        _cs_signals_hold()
+        defer { _cs_signals_release() }
+        return try body()
+    }
+
+    private static func _commitAll(_ files: [AtomicFile]) throws(OutputError) {
         // Written in place, nothing can be undone: standard output goes last, so that a chart
         // refused by a device (`/dev/full`) leaves no report behind either.
         let renamed = files.filter { $0.temporary != nil }
@@ -248,6 +280,7 @@ public final class AtomicFile {
                     throw error
                 }
                 installed.append((file, previous))
+                if installed.count == 1, let signal = environmentSignalInCommit { raise(signal) }
             }
             for file in inPlace {
                 try file.prepare()

@@ -22,24 +22,54 @@ public final class ByteSource {
     ///
     /// - Throws: ``TraceError`` of kind `cannotOpen` when the path does not exist, is a directory
     ///   or cannot be read.
-    public init(path: String) throws(TraceError) {
-        name = path
+    public convenience init(path: String) throws(TraceError) {
         if path == "-" {
             if AtomicFile.standardInputWasClosed {
                 throw TraceError(.cannotOpen, file: path, reason: "cannot open: standard input is closed")
             }
-            descriptor = 0
-            ownsDescriptor = false
+            self.init(standardInputNamed: path)
             return
         }
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
+        try self.init(owning: fd, name: path)
+    }
+
+    /// Reads the file open as `descriptor` from its first byte, through a duplicate of the
+    /// descriptor that this source owns: another pass over a file already open, which reads the
+    /// same file even if its name has since been given to another (a trace replaced or deleted
+    /// between passes). A regular file is read at explicit offsets, so passes sharing one open
+    /// file never move each other's place.
+    ///
+    /// - Throws: ``TraceError`` of kind `cannotOpen` when the descriptor cannot be duplicated or
+    ///   is a directory.
+    public convenience init(duplicating descriptor: Int32, name: String) throws(TraceError) {
+        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else {
+            throw TraceError(.cannotOpen, file: name, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        try self.init(owning: fd, name: name)
+    }
+
+    private init(standardInputNamed name: String) {
+        self.name = name
+        descriptor = STDIN_FILENO
+        ownsDescriptor = false
+    }
+
+    /// A new source over the same open regular file, from its first byte (see
+    /// ``init(duplicating:name:)``).
+    func reopened() throws(TraceError) -> ByteSource { try ByteSource(duplicating: descriptor, name: name) }
+
+    /// Takes ownership of `fd`, open on `name`; closes it and throws when it is a directory.
+    private init(owning fd: Int32, name: String) throws(TraceError) {
+        self.name = name
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw TraceError(.cannotOpen, file: path, reason: "cannot open: is a directory")
+            throw TraceError(.cannotOpen, file: name, reason: "cannot open: is a directory")
         }
         if (info.st_mode & S_IFMT) == S_IFREG { length = Int(info.st_size) }
         descriptor = fd
@@ -73,6 +103,8 @@ public final class ByteSource {
 
     /// A read-once input shared with other sources of the same trace, and this source's place in it.
     private var oneShot: _OneShotInput?
+    /// The offset of the next byte to read: in the one-shot input, or in a regular file (read
+    /// with `pread`, so that sources sharing its open file keep their own places).
     private var position = 0
 
     /// Reads a one-shot input from its first byte (see ``_OneShotInput``).
@@ -101,7 +133,7 @@ public final class ByteSource {
         if !mappingTried {
             mappingTried = true
             // The file's bytes from the first one not yet consumed: what was peeked is in the mapping too.
-            if ownsDescriptor, let length, let file = _MappedFile(descriptor: descriptor, length: length, position: bytesRead) {
+            if ownsDescriptor, let length, let file = _MappedFile(descriptor: descriptor, length: length, position: bytesRead, name: name) {
                 mapped = file
                 pending = []
             }
@@ -124,9 +156,7 @@ public final class ByteSource {
     private func leaveMapping() throws(TraceError) {
         guard let file = mapped else { return }
         mapped = nil
-        guard lseek(descriptor, off_t(file.position), SEEK_SET) >= 0 else {
-            throw TraceError(.cannotOpen, file: name, reason: "read failed: \(String(cString: strerror(errno)))")
-        }
+        position = file.position
     }
 
     /// Bytes already read by ``peek(upTo:)`` and not yet consumed.
@@ -185,11 +215,14 @@ public final class ByteSource {
         }
         while true {
             #if canImport(Glibc)
-            let n = Glibc.read(descriptor, buffer, count)
+            let n = length == nil ? Glibc.read(descriptor, buffer, count) : Glibc.pread(descriptor, buffer, count, off_t(position))
             #else
-            let n = Darwin.read(descriptor, buffer, count)
+            let n = length == nil ? Darwin.read(descriptor, buffer, count) : Darwin.pread(descriptor, buffer, count, off_t(position))
             #endif
-            if n >= 0 { return n }
+            if n >= 0 {
+                position += n
+                return n
+            }
             if errno == EINTR { continue }
             throw TraceError(.cannotOpen, file: name, reason: "read failed: \(String(cString: strerror(errno)))")
         }

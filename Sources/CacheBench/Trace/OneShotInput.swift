@@ -110,7 +110,8 @@ final class _OneShotInput: @unchecked Sendable {
     }
 
     /// Whether `path` names something that can be read only once: `-`, a pipe, a FIFO, a
-    /// socket or a character device. Regular files are reopened for each pass instead.
+    /// socket or a character device. A regular file is read again for each pass, through the
+    /// descriptor its first pass opened (see ``_TraceInputBox``).
     static func isOneShot(_ path: String) -> Bool {
         if path == "-" { return true }
         var info = stat()
@@ -120,9 +121,13 @@ final class _OneShotInput: @unchecked Sendable {
     }
 }
 
-/// The one-shot input behind a ``TraceSpec`` and all its copies, opened at the first read.
+/// The input behind a ``TraceSpec`` and all its copies, opened at the first read: a one-shot
+/// input, or a regular file that every later pass reads through the descriptor the first pass
+/// opened, so that all passes read one file even if its name is given to another meanwhile (a
+/// trace replaced or deleted between the pass that sizes the cache and the replay).
 final class _TraceInputBox: @unchecked Sendable {
     private var input: _OneShotInput?
+    private var file: ByteSource?
     private let lock = NSLock()
 
     /// A fresh byte source over `path`, positioned at its first byte.
@@ -130,7 +135,12 @@ final class _TraceInputBox: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let input { return ByteSource(oneShot: input) }
-        guard _OneShotInput.isOneShot(path) else { return try ByteSource(path: path) }
+        if let file { return try file.reopened() }
+        guard _OneShotInput.isOneShot(path) else {
+            let opened = try ByteSource(path: path)
+            if opened.length != nil { file = try opened.reopened() }
+            return opened
+        }
         let opened = try _OneShotInput(path: path)
         input = opened
         return ByteSource(oneShot: opened)

@@ -3,6 +3,7 @@
 #ifndef CACHEBENCH_CSUPPORT_H
 #define CACHEBENCH_CSUPPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Asks the processor to start loading the cache line at `address` for reading. A hint: never
@@ -55,6 +56,28 @@ int _cs_temporary_register(const char *path);
 
 /// Forgets slot `slot` (a value `_cs_temporary_register` returned; -1 is ignored).
 void _cs_temporary_unregister(int slot);
+
+/// Holds back SIGINT, SIGTERM and SIGHUP until the matching `_cs_signals_release` (holds nest,
+/// from any thread): one that arrives meanwhile is recorded, and when the last hold is released
+/// the registered temporaries are removed and the signal is raised again with its default
+/// action. For steps that must not be cut in two: renaming several files into place together,
+/// creating a temporary and registering it. Keep a hold short: the process cannot be
+/// interrupted (except by SIGKILL) while it lasts.
+void _cs_signals_hold(void);
+
+/// Ends a hold begun by `_cs_signals_hold`; the last one acts on a signal that arrived meanwhile.
+void _cs_signals_release(void);
+
+/// Registers `length` bytes mapped at `start` from a file that another process may cut short:
+/// a SIGBUS inside them writes `message` to standard error, removes the registered temporaries
+/// and exits with 66 (the input cannot be read), as a failed read would end the command. A
+/// SIGBUS anywhere else goes to the handler installed before. Returns a slot for
+/// `_cs_mapping_unregister`, or -1 when none is free (a fault then crashes as before).
+int _cs_mapping_register(const void *start, size_t length, const char *message);
+
+/// Forgets slot `slot` (a value `_cs_mapping_register` returned; -1 is ignored), before the
+/// mapping is removed.
+void _cs_mapping_unregister(int slot);
 
 /// Initializes the `pthread_mutex_t` at `mutex` (typed `void *` so that this header needs no
 /// pthread include): with glibc an adaptive mutex, which spins briefly before sleeping when it is

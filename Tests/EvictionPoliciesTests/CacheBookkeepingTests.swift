@@ -1,4 +1,5 @@
 @testable import EvictionPolicies
+import Foundation
 import Testing
 import TestSupport
 
@@ -14,6 +15,25 @@ struct RingOnlyLRU<Key: Hashable, Value>: ForwardingPolicy {
 
 @Suite("Cache's bookkeeping: in the entry for a slot policy, in the key ring for the others")
 struct CacheBookkeepingTests {
+    @Test("Cache(.tinyLFU) sizes its frequency sketch by its entries, not by its cost limit")
+    func tinyLFUSketchFollowsEntries() throws {
+        for costLimit in [nil, 100 << 20] as [Int?] {
+            let cache = Cache<String, Int>(policy: .tinyLFU, costLimit: costLimit, observesSystemEvents: false)
+            // A first entry of cost 1 made the policy size its sketch to the cost limit (2^26 words).
+            cache.setValue(0, forKey: "first", cost: 1)
+            for i in 0..<2_000 { cache.setValue(i, forKey: "k\(i)", cost: costLimit == nil ? 1 : 4096) }
+            let core = try #require(cache._core as? _PolicyCore<String, Int, WTinyLFUCache<String, CacheEntry<Int>>>)
+            let words = core.policy.pointee.hasSketch ? core.policy.pointee.sketch.table.count : 0
+            #expect(words <= 4096, "\(costLimit.map { String($0) } ?? "no limit"): \(words) words")
+        }
+        // Filled past half its limit, it counts: the sketch then covers the entries.
+        let cache = Cache<String, Int>(policy: .tinyLFU, costLimit: 1_000, observesSystemEvents: false)
+        for i in 0..<3_000 { cache.setValue(i, forKey: "k\(i)", cost: 1) }
+        let core = try #require(cache._core as? _PolicyCore<String, Int, WTinyLFUCache<String, CacheEntry<Int>>>)
+        #expect(core.policy.pointee.hasSketch)
+        #expect(core.policy.pointee.sketch.table.count >= 500 && core.policy.pointee.sketch.table.count <= 2_048)
+    }
+
     @Test("slot policies keep no key ring, whatever is stored; the others keep one slot per entry")
     func whereBookkeepingLives() throws {
         let slotPolicies: Set<CachePolicy> = [.lru, .fifo, .clock, .sieve, .lfu]

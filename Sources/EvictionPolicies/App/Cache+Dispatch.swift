@@ -129,9 +129,9 @@ extension Cache {
     /// The policy a name chooses, with `limits` and no options.
     @inlinable
     static func _core(for choice: CachePolicy, limits: CacheLimits) throws(PolicyConfigurationError) -> _CacheCore<Key, Value> {
-        func make<P: EvictionPolicy>(_: P.Type) throws(PolicyConfigurationError) -> _CacheCore<Key, Value>
+        func make<P: EvictionPolicy>(_: P.Type, options: PolicyOptions = PolicyOptions()) throws(PolicyConfigurationError) -> _CacheCore<Key, Value>
         where P.Key == Key, P.Value == Entry {
-            _PolicyCore<Key, Value, P>(try P(limits: limits._forCache, options: PolicyOptions()), options: PolicyOptions())
+            _PolicyCore<Key, Value, P>(try P(limits: limits._forCache, options: options), options: options)
         }
         switch choice {
         case .lru: return try make(LRUCache<Key, Entry>.self)
@@ -143,7 +143,11 @@ extension Cache {
         case .arc: return try make(ARCCache<Key, Entry>.self)
         case .lirs: return try make(LIRSCache<Key, Entry>.self)
         case .lfu: return try make(LFUCache<Key, Entry>.self)
-        case .tinyLFU: return try make(WTinyLFUCache<Key, Entry>.self)
+        // Its frequency sketch sized by the entries, once the cache is half full, as Caffeine's own
+        // cache sizes it: sized by the cost limit up front (the simulator's way, for entries of
+        // cost 1), a cache without a limit, or with a byte limit and a first entry of cost 1,
+        // held a 512 MiB table for a few thousand entries.
+        case .tinyLFU: return try make(WTinyLFUCache<Key, Entry>.self, options: PolicyOptions(["weighted": "true"]))
         }
     }
 }

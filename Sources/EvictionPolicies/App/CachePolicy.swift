@@ -38,8 +38,11 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     case lirs
     /// Least frequently used (``LFUCache``).
     case lfu
-    /// W-TinyLFU, as Caffeine (``WTinyLFUCache``); no count limit. Its raw value is
-    /// `caffeine-wtinylfu`: cachebench's `tinylfu` is libCacheSim's simplified port, another rule.
+    /// W-TinyLFU, as Caffeine (``WTinyLFUCache``); no count limit. Its frequency sketch is made
+    /// once the cache is half full and sized by its entries, as Caffeine's own cache does
+    /// (`weighted=true`), so its memory follows the entries, not the cost limit; accesses before
+    /// then are not counted. Its raw value is `caffeine-wtinylfu`: cachebench's `tinylfu` is
+    /// libCacheSim's simplified port, another rule.
     case tinyLFU = "caffeine-wtinylfu"
 
     /// What the policy reproduces and its rule, as `cachebench policies` lists it under the

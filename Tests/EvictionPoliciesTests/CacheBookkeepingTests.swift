@@ -188,3 +188,28 @@ struct CacheBookkeepingTests {
         #expect(expiredCount > 150 && limitCount > 150, "the session exercises both: \(expiredCount) expired, \(limitCount) by limit")
     }
 }
+
+#if os(Linux)
+@Suite("TraceRecorder on a full disk")
+struct TraceRecorderFullDiskTests {
+    @Test("after a failed write it records nothing more, holds nothing, and finish() throws")
+    func stopsAfterFailure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-full-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The partial trace is written to /dev/full: every write fails with ENOSPC.
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(".t.csv.partial").path,
+                                                   withDestinationPath: "/dev/full")
+        let recorder = try TraceRecorder(url: folder.appendingPathComponent("t.csv"))
+        for i in 0..<50_000 {
+            recorder.recordGet("key-\(i)", hit: false)
+            recorder.recordSet("key-\(i)", size: 100)
+            recorder.recordDelete("key-\(i)")
+        }
+        // Kept, the rows would be some 4 MB by now, each one trying to write them all again.
+        #expect(recorder._bufferedByteCount == 0)
+        #expect(throws: DiskCacheError.self) { try recorder.finish() }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.csv").path))
+    }
+}
+#endif

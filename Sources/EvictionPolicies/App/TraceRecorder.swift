@@ -14,14 +14,16 @@ import Musl
 /// and use the wrapper instead; each call is passed on and recorded. Call ``finish()`` to close
 /// the trace: it is written beside its destination and renamed into place then, so a trace is
 /// either whole or absent. The wrappers go on serving the app after that; what they do then is
-/// not recorded (the trace is closed).
+/// not recorded (the trace is closed). Nor is anything once a write has failed (a full disk): the
+/// trace is lost, the recorder lets go of what it held, and ``finish()`` throws that error.
 ///
 /// Rows follow the replay's cache-aside reading of a trace: a `get` that misses inserts. So a get
 /// that misses is held until the app stores the key (the usual pattern: miss, load, store) and is
 /// written then, as one `get` row with the stored size; the store itself is not written, because
 /// the replayed get already inserted. Stores without a preceding miss are `set` rows, removals
 /// `delete`, and memory warnings and background transitions are events. A miss the app never
-/// follows with a store is written at ``finish()`` with the key's last known size (or 1). A miss
+/// follows with a store is written at ``finish()`` with the size last stored under the key, unless
+/// the key was removed since (then 1). A miss
 /// of a key whose earlier miss still awaits its store (two threads that miss one key at once) is
 /// not written: replayed one after the other, it would hit where the app missed. The trace then
 /// holds one request fewer for each such miss (6 in 40,000 from four threads, measured), and
@@ -80,7 +82,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// size last stored under the key).
     public func recordGet(_ key: String, hit: Bool, size: Int? = nil) {
         lock.withLock {
-            guard !finished else { return }
+            guard isRecording else { return }
             if hit {
                 let size = size ?? lastSize[key] ?? 1
                 lastSize[key] = size
@@ -94,7 +96,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a store of `size` bytes (or cost units).
     public func recordSet(_ key: String, size: Int) {
         lock.withLock {
-            guard !finished else { return }
+            guard isRecording else { return }
             lastSize[key] = size
             if let time = pendingMisses.removeValue(forKey: key) {
                 row(time, key, size, "get")
@@ -107,8 +109,11 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a removal.
     public func recordDelete(_ key: String) {
         lock.withLock {
-            guard !finished else { return }
+            guard isRecording else { return }
             flushMiss(key)
+            // A deleted key's size is not needed again (a later hit follows a set), and kept, it
+            // grew with every key the session ever deleted.
+            lastSize[key] = nil
             row(now(), key, 0, "delete")
         }
     }
@@ -116,7 +121,7 @@ public final class TraceRecorder: @unchecked Sendable {
     /// Records a memory warning or a background transition.
     public func recordEvent(_ event: CacheEvent) {
         lock.withLock {
-            guard !finished else { return }
+            guard isRecording else { return }
             buffer += "\(format(now())),,,\(event.rawValue)\n"
             flushIfLarge()
         }
@@ -145,6 +150,14 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     // MARK: Internals (called with the lock held)
+
+    /// The bytes written but not yet flushed, for tests.
+    var _bufferedByteCount: Int { lock.withLock { buffer.utf8.count } }
+
+    /// Whether calls are still recorded: not after ``finish()``, nor after a write failed (a
+    /// full disk). The trace is then lost (``finish()`` throws), so nothing more is kept: kept,
+    /// the rows grew the buffer without bound, and each one tried to write it all again.
+    private var isRecording: Bool { !finished && failure == nil }
 
     /// The row time: seconds since the start, never going back, and the last one again when the
     /// clock reads no finite time after the start (an app's clock gone wrong: NaN, ±∞, earlier),
@@ -175,7 +188,12 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     private func recordFailure(_ body: () throws -> Void) {
-        do { try body() } catch { if failure == nil { failure = error } }
+        do { try body() } catch {
+            if failure == nil { failure = error }
+            buffer = ""
+            pendingMisses = [:]
+            lastSize = [:]
+        }
     }
 
     private func write() throws {

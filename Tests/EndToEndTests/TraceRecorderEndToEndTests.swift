@@ -76,19 +76,20 @@ struct TraceRecorderEndToEndTests {
         }
     }
 
-    @Test("removeAll through the recorder keeps ghost lists as the replay's deletes do: arc, s3fifo and lru replay exactly",
-          arguments: [CachePolicy.arc, .s3fifo, .lru])
-    func removeAllReplaysExactly(policy: CachePolicy) throws {
+    @Test("removeAll through the recorder keeps ghost lists as the replay's deletes do: arc, s3fifo and lru replay exactly, with few keys and with enough that evicted ones are forgotten",
+          arguments: [(CachePolicy.arc, 120), (.s3fifo, 120), (.lru, 120), (.arc, 8_000), (.s3fifo, 8_000)])
+    func removeAllReplaysExactly(policy: CachePolicy, keySpace: Int) throws {
         let url = scratchDirectory.appendingPathComponent("cachebench-removeall-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: url) }
         let recorder = try TraceRecorder(url: url)
         let cache = RecordingCache(Cache<String, Int>(policy: policy, costLimit: 40, observesSystemEvents: false), recorder: recorder)
         var generator = SeededGenerator(seed: 11)
         var hits = 0
-        for step in 0..<4_000 {
-            // A skewed draw over 120 keys, so that ghosts matter; removeAll now and then.
-            let key = "k\(Int(120 * pow(Double.random(in: 0..<1, using: &generator), 2.5)))"
-            if step % 700 == 699 { cache.removeAll(); continue }
+        for step in 0..<(keySpace > 1_000 ? 12_000 : 4_000) {
+            // A skewed draw, so that ghosts matter; removeAll now and then (with many keys, after
+            // enough stores that the wrapper forgets evicted ones: more than 2 × 40 + 1,024).
+            let key = "k\(Int(Double(keySpace) * pow(Double.random(in: 0..<1, using: &generator), 2.5)))"
+            if step % (keySpace > 1_000 ? 5_000 : 700) == 699 { cache.removeAll(); continue }
             if cache.value(forKey: key) != nil { hits += 1 } else { cache.setValue(step, forKey: key, cost: 1) }
         }
         try recorder.finish()

@@ -213,3 +213,20 @@ struct TraceRecorderFullDiskTests {
     }
 }
 #endif
+
+@Suite("RecordingCache forgets the keys its cache evicted")
+struct RecordingCacheKeyTests {
+    @Test("a session of new keys keeps the wrapper's table near the cache's size")
+    func storedKeysStayBounded() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-keys-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let cache = RecordingCache(Cache<String, Int>(policy: .lru, countLimit: 100, observesSystemEvents: false),
+                                   recorder: try TraceRecorder(url: url))
+        for i in 0..<20_000 { cache.setValue(i, forKey: "k\(i)") }
+        #expect(cache.count == 100)
+        #expect(cache._storedKeyCount <= 2 * 100 + 1_025)
+        cache.removeAll()
+        #expect(cache.count == 0 && cache._storedKeyCount == 0)
+        try cache.recorder.finish()
+    }
+}

@@ -39,8 +39,12 @@ public final class RecordingCache<Key: Hashable, Value> {
     /// Orders each call with its row; recursive, for an eviction handler that calls back.
     private let lock = NSRecursiveLock()
     /// The keys stored through this wrapper and not removed, by the name the trace writes:
-    /// what ``removeAll()`` removes and records as removed.
+    /// what ``removeAll()`` removes and records as removed. Keys the cache no longer holds are
+    /// dropped once they outnumber its entries (see ``setValue(_:forKey:cost:timeToLive:)``).
     private var storedKeys: [String: Key] = [:]
+
+    /// The keys ``removeAll()`` would remove, for tests.
+    var _storedKeyCount: Int { lock.lock(); defer { lock.unlock() }; return storedKeys.count }
 
     /// Records the calls made through this wrapper to `base`.
     ///
@@ -75,6 +79,9 @@ public final class RecordingCache<Key: Hashable, Value> {
         base.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
         recorder.recordSet(name, size: cost)
         storedKeys[name] = key
+        // Evicted keys are forgotten, or the table grows with every key the session stores. Done
+        // when they outnumber the entries: O(n) then, O(1) amortised per store.
+        if storedKeys.count > 2 * base.count + 1_024 { storedKeys = storedKeys.filter { base.contains($0.value) } }
     }
 
     /// The value for `key` (recorded as a `get`); setting stores it with cost 0 (recorded as a
@@ -98,7 +105,8 @@ public final class RecordingCache<Key: Hashable, Value> {
     }
 
     /// Removes every entry: each key stored through this wrapper is removed and recorded as a
-    /// `delete` (a delete of a key the cache no longer holds changes nothing in a replay).
+    /// `delete` (a delete of a key the cache no longer holds changes nothing in a replay; such
+    /// keys may have been forgotten already, and are then neither removed nor recorded).
     ///
     /// Unlike ``Cache/removeAll()``, which starts the policy afresh, the removals go through the
     /// policy one by one, as the replay's deletes do: what the policy remembers of evicted keys

@@ -21,6 +21,12 @@ run() { timeout -s KILL "$LIMIT" "$CB" "$@" >"$W/out" 2>"$W/err"; RC=$?; OUT="$W
 # runsh SCRIPT: the same through bash -c (redirections, process substitution); $CB is exported.
 runsh() { CB="$CB" timeout -s KILL "$LIMIT" bash -c "$1" >"$W/out" 2>"$W/err"; RC=$?; OUT="$W/out"; ERR="$W/err"; }
 fail() { echo "$1: $2"; exit 1; }
+# run_default_signals ARGS...: as run, with SIGINT, SIGTERM and SIGHUP at their default actions and
+# unblocked, whatever the caller ignores (a test runner may start the script with them ignored).
+run_default_signals() { timeout -s KILL "$LIMIT" python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+os.execv(sys.argv[1], sys.argv[1:])' "$CB" "$@" >"$W/out" 2>"$W/err"; RC=$?; OUT="$W/out"; ERR="$W/err"; }
 # interruptible ARGS...: starts cachebench in the background with SIGINT at its default action
 # (a background job of a script inherits SIGINT ignored, which a program should respect).
 interruptible() { exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); os.execv(sys.argv[1], sys.argv[1:])' "$CB" "$@"; }
@@ -229,11 +235,11 @@ case_report_over_trace_read_as_stdin() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB"
 case_mrc_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" mrc t.csv --ignore-size --points 4 >> t.csv'
   expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
-  CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
+  CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run_default_signals compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
   [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"
   [ "$(cat r.txt)" != a ] && grep -q "<svg" p.svg || fail LOST "a signal during the commit split the outputs: r.txt $(head -c 20 r.txt), p.svg $(head -c 20 p.svg)"
   no_temps; }
-case_signal_in_analyze_commit() { CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=2 run analyze "$T/lirs-cs.csv" --plot new/plots --output a.txt
+case_signal_in_analyze_commit() { CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=2 run_default_signals analyze "$T/lirs-cs.csv" --plot new/plots --output a.txt
   [ "$RC" = 130 ] || fail FAIL "exit $RC, expected 130 (SIGINT, acted on once the commit ended)"
   [ -s a.txt ] && [ -f new/plots/sizes.svg ] || fail LOST "a signal during the commit split the outputs: $(ls -R)"; no_temps; }
 

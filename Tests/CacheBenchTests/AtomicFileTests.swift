@@ -205,6 +205,12 @@ struct TracePassTests {
         let copy = spec
         #expect(try keys(copy) == first)
         #expect(throws: TraceError.self) { _ = try keys(TraceSpec(path: path)) }
+        // A copy given another path (as a sweep fills in a template) reads that path.
+        let third = folder + "/v.csv"
+        try "timestamp,key,size\n1,9,10\n".write(toFile: third, atomically: false, encoding: .utf8)
+        var moved = spec
+        moved.path = third
+        #expect(try keys(moved) == [9])
     }
 
     @Test("two passes read one open file at once without moving each other's place")

@@ -125,20 +125,24 @@ final class _OneShotInput: @unchecked Sendable {
 /// input, or a regular file that every later pass reads through the descriptor the first pass
 /// opened, so that all passes read one file even if its name is given to another meanwhile (a
 /// trace replaced or deleted between the pass that sizes the cache and the replay).
+///
+/// Kept by path, one file at a time: a copy of the spec given another path (a sweep's template)
+/// reads that path, and the file kept is then that one (a sweep of thousands of traces holds one
+/// descriptor, not thousands).
 final class _TraceInputBox: @unchecked Sendable {
     private var input: _OneShotInput?
-    private var file: ByteSource?
+    private var file: (path: String, source: ByteSource)?
     private let lock = NSLock()
 
     /// A fresh byte source over `path`, positioned at its first byte.
     func source(_ path: String) throws(TraceError) -> ByteSource {
         lock.lock()
         defer { lock.unlock() }
-        if let input { return ByteSource(oneShot: input) }
-        if let file { return try file.reopened() }
+        if let input, input.name == path { return ByteSource(oneShot: input) }
+        if let file, file.path == path { return try file.source.reopened() }
         guard _OneShotInput.isOneShot(path) else {
             let opened = try ByteSource(path: path)
-            if opened.length != nil { file = try opened.reopened() }
+            if opened.length != nil { file = (path, try opened.reopened()) }
             return opened
         }
         let opened = try _OneShotInput(path: path)

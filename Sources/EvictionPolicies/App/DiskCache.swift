@@ -58,6 +58,12 @@ public final class DiskCache: @unchecked Sendable {
     /// tried again at each write, and dropped from here when a set writes the name anew.
     private var undeleted: [String] = []
     private var journal: _DiskJournal
+    /// After a rewrite of the journal failed (a folder it cannot be renamed into), the line count
+    /// at which the next is tried: twice the count then, so a cache that cannot compact does
+    /// O(1) amortised work per write rather than a whole rewrite each time.
+    private var compactionRetryLines = 0
+    /// Rewrites of the journal tried, for tests.
+    private(set) var _compactionAttempts = 0
     private var uses: UInt64 = 0
     private var sets: UInt64 = 0
 
@@ -236,6 +242,7 @@ public final class DiskCache: @unchecked Sendable {
     public func removeExpired() throws {
         try lock.withLock { () throws in
             index.removeExpired()
+            defer { try? compactJournalIfLong() }
             if let failure = deleteEvicted() { throw failure }
         }
     }
@@ -329,9 +336,18 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Rewrites the journal once its lines outnumber twice the entries by 1,024: the rewrite is
-    /// O(entries), so O(1) amortised over the lines written since the last one.
+    /// O(entries), so O(1) amortised over the lines written since the last one. A failed rewrite
+    /// is tried again only once the journal has doubled (``compactionRetryLines``).
     private func compactJournalIfLong() throws(DiskCacheError) {
-        if journal.lines > 2 * records.count + 1024 { try compactJournal() }
+        guard journal.lines > max(2 * records.count + 1024, compactionRetryLines) else { return }
+        _compactionAttempts += 1
+        do throws(DiskCacheError) {
+            try compactJournal()
+            compactionRetryLines = 0
+        } catch {
+            compactionRetryLines = 2 * journal.lines
+            throw error
+        }
     }
 
     private func compactJournal() throws(DiskCacheError) {

@@ -47,6 +47,17 @@ struct CSVTraceReaderTests {
         #expect(try decode("1,5,100,update\n2,5,100,NOP\n").map(\.operation) == [.set, .get])
     }
 
+    @Test("a headerless first line of one field (a key per line) refuses a later line with separators: a title, not a header")
+    func titleLineBeforeRows() throws {
+        for first in ["hello world", "42", "trace of 2026-11-30"] {
+            let error = decodeError(first + "\n1,2,3,get\n2,2,3,get\n")
+            #expect(error?.line == 2 && error?.reason.contains("first line has one and no header") == true, "\(first): \(String(describing: error))")
+        }
+        // A key per line stays a key per line; a column map reads what it names.
+        #expect(try decode("7\n8\n7\n").map(\.key) == [7, 8, 7])
+        #expect(try decode("7\n1,8\n", columns: CSVColumns(time: nil, key: 0, size: nil, operation: nil)).map(\.key) == [7, 1])
+    }
+
     @Test("a headerless trace whose first row has 3 fields refuses a later row with an operation")
     func operationColumnPartWay() throws {
         for later in ["2,6,200,delete", "2,6,200,evict", "2,\"6\",\"200\",set"] {

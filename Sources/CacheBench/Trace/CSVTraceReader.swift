@@ -80,6 +80,10 @@ public struct CSVTraceReader: TraceReader {
     /// with more fields (an operation column that starts part-way) is refused rather than read
     /// without its operation.
     private var refusesExtraFields = false
+    /// Set when a headerless first line of one field chose a key per line (libCacheSim's txt):
+    /// a later line with a separator (a CSV whose first line is a title, not a header) is
+    /// refused rather than read with its first field as the key.
+    private var refusesSeparators = false
 
     /// Opens a CSV trace.
     ///
@@ -226,6 +230,10 @@ public struct CSVTraceReader: TraceReader {
             return
         }
 
+        if refusesSeparators && memchr(base + lineStart, Int32(delimiter), lineEnd - lineStart) != nil {
+            throw malformed("several fields, but the first line has one and no header (a key per line, as libCacheSim's txt); every row needs the same fields: add a header (timestamp,key,size,op) or \(TraceError.Hint.columnMap.phrase)",
+                            hint: .columnMap)
+        }
         // Fast path: one scan that keeps only the mapped fields. Lines with quotes take the general split.
         var mapped = _MappedFields()
         if !scanUnquoted(from: lineStart, to: lineEnd, columns: columns, into: &mapped) {
@@ -417,7 +425,9 @@ public struct CSVTraceReader: TraceReader {
                     return false
                 }
                 switch fields.count {
-                case 1: columns = CSVColumns(time: nil, key: 0, size: nil, operation: nil)
+                case 1:
+                    columns = CSVColumns(time: nil, key: 0, size: nil, operation: nil)
+                    refusesSeparators = true
                 case 2: columns = CSVColumns(time: 0, key: 1, size: nil, operation: nil)
                 case 3:
                     columns = CSVColumns(time: 0, key: 1, size: 2, operation: nil)

@@ -43,10 +43,15 @@ static int cs_temporary_handlers_installed = 0;
 static volatile sig_atomic_t cs_held_signal = 0;
 static int cs_hold_depth = 0;
 
-static void cs_remove_and_raise(int signal_number) {
+// Unlinks every registered temporary; async-signal-safe.
+static void cs_remove_temporaries(void) {
     for (int slot = 0; slot < CS_TEMPORARY_SLOTS; slot++) {
         if (cs_temporary_used[slot]) unlink(cs_temporary_paths[slot]);
     }
+}
+
+static void cs_remove_and_raise(int signal_number) {
+    cs_remove_temporaries();
     struct sigaction fallback;
     memset(&fallback, 0, sizeof fallback);
     fallback.sa_handler = SIG_DFL;
@@ -141,9 +146,7 @@ static void cs_bus(int signal_number, siginfo_t *info, void *context) {
         const char *start = cs_mapping_start[slot];
         if (address >= start && address < start + cs_mapping_length[slot]) {
             (void)!write(STDERR_FILENO, cs_mapping_message[slot], cs_mapping_message_length[slot]);
-            for (int temporary = 0; temporary < CS_TEMPORARY_SLOTS; temporary++) {
-                if (cs_temporary_used[temporary]) unlink(cs_temporary_paths[temporary]);
-            }
+            cs_remove_temporaries();
             _exit(66);
         }
     }

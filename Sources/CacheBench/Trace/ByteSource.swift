@@ -37,31 +37,23 @@ public final class ByteSource {
         try self.init(owning: fd, name: path)
     }
 
-    /// Reads the file open as `descriptor` from its first byte, through a duplicate of the
-    /// descriptor that this source owns: another pass over a file already open, which reads the
-    /// same file even if its name has since been given to another (a trace replaced or deleted
-    /// between passes). A regular file is read at explicit offsets, so passes sharing one open
-    /// file never move each other's place.
-    ///
-    /// - Throws: ``TraceError`` of kind `cannotOpen` when the descriptor cannot be duplicated or
-    ///   is a directory.
-    public convenience init(duplicating descriptor: Int32, name: String) throws(TraceError) {
-        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard fd >= 0 else {
-            throw TraceError(.cannotOpen, file: name, reason: "cannot open: \(String(cString: strerror(errno)))")
-        }
-        try self.init(owning: fd, name: name)
-    }
-
     private init(standardInputNamed name: String) {
         self.name = name
         descriptor = STDIN_FILENO
         ownsDescriptor = false
     }
 
-    /// A new source over the same open regular file, from its first byte (see
-    /// ``init(duplicating:name:)``).
-    func reopened() throws(TraceError) -> ByteSource { try ByteSource(duplicating: descriptor, name: name) }
+    /// A new source over the file this one has open, from its first byte, through a duplicate of
+    /// the descriptor that it owns: another pass reads the same file even if its name has since
+    /// been given to another (a trace replaced or deleted between passes). A regular file is read
+    /// at explicit offsets (`pread`), so passes sharing one open file never move each other's place.
+    func reopened() throws(TraceError) -> ByteSource {
+        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else {
+            throw TraceError(.cannotOpen, file: name, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        return try ByteSource(owning: fd, name: name)
+    }
 
     /// Takes ownership of `fd`, open on `name`; closes it and throws when it is a directory.
     private init(owning fd: Int32, name: String) throws(TraceError) {

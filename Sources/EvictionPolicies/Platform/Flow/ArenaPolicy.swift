@@ -35,6 +35,11 @@ public protocol ArenaPolicy: EvictionPolicy {
     mutating func unlink(_ slot: Int32)
     /// The update step: resident `slot` gets `value` and `cost` (≥ 0).
     mutating func replace(_ slot: Int32, with value: Value, cost: Int, observer: inout some EvictionObserver<Key, Value>)
+    /// Gives storage back once a purge or removal has left the arena sparse; the flow calls it
+    /// at the end of every trim and removal. The default cuts only the free slots above the
+    /// highest slot in use (``SlotArena/shrinkIfSparse()``), which renumbers nothing; a
+    /// ``SlotRelocatingPolicy`` gives back everything (``SlotArena/compactIfSparse()``).
+    mutating func shrinkStorageIfSparse()
 }
 
 extension ArenaPolicy {
@@ -56,6 +61,9 @@ extension ArenaPolicy {
         let slot = store.find(key)
         return slot >= 0 && isResident(slot)
     }
+
+    @inlinable @inline(__always)
+    public mutating func shrinkStorageIfSparse() { _inPlace { $0.shrinkIfSparse() } }
 
     /// Runs `body` on the arena in place.
     ///
@@ -134,7 +142,7 @@ extension ArenaPolicy {
         let slot = _inPlace { $0.find(key) }
         guard slot >= 0 else { return nil }
         unlink(slot)
-        defer { store.shrinkIfSparse() }
+        defer { shrinkStorageIfSparse() }
         return store.release(slot)
     }
 }

@@ -48,7 +48,7 @@ extension SlotPolicy {
             evict(victim(), observer: &observer)
         }
         pass.end(&observer)
-        store.shrinkIfSparse()
+        shrinkStorageIfSparse()
     }
 
     /// Evicts ``SlotPolicy/victim()`` after victim, in one trim pass, until at most `count`
@@ -64,7 +64,7 @@ extension SlotPolicy {
             evict(slot, observer: &observer)
         }
         pass.end(&observer)
-        store.shrinkIfSparse()
+        shrinkStorageIfSparse()
         return true
     }
 

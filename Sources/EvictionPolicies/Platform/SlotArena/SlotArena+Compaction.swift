@@ -1,0 +1,72 @@
+extension SlotArena {
+    /// Gives back all the storage a large purge freed, renumbering slots: when fewer than a
+    /// quarter of the slots are in use, every slot in use above the first ``occupiedSlots``
+    /// moves into a free slot below, the arena and its index shrink to fit, and the free list
+    /// is empty. The arena's own links (``next(_:)``, ``prev(_:)``) follow; every other slot
+    /// number the caller keeps must be renumbered with the returned ``SlotRelocation`` before
+    /// it is used again (``SlotRelocatingPolicy`` does this for a policy).
+    ///
+    /// Call it where the caller holds no slot number it cannot renumber: at the end of a trim
+    /// or a removal. Where nothing may move, ``shrinkIfSparse()`` gives back only the free
+    /// slots above the highest slot in use.
+    ///
+    /// - Returns: the renumbering, or `nil` when the arena was not sparse (nothing moved).
+    /// - Complexity: O(1) unless the arena is sparse; then O(n) in the slot count, amortised
+    ///   O(1) over the releases that made it sparse (after it the arena is full, so the next
+    ///   compaction waits until three quarters of it have been released again).
+    @inlinable @inline(__always)
+    public mutating func compactIfSparse() -> SlotRelocation? {
+        guard slots.count > 64 && liveCount < slots.count / 4 else { return nil }
+        return _compact()
+    }
+
+    @inlinable @inline(never)
+    mutating func _compact() -> SlotRelocation {
+        let oldCount = slots.count
+        let newCount = liveCount
+        let isFree = _freeSlots()
+        // Each slot in use at or above `newCount` takes the lowest free slot below it: there are
+        // exactly as many of those as slots in use above.
+        var moved = ContiguousArray<Int32>(repeating: -1, count: oldCount - newCount)
+        var hole = 0
+        for old in newCount..<oldCount where !isFree[old] {
+            while !isFree[hole] { hole += 1 }
+            moved[old - newCount] = Int32(truncatingIfNeeded: hole)
+            hole += 1
+        }
+        let relocation = SlotRelocation(slotCount: newCount, moved: moved)
+        slots.withUnsafeMutableBufferPointer { slots in
+            relocation.forEachMove { from, to in slots.swapAt(Int(from), Int(to)) }
+            // Every link still names old numbers, moved or not: renumber them all.
+            for i in 0..<newCount {
+                slots[i].prev = relocation[slots[i].prev]
+                slots[i].next = relocation[slots[i].next]
+            }
+        }
+        values.withUnsafeMutableBufferPointer { values in
+            relocation.forEachMove { from, to in values.swapAt(Int(from), Int(to)) }
+        }
+        // New arrays, not `removeLast`, which would keep the capacity.
+        slots = ContiguousArray(slots[..<newCount])
+        values = ContiguousArray(values[..<newCount])
+        freeHead = -1
+        nextShrinkCheck = .max
+        index.relocate(relocation)
+        index.shrinkToFit()
+        return relocation
+    }
+}
+
+extension SlotIndex {
+    /// Renumbers the slot of every key as `relocation` says; the hashes stay. O(n) in the buckets.
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) {
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            for i in buckets.indices where buckets[i] != 0 {
+                let slot = Int32(truncatingIfNeeded: buckets[i] & 0xffff_ffff) - 1
+                guard Int(slot) >= relocation.slotCount else { continue }
+                buckets[i] = buckets[i] & 0xffff_ffff_0000_0000 | UInt64(UInt32(relocation[slot]) + 1)
+            }
+        }
+    }
+}

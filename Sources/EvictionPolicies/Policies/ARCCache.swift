@@ -132,3 +132,10 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
         }
     }
 }
+
+extension ARCCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of T1, T2, B1 and B2 after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

@@ -118,3 +118,10 @@ public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
         }
     }
 }
+
+extension CARCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of T1, T2 (their hands), B1 and B2 after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

@@ -106,3 +106,11 @@ public struct Clock2QPlusCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
         }
     }
 }
+
+extension Clock2QPlusCache: SlotRelocatingPolicy {
+    /// Renumbers the queues' ends and the admission times after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+        admittedAt.relocate(relocation)
+    }
+}

@@ -70,3 +70,10 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
         return slot
     }
 }
+
+extension ClockCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        residents.relocate(relocation)
+    }
+}

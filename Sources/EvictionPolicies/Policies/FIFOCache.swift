@@ -27,3 +27,10 @@ public struct FIFOCache<Key: Hashable, Value>: SingleListPolicy {
     @inlinable public mutating func didHit(_ slot: Int32) {}
     @inlinable public mutating func victim() -> Int32 { residents.tail }
 }
+
+extension FIFOCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        residents.relocate(relocation)
+    }
+}

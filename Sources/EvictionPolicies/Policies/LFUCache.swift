@@ -143,3 +143,10 @@ public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
         freeBucket = index
     }
 }
+
+extension LFUCache: SlotRelocatingPolicy {
+    /// Renumbers every frequency bucket's list ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        for bucket in buckets.indices { relocation.relocate(&buckets[bucket].list) }
+    }
+}

@@ -202,6 +202,7 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
             prune(passOpen: &passOpen, observer: &observer)
             if passOpen { observer.trimDidEnd(.caller) }
         }
+        shrinkStorageIfSparse()
         return value
     }
 
@@ -485,5 +486,30 @@ internal struct _ParallelList {
         guard list.head != slot else { return }
         unlink(slot, cost: 0)
         pushHead(slot, cost: 0)
+    }
+    /// Renumbers the links and the ends after the arena compacted, and drops the links of the
+    /// slots it gave back. O(n) in the slots.
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) {
+        relocation.forEachMove { from, to in
+            guard Int(to) < prev.count else { return }
+            let moved = Int(from) < prev.count
+            prev[Int(to)] = moved ? prev[Int(from)] : -1
+            next[Int(to)] = moved ? next[Int(from)] : -1
+        }
+        let kept = min(prev.count, relocation.slotCount)
+        prev = ContiguousArray(prev[..<kept].lazy.map { relocation[$0] })
+        next = ContiguousArray(next[..<kept].lazy.map { relocation[$0] })
+        relocation.relocate(&list)
+    }
+}
+
+extension LIRSCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of S, Q and NH, Q's and NH's own links, and the pinned slot after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&stack)
+        queue.relocate(relocation)
+        nonResident.relocate(relocation)
+        pinned = relocation[pinned]
     }
 }

@@ -43,3 +43,11 @@ public struct LRUCache<Key: Hashable, Value>: SingleListPolicy {
         store.unlink(slot, &residents.list)
     }
 }
+
+extension LRUCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends and the queued hits after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        residents.relocate(relocation)
+        pendingHits.relocate(relocation)
+    }
+}

@@ -371,3 +371,10 @@ func _xxh64(_ word: UInt64, seed: UInt64) -> UInt64 {
     hash ^= hash >> 32
     return hash
 }
+
+extension LibCacheSimWTinyLFUCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the window, probation and protected LRUs after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

@@ -44,3 +44,10 @@ public struct MRUCache<Key: Hashable, Value>: SingleListPolicy {
         store.pushHead(slot, &residents.list)
     }
 }
+
+extension MRUCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        residents.relocate(relocation)
+    }
+}

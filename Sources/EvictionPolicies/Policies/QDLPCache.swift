@@ -97,3 +97,10 @@ public struct QDLPCache<Key: Hashable, Value>: _SmallMainGhostPolicy {
         }
     }
 }
+
+extension QDLPCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the probation, main and ghost FIFOs after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

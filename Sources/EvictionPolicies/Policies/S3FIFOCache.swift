@@ -151,3 +151,10 @@ public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: _
         }
     }
 }
+
+extension S3FIFOFamilyCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the small, main and ghost FIFOs after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

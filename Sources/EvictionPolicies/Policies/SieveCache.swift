@@ -49,3 +49,11 @@ public struct SieveCache<Key: Hashable, Value>: SingleListPolicy {
         store.unlink(slot, &residents.list)
     }
 }
+
+extension SieveCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends and the hand after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        residents.relocate(relocation)
+        hand = relocation[hand]
+    }
+}

@@ -132,3 +132,12 @@ public struct TwoQCache<Key: Hashable, Value>: GhostListPolicy {
         store.demote(slot, to: &a1out, limit: outCapacity, tag: Self.outTag, pass: &pass, observer: &observer)
     }
 }
+
+extension TwoQCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of A1in, Am and A1out after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&a1in)
+        relocation.relocate(&am)
+        relocation.relocate(&a1out)
+    }
+}

@@ -419,3 +419,10 @@ internal struct _JavaRandom {
         Float(next(24)) / Float(1 << 24)
     }
 }
+
+extension WTinyLFUCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the window, probation and protected LRUs after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        lists.relocate(relocation)
+    }
+}

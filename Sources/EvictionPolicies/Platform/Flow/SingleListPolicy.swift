@@ -22,6 +22,9 @@ public struct LimitedList: Sendable {
     @inlinable public var head: Int32 { list.head }
     /// The oldest slot, or -1.
     @inlinable public var tail: Int32 { list.tail }
+
+    /// Renumbers the list's ends after the arena compacted (``SlotRelocatingPolicy``). O(1).
+    @inlinable public mutating func relocate(_ relocation: SlotRelocation) { relocation.relocate(&list) }
 }
 
 /// A ``SlotPolicy`` whose residents all stand in one ``SlotList`` under its limits (FIFO, LIFO,

@@ -7,6 +7,8 @@ public protocol _SlotListSet {
     var totalCost: Int { get }
     /// Takes `slot`, resident or ghost, out of whichever list holds it. O(1).
     mutating func unlink<Key, Value>(_ slot: Int32, in store: inout SlotArena<Key, Value>)
+    /// Renumbers every list's ends after the arena compacted (``SlotRelocatingPolicy``). O(lists).
+    mutating func relocate(_ relocation: SlotRelocation)
 }
 
 /// An ``ArenaPolicy`` whose lists are one ``_SlotListSet``: the count, the total cost and the

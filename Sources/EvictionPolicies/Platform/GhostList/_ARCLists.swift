@@ -91,4 +91,13 @@ internal struct _ARCLists {
             store.demote(slot, to: &b2, limit: .max, tag: Self.b2Tag, pass: &pass, observer: &observer)
         }
     }
+
+    /// Renumbers the four lists' ends after the arena compacted. O(1).
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) {
+        relocation.relocate(&t1)
+        relocation.relocate(&t2)
+        relocation.relocate(&b1)
+        relocation.relocate(&b2)
+    }
 }

@@ -122,4 +122,11 @@ public struct _SmallMainGhostLists: _SlotListSet {
         store.revive(slot, value: value, cost: cost)
         store.pushHead(slot, &main, tag: Self.mainTag)
     }
+
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        relocation.relocate(&small)
+        relocation.relocate(&main)
+        relocation.relocate(&ghost)
+    }
 }

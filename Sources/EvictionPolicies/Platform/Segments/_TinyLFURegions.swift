@@ -34,6 +34,13 @@ public struct _TinyLFURegions: _SlotListSet {
         default: store.unlink(slot, &protected)
         }
     }
+
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        relocation.relocate(&window)
+        relocation.relocate(&probation)
+        relocation.relocate(&protected)
+    }
 }
 
 /// A W-TinyLFU over ``_TinyLFURegions``: the update step (libCacheSim's find-then-insert: a

@@ -1,0 +1,215 @@
+import EvictionPolicies
+import Testing
+import TestSupport
+
+/// The arena's compaction (``SlotArena/compactIfSparse()``): slots renumbered, nothing else changed.
+@Suite("Compacting a sparse arena")
+struct SlotArenaCompactionTests {
+    /// Two lists and some ghosts over one arena; 90 % of the keys removed at random; after the
+    /// compaction every survivor is found under its key with its value, cost and aux, both lists
+    /// read the same keys in the same order both ways, and the arena holds exactly the survivors.
+    @Test("keeps every survivor's key, value, cost, aux and list order", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func survivors(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var arena = SlotArena<String, Int>()
+        var lists = [SlotList(), SlotList()]
+        let total = Int.random(in: 300...2_000, using: &rng)
+        var listOf: [String: Int] = [:]
+        for id in 0..<total {
+            let key = "k\(id)"
+            let ghost = id % 7 == 3
+            let slot = arena.allocate(key: key, value: ghost ? nil : id, cost: id % 13)
+            arena.setAux(slot, UInt32(id))
+            let list = Int.random(in: 0...1, using: &rng)
+            if Bool.random(using: &rng) { arena.pushHead(slot, &lists[list]) } else { arena.pushTail(slot, &lists[list]) }
+            listOf[key] = list
+        }
+        for id in (0..<total).shuffled(using: &rng) where Double.random(in: 0..<1, using: &rng) < 0.9 {
+            let key = "k\(id)"
+            guard let list = listOf.removeValue(forKey: key) else { continue }
+            arena.remove(key, from: &lists[list])
+        }
+        func order(_ list: SlotList, forward: Bool) -> [String] {
+            var keys: [String] = []
+            var slot = forward ? list.head : list.tail
+            while slot >= 0 { keys.append(arena.key(slot)); slot = forward ? arena.next(slot) : arena.prev(slot) }
+            return keys
+        }
+        let before = lists.map { order($0, forward: true) }
+        #expect(lists.map { order($0, forward: false).reversed() } == before)
+        // `remove(_:from:)` cut only the free slots above the last in use, so the arena is still sparse.
+        #expect(arena.slotCapacity > 4 * arena.occupiedSlots, "the test needs a sparse arena")
+        let relocation = arena.compactIfSparse()
+        #expect(relocation != nil)
+        if let relocation { for i in lists.indices { relocation.relocate(&lists[i]) } }
+        #expect(arena.slotCapacity == listOf.count && arena.occupiedSlots == listOf.count)
+        #expect(lists.map { order($0, forward: true) } == before)
+        #expect(lists.map { order($0, forward: false).reversed() } == before)
+        #expect(lists.map(\.count) == before.map(\.count))
+        for (key, _) in listOf {
+            let id = Int(key.dropFirst()) ?? -1
+            let slot = arena.find(key)
+            #expect(slot >= 0 && slot < arena.slotCapacity)
+            guard slot >= 0 else { continue }
+            #expect(arena.value(slot) == (id % 7 == 3 ? nil : id), "\(key)")
+            #expect(arena.cost(slot) == id % 13 && arena.aux(slot) == UInt32(id))
+        }
+        #expect(arena.compactIfSparse() == nil, "a compacted arena is full")
+        // It keeps working: new keys take new slots, and removed keys stay gone.
+        let slot = arena.allocate(key: "new", value: 7, cost: 1)
+        #expect(arena.find("new") == slot && arena.value(slot) == 7)
+        #expect(arena.find("k0") == (listOf["k0"] == nil ? -1 : arena.find("k0")))
+    }
+
+    @Test("side tables and pending hits follow the moves; an arena that is not sparse is left alone")
+    func sideStructures() {
+        var arena = SlotArena<Int, Void>()
+        var list = SlotList()
+        var table = SideTable<Int>(filling: -1)
+        for key in 0..<200 {
+            let slot = arena.allocate(key: key, value: (), cost: 1)
+            arena.pushHead(slot, &list)
+            if key < 150 { table[slot] = key * 10 }    // the last 50 slots read the fill
+        }
+        #expect(arena.compactIfSparse() == nil)
+        for key in 0..<200 where key % 10 != 0 && key != 195 { arena.remove(key, from: &list) }
+        // A hit on 190 waits in a queue (as LRU's do) across the compaction.
+        var hits = PendingHits()
+        arena.deferMoveToHead(arena.find(190), &list, &hits)
+        #expect(!hits.isEmpty)
+        guard let relocation = arena.compactIfSparse() else {
+            Issue.record("a quarter-full arena was not compacted")
+            return
+        }
+        relocation.relocate(&list)
+        table.relocate(relocation)
+        hits.relocate(relocation)
+        #expect(arena.slotCapacity == 21)
+        for key in Array(stride(from: 0, to: 200, by: 10)) + [195] {
+            let slot = arena.find(key)
+            #expect(table[slot] == (key < 150 ? key * 10 : -1), "key \(key)")
+        }
+        arena.applyPendingHits(&hits, &list)
+        #expect(list.head == arena.find(190) && list.count == 21)
+    }
+}
+
+/// Every policy that renumbers its slots (``SlotRelocatingPolicy``), against its reference model
+/// on sequences that fill the cache and then remove nine keys in ten, again and again: each
+/// removal burst leaves the arena sparse, so it compacts mid-sequence, and any slot number left
+/// behind (a list end, a hand, a queued hit, a side table) shows as a different decision.
+@Suite("Policies that compact, against their reference models")
+struct CompactingPolicyTests {
+    /// Cycles of: `fill` × capacity gets over a band of `band` × capacity keys (the band moves
+    /// on by half), some sets, then a removal of each key of the band with probability 0.9, in
+    /// random order, then gets over the band (hits on the survivors, which the compaction moved).
+    static func purgeCycles(capacity: Int, cycles: Int = 6, band: Int = 2, fill: Int = 3, maxCost: Int,
+                            seed: UInt64) -> [TestOp] {
+        var rng = SeededRandom(seed: seed)
+        var ops: [TestOp] = []
+        let band = band * capacity
+        for cycle in 0..<cycles {
+            let low = cycle * band / 2
+            for _ in 0..<(fill * capacity) {
+                let key = Int.random(in: low..<(low + band), using: &rng)
+                let cost = Int.random(in: 1...maxCost, using: &rng)
+                ops.append(Int.random(in: 0..<10, using: &rng) == 0 ? .set(key, cost: cost) : .get(key, cost: cost))
+            }
+            for key in (low..<(low + band)).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 {
+                ops.append(.delete(key))
+            }
+            for _ in 0..<capacity { ops.append(.get(Int.random(in: low..<(low + band), using: &rng), cost: 1)) }
+        }
+        return ops
+    }
+
+    /// Compares the policy with its model over the whole sequence, then plays it again on a
+    /// fresh copy to check that the arena shrank to its entries after at least one removal burst
+    /// (so the decisions compared include a compaction's).
+    func run<P: SlotRelocatingPolicy, M: ReferenceModel>(_ policy: P, _ model: M, capacity: Int, maxCost: Int = 1,
+                                                         band: Int = 2, fill: Int = 3, seed: UInt64, orderedEvictions: Bool = true,
+                                                         sourceLocation: SourceLocation = #_sourceLocation)
+    where P.Key == Int, P.Value == Int {
+        let ops = Self.purgeCycles(capacity: capacity, band: band, fill: fill, maxCost: maxCost, seed: seed)
+        var compared = policy, model = model
+        expectSameDecisions(&compared, &model, ops, label: "\(P.descriptor.name) c=\(capacity) seed \(seed)",
+                            orderedEvictions: orderedEvictions, sourceLocation: sourceLocation)
+        var replayed = policy
+        var observer = IgnoringObserver<Int, Int>()
+        var compactions = 0, peak = 0
+        for (index, op) in ops.enumerated() {
+            switch op {
+            case .get(let key, let cost): _ = replayed.access(key, cost: cost, orInsert: index, observer: &observer)
+            case .set(let key, let cost): replayed.insert(index, forKey: key, cost: cost, observer: &observer)
+            case .delete(let key): _ = replayed.remove(key, observer: &observer)
+            case .lookup(let key): _ = replayed.lookup(key, observer: &observer)
+            case .event, .advance: break
+            }
+            let slots = replayed.store.slotCapacity
+            if slots == replayed.store.occupiedSlots && slots * 2 < peak { compactions += 1; peak = slots }
+            peak = max(peak, slots)
+        }
+        #expect(compactions > 0, "\(P.descriptor.name): no removal burst compacted the arena", sourceLocation: sourceLocation)
+    }
+
+    static let seeds: [UInt64] = [1, 2, 3, 4]
+
+    @Test("LRU, FIFO, LIFO and MRU", arguments: seeds)
+    func lists(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        run(try LRUCache<Int, Int>.make(capacity: capacity), ReferenceListCache(rule: .lru, capacity: capacity, countLimit: .max),
+            capacity: capacity, seed: seed)
+        run(try FIFOCache<Int, Int>.make(capacity: capacity), ReferenceListCache(rule: .fifo, capacity: capacity, countLimit: .max),
+            capacity: capacity, seed: seed)
+        run(try LIFOCache<Int, Int>.make(capacity: capacity), ReferenceListCache(rule: .lifo, capacity: capacity, countLimit: .max),
+            capacity: capacity, seed: seed)
+        run(try MRUCache<Int, Int>.make(capacity: capacity), MRUModel(capacity: capacity, countLimit: nil), capacity: capacity, seed: seed)
+    }
+
+    @Test("CLOCK, SIEVE and LFU", arguments: seeds)
+    func frequency(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        let options = seed % 2 == 0 ? ["bits": "2"] : [:]
+        run(try ClockCache<Int, Int>.make(capacity: capacity, options: options),
+            ClockModel(capacity: capacity, countLimit: nil, options: options), capacity: capacity, maxCost: 3, seed: seed)
+        run(try SieveCache<Int, Int>.make(capacity: capacity), SieveModel(capacity: capacity, countLimit: nil),
+            capacity: capacity, maxCost: 3, seed: seed)
+        run(try LFUCache<Int, Int>.make(capacity: capacity), LFUModel(capacity: capacity, countLimit: nil), capacity: capacity, seed: seed)
+    }
+
+    @Test("S3-FIFO, QD-LP and CLOCK2Q+", arguments: seeds)
+    func smallMainGhost(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        run(try S3FIFOCache<Int, Int>.make(capacity: capacity, options: [
+                "small-ratio": "0.1", "ghost-ratio": "0.9", "move-to-main-threshold": "2", "warm-up": "false"]),
+            S3FIFOModel(capacity: capacity, smallRatio: 0.1, ghostRatio: 0.9, threshold: 2, warmUp: false), capacity: capacity,
+            maxCost: seed % 2 == 0 ? 3 : 1, seed: seed)
+        run(try QDLPCache<Int, Int>.make(capacity: capacity, options: [
+                "small-ratio": "0.1", "ghost-ratio": "0.9", "move-to-main-threshold": "1"]), QDLPModel(capacity: capacity, smallRatio: 0.1, ghostRatio: 0.9, threshold: 1),
+            capacity: capacity, seed: seed)
+        // A wide correlation window, so that a hit's standing depends on its admission time.
+        run(try Clock2QPlusCache<Int, Int>.make(capacity: capacity, options: ["small-ratio": "0.3", "correlation-window-ratio": "2"]),
+            Clock2QPlusModel(capacity: capacity, smallRatio: 0.3, windowRatio: 2), capacity: capacity, seed: seed)
+    }
+
+    @Test("ARC, CAR and 2Q", arguments: seeds)
+    func ghostLists(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        let maxCost = seed % 2 == 0 ? 3 : 1
+        run(try ARCCache<Int, Int>.make(capacity: capacity), ARCModel(capacity: capacity), capacity: capacity, maxCost: maxCost, seed: seed)
+        run(try CARCache<Int, Int>.make(capacity: capacity), CARModel(capacity: capacity), capacity: capacity, seed: seed)
+        run(try TwoQCache<Int, Int>.make(capacity: capacity), TwoQModel(capacity: capacity, inRatio: 0.25, outRatio: 0.5),
+            capacity: capacity, maxCost: maxCost, seed: seed)
+    }
+
+    @Test("LIRS and both W-TinyLFUs", arguments: seeds)
+    func others(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        run(try LIRSCache<Int, Int>.make(capacity: capacity, options: ["hir-ratio": "0.1"]), LIRSModel(capacity: capacity, hirRatio: 0.1),
+            capacity: capacity, band: 4, fill: 8, seed: seed, orderedEvictions: false)
+        run(try WTinyLFUCache<Int, Int>.make(capacity: capacity, options: ["window-ratio": "0.1"]),
+            TinyLFUModel(capacity: capacity, windowRatio: 0.1, protectedRatio: 0.8), capacity: capacity, seed: seed)
+        run(try LibCacheSimWTinyLFUCache<Int, Int>.make(capacity: capacity, options: ["window-size": "0.1"]),
+            LibCacheSimWTinyLFUModel(capacity: capacity, windowRatio: 0.1), capacity: capacity, seed: seed)
+    }
+}

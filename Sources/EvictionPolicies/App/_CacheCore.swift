@@ -37,6 +37,10 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func willRead(observer: inout Observer) {}
     /// Without a key ring: the keys of the entries that expire at or before `time`.
     @usableFromInline func expiredKeys(by time: Double) -> [Key] { [] }
+    /// Whether ``renumberEntries(_:)`` can reach the policy's entries (its arena's values).
+    @usableFromInline var canRenumberEntries: Bool { false }
+    /// Points each moved key ring slot's entry at the slot's new number.
+    @usableFromInline func renumberEntries(_ moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)]) {}
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
     /// Whether the policy takes `limits`.
@@ -151,6 +155,7 @@ extension _CacheCore {
             return
         }
         if evictVictims(downToCount: kept.count, cost: kept.cost, observer: &observer) { return }
+        defer { shrinkRingIfSparse(state: state) }
         for key in state.pointee.ring.keysOldestSetFirst() {
             // Entries of cost 0 leave on the count alone.
             if count() <= kept.count && totalCost() <= kept.cost { return }
@@ -176,6 +181,19 @@ extension _CacheCore {
         for key in expired {
             if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, entry, because: .expired) }
         }
+        shrinkRingIfSparse(state: state)
+    }
+
+    /// Gives the key ring's storage back after a large purge (a memory warning that trims to a
+    /// fraction, a burst of removals): stale slots are dropped, the ring is compacted and the
+    /// entries that name a moved slot are renumbered. Only for a policy whose entries can be
+    /// renumbered in place (``canRenumberEntries``); O(1) unless the ring is sparse, then O(n).
+    @inlinable
+    func shrinkRingIfSparse(state: UnsafeMutablePointer<_CacheState<Key, Value>>) {
+        guard state.pointee.usesKeyRing, state.pointee.ring.isSparse, canRenumberEntries else { return }
+        // First one slot per resident key, the one its entry names (its newest set's).
+        state.pointee.ring.compact(isResident: contains)
+        renumberEntries(state.pointee.ring.compactSlots())
     }
 
     /// Drops side-table slots that replacements left behind, once they outnumber the entries.
@@ -244,6 +262,28 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         }
         guard let type = P.self as? any SlotPolicy.Type else { return nil }
         return arena(type)
+    }
+
+    override var canRenumberEntries: Bool { P.self is any ArenaPolicy.Type }
+
+    override func renumberEntries(_ moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)]) {
+        func renumber<A: ArenaPolicy>(_: A.Type) {
+            // A is P, which a type check cannot tell the compiler; its arena holds this cache's
+            // keys and entries.
+            guard A.Key.self == Key.self, A.Value.self == Entry.self else { return }
+            let policy = UnsafeMutableRawPointer(self.policy).assumingMemoryBound(to: A.self)
+            withUnsafeMutablePointer(to: &policy.pointee.store) { pointer in
+                let store = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: SlotArena<Key, Entry>.self)
+                for move in moves {
+                    let slot = store.pointee.find(move.key)
+                    guard slot >= 0, let entry = store.pointee.value(slot),
+                          entry.slot == move.from, entry.stamp == move.stamp else { continue }
+                    store.pointee.setValue(slot, Entry(value: entry.value, slot: move.to, stamp: move.stamp))
+                }
+            }
+        }
+        guard let type = P.self as? any ArenaPolicy.Type else { return }
+        renumber(type)
     }
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }

@@ -42,6 +42,9 @@ internal struct _KeyRing<Key: Hashable> {
     /// Slots in use, stale ones included.
     @inlinable var liveCount: Int { slots.count - free.count }
 
+    /// Whether fewer than a quarter of the (more than 64) slots are in use: after a large purge.
+    @inlinable var isSparse: Bool { slots.count > 64 && liveCount < slots.count / 4 }
+
     @inlinable
     mutating func add(_ key: Key, serial: UInt64, expires: Double, cost: Int) -> Int32 {
         let slot = Slot(key: key, serial: serial, expires: expires, cost: cost)
@@ -139,5 +142,30 @@ internal struct _KeyRing<Key: Hashable> {
                 newest[key] = index
             }
         }
+    }
+
+    /// Gives back the storage of the free slots: every slot in use above the first
+    /// ``liveCount`` moves into a free slot below, and the ring shrinks to fit. The entries that
+    /// name a moved slot must be renumbered (the returned moves say from where to where; the
+    /// stamps do not change).
+    ///
+    /// - Complexity: O(n) in the slots.
+    @inlinable
+    mutating func compactSlots() -> [(key: Key, from: Int32, to: Int32, stamp: UInt32)] {
+        let kept = liveCount
+        var moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)] = []
+        var hole = 0
+        for old in kept..<slots.count {
+            guard let key = slots[old].key else { continue }
+            // As many free slots lie below `kept` as slots in use above it.
+            while slots[hole].key != nil { hole += 1 }
+            slots.swapAt(hole, old)
+            moves.append((key, Int32(truncatingIfNeeded: old), Int32(truncatingIfNeeded: hole),
+                          UInt32(truncatingIfNeeded: slots[hole].serial)))
+            hole += 1
+        }
+        slots = ContiguousArray(slots[..<kept])
+        free = []
+        return moves
     }
 }

@@ -10,7 +10,9 @@ import _CSupport
 ///
 /// Removing an entry (``release(_:)``) drops its value and its key at once. When the arena holds
 /// nothing at all, its storage is given back, so a cache emptied by a memory warning shrinks;
-/// after a large partial purge, ``shrinkIfSparse()`` gives back what it can.
+/// after a large partial purge, ``compactIfSparse()`` moves the slots in use together and gives
+/// the rest back (the policy renumbers what it keeps: ``SlotRelocatingPolicy``), and where slots
+/// may not move, ``shrinkIfSparse()`` gives back the free slots above the highest in use.
 ///
 /// - Complexity: ``find(_:hash:)``, ``allocate(key:hash:value:cost:)`` and ``release(_:)`` are
 ///   O(1) expected; every accessor and list operation is O(1). Nothing allocates except when

@@ -214,6 +214,44 @@ struct TraceRecorderFullDiskTests {
 }
 #endif
 
+@Suite("TraceRecorder over a long session")
+struct TraceRecorderBoundsTests {
+    @Test("misses never followed by a store and the remembered sizes stay bounded; every miss is still written")
+    func bounded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-bounds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("t.csv")
+        let time = ManualTime()
+        let recorder = try TraceRecorder(url: url, clock: time.clock)
+        var peak = (pendingMisses: 0, sizes: 0)
+        for i in 0..<100_000 {
+            time.seconds = Double(i)
+            // A key stored once and never missed; a key that misses and is never stored.
+            recorder.recordSet("stored-\(i)", size: 10 + i % 5)
+            recorder.recordGet("absent-\(i)", hit: false)
+            if i % 1_000 == 0 {
+                let held = recorder._heldCounts
+                peak = (max(peak.pendingMisses, held.pendingMisses), max(peak.sizes, held.sizes))
+            }
+        }
+        #expect(peak.pendingMisses <= 4_097 && peak.sizes <= 65_537 + 4_097)
+        // A miss and its store still make one get row with the stored size.
+        recorder.recordGet("pair", hit: false)
+        recorder.recordSet("pair", size: 77)
+        try recorder.finish()
+        let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+        let misses = rows.filter { $0.contains(",absent-") }
+        #expect(misses.count == 100_000)
+        #expect(misses.allSatisfy { $0.hasSuffix(",1,get") })
+        // Written oldest first: each flush writes the older half in time order.
+        let times = misses.compactMap { Double($0.split(separator: ",")[0]) }
+        #expect(times == times.sorted())
+        #expect(rows.filter { $0.hasSuffix(",set") }.count == 100_000)
+        #expect(rows.contains { $0.hasSuffix(",pair,77,get") })
+    }
+}
+
 @Suite("RecordingCache forgets the keys its cache evicted")
 struct RecordingCacheKeyTests {
     @Test("a session of new keys keeps the wrapper's table near the cache's size")

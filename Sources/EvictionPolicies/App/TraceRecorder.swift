@@ -22,8 +22,12 @@ import Musl
 /// written then, as one `get` row with the stored size; the store itself is not written, because
 /// the replayed get already inserted. Stores without a preceding miss are `set` rows, removals
 /// `delete`, and memory warnings and background transitions are events. A miss the app never
-/// follows with a store is written at ``finish()`` with the size last stored under the key, unless
-/// the key was removed since (then 1). A miss
+/// follows with a store (a lookup of something that does not exist) is written with the size last
+/// stored under the key, unless the key was removed since (then 1): at ``finish()``, or once more
+/// than 4,096 misses await their store, when the older half of them are written (so a long
+/// session holds a bounded number; a store that comes after its miss was written is then a `set`
+/// row). Sizes are remembered for the last 65,536 keys stored or so: when more are remembered,
+/// only those of misses awaiting their store are kept. A miss
 /// of a key whose earlier miss still awaits its store (two threads that miss one key at once) is
 /// not written: replayed one after the other, it would hit where the app missed. The trace then
 /// holds one request fewer for each such miss (6 in 40,000 from four threads, measured), and
@@ -50,6 +54,10 @@ public final class TraceRecorder: @unchecked Sendable {
     private var lastSize: [String: Int] = [:]
     private var failure: Error?
     private var finished = false
+    /// The most misses awaiting their store; beyond, the older half is written.
+    private static let pendingMissLimit = 4_096
+    /// The most keys whose last stored size is remembered; beyond, only those of pending misses stay.
+    private static let rememberedSizeLimit = 65_536
 
     /// Starts a trace that ``finish()`` writes to `url`.
     ///
@@ -89,6 +97,7 @@ public final class TraceRecorder: @unchecked Sendable {
                 row(now(), key, size, "get")
             } else if pendingMisses[key] == nil {
                 pendingMisses[key] = now()
+                if pendingMisses.count > Self.pendingMissLimit { flushOldestMisses(pendingMisses.count / 2) }
             }
         }
     }
@@ -98,6 +107,7 @@ public final class TraceRecorder: @unchecked Sendable {
         lock.withLock {
             guard isRecording else { return }
             lastSize[key] = size
+            if lastSize.count > Self.rememberedSizeLimit { lastSize = lastSize.filter { pendingMisses[$0.key] != nil } }
             if let time = pendingMisses.removeValue(forKey: key) {
                 row(time, key, size, "get")
             } else {
@@ -134,9 +144,7 @@ public final class TraceRecorder: @unchecked Sendable {
         try lock.withLock {
             guard !finished else { return }
             finished = true
-            for key in pendingMisses.keys.sorted(by: { pendingMisses[$0, default: 0] < pendingMisses[$1, default: 0] }) {
-                flushMiss(key)
-            }
+            flushOldestMisses(pendingMisses.count)
             recordFailure { try write() }
             if failure == nil, fsync(descriptor) != 0 { failure = DiskCacheError(path: partial.path, operation: "fsync", code: errno) }
             if close(descriptor) != 0, failure == nil { failure = DiskCacheError(path: partial.path, operation: "close", code: errno) }
@@ -169,6 +177,17 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     private func format(_ time: Double) -> String { String(format: "%.6f", time) }
+
+    /// The number of misses awaiting their store and of remembered sizes, for tests.
+    var _heldCounts: (pendingMisses: Int, sizes: Int) { lock.withLock { (pendingMisses.count, lastSize.count) } }
+
+    /// Writes the `count` oldest pending misses, oldest first (ties in key order, so that a trace
+    /// does not depend on the dictionary's order). O(n log n) in the pending misses, once per
+    /// n / 2 misses.
+    private func flushOldestMisses(_ count: Int) {
+        let oldest = pendingMisses.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(count)
+        for (key, _) in oldest { flushMiss(key) }
+    }
 
     private func flushMiss(_ key: String) {
         guard let time = pendingMisses.removeValue(forKey: key) else { return }

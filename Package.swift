@@ -23,7 +23,7 @@ let package = Package(
         // The "Writing a policy" article's example: a policy defined only here, run by every subcommand.
         .executableTarget(name: "example-policy", dependencies: ["CacheBenchCommandLine", "CacheBench", "EvictionPolicies"]),
         // Scripts/bench runs it: EvictionPolicies as an app uses it, against NSCache and a typical Swift LRU.
-        .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies"]),
+        .executableTarget(name: "library-benchmark", dependencies: ["EvictionPolicies", "_CSupport"]),
         // The DiskCache kill test runs it and kills it with SIGKILL at random moments.
         .executableTarget(name: "disk-cache-crash-writer", dependencies: ["EvictionPolicies"]),
         // CI builds it under ThreadSanitizer and runs it: the shared caches hammered from several threads.

@@ -206,3 +206,23 @@ int _cs_mutex_init(void *mutex) {
     (void)pthread_mutexattr_destroy(&attributes);
     return status;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+#endif
+
+size_t _cs_heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    (void)malloc_trim(0);
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+#elif defined(__APPLE__)
+    malloc_statistics_t statistics;
+    malloc_zone_statistics(NULL, &statistics);
+    return statistics.size_in_use;
+#else
+    return 0;
+#endif
+}

@@ -2,6 +2,7 @@
 // made for the new limits (O(n) policy operations), and a memory warning evicts or drains with an
 // eviction handler listening. These are the pauses an app pays, often on the main thread, when it
 // lowers (or raises) a limit or the system warns on a large cache.
+import _CSupport
 import EvictionPolicies
 import Foundation
 
@@ -34,6 +35,37 @@ func runLimitChange(entries: Int) {
         let removeAll = timed(over: trimmedTo) { cache.handle(.memoryWarning) }
         precondition(cache.count == 0 && heard.value == kept, "\(policy): the handler heard \(heard.value) of \(kept) entries")
         print("| \(policy) | \(lower) | \(raise) | \(trim) | \(removeAll) |")
+    }
+}
+
+/// The heap a `Cache` of each named policy holds, in MB: full with `entries` String keys (about 40
+/// bytes, as image URLs), after a memory warning that trims it to 5 %, and, for scale, a cache
+/// filled with only as many entries. Storage a purge did not give back shows as the difference
+/// between the last two. (0 where the allocator does not report its heap.)
+func runPurgeMemory(entries: Int) {
+    print("heap held by a Cache of \(entries) String keys (about 40 bytes) and class values, in MB:")
+    print("| policy | full | after a memory warning trimming to 5 % | a cache of as many entries, filled | kept beyond that |")
+    print("|---|---:|---:|---:|---:|")
+    final class Image { let pixels: Int; init(_ pixels: Int) { self.pixels = pixels } }
+    func key(_ i: Int) -> String { "https://images.example.com/feed/\(i).jpg" }
+    func megabytes(_ body: () -> Void) -> Double {
+        let before = _cs_heap_in_use()
+        body()
+        return (Double(_cs_heap_in_use()) - Double(before)) / 1_048_576
+    }
+    for policy in [CachePolicy.lru, .fifo, .clock, .sieve, .s3fifo, .twoQueue, .arc, .lirs, .lfu, .tinyLFU] {
+        var cache: Cache<String, Image>? = Cache<String, Image>(
+            policy: policy, costLimit: entries, memoryWarningResponse: .trim(toFraction: 0.05), observesSystemEvents: false)
+        let full = megabytes { for i in 0..<entries { cache?.setValue(Image(i), forKey: key(i), cost: 1) } }
+        let released = megabytes { cache?.handle(.memoryWarning) }
+        let kept = cache?.count ?? 0
+        cache = nil
+        var small: Cache<String, Image>? = Cache<String, Image>(policy: policy, costLimit: entries, observesSystemEvents: false)
+        let floor = megabytes { for i in 0..<kept { small?.setValue(Image(i), forKey: key(i), cost: 1) } }
+        small = nil
+        let after = full + released
+        let columns = [full, after, floor, after - floor].map { String(format: "%.1f", $0) }
+        print("| \(policy.rawValue) | " + columns.joined(separator: " | ") + " |")
     }
 }
 

@@ -27,7 +27,9 @@ let usage = """
 
     --limit-change times the cold paths of a Cache of a million entries, for each named policy:
     lowering the cost limit to half and raising it back (a drain and refill), and two memory
-    warnings with an eviction handler set (a trim to half, then removing all).
+    warnings with an eviction handler set (a trim to half, then removing all). Then it prints the
+    heap such a cache holds full, after a memory warning that trims it to 5 %, and when filled
+    with only as many entries (the storage a purge did not give back is the difference).
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
@@ -53,6 +55,8 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
 }
 if CommandLine.arguments.contains("--limit-change") {
     runLimitChange(entries: 1_000_000)
+    print("")
+    runPurgeMemory(entries: 1_000_000)
     exit(0)
 }
 if CommandLine.arguments.contains("--lock-latency") {

@@ -84,4 +84,9 @@ void _cs_mapping_unregister(int slot);
 /// contended; elsewhere a default one. Returns `pthread_mutex_init`'s result.
 int _cs_mutex_init(void *mutex);
 
+/// The bytes the C heap has handed out and not taken back, after giving free memory back to the
+/// system where the allocator can (glibc's `malloc_trim`): what a benchmark reads to tell how
+/// much memory a structure holds. 0 where the allocator does not say.
+size_t _cs_heap_in_use(void);
+
 #endif

@@ -183,13 +183,8 @@ struct SweepTests {
             let compared = try Compare.run(CompareJob(trace: TraceSpec(path: trace), policies: spec.policies,
                                                       capacities: CapacityList(spec.capacities), threads: 2))
             let mine = merged.results.filter { $0.trace == trace }
-            // A record keeps the figures, not a run's warnings (compare gives them as notes).
-            let comparedFigures = compared.results.map { result -> ReplayResult in
-                var figures = result.withoutTimings
-                figures.warnings = []
-                return figures
-            }
-            #expect(mine.map(\.withoutTimings) == comparedFigures)
+            // Warnings included: a record keeps them.
+            #expect(mine.map(\.withoutTimings) == compared.results.map(\.withoutTimings))
         }
         #expect(merged.results.filter { $0.method == .stackDistance }.count == 4)
         // The JSON is compare's shape: the replay objects under "results".
@@ -373,6 +368,32 @@ struct SweepTests {
         #expect(merged.json["refused"]?.arrayValue?.count == 1)
         // The refusal is recorded: a rerun has nothing to do.
         #expect(try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder).cellsRun == 0)
+    }
+
+    @Test("a replay's warning (a policy that cached nothing) is recorded with its cell and given by merge as a note")
+    func warningsKept() throws {
+        // Gets only: a run with sets, deletes or events is not one that merely admitted nothing.
+        let trace = try randomTrace(seed: 500, rows: 400, onlyGets: true)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        // One byte holds no object of the trace: every policy caches nothing there.
+        let spec = SweepSpec(traces: [trace], policies: ["fifo", "sieve"], capacities: try CapacityList.parse("1,0.5").items)
+        _ = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        let merged = try SweepMerge.load(directory: folder)
+        let warned = merged.results.filter { !$0.warnings.isEmpty }
+        #expect(warned.map { "\($0.policy) \($0.capacity ?? 0)" } == ["fifo 1", "sieve 1"])
+        let notes = merged.notes.filter { $0.contains("cached nothing") }
+        #expect(notes.count == 2 && notes.allSatisfy { $0.hasPrefix("\(trace): ") })
+        #expect(merged.json["notes"]?.arrayValue?.count == merged.notes.count)
+        // The same warnings as a replay of the cell gives.
+        let replayed = try Replay.run(ReplayJob(trace: TraceSpec(path: trace), policy: "fifo", capacity: 1))
+        #expect(warned.first?.warnings == replayed.warnings)
+        // A record without warnings has no field for them, so the lines of older sweeps read the same.
+        let cells = folder + "/cells"
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cells).first { $0.hasSuffix(".jsonl") })
+        let lines = try String(contentsOfFile: cells + "/" + file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"warnings\"") }.count == 2)
+        for line in lines { #expect(SweepRecord(line: line)?.line == String(line)) }
     }
 
     @Test("policies named by alias or in capitals (twoq, LRU) run and match replay's miss counts")

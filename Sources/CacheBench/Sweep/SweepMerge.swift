@@ -118,7 +118,8 @@ public struct SweepMerge: Sendable {
         return (kept, collapsed)
     }
 
-    /// Remarks for people: damaged, foreign and duplicated records, and mixed versions.
+    /// Remarks for people: damaged, foreign and duplicated records, the replays' warnings (a
+    /// policy that cached nothing), refused cells and mixed versions.
     public var notes: [String] {
         var notes: [String] = []
         for entry in _distinct.collapsed {
@@ -130,6 +131,10 @@ public struct SweepMerge: Sendable {
         }
         for entry in duplicated {
             notes.append("\(entry.cell.description): recorded \(entry.places.count) times with equal results (\(entry.places.joined(separator: ", "))); the first is kept")
+        }
+        // What replay and compare print as warnings, with the trace they came from.
+        for (cell, result) in zip(resultCells, results) {
+            for warning in result.warnings { notes.append("\(cell.trace): \(warning)") }
         }
         if let first = refused.first {
             notes.append("\(refused.count) cell(s) refused by their policy, e.g. \(first.cell.description): \(first.reason)")

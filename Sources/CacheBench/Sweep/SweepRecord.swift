@@ -6,7 +6,9 @@ import EvictionPolicies
 /// `capacity`, `configuration`), the tool's `version` and `build` (``ToolVersion/build``; absent
 /// when unknown, and in records written before builds were recorded), the `shard` that ran it, the `result`
 /// (the contract's `replay` object) or, for a cell the policy cannot be configured for (LIRS at a
-/// capacity of 1), `refused` with the reason, and last `check`, the FNV-1a hash of everything before it.
+/// capacity of 1), `refused` with the reason; `warnings`, when the replay warned (a policy that
+/// cached nothing, or ended over its limits), as `replay` prints them; and last `check`, the FNV-1a
+/// hash of everything before it.
 /// A line cut short, or damaged in any byte, fails the check and counts as absent, so its cell
 /// is run again.
 public struct SweepRecord: Sendable, Equatable {
@@ -57,7 +59,8 @@ public struct SweepRecord: Sendable, Equatable {
         ] + (build.map { [("build", JSONValue.string($0))] } ?? []) + [
             ("shard", .string(shard)),
             result.map { ("result", $0.json) } ?? ("refused", .string(refusal ?? "")),
-        ]).serialized()
+        ] + (result.map { $0.warnings.isEmpty ? [] : [("warnings", JSONValue.array($0.warnings.map { .string($0) }))] } ?? [])
+        ).serialized()
         return String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}"
     }
 
@@ -79,7 +82,11 @@ public struct SweepRecord: Sendable, Equatable {
         else { return nil }
         var result: ReplayResult?
         if let resultObject = object["result"] {
-            guard let decoded = ReplayResult(json: resultObject) else { return nil }
+            guard var decoded = ReplayResult(json: resultObject) else { return nil }
+            if let warnings = object["warnings"] {
+                guard case .array(let values) = warnings else { return nil }
+                decoded.warnings = values.compactMap(\.stringValue)
+            }
             result = decoded
         } else if object["refused"]?.stringValue == nil {
             return nil

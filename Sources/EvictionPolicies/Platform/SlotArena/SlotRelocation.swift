@@ -57,7 +57,7 @@ extension SideTable {
 }
 
 extension PendingHits {
-    /// Renumbers the queued hits. O(1) (at most ``batch`` of them).
+    /// Renumbers the queued hits. O(1) (at most 32 of them).
     @inlinable
     public mutating func relocate(_ relocation: SlotRelocation) {
         _withHits { hits in

@@ -41,8 +41,9 @@ import Foundation
 /// total is not counted down for it. A removal by the caller forgets the key, where libCacheSim
 /// files it in H. The draws come from a generator seeded by `seed`.
 ///
-/// - Complexity: lookup, insert and remove O(1) expected; an eviction O(1) amortised (finding
-///   the next lowest count walks up the counts); one learning-rate update per C requests.
+/// - Complexity: lookup, remove and eviction O(1) expected; an insert O(1), except that a key
+///   revived from H at count c walks the counts in use below c; one learning-rate update per C
+///   requests.
 public struct CacheusCache<Key: Hashable, Value>: GhostListPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(

@@ -24,8 +24,8 @@ import Foundation
 ///
 /// The draws come from a generator seeded by `seed`.
 ///
-/// - Complexity: lookup, insert and remove are O(1) expected; an eviction is O(1) amortised
-///   (finding the next lowest frequency walks up the frequencies).
+/// - Complexity: lookup, insert, remove and eviction are O(1) expected (the frequencies in use
+///   are chained in order, so the lowest is at hand).
 public struct LeCaRCache<Key: Hashable, Value>: SlotPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
@@ -200,129 +200,147 @@ func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Doubl
 }
 
 /// The entries grouped by frequency, each group in the order its entries reached that frequency,
-/// with the lowest non-empty frequency at hand (libCacheSim's LFU chain of `freq_node`s).
+/// with the lowest frequency at hand (libCacheSim's LFU chain of `freq_node`s).
 ///
-/// Why the groups are one array of records and a move runs on raw buffers: a hit detaches the
-/// entry from one group and appends it to the next, a dozen writes to the slot links and group
-/// records; written through array subscripts each paid a uniqueness check (a runtime call), a
-/// tenth of LeCaR's replay. Here a move checks each array once.
+/// Only frequencies that have entries have a group: the groups are records in one pool, chained
+/// in increasing frequency, and a slot's link names its group. So memory follows the number of
+/// distinct frequencies in use (at most the entries), not the highest frequency reached: a dense
+/// array indexed by frequency grew with every hit on the hottest key (24 bytes a hit), and
+/// finding the lowest group after it emptied walked every empty frequency in between.
 ///
-/// Why the lowest frequency is a lower bound, raised only when asked for: a miss typically
-/// evicts the only entry of the lowest group and inserts one at frequency 1 at once. Raised
-/// when the group emptied, it walked up every empty frequency to the next entry's, which for
-/// one very hot key was the whole trace's length, at every miss (a hot key among one-time
-/// keys at capacity 2: 9 s for 200,000 requests); asked for, the group is no longer empty.
+/// Why a move runs on raw buffers: a hit detaches the entry from one group and appends it to
+/// the next, a dozen writes to the slot links and group records; written through array
+/// subscripts each paid a uniqueness check (a runtime call), a tenth of LeCaR's replay.
 ///
-/// - Complexity: insert, remove and increment O(1); the oldest or newest of the lowest group
-///   O(1) when that group has entries, else O(empty frequencies walked over up to the next
-///   one), a walk that only an insert below the lowest entry's frequency makes necessary again.
+/// - Complexity: remove, increment, an insert at frequency 1 and the oldest or newest of the
+///   lowest group are O(1); an insert at a higher frequency (Cacheus's revived ghosts) walks the
+///   groups below it, O(distinct frequencies below).
 @usableFromInline
 struct _FrequencyLists {
-    /// A frequency's group: its oldest and newest slot (-1 when empty) and its size.
+    /// A frequency's group: its oldest and newest slot, its size, and the groups of the next
+    /// lower and higher frequencies in use (-1 for none). A free record is chained through `higher`.
     @usableFromInline
     struct _Group {
+        @usableFromInline var frequency: Int
         @usableFromInline var first: Int32 = -1
         @usableFromInline var last: Int32 = -1
         @usableFromInline var size = 0
-        @inlinable init() {}
+        @usableFromInline var lower: Int32 = -1
+        @usableFromInline var higher: Int32 = -1
+        @inlinable init(frequency: Int) { self.frequency = frequency }
     }
 
-    /// A slot's neighbours in its group and its frequency, in one record: a hit reads and writes
-    /// all three, and in three tables they were three cache misses.
-    @usableFromInline typealias _Link = (previous: Int32, next: Int32, frequency: Int)
+    /// A slot's neighbours in its group and its group, in one record: a hit reads and writes
+    /// them together.
+    @usableFromInline typealias _Link = (previous: Int32, next: Int32, group: Int32)
 
-    /// Per frequency (index = frequency; 0 is never used).
-    @usableFromInline var groups = ContiguousArray(repeating: _Group(), count: 2)
-    /// Per slot.
-    @usableFromInline var links = SideTable<_Link>(filling: (previous: -1, next: -1, frequency: 0))
-    /// At most the lowest frequency that has entries (see ``raiseLowest()``).
-    @usableFromInline var lowest = 1
+    @usableFromInline var groups: ContiguousArray<_Group> = []
+    /// The first free group record, or -1.
+    @usableFromInline var freeGroup: Int32 = -1
+    /// The group of the lowest frequency in use, or -1 when there is no entry.
+    @usableFromInline var lowest: Int32 = -1
+    @usableFromInline var links = SideTable<_Link>(filling: (previous: -1, next: -1, group: -1))
 
     @inlinable init() {}
 
-    /// The frequency of `slot`. O(1).
-    @inlinable func frequency(of slot: Int32) -> Int { links[slot].frequency }
-
-    /// The oldest entry of the lowest frequency. There must be one.
-    @inlinable var oldestOfLowest: Int32 {
-        mutating get {
-            raiseLowest()
-            return groups[lowest].first
-        }
+    /// The frequency of `slot`, 0 when it is in no group.
+    @inlinable func frequency(of slot: Int32) -> Int {
+        let group = links[slot].group
+        return group >= 0 ? groups[Int(group)].frequency : 0
     }
 
-    /// The entry that reached the lowest frequency last. There must be one.
-    @inlinable var newestOfLowest: Int32 {
-        mutating get {
-            raiseLowest()
-            return groups[lowest].last
-        }
-    }
+    @inlinable var oldestOfLowest: Int32 { lowest >= 0 ? groups[Int(lowest)].first : -1 }
 
-    /// A new entry at frequency `f` (≥ 1; 1 by default).
+    @inlinable var newestOfLowest: Int32 { lowest >= 0 ? groups[Int(lowest)].last : -1 }
+
+    /// Adds `slot`, in no group, at frequency `f` (at least 1), after the entries already there.
     @inlinable mutating func insert(_ slot: Int32, frequency f: Int = 1) {
-        // Room for the slot's link and the group first, so that the move runs on fixed buffers.
+        // Room for the slot's link first, so that the append runs on fixed buffers.
         if Int(slot) >= links.storage.count { links[slot] = links.fill }
-        reserveGroup(f)
-        move(slot, from: 0, to: f)
-        if f < lowest { lowest = f }
+        var below: Int32 = -1
+        var group = lowest
+        while group >= 0 && groups[Int(group)].frequency < f {
+            below = group
+            group = groups[Int(group)].higher
+        }
+        if group < 0 || groups[Int(group)].frequency != f { group = makeGroup(f, after: below) }
+        append(slot, to: group)
     }
 
-    /// Moves `slot` up one frequency; ``lowest`` stays a lower bound.
+    /// Moves `slot` to the next frequency, after the entries already there.
     @inlinable mutating func increment(_ slot: Int32) {
-        let old = links[slot].frequency
-        reserveGroup(old + 1)
-        move(slot, from: old, to: old + 1)
+        let from = links[slot].group
+        let frequency = groups[Int(from)].frequency + 1
+        let higher = groups[Int(from)].higher
+        let to = higher >= 0 && groups[Int(higher)].frequency == frequency ? higher : makeGroup(frequency, after: from)
+        detach(slot)
+        append(slot, to: to)
     }
 
-    /// Takes `slot` out; ``lowest`` stays a lower bound.
+    /// Takes `slot` out of its group, if it is in one.
     @inlinable mutating func remove(_ slot: Int32) {
-        move(slot, from: links[slot].frequency, to: 0)
+        guard links[slot].group >= 0 else { return }
+        detach(slot)
     }
 
-    /// Walks ``lowest`` up to the lowest frequency that has entries (1 if none has).
-    @inlinable @inline(__always) mutating func raiseLowest() {
-        if groups[lowest].size == 0 { _walkUp() }
+    /// A new empty group for frequency `f`, chained after `below` (-1: first).
+    @inlinable mutating func makeGroup(_ f: Int, after below: Int32) -> Int32 {
+        var record = _Group(frequency: f)
+        let above = below >= 0 ? groups[Int(below)].higher : lowest
+        record.lower = below
+        record.higher = above
+        let group: Int32
+        if freeGroup >= 0 {
+            group = freeGroup
+            freeGroup = groups[Int(group)].higher
+            groups[Int(group)] = record
+        } else {
+            group = Int32(truncatingIfNeeded: groups.count)
+            groups.append(record)
+        }
+        if below >= 0 { groups[Int(below)].higher = group } else { lowest = group }
+        if above >= 0 { groups[Int(above)].lower = group }
+        return group
     }
 
-    @usableFromInline mutating func _walkUp() {
-        var f = lowest
-        while f < groups.count && groups[f].size == 0 { f += 1 }
-        lowest = f < groups.count ? f : 1
-    }
-
-    /// Makes sure frequency `f` has a group.
-    @inlinable @inline(__always) mutating func reserveGroup(_ f: Int) {
-        if f >= groups.count { _addGroups(through: f) }
-    }
-
-    @inline(never) @usableFromInline mutating func _addGroups(through f: Int) {
-        groups.append(contentsOf: repeatElement(_Group(), count: f + 1 - groups.count))
-    }
-
-    /// Takes `slot` out of group `old` (0: it is in none) and appends it to group `new` (0: it
-    /// leaves). The slot's link and both groups must exist.
+    /// Appends `slot`, in no group, to `group`'s newest end.
     @inlinable @inline(__always)
-    mutating func move(_ slot: Int32, from old: Int, to new: Int) {
+    mutating func append(_ slot: Int32, to group: Int32) {
         links.storage.withUnsafeMutableBufferPointer { links in
             groups.withUnsafeMutableBufferPointer { groups in
-                let s = Int(slot)
-                if old > 0 {
-                    let link = links[s]
-                    if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { groups[old].first = link.next }
-                    if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { groups[old].last = link.previous }
-                    groups[old].size -= 1
-                }
-                guard new > 0 else {
-                    links[s] = (previous: -1, next: -1, frequency: 0)
-                    return
-                }
-                let newest = groups[new].last
-                links[s] = (previous: newest, next: -1, frequency: new)
-                if newest >= 0 { links[Int(newest)].next = slot } else { groups[new].first = slot }
-                groups[new].last = slot
-                groups[new].size += 1
+                let newest = groups[Int(group)].last
+                links[Int(slot)] = (previous: newest, next: -1, group: group)
+                if newest >= 0 { links[Int(newest)].next = slot } else { groups[Int(group)].first = slot }
+                groups[Int(group)].last = slot
+                groups[Int(group)].size += 1
             }
         }
+    }
+
+    /// Takes `slot` out of its group, which is freed (and unchained) when it empties.
+    @inlinable @inline(__always)
+    mutating func detach(_ slot: Int32) {
+        let emptied: Int32 = links.storage.withUnsafeMutableBufferPointer { links in
+            groups.withUnsafeMutableBufferPointer { groups in
+                let link = links[Int(slot)]
+                let group = Int(link.group)
+                if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { groups[group].first = link.next }
+                if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { groups[group].last = link.previous }
+                links[Int(slot)] = (previous: -1, next: -1, group: -1)
+                groups[group].size -= 1
+                return groups[group].size == 0 ? link.group : -1
+            }
+        }
+        if emptied >= 0 { freeGroupRecord(emptied) }
+    }
+
+    /// Unchains empty `group` and puts its record on the free list.
+    @inlinable mutating func freeGroupRecord(_ group: Int32) {
+        let lower = groups[Int(group)].lower, higher = groups[Int(group)].higher
+        if lower >= 0 { groups[Int(lower)].higher = higher } else { lowest = higher }
+        if higher >= 0 { groups[Int(higher)].lower = lower }
+        groups[Int(group)].higher = freeGroup
+        groups[Int(group)].lower = -1
+        freeGroup = group
     }
 }

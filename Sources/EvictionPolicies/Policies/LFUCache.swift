@@ -2,24 +2,11 @@
 // `LFU_insert`, `LFU_evict`; the O(1) frequency-bucket design of Shah, Mitra & Matani, "An O(1)
 // algorithm for implementing the LFU cache eviction scheme", 2010).
 //
-// Layout: one bucket per count in use, in a doubly linked chain ordered by count; each bucket is
-// an intrusive list over the shared slot store (head: newest arrival, tail: oldest = the victim),
-// and a slot's `aux` is its bucket's index. A hit moves the slot to the next bucket up, creating
+// Layout: one bucket per count in use, in a chain ordered by count (a _FrequencyChain); each bucket
+// is an intrusive list over the shared slot store (head: newest arrival, tail: oldest = the
+// victim), and a slot's `aux` is its bucket's record. A hit moves the slot to the next bucket up, creating
 // it when the next count is not in use, so every operation is O(1); libCacheSim's hash of buckets
 // with a lazily rescanned minimum gives the same victims.
-
-/// One count's entries: an intrusive list over the slot store, linked to its neighbouring counts.
-@usableFromInline
-internal struct _FrequencyBucket {
-    @usableFromInline var frequency: Int
-    @usableFromInline var list = SlotList()
-    /// The bucket with the next lower count, or -1.
-    @usableFromInline var lower: Int32 = -1
-    /// The bucket with the next higher count, or -1. Free buckets chain through it.
-    @usableFromInline var higher: Int32 = -1
-
-    @inlinable init(frequency: Int) { self.frequency = frequency }
-}
 
 /// A least-frequently-used cache with O(1) frequency buckets and first-come tie-breaking.
 ///
@@ -42,11 +29,9 @@ public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
     }
 
     public var store = SlotArena<Key, Value>()
-    @usableFromInline var buckets: ContiguousArray<_FrequencyBucket> = []
-    /// The bucket with the lowest count, or -1 when the cache is empty.
-    @usableFromInline var lowest: Int32 = -1
-    /// Head of the free bucket list, chained through `higher`.
-    @usableFromInline var freeBucket: Int32 = -1
+    /// One bucket per count in use, its arrivals in a list over the store (head: the newest); a
+    /// slot's aux is its bucket's record.
+    @usableFromInline var buckets = _FrequencyChain<SlotList>()
     @usableFromInline var residentCount = 0
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
@@ -63,7 +48,7 @@ public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
     /// The access count of `key` while it is resident (for tests and inspection).
     public func frequency(of key: Key) -> Int? {
         let slot = store.find(key)
-        return slot >= 0 ? buckets[Int(store.aux(slot))].frequency : nil
+        return slot >= 0 ? buckets.frequency(Int32(bitPattern: store.aux(slot))) : nil
     }
 
     // MARK: The rule
@@ -72,28 +57,27 @@ public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
 
     /// A new object enters the count-1 bucket at its newest end.
     @inlinable public mutating func didInsert(_ slot: Int32) {
-        let bucket = lowest >= 0 && buckets[Int(lowest)].frequency == 1
-            ? lowest : makeBucket(frequency: 1, lower: -1, higher: lowest)
-        store.pushHead(slot, &buckets[Int(bucket)].list)
+        let bucket = buckets.record(for: 1, above: -1, making: SlotList())
+        store.pushHead(slot, &buckets[bucket])
         store.setAux(slot, UInt32(bitPattern: bucket))
         residentCount += 1
         budget.cost += store.cost(slot)
     }
 
     /// The oldest arrival at the lowest count.
-    @inlinable public mutating func victim() -> Int32 { buckets[Int(lowest)].list.tail }
+    @inlinable public mutating func victim() -> Int32 { buckets[buckets.lowest].tail }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
         let bucket = Int32(bitPattern: store.aux(slot))
         residentCount -= 1
         budget.cost -= store.cost(slot)
-        store.unlink(slot, &buckets[Int(bucket)].list)
-        if buckets[Int(bucket)].list.isEmpty { releaseBucket(bucket) }
+        store.unlink(slot, &buckets[bucket])
+        if buckets[bucket].isEmpty { buckets.release(bucket) }
     }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
         budget.cost += cost - store.cost(slot)
-        store.setCost(slot, cost, in: &buckets[Int(store.aux(slot))].list)
+        store.setCost(slot, cost, in: &buckets[Int32(bitPattern: store.aux(slot))])
     }
 
     // MARK: Buckets
@@ -102,51 +86,17 @@ public struct LFUCache<Key: Hashable, Value>: BudgetedPolicy {
     @inlinable
     mutating func promote(_ slot: Int32) {
         let from = Int32(bitPattern: store.aux(slot))
-        let frequency = buckets[Int(from)].frequency + 1
-        let higher = buckets[Int(from)].higher
-        let to = higher >= 0 && buckets[Int(higher)].frequency == frequency
-            ? higher : makeBucket(frequency: frequency, lower: from, higher: higher)
-        store.unlink(slot, &buckets[Int(from)].list)
-        store.pushHead(slot, &buckets[Int(to)].list)
+        let to = buckets.record(for: buckets.frequency(from) + 1, above: from, making: SlotList())
+        store.unlink(slot, &buckets[from])
+        store.pushHead(slot, &buckets[to])
         store.setAux(slot, UInt32(bitPattern: to))
-        if buckets[Int(from)].list.isEmpty { releaseBucket(from) }
-    }
-
-    /// Creates an empty bucket for `frequency` between `lower` and `higher` (either may be -1).
-    @inlinable
-    mutating func makeBucket(frequency: Int, lower: Int32, higher: Int32) -> Int32 {
-        var bucket = _FrequencyBucket(frequency: frequency)
-        bucket.lower = lower
-        bucket.higher = higher
-        let index: Int32
-        if freeBucket >= 0 {
-            index = freeBucket
-            freeBucket = buckets[Int(index)].higher
-            buckets[Int(index)] = bucket
-        } else {
-            index = Int32(truncatingIfNeeded: buckets.count)
-            buckets.append(bucket)
-        }
-        if lower >= 0 { buckets[Int(lower)].higher = index } else { lowest = index }
-        if higher >= 0 { buckets[Int(higher)].lower = index }
-        return index
-    }
-
-    /// Unlinks an empty bucket from the chain and puts it on the free list.
-    @inlinable
-    mutating func releaseBucket(_ index: Int32) {
-        let lower = buckets[Int(index)].lower, higher = buckets[Int(index)].higher
-        if lower >= 0 { buckets[Int(lower)].higher = higher } else { lowest = higher }
-        if higher >= 0 { buckets[Int(higher)].lower = lower }
-        buckets[Int(index)].lower = -1
-        buckets[Int(index)].higher = freeBucket
-        freeBucket = index
+        if buckets[from].isEmpty { buckets.release(from) }
     }
 }
 
 extension LFUCache: SlotRelocatingPolicy {
     /// Renumbers every frequency bucket's list ends after a compaction.
     @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
-        for bucket in buckets.indices { relocation.relocate(&buckets[bucket].list) }
+        for record in buckets.records.indices { relocation.relocate(&buckets.records[record].group) }
     }
 }

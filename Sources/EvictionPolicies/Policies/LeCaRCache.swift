@@ -200,13 +200,8 @@ func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Doubl
 }
 
 /// The entries grouped by frequency, each group in the order its entries reached that frequency,
-/// with the lowest frequency at hand (libCacheSim's LFU chain of `freq_node`s).
-///
-/// Only frequencies that have entries have a group: the groups are records in one pool, chained
-/// in increasing frequency, and a slot's link names its group. So memory follows the number of
-/// distinct frequencies in use (at most the entries), not the highest frequency reached: a dense
-/// array indexed by frequency grew with every hit on the hottest key (24 bytes a hit), and
-/// finding the lowest group after it emptied walked every empty frequency in between.
+/// with the lowest frequency at hand: a ``_FrequencyChain`` of each group's ends, over links of
+/// the frequencies' own (the arena's links hold LeCaR's LRU list).
 ///
 /// Why a move runs on raw buffers: a hit detaches the entry from one group and appends it to
 /// the next, a dozen writes to the slot links and group records; written through array
@@ -217,28 +212,20 @@ func _lecarPenalize(_ mistaken: inout Double, _ other: inout Double, rate: Doubl
 ///   groups below it, O(distinct frequencies below).
 @usableFromInline
 struct _FrequencyLists {
-    /// A frequency's group: its oldest and newest slot, its size, and the groups of the next
-    /// lower and higher frequencies in use (-1 for none). A free record is chained through `higher`.
+    /// A group's oldest and newest slot and its size.
     @usableFromInline
-    struct _Group {
-        @usableFromInline var frequency: Int
+    struct _Ends {
         @usableFromInline var first: Int32 = -1
         @usableFromInline var last: Int32 = -1
         @usableFromInline var size = 0
-        @usableFromInline var lower: Int32 = -1
-        @usableFromInline var higher: Int32 = -1
-        @inlinable init(frequency: Int) { self.frequency = frequency }
+        @inlinable init() {}
     }
 
-    /// A slot's neighbours in its group and its group, in one record: a hit reads and writes
-    /// them together.
+    /// A slot's neighbours in its group and its group's record, in one record: a hit reads and
+    /// writes them together.
     @usableFromInline typealias _Link = (previous: Int32, next: Int32, group: Int32)
 
-    @usableFromInline var groups: ContiguousArray<_Group> = []
-    /// The first free group record, or -1.
-    @usableFromInline var freeGroup: Int32 = -1
-    /// The group of the lowest frequency in use, or -1 when there is no entry.
-    @usableFromInline var lowest: Int32 = -1
+    @usableFromInline var groups = _FrequencyChain<_Ends>()
     @usableFromInline var links = SideTable<_Link>(filling: (previous: -1, next: -1, group: -1))
 
     @inlinable init() {}
@@ -246,33 +233,30 @@ struct _FrequencyLists {
     /// The frequency of `slot`, 0 when it is in no group.
     @inlinable func frequency(of slot: Int32) -> Int {
         let group = links[slot].group
-        return group >= 0 ? groups[Int(group)].frequency : 0
+        return group >= 0 ? groups.frequency(group) : 0
     }
 
-    @inlinable var oldestOfLowest: Int32 { lowest >= 0 ? groups[Int(lowest)].first : -1 }
+    @inlinable var oldestOfLowest: Int32 { groups.lowest >= 0 ? groups[groups.lowest].first : -1 }
 
-    @inlinable var newestOfLowest: Int32 { lowest >= 0 ? groups[Int(lowest)].last : -1 }
+    @inlinable var newestOfLowest: Int32 { groups.lowest >= 0 ? groups[groups.lowest].last : -1 }
 
     /// Adds `slot`, in no group, at frequency `f` (at least 1), after the entries already there.
     @inlinable mutating func insert(_ slot: Int32, frequency f: Int = 1) {
         // Room for the slot's link first, so that the append runs on fixed buffers.
         if Int(slot) >= links.storage.count { links[slot] = links.fill }
         var below: Int32 = -1
-        var group = lowest
-        while group >= 0 && groups[Int(group)].frequency < f {
-            below = group
-            group = groups[Int(group)].higher
+        var next = groups.lowest
+        while next >= 0 && groups.frequency(next) < f {
+            below = next
+            next = groups.higher(next)
         }
-        if group < 0 || groups[Int(group)].frequency != f { group = makeGroup(f, after: below) }
-        append(slot, to: group)
+        append(slot, to: groups.record(for: f, above: below, making: _Ends()))
     }
 
     /// Moves `slot` to the next frequency, after the entries already there.
     @inlinable mutating func increment(_ slot: Int32) {
         let from = links[slot].group
-        let frequency = groups[Int(from)].frequency + 1
-        let higher = groups[Int(from)].higher
-        let to = higher >= 0 && groups[Int(higher)].frequency == frequency ? higher : makeGroup(frequency, after: from)
+        let to = groups.record(for: groups.frequency(from) + 1, above: from, making: _Ends())
         detach(slot)
         append(slot, to: to)
     }
@@ -283,64 +267,34 @@ struct _FrequencyLists {
         detach(slot)
     }
 
-    /// A new empty group for frequency `f`, chained after `below` (-1: first).
-    @inlinable mutating func makeGroup(_ f: Int, after below: Int32) -> Int32 {
-        var record = _Group(frequency: f)
-        let above = below >= 0 ? groups[Int(below)].higher : lowest
-        record.lower = below
-        record.higher = above
-        let group: Int32
-        if freeGroup >= 0 {
-            group = freeGroup
-            freeGroup = groups[Int(group)].higher
-            groups[Int(group)] = record
-        } else {
-            group = Int32(truncatingIfNeeded: groups.count)
-            groups.append(record)
-        }
-        if below >= 0 { groups[Int(below)].higher = group } else { lowest = group }
-        if above >= 0 { groups[Int(above)].lower = group }
-        return group
-    }
-
     /// Appends `slot`, in no group, to `group`'s newest end.
     @inlinable @inline(__always)
     mutating func append(_ slot: Int32, to group: Int32) {
         links.storage.withUnsafeMutableBufferPointer { links in
-            groups.withUnsafeMutableBufferPointer { groups in
-                let newest = groups[Int(group)].last
+            groups.records.withUnsafeMutableBufferPointer { records in
+                let newest = records[Int(group)].group.last
                 links[Int(slot)] = (previous: newest, next: -1, group: group)
-                if newest >= 0 { links[Int(newest)].next = slot } else { groups[Int(group)].first = slot }
-                groups[Int(group)].last = slot
-                groups[Int(group)].size += 1
+                if newest >= 0 { links[Int(newest)].next = slot } else { records[Int(group)].group.first = slot }
+                records[Int(group)].group.last = slot
+                records[Int(group)].group.size += 1
             }
         }
     }
 
-    /// Takes `slot` out of its group, which is freed (and unchained) when it empties.
+    /// Takes `slot` out of its group, whose record is released when it empties.
     @inlinable @inline(__always)
     mutating func detach(_ slot: Int32) {
         let emptied: Int32 = links.storage.withUnsafeMutableBufferPointer { links in
-            groups.withUnsafeMutableBufferPointer { groups in
+            groups.records.withUnsafeMutableBufferPointer { records in
                 let link = links[Int(slot)]
                 let group = Int(link.group)
-                if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { groups[group].first = link.next }
-                if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { groups[group].last = link.previous }
+                if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { records[group].group.first = link.next }
+                if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { records[group].group.last = link.previous }
                 links[Int(slot)] = (previous: -1, next: -1, group: -1)
-                groups[group].size -= 1
-                return groups[group].size == 0 ? link.group : -1
+                records[group].group.size -= 1
+                return records[group].group.size == 0 ? link.group : -1
             }
         }
-        if emptied >= 0 { freeGroupRecord(emptied) }
-    }
-
-    /// Unchains empty `group` and puts its record on the free list.
-    @inlinable mutating func freeGroupRecord(_ group: Int32) {
-        let lower = groups[Int(group)].lower, higher = groups[Int(group)].higher
-        if lower >= 0 { groups[Int(lower)].higher = higher } else { lowest = higher }
-        if higher >= 0 { groups[Int(higher)].lower = lower }
-        groups[Int(group)].higher = freeGroup
-        groups[Int(group)].lower = -1
-        freeGroup = group
+        if emptied >= 0 { groups.release(emptied) }
     }
 }

@@ -213,3 +213,41 @@ struct CompactingPolicyTests {
             LibCacheSimWTinyLFUModel(capacity: capacity, windowRatio: 0.1), capacity: capacity, seed: seed)
     }
 }
+
+/// GDSF's heap through a compaction: the slots it holds are renumbered, the order is not.
+@Suite("IndexedMinHeap through a compaction")
+struct IndexedMinHeapRelocationTests {
+    @Test("after 90 % of the slots leave and the arena compacts, the heap pops the same keys in the same order",
+          arguments: [1, 2, 3] as [UInt64])
+    func sameOrder(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var arena = SlotArena<Int, Void>()
+        var heap = IndexedMinHeap()
+        for key in 0..<2_000 {
+            let slot = arena.allocate(key: key, value: (), cost: 1)
+            // Few distinct priorities, so ties (broken by `tie`) matter.
+            heap.insert(slot, priority: Double(Int.random(in: 0..<20, using: &rng)), tie: Int64(Int.random(in: 0..<50, using: &rng)))
+        }
+        for key in (0..<2_000).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 {
+            let slot = arena.find(key)
+            heap.remove(slot)
+            arena.release(slot)
+        }
+        var reference = heap
+        var expected: [Int] = []
+        while !reference.isEmpty { expected.append(arena.key(reference.popMinimum().slot)) }
+        guard let relocation = arena.compactIfSparse() else {
+            Issue.record("a tenth-full arena was not compacted")
+            return
+        }
+        heap.relocate(relocation)
+        #expect(arena.slotCapacity == expected.count)
+        for key in expected {
+            let slot = arena.find(key)
+            #expect(heap.contains(slot), "key \(key)")
+        }
+        var popped: [Int] = []
+        while !heap.isEmpty { popped.append(arena.key(heap.popMinimum().slot)) }
+        #expect(popped == expected)
+    }
+}

@@ -90,4 +90,9 @@ public struct IndexedMinHeap {
         remove(first.slot)
         return (first.slot, first.priority)
     }
+
+    /// Renumbers the slots held after the arena compacted (``SlotRelocatingPolicy``); the order
+    /// does not depend on slot numbers, so it stays. O(n).
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) { heap.relocate(relocation) }
 }

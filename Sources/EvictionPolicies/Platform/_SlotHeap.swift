@@ -6,7 +6,7 @@ protocol _SlotHeapEntry {
     /// and so which entries a sift moves.
     static var root: Int { get }
     /// The slot this entry stands for.
-    var slot: Int32 { get }
+    var slot: Int32 { get set }
     /// Whether this entry must sit nearer the root than `other`; false between equals, so a sift
     /// never moves an entry past an equal one.
     func precedes(_ other: Self) -> Bool
@@ -112,5 +112,13 @@ struct _SlotHeap<Entry: _SlotHeapEntry> {
                 positions[Int(moving.slot)] = Int32(truncatingIfNeeded: i)
             }
         }
+    }
+
+    /// Renumbers the slots held after the arena compacted; the order does not depend on slot
+    /// numbers, so it stays. O(n).
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) {
+        for i in entries.indices { entries[i].slot = relocation[entries[i].slot] }
+        positions.relocate(relocation)
     }
 }

@@ -76,3 +76,8 @@ public struct GDSFCache<Key: Hashable, Value>: _HeapPolicy {
         lastEvictedPriority + Double(frequency) * 1.0e6 / Double(store.cost(slot))
     }
 }
+
+extension GDSFCache: SlotRelocatingPolicy {
+    /// Renumbers the heap's slots after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { heap.relocate(relocation) }
+}

@@ -224,7 +224,7 @@ public final class Cache<Key: Hashable, Value> {
             guard let entry = _call(_Remove(), key, &observer) else { return nil }
             let expired = state.pointee.isExpired(entry)
             state.pointee.forget(entry)
-            if state.pointee.usesKeyRing && state.pointee.ring.isSparse { _core.shrinkRingIfSparse(state: state) }
+            _core.shrinkRingIfSparse(state: state)
             guard !expired else {
                 // Released once the lock is, as every value the cache drops: its deinit may call
                 // back into the cache.

@@ -153,16 +153,12 @@ internal struct _KeyRing<Key: Hashable> {
     @inlinable
     mutating func compactSlots() -> [(key: Key, from: Int32, to: Int32, stamp: UInt32)] {
         let kept = liveCount
+        let relocation = SlotRelocation(compacting: slots.count, keeping: kept) { slots[$0].key == nil }
         var moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)] = []
-        var hole = 0
-        for old in kept..<slots.count {
-            guard let key = slots[old].key else { continue }
-            // As many free slots lie below `kept` as slots in use above it.
-            while slots[hole].key != nil { hole += 1 }
-            slots.swapAt(hole, old)
-            moves.append((key, Int32(truncatingIfNeeded: old), Int32(truncatingIfNeeded: hole),
-                          UInt32(truncatingIfNeeded: slots[hole].serial)))
-            hole += 1
+        relocation.forEachMove { from, to in
+            slots.swapAt(Int(from), Int(to))
+            guard let key = slots[Int(to)].key else { return }
+            moves.append((key, from, to, UInt32(truncatingIfNeeded: slots[Int(to)].serial)))
         }
         slots = ContiguousArray(slots[..<kept])
         free = []

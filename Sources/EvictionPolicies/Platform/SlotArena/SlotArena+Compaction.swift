@@ -25,16 +25,7 @@ extension SlotArena {
         let oldCount = slots.count
         let newCount = liveCount
         let isFree = _freeSlots()
-        // Each slot in use at or above `newCount` takes the lowest free slot below it: there are
-        // exactly as many of those as slots in use above.
-        var moved = ContiguousArray<Int32>(repeating: -1, count: oldCount - newCount)
-        var hole = 0
-        for old in newCount..<oldCount where !isFree[old] {
-            while !isFree[hole] { hole += 1 }
-            moved[old - newCount] = Int32(truncatingIfNeeded: hole)
-            hole += 1
-        }
-        let relocation = SlotRelocation(slotCount: newCount, moved: moved)
+        let relocation = SlotRelocation(compacting: oldCount, keeping: newCount) { isFree[$0] }
         slots.withUnsafeMutableBufferPointer { slots in
             relocation.forEachMove { from, to in slots.swapAt(Int(from), Int(to)) }
             // Every link still names old numbers, moved or not: renumber them all.

@@ -19,6 +19,21 @@ public struct SlotRelocation: Sendable {
         self._moved = moved
     }
 
+    /// The renumbering that compacts `count` slots of which `kept` are in use: each slot in use
+    /// at or above `kept` takes the lowest free slot below it (there are exactly as many of those
+    /// as slots in use above). `isFree(i)` tells whether slot `i` is free. O(count).
+    @inlinable
+    init(compacting count: Int, keeping kept: Int, isFree: (Int) -> Bool) {
+        var moved = ContiguousArray<Int32>(repeating: -1, count: count - kept)
+        var hole = 0
+        for old in kept..<count where !isFree(old) {
+            while !isFree(hole) { hole += 1 }
+            moved[old - kept] = Int32(truncatingIfNeeded: hole)
+            hole += 1
+        }
+        self.init(slotCount: kept, moved: moved)
+    }
+
     /// The new number of `slot`, a slot in use before the compaction (or -1, which stays -1). O(1).
     @inlinable @inline(__always)
     public subscript(_ slot: Int32) -> Int32 {

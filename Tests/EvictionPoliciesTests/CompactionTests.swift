@@ -103,14 +103,21 @@ struct CompactingPolicyTests {
     /// Cycles of: `fill` × capacity gets over a band of `band` × capacity keys (the band moves
     /// on by half), some sets, then a removal of each key of the band with probability 0.9, in
     /// random order, then gets over the band (hits on the survivors, which the compaction moved).
+    /// With `clock`, time moves on by a second before one request in four (the library models
+    /// stamp entries with it), so their timers fire too.
     static func purgeCycles(capacity: Int, cycles: Int = 6, band: Int = 2, fill: Int = 3, maxCost: Int,
-                            seed: UInt64) -> [TestOp] {
+                            seed: UInt64, clock: Bool = false) -> [TestOp] {
         var rng = SeededRandom(seed: seed)
         var ops: [TestOp] = []
+        var now = 0.0
         let band = band * capacity
         for cycle in 0..<cycles {
             let low = cycle * band / 2
             for _ in 0..<(fill * capacity) {
+                if clock && Int.random(in: 0..<4, using: &rng) == 0 {
+                    now += 1
+                    ops.append(.advance(now))
+                }
                 let key = Int.random(in: low..<(low + band), using: &rng)
                 let cost = Int.random(in: 1...maxCost, using: &rng)
                 ops.append(Int.random(in: 0..<10, using: &rng) == 0 ? .set(key, cost: cost) : .get(key, cost: cost))
@@ -128,9 +135,9 @@ struct CompactingPolicyTests {
     /// (so the decisions compared include a compaction's).
     func run<P: SlotRelocatingPolicy, M: ReferenceModel>(_ policy: P, _ model: M, capacity: Int, maxCost: Int = 1,
                                                          band: Int = 2, fill: Int = 3, seed: UInt64, orderedEvictions: Bool = true,
-                                                         sourceLocation: SourceLocation = #_sourceLocation)
+                                                         clock: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
     where P.Key == Int, P.Value == Int {
-        let ops = Self.purgeCycles(capacity: capacity, band: band, fill: fill, maxCost: maxCost, seed: seed)
+        let ops = Self.purgeCycles(capacity: capacity, band: band, fill: fill, maxCost: maxCost, seed: seed, clock: clock)
         var compared = policy, model = model
         expectSameDecisions(&compared, &model, ops, label: "\(P.descriptor.name) c=\(capacity) seed \(seed)",
                             orderedEvictions: orderedEvictions, sourceLocation: sourceLocation)
@@ -143,7 +150,8 @@ struct CompactingPolicyTests {
             case .set(let key, let cost): replayed.insert(index, forKey: key, cost: cost, observer: &observer)
             case .delete(let key): _ = replayed.remove(key, observer: &observer)
             case .lookup(let key): _ = replayed.lookup(key, observer: &observer)
-            case .event, .advance: break
+            case .advance(let time): replayed.advance(to: time, observer: &observer)
+            case .event: break
             }
             let slots = replayed.store.slotCapacity
             if slots == replayed.store.occupiedSlots && slots * 2 < peak { compactions += 1; peak = slots }
@@ -211,6 +219,50 @@ struct CompactingPolicyTests {
             TinyLFUModel(capacity: capacity, windowRatio: 0.1, protectedRatio: 0.8), capacity: capacity, seed: seed)
         run(try LibCacheSimWTinyLFUCache<Int, Int>.make(capacity: capacity, options: ["window-size": "0.1"]),
             LibCacheSimWTinyLFUModel(capacity: capacity, windowRatio: 0.1), capacity: capacity, seed: seed)
+    }
+
+    // The library models compact at the start of a call (after its queued work) and at the end
+    // of a removal; each against the reference model of its own differential test.
+
+    @Test("YYMemoryCache, Nuke's LRU and clock, and swift-corelibs' NSCache", arguments: seeds)
+    func libraryLists(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        let maxCost = seed % 2 == 0 ? 3 : 1
+        run(try YYMemoryCache<Int, Int>.make(capacity: capacity, options: ["drain-delay": "1", "age-limit": "20"]),
+            ReferenceYYMemoryCache(costLimit: capacity, countLimit: .max, ageLimit: 20, interval: 5,
+                                   removeAllOnMemoryWarning: true, removeAllOnBackground: true, drainDelay: 1),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try NukeLRUCache<Int, Int>.make(capacity: capacity, options: ["entry-cost-limit": "0.5", "ttl": "15"]),
+            ReferenceNukeCache(clock: false, costLimit: capacity, countLimit: .max, ttl: 15, entryCostLimit: 0.5),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try NukeClockCache<Int, Int>.make(capacity: capacity, options: ["entry-cost-limit": "0.5", "ttl": "15"]),
+            ReferenceNukeCache(clock: true, costLimit: capacity, countLimit: .max, ttl: 15, entryCostLimit: 0.5),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try CorelibsNSCache<Int, Int>.make(capacity: capacity), ReferenceCorelibsNSCache(totalCostLimit: capacity, countLimit: 0),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+    }
+
+    @Test("PINMemoryCache (LRU and LFU), AFNetworking, SDWebImage's and YYCache's disk caches", arguments: seeds)
+    func librarySorted(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        let maxCost = seed % 2 == 0 ? 3 : 1
+        for lfu in [false, true] {
+            run(try PINMemoryCache<Int, Int>.make(capacity: capacity, options: ["eviction-strategy": lfu ? "lfu" : "lru"]),
+                ReferencePINMemoryCache(costLimit: capacity, ageLimit: 0, ttl: false, lfu: lfu,
+                                        removeAllOnMemoryWarning: true, removeAllOnBackground: true),
+                capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        }
+        run(try AFAutoPurgingImageCache<Int, Int>.make(capacity: capacity, options: ["preferred": "\(capacity / 2)B"]),
+            ReferenceAutoPurgingCache(capacity: UInt64(capacity), preferred: UInt64(capacity / 2)),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try SDDiskCache<Int, Int>.make(capacity: capacity), ReferenceSDDiskCache(maxDiskSize: capacity, maxDiskAge: 604_800,
+                                                                                     accessDates: true, blockSize: 1),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try YYDiskCache<Int, Int>.make(capacity: capacity, countLimit: capacity / 2,
+                                           options: ["auto-trim-interval": "7", "age-limit": "30"]),
+            ReferenceYYDiskCache(costLimit: capacity, countLimit: capacity / 2, ageLimit: 30, interval: 7,
+                                 freeDiskSpaceLimit: 0, diskFreeSpace: 80),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
     }
 }
 

@@ -159,3 +159,12 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
         observer.trimDidEnd(.deferred)
     }
 }
+
+extension AFAutoPurgingImageCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends and the access stamps after a compaction (the ranked copy is
+    /// rebuilt by each purge).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&entries)
+        lastAccess.relocate(relocation)
+    }
+}

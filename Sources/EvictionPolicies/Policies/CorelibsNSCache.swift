@@ -97,3 +97,8 @@ public struct CorelibsNSCache<Key: Hashable, Value>: LibraryModelPolicy {
         if next >= 0 { store.insert(slot, before: next, &byCost) } else { store.pushTail(slot, &byCost) }
     }
 }
+
+extension CorelibsNSCache: SlotRelocatingPolicy {
+    /// Renumbers the cost-ordered list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { relocation.relocate(&byCost) }
+}

@@ -103,3 +103,12 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
         store.evictAll(from: &clock, as: .caller, observer: &observer)
     }
 }
+
+extension NukeClockCache: SlotRelocatingPolicy {
+    /// Renumbers the clock's ends and the expiry times after a compaction (the reference bits
+    /// move with their slots).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&clock)
+        rules.expiry.relocate(relocation)
+    }
+}

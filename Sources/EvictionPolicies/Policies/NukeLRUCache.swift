@@ -84,3 +84,11 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
         store.evictAll(from: &lru, as: .caller, observer: &observer)
     }
 }
+
+extension NukeLRUCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends and the expiry times after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&lru)
+        rules.expiry.relocate(relocation)
+    }
+}

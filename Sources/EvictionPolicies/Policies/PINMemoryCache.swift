@@ -239,3 +239,14 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
     @inlinable
     func timerWouldEvict(at time: Double) -> Bool { ageLimit > 0 && oldestKept < time - ageLimit }
 }
+
+extension PINMemoryCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends and the per-entry stamps, counts and dates after a compaction
+    /// (the ranked copy is rebuilt by each purge).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&entries)
+        accessStamps.relocate(relocation)
+        accessCounts.relocate(relocation)
+        createdDates.relocate(relocation)
+    }
+}

@@ -173,3 +173,13 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
         stamps.stamp(slot)
     }
 }
+
+extension SDDiskCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends, the dates and the stamps after a compaction (the ranked copy
+    /// is rebuilt by each purge).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&files)
+        dates.relocate(relocation)
+        stamps.relocate(relocation)
+    }
+}

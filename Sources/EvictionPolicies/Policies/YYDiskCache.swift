@@ -357,3 +357,16 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
         sizeColumnSum -= sizeColumn(store.cost(slot))
     }
 }
+
+extension YYDiskCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends, the access times and the row ids after a compaction. The
+    /// gathered bucket of oldest rows is dropped: the next victim gathers again the rows it had
+    /// not deleted yet, in the same order (the consumed ones are gone from the list).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&rows)
+        accessTimes.relocate(relocation)
+        rowids.relocate(relocation)
+        bucket.removeAll(keepingCapacity: true)
+        bucketCursor = 0
+    }
+}

@@ -267,3 +267,8 @@ public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {
         while !lru.isEmpty { store.evict(lru.tail, from: &lru, observer: &observer) }
     }
 }
+
+extension YYMemoryCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { relocation.relocate(&lru) }
+}

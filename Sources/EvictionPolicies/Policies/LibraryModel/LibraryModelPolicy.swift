@@ -21,6 +21,13 @@
 ///
 /// The default trim is ``evictVictims(toCost:toCount:as:observer:)`` to the limits, as one caller
 /// pass: ``SlotPolicy/victim()`` goes while over the cost limit or the count limit.
+///
+/// Storage: each call starts with ``ArenaPolicy/shrinkStorageIfSparse()``, after the queued work,
+/// and a removal ends with it, so what the trims, timers and events of earlier calls freed is
+/// given back (compacted, for a model that is a ``SlotRelocatingPolicy``) at a moment when the
+/// model holds no slot number of its own outside its lists and side tables. A model that wraps
+/// another and keeps slot numbers of the inner model's arena (Kingfisher's expiry times over
+/// its NSCache) needs an inner model that does not compact.
 public protocol LibraryModelPolicy: SlotPolicy {
     /// Work queued by an earlier call that runs before this one (a deferred purge). Default: none.
     mutating func willOperate(observer: inout some EvictionObserver<Key, Value>)
@@ -87,6 +94,7 @@ extension LibraryModelPolicy {
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         willOperate(observer: &observer)
+        shrinkStorageIfSparse()
         let slot = store.find(key)
         guard slot >= 0, !refusesHit(slot, observer: &observer) else { return nil }
         didHit(slot)
@@ -97,6 +105,7 @@ extension LibraryModelPolicy {
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
         willOperate(observer: &observer)
+        shrinkStorageIfSparse()
         let hash = store.hash(key)
         let slot = store.find(key, hash: hash)
         if slot >= 0 && !refusesHit(slot, observer: &observer) {
@@ -113,6 +122,7 @@ extension LibraryModelPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         willOperate(observer: &observer)
+        shrinkStorageIfSparse()
         set(value, forKey: key, hash: store.hash(key), cost: cost, observer: &observer)
     }
 
@@ -123,6 +133,7 @@ extension LibraryModelPolicy {
         let slot = store.find(key)
         guard slot >= 0 else { return nil }
         unlink(slot)
+        defer { shrinkStorageIfSparse() }
         return store.release(slot)
     }
 

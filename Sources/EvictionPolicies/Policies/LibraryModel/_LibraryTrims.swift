@@ -99,6 +99,10 @@ struct _StampClock {
     /// The stamp of `slot`. O(1).
     @inlinable @inline(__always)
     subscript(slot: Int32) -> UInt64 { stamps[slot] }
+
+    /// Moves the stamps with their slots after a compaction. O(n) in the stamps.
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) { stamps.relocate(relocation) }
 }
 
 /// The entries of a list sorted by a rank, for the libraries that copy and sort every entry

@@ -69,6 +69,45 @@ func runPurgeMemory(entries: Int) {
     }
 }
 
+/// The same measure for app-library models chosen by type: full, after removing 95 % of the keys
+/// (`removeValue`, the way an app drops a feed's images; most models remove everything on a
+/// memory warning), and a cache of the survivors only.
+func runLibraryPurgeMemory(entries: Int) {
+    print("heap held by a Cache over a library model, \(entries) String keys and class values, in MB:")
+    print("| model | full | after removing 95 % of the keys | a cache of as many entries, filled | kept beyond that |")
+    print("|---|---:|---:|---:|---:|")
+    final class Image { let pixels: Int; init(_ pixels: Int) { self.pixels = pixels } }
+    typealias Entry = CacheEntry<Image>
+    func key(_ i: Int) -> String { "https://images.example.com/feed/\(i).jpg" }
+    func megabytes(_ body: () -> Void) -> Double {
+        let before = _cs_heap_in_use()
+        body()
+        return (Double(_cs_heap_in_use()) - Double(before)) / 1_048_576
+    }
+    func row<P: EvictionPolicy>(_ type: P.Type, options: PolicyOptions = PolicyOptions()) where P.Key == String, P.Value == Entry {
+        func make() -> Cache<String, Image>? {
+            try? Cache<String, Image>(policyType: type, costLimit: entries, options: options, observesSystemEvents: false)
+        }
+        var cache = make()
+        let full = megabytes { for i in 0..<entries { cache?.setValue(Image(i), forKey: key(i), cost: 1) } }
+        let released = megabytes { for i in 0..<entries where i % 20 != 0 { cache?.removeValue(forKey: key(i)) } }
+        let kept = cache?.count ?? 0
+        cache = nil
+        var small = make()
+        let floor = megabytes { for i in 0..<kept { small?.setValue(Image(i), forKey: key(i), cost: 1) } }
+        small = nil
+        let after = full + released
+        let columns = [full, after, floor, after - floor].map { String(format: "%.1f", $0) }
+        print("| \(P.descriptor.name) | " + columns.joined(separator: " | ") + " |")
+    }
+    row(YYMemoryCache<String, Entry>.self)
+    row(PINMemoryCache<String, Entry>.self)
+    row(NukeLRUCache<String, Entry>.self, options: PolicyOptions(["entry-cost-limit": "1"]))
+    row(AFAutoPurgingImageCache<String, Entry>.self)
+    row(CorelibsNSCache<String, Entry>.self)
+    row(DarwinNSCacheApproximation<String, Entry>.self)
+}
+
 /// A count the eviction handler adds to; the handler runs on the calling thread, after the lock.
 final class Counter: @unchecked Sendable {
     private(set) var value = 0

@@ -29,7 +29,8 @@ let usage = """
     lowering the cost limit to half and raising it back (a drain and refill), and two memory
     warnings with an eviction handler set (a trim to half, then removing all). Then it prints the
     heap such a cache holds full, after a memory warning that trims it to 5 %, and when filled
-    with only as many entries (the storage a purge did not give back is the difference).
+    with only as many entries (the storage a purge did not give back is the difference); then the
+    same for Caches over app-library models, purged by removing 95 % of the keys.
 
       --keys N        distinct keys (default 200000)
       --rounds N      rounds; ratios are the median of per-round ratios (default 5)
@@ -57,6 +58,8 @@ if CommandLine.arguments.contains("--limit-change") {
     runLimitChange(entries: 1_000_000)
     print("")
     runPurgeMemory(entries: 1_000_000)
+    print("")
+    runLibraryPurgeMemory(entries: 1_000_000)
     exit(0)
 }
 if CommandLine.arguments.contains("--lock-latency") {

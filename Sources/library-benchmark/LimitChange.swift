@@ -106,6 +106,7 @@ func runLibraryPurgeMemory(entries: Int) {
     row(AFAutoPurgingImageCache<String, Entry>.self)
     row(CorelibsNSCache<String, Entry>.self)
     row(DarwinNSCacheApproximation<String, Entry>.self)
+    row(KingfisherMemoryStorage<String, Entry>.self)
 }
 
 /// A count the eviction handler adds to; the handler runs on the calling thread, after the lock.

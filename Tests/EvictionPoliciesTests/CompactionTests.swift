@@ -137,6 +137,18 @@ struct CompactingPolicyTests {
                                                          band: Int = 2, fill: Int = 3, seed: UInt64, orderedEvictions: Bool = true,
                                                          clock: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
     where P.Key == Int, P.Value == Int {
+        run(policy, model, arena: { ($0.store.slotCapacity, $0.store.occupiedSlots) }, capacity: capacity, maxCost: maxCost,
+            band: band, fill: fill, seed: seed, orderedEvictions: orderedEvictions, clock: clock, sourceLocation: sourceLocation)
+    }
+
+    /// ``run(_:_:capacity:maxCost:band:fill:seed:orderedEvictions:clock:sourceLocation:)`` for a
+    /// policy whose arena `arena` reads (its slot count, then its slots in use): a model that
+    /// compacts the arena of a model it wraps.
+    func run<P: EvictionPolicy, M: ReferenceModel>(_ policy: P, _ model: M, arena: (P) -> (slots: Int, occupied: Int),
+                                                   capacity: Int, maxCost: Int = 1, band: Int = 2, fill: Int = 3, seed: UInt64,
+                                                   orderedEvictions: Bool = true, clock: Bool = false,
+                                                   sourceLocation: SourceLocation = #_sourceLocation)
+    where P.Key == Int, P.Value == Int {
         let ops = Self.purgeCycles(capacity: capacity, band: band, fill: fill, maxCost: maxCost, seed: seed, clock: clock)
         var compared = policy, model = model
         expectSameDecisions(&compared, &model, ops, label: "\(P.descriptor.name) c=\(capacity) seed \(seed)",
@@ -153,8 +165,8 @@ struct CompactingPolicyTests {
             case .advance(let time): replayed.advance(to: time, observer: &observer)
             case .event: break
             }
-            let slots = replayed.store.slotCapacity
-            if slots == replayed.store.occupiedSlots && slots * 2 < peak { compactions += 1; peak = slots }
+            let (slots, occupied) = arena(replayed)
+            if slots == occupied && slots * 2 < peak { compactions += 1; peak = slots }
             peak = max(peak, slots)
         }
         #expect(compactions > 0, "\(P.descriptor.name): no removal burst compacted the arena", sourceLocation: sourceLocation)
@@ -239,6 +251,23 @@ struct CompactingPolicyTests {
             ReferenceNukeCache(clock: true, costLimit: capacity, countLimit: .max, ttl: 15, entryCostLimit: 0.5),
             capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
         run(try CorelibsNSCache<Int, Int>.make(capacity: capacity), ReferenceCorelibsNSCache(totalCostLimit: capacity, countLimit: 0),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+    }
+
+    @Test("The Darwin NSCache approximation, and Kingfisher's storage compacting the NSCache it wraps", arguments: seeds)
+    func darwinNSCache(seed: UInt64) throws {
+        let capacity = 60 + Int(seed) * 17
+        let maxCost = seed % 2 == 0 ? 3 : 1
+        let keep = seed % 2 == 1
+        run(try DarwinNSCacheApproximation<Int, Int>.make(capacity: capacity, options: ["keep-position-on-reset": String(keep)]),
+            ReferenceDarwinNSCache(costLimit: capacity, countLimit: .max, keepPositionOnReset: keep, memoryWarningFraction: 1,
+                                   removeAllOnBackground: true),
+            capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
+        run(try KingfisherMemoryStorage<Int, Int>.make(capacity: capacity, options: ["expiration": "40", "clean-interval": "9",
+                                                                                     "keep-position-on-reset": String(keep)]),
+            ReferenceKingfisherStorage(costLimit: capacity, countLimit: .max, expiration: 40, interval: 9,
+                                       keepWhenEnteringBackground: false, keepPositionOnReset: keep),
+            arena: { ($0.base.store.slotCapacity, $0.base.store.occupiedSlots) },
             capacity: capacity, maxCost: maxCost, seed: seed, clock: true)
     }
 

@@ -51,6 +51,10 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
     @usableFromInline let keepPositionOnReset: Bool
     @usableFromInline let memoryWarningFraction: Double
     @usableFromInline let removeAllOnBackground: Bool
+    /// Whether a purge renumbers the slots in use (``SlotRelocatingPolicy``); off under a model
+    /// that keeps numbers of these slots itself (Kingfisher's expiry times), which then compacts
+    /// this arena where it can follow. When off, only the free slots above the highest in use go.
+    @usableFromInline var compactsArena = true
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
@@ -91,5 +95,18 @@ public struct DarwinNSCacheApproximation<Key: Hashable, Value>: LibraryModelPoli
         case .background: handle(.background, observer: &observer)
         case .terminate: break
         }
+    }
+}
+
+extension DarwinNSCacheApproximation: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { residents.relocate(relocation) }
+
+    /// Compacts the arena when it is sparse, unless a wrapping model keeps slot numbers of its own
+    /// (Kingfisher's); then it only cuts the free slots above the highest in use.
+    @inlinable @inline(__always)
+    public mutating func shrinkStorageIfSparse() {
+        guard compactsArena else { return store.shrinkIfSparse() }
+        if let relocation = store.compactIfSparse() { relocateSlots(relocation) }
     }
 }

@@ -83,6 +83,19 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
         var nscacheOptions = ["remove-all-on-background": String(!keep)]
         if let value = options.values["keep-position-on-reset"] { nscacheOptions["keep-position-on-reset"] = value }
         base = try DarwinNSCacheApproximation(limits: limits, options: PolicyOptions(nscacheOptions))
+        // The expiry times are kept by the NSCache's slot numbers: the NSCache must not renumber
+        // them behind this model's back; this model compacts it (``compactIfSparse()``).
+        base.compactsArena = false
+    }
+
+    /// Gives back the storage of a large purge: compacts the NSCache's arena and moves the expiry
+    /// times with its slots. At the start of a get or a store, and after a removal, when no slot
+    /// number is held. O(1) unless the arena is sparse.
+    @inlinable @inline(__always)
+    mutating func compactIfSparse() {
+        guard let relocation = base.store.compactIfSparse() else { return }
+        base.relocateSlots(relocation)
+        expiry.relocate(relocation)
     }
 
     /// `isCached(forKey:)`: resident and not expired, so a get would hit.
@@ -95,6 +108,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
     /// `value(forKey:extendingExpiration: .cacheTime)`.
     @inlinable
     public mutating func lookup(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        compactIfSparse()
         let slot = base.store.find(key)
         guard slot >= 0 else { return nil }
         guard now < expiry[slot] else {
@@ -110,6 +124,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         guard expiration > 0 else { return }                   // already expired: not stored
+        compactIfSparse()
         base.insert(value, forKey: key, cost: cost, observer: &observer)
         let slot = base.store.find(key)                        // gone if NSCache dropped it at once
         guard slot >= 0 else { return }
@@ -121,6 +136,14 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
     public mutating func access(_ key: Key, cost: Int, orInsert value: @autoclosure () -> Value,
                                 observer: inout some EvictionObserver<Key, Value>) -> Bool {
         lookupOrInsert(key, cost: cost, orInsert: value(), observer: &observer)
+    }
+
+    /// `removeObject(forKey:)`: the NSCache's removal, then the compaction it may allow.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        defer { compactIfSparse() }
+        return base.remove(key, observer: &observer)
     }
 
     /// Memory warning: `clearMemoryCache()`. Background: Darwin's purge. Terminate: disk only.

@@ -26,8 +26,9 @@
 /// and a removal ends with it, so what the trims, timers and events of earlier calls freed is
 /// given back (compacted, for a model that is a ``SlotRelocatingPolicy``) at a moment when the
 /// model holds no slot number of its own outside its lists and side tables. A model that wraps
-/// another and keeps slot numbers of the inner model's arena (Kingfisher's expiry times over
-/// its NSCache) needs an inner model that does not compact.
+/// another and keeps slot numbers of the inner model's arena must keep the inner one from
+/// compacting and compact it itself, moving its own numbers too (Kingfisher's expiry times over
+/// its NSCache).
 public protocol LibraryModelPolicy: SlotPolicy {
     /// Work queued by an earlier call that runs before this one (a deferred purge). Default: none.
     mutating func willOperate(observer: inout some EvictionObserver<Key, Value>)

@@ -46,26 +46,11 @@ func runPurgeMemory(entries: Int) {
     print("heap held by a Cache of \(entries) String keys (about 40 bytes) and class values, in MB:")
     print("| policy | full | after a memory warning trimming to 5 % | a cache of as many entries, filled | kept beyond that |")
     print("|---|---:|---:|---:|---:|")
-    final class Image { let pixels: Int; init(_ pixels: Int) { self.pixels = pixels } }
-    func key(_ i: Int) -> String { "https://images.example.com/feed/\(i).jpg" }
-    func megabytes(_ body: () -> Void) -> Double {
-        let before = _cs_heap_in_use()
-        body()
-        return (Double(_cs_heap_in_use()) - Double(before)) / 1_048_576
-    }
     for policy in [CachePolicy.lru, .fifo, .clock, .sieve, .s3fifo, .twoQueue, .arc, .lirs, .lfu, .tinyLFU] {
-        var cache: Cache<String, Image>? = Cache<String, Image>(
-            policy: policy, costLimit: entries, memoryWarningResponse: .trim(toFraction: 0.05), observesSystemEvents: false)
-        let full = megabytes { for i in 0..<entries { cache?.setValue(Image(i), forKey: key(i), cost: 1) } }
-        let released = megabytes { cache?.handle(.memoryWarning) }
-        let kept = cache?.count ?? 0
-        cache = nil
-        var small: Cache<String, Image>? = Cache<String, Image>(policy: policy, costLimit: entries, observesSystemEvents: false)
-        let floor = megabytes { for i in 0..<kept { small?.setValue(Image(i), forKey: key(i), cost: 1) } }
-        small = nil
-        let after = full + released
-        let columns = [full, after, floor, after - floor].map { String(format: "%.1f", $0) }
-        print("| \(policy.rawValue) | " + columns.joined(separator: " | ") + " |")
+        purgeRow(policy.rawValue, entries: entries, purge: { $0.handle(.memoryWarning) }) {
+            Cache<String, PurgedImage>(policy: policy, costLimit: entries, memoryWarningResponse: .trim(toFraction: 0.05),
+                                       observesSystemEvents: false)
+        }
     }
 }
 
@@ -76,29 +61,12 @@ func runLibraryPurgeMemory(entries: Int) {
     print("heap held by a Cache over a library model, \(entries) String keys and class values, in MB:")
     print("| model | full | after removing 95 % of the keys | a cache of as many entries, filled | kept beyond that |")
     print("|---|---:|---:|---:|---:|")
-    final class Image { let pixels: Int; init(_ pixels: Int) { self.pixels = pixels } }
-    typealias Entry = CacheEntry<Image>
-    func key(_ i: Int) -> String { "https://images.example.com/feed/\(i).jpg" }
-    func megabytes(_ body: () -> Void) -> Double {
-        let before = _cs_heap_in_use()
-        body()
-        return (Double(_cs_heap_in_use()) - Double(before)) / 1_048_576
-    }
+    typealias Entry = CacheEntry<PurgedImage>
     func row<P: EvictionPolicy>(_ type: P.Type, options: PolicyOptions = PolicyOptions()) where P.Key == String, P.Value == Entry {
-        func make() -> Cache<String, Image>? {
-            try? Cache<String, Image>(policyType: type, costLimit: entries, options: options, observesSystemEvents: false)
+        purgeRow(P.descriptor.name, entries: entries,
+                 purge: { cache in for i in 0..<entries where i % 20 != 0 { cache.removeValue(forKey: purgedKey(i)) } }) {
+            try? Cache<String, PurgedImage>(policyType: type, costLimit: entries, options: options, observesSystemEvents: false)
         }
-        var cache = make()
-        let full = megabytes { for i in 0..<entries { cache?.setValue(Image(i), forKey: key(i), cost: 1) } }
-        let released = megabytes { for i in 0..<entries where i % 20 != 0 { cache?.removeValue(forKey: key(i)) } }
-        let kept = cache?.count ?? 0
-        cache = nil
-        var small = make()
-        let floor = megabytes { for i in 0..<kept { small?.setValue(Image(i), forKey: key(i), cost: 1) } }
-        small = nil
-        let after = full + released
-        let columns = [full, after, floor, after - floor].map { String(format: "%.1f", $0) }
-        print("| \(P.descriptor.name) | " + columns.joined(separator: " | ") + " |")
     }
     row(YYMemoryCache<String, Entry>.self)
     row(PINMemoryCache<String, Entry>.self)
@@ -107,6 +75,37 @@ func runLibraryPurgeMemory(entries: Int) {
     row(CorelibsNSCache<String, Entry>.self)
     row(DarwinNSCacheApproximation<String, Entry>.self)
     row(KingfisherMemoryStorage<String, Entry>.self)
+}
+
+/// The value of the purge measures: a class, as an app's images are.
+final class PurgedImage {
+    let pixels: Int
+    init(_ pixels: Int) { self.pixels = pixels }
+}
+
+/// The purge measures' `i`th key, about 40 bytes, as an image URL.
+func purgedKey(_ i: Int) -> String { "https://images.example.com/feed/\(i).jpg" }
+
+/// One row of a purge measure: the heap of a cache `make` gives filled with `entries` keys, after
+/// `purge`, and of a second one filled with only as many entries as the purge left.
+func purgeRow(_ name: String, entries: Int, purge: (Cache<String, PurgedImage>) -> Void,
+              make: () -> Cache<String, PurgedImage>?) {
+    func megabytes(_ body: () -> Void) -> Double {
+        let before = _cs_heap_in_use()
+        body()
+        return (Double(_cs_heap_in_use()) - Double(before)) / 1_048_576
+    }
+    var cache = make()
+    let full = megabytes { for i in 0..<entries { cache?.setValue(PurgedImage(i), forKey: purgedKey(i), cost: 1) } }
+    let released = megabytes { if let cache { purge(cache) } }
+    let kept = cache?.count ?? 0
+    cache = nil
+    var small = make()
+    let floor = megabytes { for i in 0..<kept { small?.setValue(PurgedImage(i), forKey: purgedKey(i), cost: 1) } }
+    small = nil
+    let after = full + released
+    let columns = [full, after, floor, after - floor].map { String(format: "%.1f", $0) }
+    print("| \(name) | " + columns.joined(separator: " | ") + " |")
 }
 
 /// A count the eviction handler adds to; the handler runs on the calling thread, after the lock.

@@ -149,8 +149,7 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
     }
     /// The next row in (last_access_time, rowid) order.
     @inlinable public mutating func victim() -> Int32 {
-        bucket.removeAll(keepingCapacity: true)
-        bucketCursor = 0
+        forgetGatheredRows()
         return nextVictim()
     }
     @inlinable public mutating func unlink(_ slot: Int32) {
@@ -213,8 +212,7 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
     @inlinable
     mutating func timerDidFire(observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.deferred)
-        bucket.removeAll(keepingCapacity: true)
-        bucketCursor = 0
+        forgetGatheredRows()
         trimToCost(costLimit, &pass, observer: &observer)
         trimToCount(&pass, observer: &observer)
         trimToAge(&pass, observer: &observer)
@@ -313,14 +311,20 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
     @inlinable
     var oldestAccessTime: Int { rows.isEmpty ? .max : accessTimes[rows.tail] }
 
+    /// Empties the gathered bucket of oldest rows; the next victim gathers again. O(1).
+    @inlinable
+    mutating func forgetGatheredRows() {
+        bucket.removeAll(keepingCapacity: true)
+        bucketCursor = 0
+    }
+
     /// The next row in (last_access_time, rowid) order, or -1 when none is left. With
     /// `consume: false`, the row stays next.
     @inlinable
     mutating func nextVictim(consume: Bool = true) -> Int32 {
         if bucketCursor >= bucket.count {
             // Gather the tail rows sharing the oldest second and sort them by rowid.
-            bucket.removeAll(keepingCapacity: true)
-            bucketCursor = 0
+            forgetGatheredRows()
             guard !rows.isEmpty else { return -1 }
             let second = accessTimes[rows.tail]
             var slot = rows.tail
@@ -346,8 +350,7 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
     @inlinable
     mutating func removeAll(_ pass: inout TrimPass, observer: inout some EvictionObserver<Key, Value>) {
         while !rows.isEmpty { delete(rows.tail, &pass, observer: &observer) }
-        bucket.removeAll(keepingCapacity: true)
-        bucketCursor = 0
+        forgetGatheredRows()
     }
 
     /// Drops a row's share of the totals before it goes.
@@ -366,7 +369,6 @@ extension YYDiskCache: SlotRelocatingPolicy {
         relocation.relocate(&rows)
         accessTimes.relocate(relocation)
         rowids.relocate(relocation)
-        bucket.removeAll(keepingCapacity: true)
-        bucketCursor = 0
+        forgetGatheredRows()
     }
 }

@@ -46,6 +46,31 @@ struct CachePurgeTests {
         let time = ManualTime()
         let cache = Cache<String, Int>(policy: policy, costLimit: 100_000, clock: time.clock,
                                        memoryWarningResponse: .trim(toFraction: 0.05), observesSystemEvents: false)
+        purgeCycle(cache, time: time, label: "\(policy)")
+    }
+
+    /// Policies that keep their entries in another policy's arena (``ForwardingPolicy``), behind
+    /// a key ring: the ring's entries are renumbered in that arena.
+    @Test("a policy that runs another's arena gives the key ring back too")
+    func forwardingPolicies() throws {
+        let time = ManualTime()
+        func make<P: EvictionPolicy>(_ type: P.Type) throws -> Cache<String, Int> where P.Key == String, P.Value == CacheEntry<Int> {
+            try Cache(policyType: type, costLimit: 100_000, clock: time.clock,
+                      memoryWarningResponse: .trim(toFraction: 0.05), observesSystemEvents: false)
+        }
+        let caches = [("kingfisher", try make(KingfisherMemoryStorage<String, CacheEntry<Int>>.self)),
+                      ("afi-lru", try make(AlamofireAutoPurgingImageCache<String, CacheEntry<Int>>.self)),
+                      ("lecarv0", try make(LeCaRv0Cache<String, CacheEntry<Int>>.self))]
+        for (label, cache) in caches {
+            #expect(cache._state.pointee.usesKeyRing && cache._core.canRenumberEntries, "\(label)")
+            time.seconds = 0
+            purgeCycle(cache, time: time, label: label)
+        }
+    }
+
+    /// Fills `cache`, removes 95 %, expires, fills again, trims on a memory warning, refills;
+    /// checks the survivors and the storage after each step.
+    func purgeCycle(_ cache: Cache<String, Int>, time: ManualTime, label policy: String) {
         var rng = SeededRandom(seed: 36)
         var stored = fill(cache, round: 0)
         #expect(cache.count == 3_000)

@@ -264,26 +264,17 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         return arena(type)
     }
 
-    override var canRenumberEntries: Bool { P.self is any ArenaPolicy.Type }
+    override var canRenumberEntries: Bool { _holdsEntriesInArena(P.self) }
 
     override func renumberEntries(_ moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)]) {
-        func renumber<A: ArenaPolicy>(_: A.Type) {
-            // A is P, which a type check cannot tell the compiler; its arena holds this cache's
-            // keys and entries.
-            guard A.Key.self == Key.self, A.Value.self == Entry.self else { return }
-            let policy = UnsafeMutableRawPointer(self.policy).assumingMemoryBound(to: A.self)
-            withUnsafeMutablePointer(to: &policy.pointee.store) { pointer in
-                let store = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: SlotArena<Key, Entry>.self)
-                for move in moves {
-                    let slot = store.pointee.find(move.key)
-                    guard slot >= 0, let entry = store.pointee.value(slot),
-                          entry.slot == move.from, entry.stamp == move.stamp else { continue }
-                    store.pointee.setValue(slot, Entry(value: entry.value, slot: move.to, stamp: move.stamp))
-                }
+        _withEntryArena(policy) { (store: UnsafeMutablePointer<SlotArena<Key, Entry>>) in
+            for move in moves {
+                let slot = store.pointee.find(move.key)
+                guard slot >= 0, let entry = store.pointee.value(slot),
+                      entry.slot == move.from, entry.stamp == move.stamp else { continue }
+                store.pointee.setValue(slot, Entry(value: entry.value, slot: move.to, stamp: move.stamp))
             }
         }
-        guard let type = P.self as? any ArenaPolicy.Type else { return }
-        renumber(type)
     }
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }
@@ -350,5 +341,42 @@ internal struct _PolicyCalls<Key: Hashable, Value> {
                  guard policy.pointee.evictVictims(downToCount: 0, cost: 0, observer: &collector) else { return nil }
                  return collector.entries
              })
+    }
+}
+
+/// Whether a policy of `type` keeps its entries in a ``SlotArena`` that ``_withEntryArena(_:_:)``
+/// reaches: an ``ArenaPolicy``'s own, or the one of the policy a ``ForwardingPolicy`` runs
+/// (Kingfisher's model runs an NSCache model), at any depth.
+@usableFromInline
+func _holdsEntriesInArena(_ type: any EvictionPolicy.Type) -> Bool {
+    if type is any ArenaPolicy.Type { return true }
+    func base<F: ForwardingPolicy>(_: F.Type) -> any EvictionPolicy.Type { F.Base.self }
+    guard let forwarding = type as? any ForwardingPolicy.Type else { return false }
+    return _holdsEntriesInArena(base(forwarding))
+}
+
+/// Runs `body` on the arena that holds the entries of `policy` (see ``_holdsEntriesInArena(_:)``),
+/// in place; does nothing when there is none, or when it holds other keys or values than `body`
+/// takes. Only the arena's values may change: the policy's order and slot numbers must not.
+@usableFromInline
+func _withEntryArena<P: EvictionPolicy, Key: Hashable, Value>(
+    _ policy: UnsafeMutablePointer<P>, _ body: (UnsafeMutablePointer<SlotArena<Key, Value>>) -> Void
+) {
+    if let type = P.self as? any ArenaPolicy.Type {
+        func open<A: ArenaPolicy>(_: A.Type) {
+            // A is P, which a type check cannot tell the compiler.
+            guard A.Key.self == Key.self, A.Value.self == Value.self else { return }
+            let arenaPolicy = UnsafeMutableRawPointer(policy).assumingMemoryBound(to: A.self)
+            withUnsafeMutablePointer(to: &arenaPolicy.pointee.store) { pointer in
+                body(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: SlotArena<Key, Value>.self))
+            }
+        }
+        open(type)
+    } else if let type = P.self as? any ForwardingPolicy.Type {
+        func open<F: ForwardingPolicy>(_: F.Type) {
+            let forwarding = UnsafeMutableRawPointer(policy).assumingMemoryBound(to: F.self)
+            withUnsafeMutablePointer(to: &forwarding.pointee.base) { _withEntryArena($0, body) }
+        }
+        open(type)
     }
 }

@@ -71,6 +71,12 @@ public struct PQueueMaxHeap {
         if last.precedes(removed) { heap.siftUp(i) } else { heap.siftDown(i) }
     }
 
+    /// Renumbers the slots held after the arena compacted (``SlotRelocatingPolicy``); the order,
+    /// ties included, depends on the priorities and the heap's shape, not on slot numbers, so it
+    /// stays. O(n).
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) { heap.relocate(relocation) }
+
     /// Removes and returns the top slot (`pqueue_pop`). The heap must not be empty.
     @inlinable
     @discardableResult

@@ -73,6 +73,7 @@ public struct ARCv0Cache<Key: Hashable, Value>: _ARCListsPolicy {
         let slot = store.find(key)
         guard slot >= 0, isResident(slot) else { return nil }
         unlink(slot)
+        defer { shrinkStorageIfSparse() }
         return store.release(slot)
     }
 
@@ -182,4 +183,9 @@ public struct ARCv0Cache<Key: Hashable, Value>: _ARCListsPolicy {
             store.pushHead(slot, &lists.b2)
         }
     }
+}
+
+extension ARCv0Cache: SlotRelocatingPolicy {
+    /// Renumbers the ends of T1, T2, B1 and B2 after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { lists.relocate(relocation) }
 }

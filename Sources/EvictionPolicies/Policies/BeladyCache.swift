@@ -67,3 +67,8 @@ public struct BeladyCache<Key: Hashable, Value>: _HeapPolicy {
 
     @inlinable public mutating func victim() -> Int32 { heap.maximum }
 }
+
+extension BeladyCache: SlotRelocatingPolicy {
+    /// Renumbers the heap's slots after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { heap.relocate(relocation) }
+}

@@ -85,3 +85,8 @@ public struct ClockProCache<Key: Hashable, Value>: SingleListPolicy {
         _updateAsHitOrNewObject(slot, with: value, cost: cost, observer: &observer)
     }
 }
+
+extension ClockProCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { residents.relocate(relocation) }
+}

@@ -51,3 +51,8 @@ public struct LFUCppCache<Key: Hashable, Value>: BudgetedPolicy {
         budget.cost -= store.cost(slot)
     }
 }
+
+extension LFUCppCache: SlotRelocatingPolicy {
+    /// Renumbers the heap's slots after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { heap.relocate(relocation) }
+}

@@ -85,3 +85,19 @@ public struct LRUKCache<Key: Hashable, Value>: BudgetedPolicy {
         return history[base + (n + 1 - kept) % k]
     }
 }
+
+extension LRUKCache: SlotRelocatingPolicy {
+    /// Renumbers the young list's ends and the heap's slots after a compaction, and moves each
+    /// moved slot's K request times with it, giving back the times of the slots that are gone.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&young)
+        heap.relocate(relocation)
+        relocation.forEachMove { from, to in
+            let source = Int(from) * k, target = Int(to) * k
+            guard source + k <= history.count, target + k <= history.count else { return }
+            for i in 0..<k { history[target + i] = history[source + i] }
+        }
+        let kept = relocation.slotCount * k
+        if history.count > kept { history = ContiguousArray(history[..<kept]) }
+    }
+}

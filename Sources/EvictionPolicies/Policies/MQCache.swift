@@ -196,6 +196,15 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     }
 }
 
+extension MQCache: SlotRelocatingPolicy {
+    /// Renumbers the queues' ends and moves each entry's placement after a compaction (its
+    /// request count is its aux word, which moves with it; the ghosts have an arena of their own).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        for queue in queues.indices { relocation.relocate(&queues[queue]) }
+        placement.relocate(relocation)
+    }
+}
+
 /// Where an MQ entry is: its queue, and the virtual time after which it drifts down one.
 @usableFromInline
 struct _MQPlacement {

@@ -208,3 +208,9 @@ struct _EvictedKeyFIFO<Key: Hashable> {
         store.pushHead(store.allocate(key: key, hash: hash, value: (), cost: cost), &queue)
     }
 }
+
+extension S3FIFOdCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the small, main and ghost FIFOs after a compaction (the FIFOs of
+    /// evicted keys hold keys, not slots).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { lists.relocate(relocation) }
+}

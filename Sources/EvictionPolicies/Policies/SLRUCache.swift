@@ -72,3 +72,8 @@ public struct SLRUCache<Key: Hashable, Value>: _SegmentedLRUPolicy {
         }
     }
 }
+
+extension SLRUCache: SlotRelocatingPolicy {
+    /// Renumbers the segments' ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { segments.relocate(relocation) }
+}

@@ -89,3 +89,8 @@ public struct SLRUv0Cache<Key: Hashable, Value>: _SegmentedLRUPolicy {
     @inlinable
     mutating func place(_ slot: Int32, in segment: Int) { segments.place(slot, in: segment, &store) }
 }
+
+extension SLRUv0Cache: SlotRelocatingPolicy {
+    /// Renumbers the segments' ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { segments.relocate(relocation) }
+}

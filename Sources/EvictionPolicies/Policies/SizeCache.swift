@@ -68,3 +68,8 @@ public struct SizeCache<Key: Hashable, Value>: BudgetedPolicy {
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) { store.prefetch(key, stage) }
 }
+
+extension SizeCache: SlotRelocatingPolicy {
+    /// Renumbers the heap's slots after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { heap.relocate(relocation) }
+}

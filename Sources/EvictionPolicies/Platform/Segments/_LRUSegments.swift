@@ -78,6 +78,13 @@ internal struct _LRUSegments {
         store.setCost(slot, cost, in: &lists[Int(store.aux(slot))])
     }
 
+    /// Renumbers every segment's ends after the arena compacted (an entry's segment is its aux
+    /// word, which moves with it). O(n) in the segments.
+    @inlinable
+    mutating func relocate(_ relocation: SlotRelocation) {
+        for segment in lists.indices { relocation.relocate(&lists[segment]) }
+    }
+
     /// Puts `slot`, in no segment, at the head of `segment`. O(1).
     @inlinable
     mutating func place<Key, Value>(_ slot: Int32, in segment: Int, _ store: inout SlotArena<Key, Value>) {

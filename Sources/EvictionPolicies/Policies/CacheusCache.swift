@@ -162,7 +162,7 @@ public struct CacheusCache<Key: Hashable, Value>: GhostListPolicy {
         while count > 0 && totalCost > capacity - cost { evictOne(&pass, observer: &observer) }
         defer {
             pass.end(&observer)
-            store.shrinkIfSparse()
+            shrinkStorageIfSparse()
         }
         let fromHistory = comingBack
         // SR-LRU refuses an object larger than the list it would enter.
@@ -326,3 +326,15 @@ func _lehmerFirstOutput(seed: UInt64) -> UInt64 {
     seed.multipliedFullWidth(by: 0xda94_2042_e4dd_58b5).high
 }
 
+extension CacheusCache: SlotRelocatingPolicy {
+    /// Renumbers R's, SR's and H's ends, the frequency groups, H's counts and the ghost key
+    /// coming back after a compaction (the experts' ghosts have an arena of their own).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&recent)
+        relocation.relocate(&screen)
+        relocation.relocate(&history)
+        frequencies.relocate(relocation)
+        historyFrequency.relocate(relocation)
+        comingBack = relocation[comingBack]
+    }
+}

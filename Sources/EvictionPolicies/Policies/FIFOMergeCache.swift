@@ -105,7 +105,8 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
             let slot = candidates[position].slot
             position += 1
             guard position < examined - kept else { break }
-            if examinedIn[slot] == round { return slot }
+            // -1: a candidate removed before a compaction (see `relocateSlots`).
+            if slot >= 0 && examinedIn[slot] == round { return slot }
         }
         // 2. A cache no larger than a round is plain FIFO.
         if count <= examined {
@@ -151,5 +152,21 @@ public struct FIFOMergeCache<Key: Hashable, Value>: SlotPolicy {
         case .none:
             return 0
         }
+    }
+}
+
+extension FIFOMergeCache: SlotRelocatingPolicy {
+    /// Renumbers the queue's ends, the side tables, where the next round starts and the current
+    /// round's candidates after a compaction. A candidate removed since it was examined is
+    /// dropped first: a moved entry may take its number, and must not be taken for it.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&queue)
+        for i in candidates.indices {
+            let slot = candidates[i].slot
+            candidates[i].slot = slot >= 0 && examinedIn[slot] == round ? relocation[slot] : -1
+        }
+        lastAccess.relocate(relocation)
+        examinedIn.relocate(relocation)
+        nextToExamine = relocation[nextToExamine]
     }
 }

@@ -133,3 +133,11 @@ public struct FlashProbCache<Key: Hashable, Value>: SlotPolicy {
         pass.end(&observer)
     }
 }
+
+extension FlashProbCache: SlotRelocatingPolicy {
+    /// Renumbers the ends of the RAM and disk lists after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&ram)
+        relocation.relocate(&disk)
+    }
+}

@@ -158,3 +158,11 @@ public struct LFUDACache<Key: Hashable, Value>: BudgetedPolicy {
         return lowest
     }
 }
+
+extension LFUDACache: SlotRelocatingPolicy {
+    /// Renumbers the ends of every bucket's member list after a compaction (an entry's bucket is
+    /// its aux word, which moves with it; the buckets have an arena of their own).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        for bucket in members.storage.indices { relocation.relocate(&members.storage[bucket]) }
+    }
+}

@@ -60,3 +60,8 @@ public struct LRUProbCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &list) }
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
 }
+
+extension LRUProbCache: SlotRelocatingPolicy {
+    /// Renumbers the list's ends after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { relocation.relocate(&list) }
+}

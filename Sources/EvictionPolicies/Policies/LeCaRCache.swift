@@ -261,6 +261,20 @@ struct _FrequencyLists {
         append(slot, to: to)
     }
 
+    /// Renumbers every slot it links after the arena compacted: each moved slot's link moves
+    /// with it, and every link and group end names the new numbers. O(n) in the slots.
+    @inlinable mutating func relocate(_ relocation: SlotRelocation) {
+        links.relocate(relocation)
+        for i in links.storage.indices {
+            links.storage[i].previous = relocation[links.storage[i].previous]
+            links.storage[i].next = relocation[links.storage[i].next]
+        }
+        for i in groups.records.indices {
+            groups.records[i].group.first = relocation[groups.records[i].group.first]
+            groups.records[i].group.last = relocation[groups.records[i].group.last]
+        }
+    }
+
     /// Takes `slot` out of its group, if it is in one.
     @inlinable mutating func remove(_ slot: Int32) {
         guard links[slot].group >= 0 else { return }
@@ -296,5 +310,14 @@ struct _FrequencyLists {
             }
         }
         if emptied >= 0 { groups.release(emptied) }
+    }
+}
+
+extension LeCaRCache: SlotRelocatingPolicy {
+    /// Renumbers the recency list's ends and the frequency groups after a compaction (the ghosts
+    /// have an arena of their own).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        relocation.relocate(&recency)
+        frequencies.relocate(relocation)
     }
 }

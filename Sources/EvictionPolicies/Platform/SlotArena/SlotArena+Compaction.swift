@@ -16,7 +16,7 @@ extension SlotArena {
     ///   compaction waits until three quarters of it have been released again).
     @inlinable @inline(__always)
     public mutating func compactIfSparse() -> SlotRelocation? {
-        guard slots.count > 64 && liveCount < slots.count / 4 else { return nil }
+        guard slots.count > 64 && liveCount < slots.count / 4, compacts else { return nil }
         return _compact()
     }
 

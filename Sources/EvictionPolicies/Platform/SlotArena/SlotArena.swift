@@ -39,6 +39,9 @@ public struct SlotArena<Key: Hashable, Value> {
     /// written, every mark is a resident's, so an allocation of a resident reads none: reading
     /// the freed victim's mark was a cache miss on every insert of a policy without ghosts.
     @usableFromInline var marksMayBeGhosts = false
+    /// Whether ``compactIfSparse()`` may renumber slots. Off only in tests, which replay a
+    /// policy with and without compaction and expect the same decisions.
+    @usableFromInline var compacts = true
 
     /// An empty arena.
     @inlinable public init() {}

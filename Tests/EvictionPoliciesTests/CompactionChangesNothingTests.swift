@@ -123,6 +123,7 @@ struct CompactionChangesNothingTests {
               capacity: c, seed: seed)
         check(try LeCaRCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        check(try LHDCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
     }
 
     /// Cacheus keeps the keys it evicted (H) in its arena, and a removal leaves them there, so a

@@ -262,3 +262,16 @@ struct _LHDTag {
     /// The sum its class is drawn from.
     @inlinable var hitAges: UInt64 { UInt64(lastHitAge) &+ UInt64(lastLastHitAge) }
 }
+
+extension LHDCache: SlotRelocatingPolicy {
+    /// Renumbers the residents drawn from, the recent admissions and the per-slot positions and
+    /// tags after a compaction (a draw picks a position among the residents, not a slot number,
+    /// so the draws stay the same), and gives back the residents' spare room.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        for i in residents.indices { residents[i] = relocation[residents[i]] }
+        if residents.capacity > 4 * residents.count { residents = ContiguousArray(residents) }
+        for i in recentlyAdmitted.indices { recentlyAdmitted[i] = relocation[recentlyAdmitted[i]] }
+        position.relocate(relocation)
+        tags.relocate(relocation)
+    }
+}

@@ -197,4 +197,17 @@ struct ReaderFormatTests {
         #expect(TraceFormatDetection.detect(Array(sample.prefix(TraceFormatDetection.prefixLength)))?.format == .vscsi)
         #expect(try readTrace(try temporaryFile(sample, suffix: ".trace")).count == 2000)
     }
+
+    @Test("text is ASCII, tab, CR, LF and UTF-8's bytes; 0xFF, 0xFE, 0xC0 and 0xC1, which UTF-8 never uses, are not")
+    func textBytes() {
+        let csv = Array("time,key,size\n1,caf\u{E9}-\u{1F600},10\r\n".utf8)
+        #expect(TraceFormatDetection.looksLikeText(csv))
+        // Records whose fields are -1 (all 0xFF) and a few 0xFE, 0xC0 and 0xC1 bytes.
+        let negative = Array(repeating: UInt8(0xFF), count: 90) + [0xFE, 0xC0, 0xC1] + Array("abcdefg".utf8)
+        #expect(!TraceFormatDetection.looksLikeText(negative))
+        // One byte in ten that is not text is still text (a stray NUL); two are not.
+        #expect(TraceFormatDetection.looksLikeText(Array(repeating: UInt8(ascii: "a"), count: 90) + Array(repeating: 0xFF, count: 10)))
+        #expect(!TraceFormatDetection.looksLikeText(Array(repeating: UInt8(ascii: "a"), count: 80) + Array(repeating: 0xFF, count: 20)))
+        #expect(!TraceFormatDetection.looksLikeText(Array(repeating: UInt8(ascii: "a"), count: 80) + Array(repeating: 0x7F, count: 20)))
+    }
 }

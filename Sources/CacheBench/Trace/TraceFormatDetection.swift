@@ -262,13 +262,16 @@ public enum TraceFormatDetection {
         return formats.first { entry in entry.suffixes.contains { name.hasSuffix($0) } }
     }
 
-    /// Text: at least 90 % of the bytes are printable ASCII, tab, CR, LF or part of a UTF-8
-    /// sequence. A CSV with a stray NUL or escape byte is still text (its reader reports the
-    /// byte at its line); binary records are full of zeros and small numbers.
+    /// Text: at least 90 % of the bytes are printable ASCII, tab, CR, LF or a byte that UTF-8
+    /// uses (0xC0, 0xC1 and 0xF5–0xFF never appear in it). A CSV with a stray NUL or escape
+    /// byte is still text (its reader reports the byte at its line); binary records are full of
+    /// zeros, small numbers and, for negative fields, 0xFF.
     public static func looksLikeText(_ prefix: [UInt8]) -> Bool {
         var textual = 0
-        for byte in prefix where byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            textual += 1
+        for byte in prefix {
+            let printable = byte >= 0x20 && byte < 0x7F || byte == 0x09 || byte == 0x0A || byte == 0x0D
+            let inUTF8 = byte >= 0x80 && byte != 0xC0 && byte != 0xC1 && byte < 0xF5
+            if printable || inUTF8 { textual += 1 }
         }
         return textual * 10 >= prefix.count * 9
     }

@@ -56,7 +56,8 @@ func runPurgeMemory(entries: Int) {
 
 /// The same measure for app-library models chosen by type: full, after removing 95 % of the keys
 /// (`removeValue`, the way an app drops a feed's images; most models remove everything on a
-/// memory warning), and a cache of the survivors only.
+/// memory warning), and a cache of the survivors only; then for the research policies an app
+/// can choose only by type.
 func runLibraryPurgeMemory(entries: Int) {
     print("heap held by a Cache over a library model, \(entries) String keys and class values, in MB:")
     print("| model | full | after removing 95 % of the keys | a cache of as many entries, filled | kept beyond that |")
@@ -75,6 +76,27 @@ func runLibraryPurgeMemory(entries: Int) {
     row(CorelibsNSCache<String, Entry>.self)
     row(DarwinNSCacheApproximation<String, Entry>.self)
     row(KingfisherMemoryStorage<String, Entry>.self)
+    print("")
+    // The research policies an app can only choose by type: the same measure. Random's draws
+    // depend on slot numbers, so it keeps only the trailing cut (a contrast, not a target).
+    print("heap held by a Cache over a research policy chosen by type, \(entries) String keys and class values, in MB:")
+    print("| policy | full | after removing 95 % of the keys | a cache of as many entries, filled | kept beyond that |")
+    print("|---|---:|---:|---:|---:|")
+    row(SLRUCache<String, Entry>.self)
+    row(MQCache<String, Entry>.self)
+    row(LRUKCache<String, Entry>.self)
+    row(LFUDACache<String, Entry>.self)
+    row(LFUCppCache<String, Entry>.self)
+    row(SizeCache<String, Entry>.self)
+    row(S3FIFOdCache<String, Entry>.self)
+    row(ARCv0Cache<String, Entry>.self)
+    row(FIFOMergeCache<String, Entry>.self)
+    row(LRUProbCache<String, Entry>.self)
+    row(FlashProbCache<String, Entry>.self)
+    row(LeCaRCache<String, Entry>.self)
+    row(CacheusCache<String, Entry>.self)
+    row(LHDCache<String, Entry>.self)
+    row(RandomCache<String, Entry>.self)
 }
 
 /// The value of the purge measures: a class, as an app's images are.

@@ -115,10 +115,17 @@ struct _SlotHeap<Entry: _SlotHeapEntry> {
     }
 
     /// Renumbers the slots held after the arena compacted; the order does not depend on slot
-    /// numbers, so it stays. O(n).
+    /// numbers, so it stays. Gives back the entries' spare room too: a compaction follows a
+    /// purge, and an array keeps its peak capacity. O(n).
     @inlinable
     mutating func relocate(_ relocation: SlotRelocation) {
         for i in entries.indices { entries[i].slot = relocation[entries[i].slot] }
+        if entries.capacity > 2 * entries.count {
+            var fitted = ContiguousArray<Entry>()
+            fitted.reserveCapacity(entries.count)
+            fitted.append(contentsOf: entries)
+            entries = fitted
+        }
         positions.relocate(relocation)
     }
 }

@@ -77,9 +77,15 @@ struct CompactionChangesNothingTests {
     /// with an arena of its own.
     func check<P: ArenaPolicy>(_ policy: P, capacity: Int, maxCost: Int = 3, seed: UInt64, band: Int = 2,
                                sourceLocation: SourceLocation = #_sourceLocation) where P.Key == Int, P.Value == Int {
-        check(policy, capacity: capacity, maxCost: maxCost, seed: seed, band: band,
-              arena: { ($0.store.slotCapacity, $0.store.occupiedSlots) }, switchOff: { $0.store.compacts = false },
-              sourceLocation: sourceLocation)
+        check(policy, CompactingPolicyTests.purgeCycles(capacity: capacity, band: band, maxCost: maxCost, seed: seed, clock: true),
+              seed: seed, sourceLocation: sourceLocation)
+    }
+
+    /// ``check(_:_:seed:arena:switchOff:sourceLocation:)`` for a policy with an arena of its own.
+    func check<P: ArenaPolicy>(_ policy: P, _ ops: [TestOp], seed: UInt64,
+                               sourceLocation: SourceLocation = #_sourceLocation) where P.Key == Int, P.Value == Int {
+        check(policy, ops, seed: seed, arena: { ($0.store.slotCapacity, $0.store.occupiedSlots) },
+              switchOff: { $0.store.compacts = false }, sourceLocation: sourceLocation)
     }
 
     static let seeds: [UInt64] = [1, 2, 3]
@@ -140,8 +146,7 @@ struct CompactionChangesNothingTests {
         for key in c..<(c + 40) { ops.append(.get(key, cost: 1)) }
         for key in (0..<(c + 40)).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 { ops.append(.delete(key)) }
         for _ in 0..<(2 * c) { ops.append(.get(Int.random(in: 0..<(2 * c), using: &rng), cost: 1)) }
-        check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), ops, seed: seed,
-              arena: { ($0.store.slotCapacity, $0.store.occupiedSlots) }, switchOff: { $0.store.compacts = false })
+        check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), ops, seed: seed)
     }
 
     @Test("app library models", arguments: seeds)

@@ -363,76 +363,65 @@ struct CompactingPolicyTests {
     }
 }
 
+/// Fills an arena and `heap` with 2,000 slots of few distinct priorities (so ties matter),
+/// removes nine in ten, and checks that once the arena compacts and the heap is renumbered, the
+/// heap holds every survivor and pops the same keys in the same order as before.
+func expectSameOrderThroughCompaction<Heap>(
+    _ heap: Heap, seed: UInt64, insert: (inout Heap, Int32, inout SeededRandom) -> Void,
+    remove: (inout Heap, Int32) -> Void, pop: (inout Heap) -> Int32?, contains: (Heap, Int32) -> Bool,
+    relocate: (inout Heap, SlotRelocation) -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    var heap = heap
+    var rng = SeededRandom(seed: seed)
+    var arena = SlotArena<Int, Void>()
+    for key in 0..<2_000 { insert(&heap, arena.allocate(key: key, value: (), cost: 1), &rng) }
+    for key in (0..<2_000).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 {
+        let slot = arena.find(key)
+        remove(&heap, slot)
+        arena.release(slot)
+    }
+    var reference = heap
+    var expected: [Int] = []
+    while let slot = pop(&reference) { expected.append(arena.key(slot)) }
+    guard let relocation = arena.compactIfSparse() else {
+        Issue.record("a tenth-full arena was not compacted", sourceLocation: sourceLocation)
+        return
+    }
+    relocate(&heap, relocation)
+    #expect(arena.slotCapacity == expected.count, sourceLocation: sourceLocation)
+    for key in expected { #expect(contains(heap, arena.find(key)), "key \(key)", sourceLocation: sourceLocation) }
+    var popped: [Int] = []
+    while let slot = pop(&heap) { popped.append(arena.key(slot)) }
+    #expect(popped == expected, sourceLocation: sourceLocation)
+}
+
 /// GDSF's heap through a compaction: the slots it holds are renumbered, the order is not.
 @Suite("IndexedMinHeap through a compaction")
 struct IndexedMinHeapRelocationTests {
     @Test("after 90 % of the slots leave and the arena compacts, the heap pops the same keys in the same order",
           arguments: [1, 2, 3] as [UInt64])
     func sameOrder(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
-        var arena = SlotArena<Int, Void>()
-        var heap = IndexedMinHeap()
-        for key in 0..<2_000 {
-            let slot = arena.allocate(key: key, value: (), cost: 1)
-            // Few distinct priorities, so ties (broken by `tie`) matter.
-            heap.insert(slot, priority: Double(Int.random(in: 0..<20, using: &rng)), tie: Int64(Int.random(in: 0..<50, using: &rng)))
-        }
-        for key in (0..<2_000).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 {
-            let slot = arena.find(key)
-            heap.remove(slot)
-            arena.release(slot)
-        }
-        var reference = heap
-        var expected: [Int] = []
-        while !reference.isEmpty { expected.append(arena.key(reference.popMinimum().slot)) }
-        guard let relocation = arena.compactIfSparse() else {
-            Issue.record("a tenth-full arena was not compacted")
-            return
-        }
-        heap.relocate(relocation)
-        #expect(arena.slotCapacity == expected.count)
-        for key in expected {
-            let slot = arena.find(key)
-            #expect(heap.contains(slot), "key \(key)")
-        }
-        var popped: [Int] = []
-        while !heap.isEmpty { popped.append(arena.key(heap.popMinimum().slot)) }
-        #expect(popped == expected)
+        expectSameOrderThroughCompaction(
+            IndexedMinHeap(), seed: seed,
+            insert: { heap, slot, rng in
+                heap.insert(slot, priority: Double(Int.random(in: 0..<20, using: &rng)), tie: Int64(Int.random(in: 0..<50, using: &rng)))
+            },
+            remove: { $0.remove($1) }, pop: { $0.isEmpty ? nil : $0.popMinimum().slot }, contains: { $0.contains($1) },
+            relocate: { $0.relocate($1) })
     }
 }
 
-/// Belady's and Size's heap (libCacheSim's pqueue) through a compaction: the slots it holds are
-/// renumbered, the order, ties included, is not.
+/// Belady's and Size's heap (libCacheSim's pqueue) through a compaction: the order, ties
+/// included (broken by the heap's shape), is not renumbered with the slots.
 @Suite("PQueueMaxHeap through a compaction")
 struct PQueueMaxHeapRelocationTests {
     @Test("after 90 % of the slots leave and the arena compacts, the heap pops the same keys in the same order",
           arguments: [1, 2, 3] as [UInt64])
     func sameOrder(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
-        var arena = SlotArena<Int, Void>()
-        var heap = PQueueMaxHeap()
-        for key in 0..<2_000 {
-            let slot = arena.allocate(key: key, value: (), cost: 1)
-            // Few distinct priorities, so ties (broken by the heap's shape) matter.
-            heap.insert(slot, priority: Double(Int.random(in: 0..<20, using: &rng)))
-        }
-        for key in (0..<2_000).shuffled(using: &rng) where Int.random(in: 0..<10, using: &rng) != 0 {
-            let slot = arena.find(key)
-            heap.remove(slot)
-            arena.release(slot)
-        }
-        var reference = heap
-        var expected: [Int] = []
-        while reference.count > 0 { expected.append(arena.key(reference.popMaximum())) }
-        guard let relocation = arena.compactIfSparse() else {
-            Issue.record("a tenth-full arena was not compacted")
-            return
-        }
-        heap.relocate(relocation)
-        #expect(arena.slotCapacity == expected.count)
-        for key in expected { #expect(heap.contains(arena.find(key)), "key \(key)") }
-        var popped: [Int] = []
-        while heap.count > 0 { popped.append(arena.key(heap.popMaximum())) }
-        #expect(popped == expected)
+        expectSameOrderThroughCompaction(
+            PQueueMaxHeap(), seed: seed,
+            insert: { heap, slot, rng in heap.insert(slot, priority: Double(Int.random(in: 0..<20, using: &rng))) },
+            remove: { $0.remove($1) }, pop: { $0.count > 0 ? $0.popMaximum() : nil }, contains: { $0.contains($1) },
+            relocate: { $0.relocate($1) })
     }
 }

@@ -120,12 +120,7 @@ struct _SlotHeap<Entry: _SlotHeapEntry> {
     @inlinable
     mutating func relocate(_ relocation: SlotRelocation) {
         for i in entries.indices { entries[i].slot = relocation[entries[i].slot] }
-        if entries.capacity > 2 * entries.count {
-            var fitted = ContiguousArray<Entry>()
-            fitted.reserveCapacity(entries.count)
-            fitted.append(contentsOf: entries)
-            entries = fitted
-        }
+        entries._giveBackSpareRoom()
         positions.relocate(relocation)
     }
 }

@@ -269,13 +269,7 @@ extension LHDCache: SlotRelocatingPolicy {
     /// so the draws stay the same), and gives back the residents' spare room.
     @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
         for i in residents.indices { residents[i] = relocation[residents[i]] }
-        if residents.capacity > 4 * residents.count {
-            // A copy of its own (initialising from the array would share its storage).
-            var fitted = ContiguousArray<Int32>()
-            fitted.reserveCapacity(residents.count)
-            fitted.append(contentsOf: residents)
-            residents = fitted
-        }
+        residents._giveBackSpareRoom()
         for i in recentlyAdmitted.indices { recentlyAdmitted[i] = relocation[recentlyAdmitted[i]] }
         position.relocate(relocation)
         tags.relocate(relocation)

@@ -92,6 +92,27 @@ struct SlotArenaCompactionTests {
         arena.applyPendingHits(&hits, &list)
         #expect(list.head == arena.find(190) && list.count == 21)
     }
+
+    @Test("a compaction keeps the slots' order: each slot in use takes its rank, and the moves copy an array in place",
+          arguments: [1, 2, 3] as [UInt64])
+    func keepsOrder(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<50 {
+            let count = Int(random.next() % 300) + 1
+            let free = (0..<count).map { _ in random.next() % 3 != 0 }
+            let inUse = free.indices.filter { !free[$0] }
+            let relocation = SlotRelocation(compacting: count, keeping: inUse.count) { free[$0] }
+            #expect(relocation.slotCount == inUse.count)
+            // The model: the slots in use, in order, numbered from 0.
+            for (rank, old) in inUse.enumerated() { #expect(relocation[Int32(old)] == Int32(rank)) }
+            #expect(relocation[-1] == -1)
+            for old in 0..<relocation.firstMoved { #expect(!free[old]) }
+            // Copying element by element in the order of the moves compacts in place.
+            var array = (0..<count).map { free[$0] ? -1 : $0 }
+            relocation.forEachMove { from, to in array[Int(to)] = array[Int(from)] }
+            #expect(Array(array[..<inUse.count]) == inUse)
+        }
+    }
 }
 
 /// Every policy that renumbers its slots (``SlotRelocatingPolicy``), against its reference model

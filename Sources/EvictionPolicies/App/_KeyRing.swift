@@ -144,8 +144,8 @@ internal struct _KeyRing<Key: Hashable> {
         }
     }
 
-    /// Gives back the storage of the free slots: every slot in use above the first
-    /// ``liveCount`` moves into a free slot below, and the ring shrinks to fit. The entries that
+    /// Gives back the storage of the free slots: the slots in use close up in their order (see
+    /// ``SlotRelocation``), and the ring shrinks to fit. The entries that
     /// name a moved slot must be renumbered (the returned moves say from where to where; the
     /// stamps do not change).
     ///

@@ -1,8 +1,8 @@
 extension SlotArena {
     /// Gives back all the storage a large purge freed, renumbering slots: when fewer than a
-    /// quarter of the slots are in use, every slot in use above the first ``occupiedSlots``
-    /// moves into a free slot below, the arena and its index shrink to fit, and the free list
-    /// is empty. The arena's own links (``next(_:)``, ``prev(_:)``) follow; every other slot
+    /// quarter of the slots are in use, the slots in use close up in their order (each takes as
+    /// its number how many are below it; see ``SlotRelocation``), the arena and its index shrink
+    /// to fit, and the free list is empty. The arena's own links (``next(_:)``, ``prev(_:)``) follow; every other slot
     /// number the caller keeps must be renumbered with the returned ``SlotRelocation`` before
     /// it is used again (``SlotRelocatingPolicy`` does this for a policy).
     ///
@@ -55,7 +55,7 @@ extension SlotIndex {
         buckets.withUnsafeMutableBufferPointer { buckets in
             for i in buckets.indices where buckets[i] != 0 {
                 let slot = Int32(truncatingIfNeeded: buckets[i] & 0xffff_ffff) - 1
-                guard Int(slot) >= relocation.slotCount else { continue }
+                guard Int(slot) >= relocation.firstMoved else { continue }
                 buckets[i] = buckets[i] & 0xffff_ffff_0000_0000 | UInt64(UInt32(relocation[slot]) + 1)
             }
         }

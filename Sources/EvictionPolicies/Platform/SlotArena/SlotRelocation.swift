@@ -1,43 +1,52 @@
-/// How ``SlotArena/compactIfSparse()`` renumbered the slots in use: every slot below
-/// ``slotCount`` kept its number; each one at or above it moved to a slot below that a released
-/// entry had left free. A policy that keeps slot numbers outside the arena's own links (list
-/// ends, a hand, a queue of hits, a side table) renumbers them with it, as
+/// How ``SlotArena/compactIfSparse()`` renumbered the slots in use: they keep their order and
+/// close up, so the slots below the first free one kept their numbers and each one after it moved
+/// down to its rank among the slots in use. A policy that keeps slot numbers outside the arena's
+/// own links (list ends, a hand, a queue of hits, a side table) renumbers them with it, as
 /// ``SlotRelocatingPolicy/relocateSlots(_:)`` does.
+///
+/// Why in order: any order among the slots a policy holds survives the renumbering, so a
+/// structure that breaks ties by slot number (a heap or a sorted run of a policy of one's own)
+/// stays valid with its numbers simply replaced, without sorting again.
 ///
 /// - Complexity: ``subscript(_:)`` is O(1); ``forEachMove(_:)`` is O(moves).
 @frozen
 public struct SlotRelocation: Sendable {
     /// The arena's slot count after the compaction: every slot below it is in use.
     public let slotCount: Int
-    /// The new number of each old slot at or above ``slotCount`` (at `old - slotCount`), -1 for
-    /// one that was free.
+    /// The lowest old slot number that moved: every slot below it kept its number.
+    public let firstMoved: Int
+    /// The new number of each old slot at or above ``firstMoved`` (at `old - firstMoved`), -1
+    /// for one that was free.
     @usableFromInline let _moved: ContiguousArray<Int32>
 
     @inlinable
-    init(slotCount: Int, moved: ContiguousArray<Int32>) {
+    init(slotCount: Int, firstMoved: Int, moved: ContiguousArray<Int32>) {
         self.slotCount = slotCount
+        self.firstMoved = firstMoved
         self._moved = moved
     }
 
-    /// The renumbering that compacts `count` slots of which `kept` are in use: each slot in use
-    /// at or above `kept` takes the lowest free slot below it (there are exactly as many of those
-    /// as slots in use above). `isFree(i)` tells whether slot `i` is free. O(count).
+    /// The renumbering that compacts `count` slots of which `kept` are in use, keeping their
+    /// order: each slot in use takes as its number how many slots in use are below it.
+    /// `isFree(i)` tells whether slot `i` is free. O(count).
     @inlinable
     init(compacting count: Int, keeping kept: Int, isFree: (Int) -> Bool) {
-        var moved = ContiguousArray<Int32>(repeating: -1, count: count - kept)
-        var hole = 0
-        for old in kept..<count where !isFree(old) {
-            while !isFree(hole) { hole += 1 }
-            moved[old - kept] = Int32(truncatingIfNeeded: hole)
-            hole += 1
+        var first = 0
+        while first < count && !isFree(first) { first += 1 }
+        var moved = ContiguousArray<Int32>(repeating: -1, count: count - first)
+        var next = first
+        for old in first..<count where !isFree(old) {
+            moved[old - first] = Int32(truncatingIfNeeded: next)
+            next += 1
         }
-        self.init(slotCount: kept, moved: moved)
+        assert(next == kept, "\(kept) slots in use were expected, \(next) found")
+        self.init(slotCount: kept, firstMoved: first, moved: moved)
     }
 
     /// The new number of `slot`, a slot in use before the compaction (or -1, which stays -1). O(1).
     @inlinable @inline(__always)
     public subscript(_ slot: Int32) -> Int32 {
-        Int(slot) < slotCount ? slot : _moved[Int(slot) - slotCount]
+        Int(slot) < firstMoved ? slot : _moved[Int(slot) - firstMoved]
     }
 
     /// Renumbers the ends of `list`. O(1).
@@ -47,11 +56,14 @@ public struct SlotRelocation: Sendable {
         list.tail = self[list.tail]
     }
 
-    /// Calls `body` with each slot that moved: its old number, then its new one. O(moves).
+    /// Calls `body` with each slot that moved: its old number, then its new one, in increasing
+    /// order. Each new number is lower than the old one and is, at that point, free or a slot
+    /// whose move was already reported, so copying each element from `from` to `to` in this
+    /// order compacts an array in place. O(moves).
     @inlinable
     public func forEachMove(_ body: (_ from: Int32, _ to: Int32) -> Void) {
         for (offset, to) in _moved.enumerated() where to >= 0 {
-            body(Int32(truncatingIfNeeded: slotCount + offset), to)
+            body(Int32(truncatingIfNeeded: firstMoved + offset), to)
         }
     }
 }

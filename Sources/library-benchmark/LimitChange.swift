@@ -77,8 +77,7 @@ func runLibraryPurgeMemory(entries: Int) {
     row(DarwinNSCacheApproximation<String, Entry>.self)
     row(KingfisherMemoryStorage<String, Entry>.self)
     print("")
-    // The research policies an app can only choose by type: the same measure. Random's draws
-    // depend on slot numbers, so it keeps only the trailing cut (a contrast, not a target).
+    // The research policies an app can only choose by type: the same measure.
     print("heap held by a Cache over a research policy chosen by type, \(entries) String keys and class values, in MB:")
     print("| policy | full | after removing 95 % of the keys | a cache of as many entries, filled | kept beyond that |")
     print("|---|---:|---:|---:|---:|")
@@ -97,6 +96,9 @@ func runLibraryPurgeMemory(entries: Int) {
     row(CacheusCache<String, Entry>.self)
     row(LHDCache<String, Entry>.self)
     row(RandomCache<String, Entry>.self)
+    row(RandomTwoCache<String, Entry>.self)
+    row(RandomLRUCache<String, Entry>.self)
+    row(HyperbolicCache<String, Entry>.self)
 }
 
 /// The value of the purge measures: a class, as an app's images are.

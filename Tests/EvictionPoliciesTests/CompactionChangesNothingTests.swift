@@ -130,6 +130,14 @@ struct CompactionChangesNothingTests {
         check(try LeCaRCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try LHDCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        // The random family: a draw takes a chain's slots in slot order (from the key index) or
+        // in filing order (a table of its own), both kept by a compaction.
+        check(try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        check(try RandomTwoCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        check(try RandomLRUCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)", "n-samples": "4"]),
+              capacity: c, seed: seed)
+        check(try HyperbolicCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        check(try BeladySizeCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
     }
 
     /// Cacheus keeps the keys it evicted (H) in its arena, and a removal leaves them there, so a

@@ -48,7 +48,7 @@ import TestSupport
 
     /// libCacheSim's table with chains by top bits: a draw picks random chains until one is
     /// non-empty (halving after more than 32 empty ones), then a random position of the chain in
-    /// increasing slot order; the chains double before an insert finds more than two residents
+    /// increasing order of the hashes' high 32 bits (slot order among equals); the chains double before an insert finds more than two residents
     /// per chain.
     struct Model {
         var bits: Int
@@ -57,7 +57,11 @@ import TestSupport
         var chains: Int { 1 << bits }
 
         func chain(_ hash: UInt64) -> UInt64 { bits == 0 ? 0 : hash >> UInt64(64 - bits) }
-        func members(_ chain: UInt64) -> [Int32] { hashes.filter { self.chain($0.value) == chain }.map(\.key).sorted() }
+        /// The chain's slots in the draw's order: by their hash's high 32 bits, then by number.
+        func members(_ chain: UInt64) -> [Int32] {
+            hashes.filter { self.chain($0.value) == chain }
+                .sorted { ($0.value >> 32, $0.key) < ($1.value >> 32, $1.key) }.map(\.key)
+        }
 
         mutating func insert(_ slot: Int32, hash: UInt64) {
             if count > chains * 2 { bits += 1 }
@@ -125,9 +129,10 @@ import TestSupport
         #expect(sizes.count >= 4)
     }
 
-    @Test("hand-worked: one chain of three slots draws them in slot order by position; the last removal empties it")
+    @Test("hand-worked: one chain of three slots draws them in hash order (slot order among equal high bits) by position; the last removal empties it")
     func oneChain() throws {
-        // One chain (2^0): every resident is in it, drawn by position modulo 3 among 4, 9, 12.
+        // One chain (2^0): every resident is in it, drawn by position modulo 3 among 4 and 12
+        // (high hash bits 0, so in slot order) and then 9 (high bits 0x8000_0000).
         var sample = _IndexedSample(chains: 1)
         var index = SlotIndex()
         for (slot, hash) in [(Int32(12), UInt64(7)), (9, 1 << 63), (4, 99)] {
@@ -137,7 +142,7 @@ import TestSupport
         var generator = SeededGenerator(seed: 3), reference = generator
         _ = reference.next()   // the chain
         let position = reference.next()
-        #expect(sample.draw(index: index, using: &generator) == [Int32(4), 9, 12][Int(position % 3)])
+        #expect(sample.draw(index: index, using: &generator) == [Int32(4), 12, 9][Int(position % 3)])
         for (slot, hash) in [(Int32(12), UInt64(7)), (9, 1 << 63)] {
             sample.remove(slot, hash: hash, index: index)
             index.remove(hash: hash, slot: slot)

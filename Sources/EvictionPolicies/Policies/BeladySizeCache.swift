@@ -141,3 +141,11 @@ public struct BeladySizeCache<Key: Hashable, Value>: _SampledPolicy {
         }
     }
 }
+
+extension BeladySizeCache: SlotRelocatingPolicy {
+    /// Renumbers the residents' draws and moves each moved slot's next request after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        _relocateResidents(relocation)
+        nextRequest.relocate(relocation)
+    }
+}

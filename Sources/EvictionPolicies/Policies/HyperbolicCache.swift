@@ -119,3 +119,11 @@ struct _HyperbolicRate: Comparable {
 
     @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs.score == rhs.score }
 }
+
+extension HyperbolicCache: SlotRelocatingPolicy {
+    /// Renumbers the residents' draws and moves each moved slot's rate after a compaction.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        _relocateResidents(relocation)
+        rates.relocate(relocation)
+    }
+}

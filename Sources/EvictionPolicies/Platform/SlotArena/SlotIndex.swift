@@ -87,6 +87,13 @@ public struct SlotIndex: Sendable {
     ///   when the groups are no smaller than a few buckets' worth of entries.
     @inlinable @inline(__always)
     public func forEachSlot(topBits bits: Int, equalTo group: UInt64, _ body: (Int32) -> Void) {
+        forEachSlotAndHashHigh(topBits: bits, equalTo: group) { slot, _ in body(slot) }
+    }
+
+    /// ``forEachSlot(topBits:equalTo:_:)`` with the high 32 bits of each slot's hash, which
+    /// order the group's slots by hash rather than by slot number.
+    @inlinable @inline(__always)
+    public func forEachSlotAndHashHigh(topBits bits: Int, equalTo group: UInt64, _ body: (Int32, UInt32) -> Void) {
         let (first, last) = homes(topBits: bits, group: group)
         let groupShift = UInt64(truncatingIfNeeded: 64 - bits)
         let mask = self.mask
@@ -98,7 +105,7 @@ public struct SlotIndex: Sendable {
                 if bucket == 0 {
                     if position >= last { return }
                 } else if bucket >> groupShift == group {
-                    body(Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1)
+                    body(Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1, UInt32(truncatingIfNeeded: bucket >> 32))
                 }
                 position += 1
             }

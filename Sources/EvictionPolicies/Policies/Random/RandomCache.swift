@@ -47,3 +47,8 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
+
+extension RandomCache: SlotRelocatingPolicy {
+    /// Renumbers the residents' draws after a compaction; the draws stay the same.
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { _relocateResidents(relocation) }
+}

@@ -46,3 +46,5 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
+
+extension RandomLRUCache: SlotRelocatingPolicy {}

@@ -44,3 +44,5 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
+
+extension RandomTwoCache: SlotRelocatingPolicy {}

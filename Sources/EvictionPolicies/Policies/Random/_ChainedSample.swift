@@ -164,6 +164,20 @@ public struct _ChainedSample: _SampleTable {
         return slot
     }
 
+    /// Renumbers the chains' slots after the arena compacted; each chain keeps its order, so the
+    /// draws stay the same. O(n) in the buckets and slots.
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        for i in buckets.indices {
+            buckets[i].head = relocation[buckets[i].head]
+            buckets[i].second = relocation[buckets[i].second]
+        }
+        links.relocate(relocation)
+        links.storage.withUnsafeMutableBufferPointer { links in
+            for i in links.indices { links[i].next = relocation[links[i].next] }
+        }
+    }
+
     /// Refiles every slot in a table of `buckets` buckets, each old chain walked from its head.
     // Out of line: it runs a few times per run, and inlined it would bloat every draw.
     @inline(never) @usableFromInline

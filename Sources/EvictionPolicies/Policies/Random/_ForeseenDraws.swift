@@ -74,6 +74,15 @@ public struct _ForeseenDraws {
         self = _ForeseenDraws()
     }
 
+    /// Renumbers the picks after the arena compacted.
+    @inlinable
+    mutating func relocatePicks(_ relocation: SlotRelocation) {
+        draws.0.slot = relocation[draws.0.slot]
+        draws.1.slot = relocation[draws.1.slot]
+        draws.2.slot = relocation[draws.2.slot]
+        draws.3.slot = relocation[draws.3.slot]
+    }
+
     /// Forgets the picks made in `chain`, whose residents change; the draws still take that
     /// chain, and pick again.
     @inlinable @inline(__always)

@@ -14,9 +14,12 @@
 ///
 /// The chain count follows libCacheSim's: 2^16 chains at first (Random's `hashpower - 8`),
 /// doubled when there are more than two residents per chain, halved each time a draw has missed
-/// more than 32 empty chains. Within a chain, the draw takes the slots in increasing slot
-/// number, a fixed order, so a draw depends only on the residents' hashes and the random
-/// numbers; libCacheSim's order (newest first) gives each position the same chance.
+/// more than 32 empty chains. Within a chain, the draw takes the slots in increasing order of
+/// their hashes' high 32 bits, a fixed order, so a draw depends only on the residents' hashes and
+/// the random numbers, not on which slots they were given (a compaction renumbers them);
+/// libCacheSim's order (newest first) gives each position the same chance. Two residents of a
+/// chain whose hashes share their high 32 bits (about n²/2^33 pairs among n residents of
+/// random hashes) are taken in slot order, the one case where slot numbers matter.
 ///
 /// A draw skips empty chains and a removal learns whether its chain empties from the chain's
 /// length (a byte, 64 KB at 2^16 chains), not by reading the chain; and the look-ahead keeps the pick it made for the draw
@@ -184,41 +187,57 @@ public struct _IndexedSample: _SampleTable {
         Int(UInt32(truncatingIfNeeded: generator.next()) & UInt32(truncatingIfNeeded: chains - 1))
     }
 
-    /// The `position % n`-th smallest of the n slots of `chain`, which must hold one. Up to 16
-    /// slots are sorted on the stack; a longer chain (a key type with a weak hash) is read again
-    /// into an array.
+    /// The `position % n`-th of the n slots of `chain`, which must hold one, in the order of their
+    /// hashes' high 32 bits (then of slot numbers). Up to 16 slots are sorted on the stack; a
+    /// longer chain (a key type with a weak hash) is read again into an array.
     @inlinable @inline(__always)
     static func pick(_ position: UInt64, index: borrowing SlotIndex, bits: Int, chain: UInt64) -> Int32 {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { buffer -> Int32 in
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { buffer -> Int32 in
             var n = 0
-            index.forEachSlot(topBits: bits, equalTo: chain) { slot in
-                if n < 16 { buffer[n] = slot }
+            index.forEachSlotAndHashHigh(topBits: bits, equalTo: chain) { slot, high in
+                if n < 16 { buffer[n] = _orderKey(slot, high) }
                 n += 1
             }
-            if n <= 1 { return n == 1 ? buffer[0] : -1 }
+            if n <= 1 { return n == 1 ? _slot(buffer[0]) : -1 }
             let k = Int(truncatingIfNeeded: n & (n - 1) == 0 ? position & UInt64(n - 1) : position % UInt64(n))
             if n > 16 { return _pickLong(k, index: index, bits: bits, chain: chain) }
-            let slots = UnsafeMutableBufferPointer(rebasing: buffer[..<n])
+            let keys = UnsafeMutableBufferPointer(rebasing: buffer[..<n])
             // Insertion sort: chains hold one to a few slots.
             for i in 1..<n {
-                let slot = slots[i]
+                let key = keys[i]
                 var j = i
-                while j > 0 && slots[j - 1] > slot {
-                    slots[j] = slots[j - 1]
+                while j > 0 && keys[j - 1] > key {
+                    keys[j] = keys[j - 1]
                     j -= 1
                 }
-                slots[j] = slot
+                keys[j] = key
             }
-            return slots[k]
+            return _slot(keys[k])
         }
     }
 
-    /// The `k`-th smallest slot of a chain of more than 16.
+    /// A slot's place in its chain's order: its hash's high 32 bits, then its number.
+    @inlinable @inline(__always)
+    static func _orderKey(_ slot: Int32, _ high: UInt32) -> UInt64 { UInt64(high) << 32 | UInt64(UInt32(bitPattern: slot)) }
+
+    /// The slot of an order key.
+    @inlinable @inline(__always)
+    static func _slot(_ key: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: key)) }
+
+    /// The `k`-th slot, in the draw's order, of a chain of more than 16.
     @inline(never) @usableFromInline
     static func _pickLong(_ k: Int, index: borrowing SlotIndex, bits: Int, chain: UInt64) -> Int32 {
-        var slots: [Int32] = []
-        index.forEachSlot(topBits: bits, equalTo: chain) { slots.append($0) }
-        return slots.sorted()[k]
+        var keys: [UInt64] = []
+        index.forEachSlotAndHashHigh(topBits: bits, equalTo: chain) { keys.append(_orderKey($0, $1)) }
+        return _slot(keys.sorted()[k])
+    }
+
+    /// Renumbers the slots the look-ahead picked. The chains and their lengths follow the hashes,
+    /// which do not move, and a chain's slots keep their order through a compaction (see
+    /// ``SlotRelocation``), so every foreseen draw stays as it was. O(1).
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        foreseen.relocatePicks(relocation)
     }
 
     /// Recounts the non-empty chains for 2^`bits` chains from the slots filed in `index`.

@@ -56,6 +56,13 @@ extension _SampledRecencyPolicy {
 
     @inlinable public mutating func didHit(_ slot: Int32) { recency.touch(slot) }
 
+    /// Renumbers the residents' draws and moves each moved slot's last access after a compaction
+    /// (``SlotRelocatingPolicy``).
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
+        _relocateResidents(relocation)
+        recency.lastAccess.relocate(relocation)
+    }
+
     @inlinable public mutating func didInsert(_ slot: Int32) {
         recency.touch(slot)
         _sample(slot)

@@ -18,6 +18,8 @@ public protocol _SampleTable {
     /// with the generator as it is then. The table may start loading what later draws need, and
     /// keep what it foresaw for them.
     mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
+    /// Renumbers the slots the table keeps after the arena compacted; the draws stay the same.
+    mutating func relocate(_ relocation: SlotRelocation)
 }
 
 /// What every sampling policy keeps of its residents (Random, RandomTwo, RandomLRU, Hyperbolic,
@@ -140,6 +142,13 @@ extension _SampledPolicy {
             }
             return best
         }
+    }
+
+    /// Renumbers the slots the residents' table keeps after the arena compacted. The draws do not
+    /// change: a chain keeps its slots in the order it had (the compaction keeps the slots'
+    /// order; see ``SlotRelocation``). The policy renumbers its own scores beside it.
+    @inlinable public mutating func _relocateResidents(_ relocation: SlotRelocation) {
+        residents.sample.relocate(relocation)
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {

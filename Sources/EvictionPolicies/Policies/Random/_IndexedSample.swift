@@ -232,9 +232,9 @@ public struct _IndexedSample: _SampleTable {
         return _slot(keys.sorted()[k])
     }
 
-    /// Renumbers the slots the look-ahead picked. The chains and their lengths follow the hashes,
-    /// which do not move, and a chain's slots keep their order through a compaction (see
-    /// ``SlotRelocation``), so every foreseen draw stays as it was. O(1).
+    /// Renumbers the slots the look-ahead picked. The chains, their lengths and the order of a
+    /// chain's slots follow the hashes, which a compaction does not change, so every foreseen
+    /// draw stays as it was. O(1).
     @inlinable
     public mutating func relocate(_ relocation: SlotRelocation) {
         foreseen.relocatePicks(relocation)

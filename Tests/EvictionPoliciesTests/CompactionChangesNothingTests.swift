@@ -134,6 +134,14 @@ struct CompactionChangesNothingTests {
         // in filing order (a table of its own), both kept by a compaction.
         check(try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try RandomTwoCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
+        // With the look-ahead on at this size (it starts at thousands of residents), so that its
+        // foreseen picks go through compactions too.
+        var random = try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"])
+        random.residents.sample.lookAheadResidents = 0
+        check(random, capacity: c, seed: seed)
+        var randomTwo = try RandomTwoCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"])
+        randomTwo.residents.sample.lookAheadResidents = 0
+        check(randomTwo, capacity: c, seed: seed)
         check(try RandomLRUCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)", "n-samples": "4"]),
               capacity: c, seed: seed)
         check(try HyperbolicCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)

@@ -85,6 +85,7 @@ import TestSupport
     func matchesModel(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         var residents = try _SampledResidents<_IndexedSample>(options: PolicyOptions(["seed": String(seed)]), buckets: 4)
+        residents.sample.lookAheadResidents = 0
         var index = SlotIndex()
         var model = Model(bits: 2)
         var modelDraws = SeededGenerator(seed: seed)
@@ -157,6 +158,7 @@ import TestSupport
     func lookAheadForesees(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         var sample = _IndexedSample(chains: 1 << 10)
+        sample.lookAheadResidents = 0
         var index = SlotIndex()
         var hashes: [Int32: UInt64] = [:]
         for slot in Int32(0)..<3_000 {
@@ -185,6 +187,85 @@ import TestSupport
         #expect(foreseen > 400)
     }
 
+    @Test("below its resident threshold the look-ahead foresees nothing, and the draws are the same either way")
+    func lookAheadThreshold() {
+        var random = SeededRandom(seed: 9)
+        var index = SlotIndex()
+        var plain = _IndexedSample(chains: 1 << 10), looking = plain
+        looking.lookAheadResidents = 0
+        var hashes: [Int32: UInt64] = [:]
+        for slot in Int32(0)..<1_000 {
+            let hash = random.next()
+            hashes[slot] = hash
+            index.insert(hash: hash, slot: slot)
+            plain.insert(slot, hash: hash, index: index)
+            looking.insert(slot, hash: hash, index: index)
+        }
+        var plainGenerator = SeededGenerator(seed: 9), lookingGenerator = plainGenerator
+        var foreseen = 0
+        for _ in 0..<300 {
+            #expect(plain.lookAhead(index: index, generator: plainGenerator) == -1)
+            if looking.lookAhead(index: index, generator: lookingGenerator) >= 0 { foreseen += 1 }
+            let drawn = plain.draw(index: index, using: &plainGenerator)
+            #expect(looking.draw(index: index, using: &lookingGenerator) == drawn)
+            if let hash = hashes.removeValue(forKey: drawn) {
+                plain.remove(drawn, hash: hash, index: index)
+                looking.remove(drawn, hash: hash, index: index)
+                index.remove(hash: hash, slot: drawn)
+            }
+        }
+        #expect(foreseen > 250)
+    }
+
+    @Test("the look-ahead's picks follow a compaction: the draws after it are those of a sample that foresaw nothing",
+          arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func picksFollowCompaction(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var index = SlotIndex()
+        var sample = _IndexedSample(chains: 1 << 6)
+        sample.lookAheadResidents = 0
+        var hashes: [Int32: UInt64] = [:]
+        let slots = 400
+        for slot in Int32(0)..<Int32(slots) {
+            let hash = random.next()
+            hashes[slot] = hash
+            index.insert(hash: hash, slot: slot)
+            sample.insert(slot, hash: hash, index: index)
+        }
+        var generator = SeededGenerator(seed: seed)
+        // Draws with the look-ahead, so that the next draws hold picks.
+        for _ in 0..<3 {
+            _ = sample.draw(index: index, using: &generator)
+            _ = sample.lookAhead(index: index, generator: generator)
+        }
+        let picked = (0..<sample.foreseen.count).compactMap { sample.foreseen[$0].slot >= 0 ? sample.foreseen[$0].slot : nil }
+        #expect(!picked.isEmpty, "the look-ahead picked nothing")
+        let pickedChains = Set((0..<sample.foreseen.count).map { sample.foreseen[$0].chain })
+        // Free three quarters of the slots, none in a chain a foreseen draw takes (which would
+        // drop its pick), so that the picked slots move.
+        var free = [Bool](repeating: false, count: slots)
+        for slot in Int32(0)..<Int32(slots) where slot % 4 != 3 && !pickedChains.contains(sample.chain(hashes[slot] ?? 0)) {
+            let hash = hashes.removeValue(forKey: slot) ?? 0
+            sample.remove(slot, hash: hash, index: index)
+            index.remove(hash: hash, slot: slot)
+            free[Int(slot)] = true
+        }
+        let relocation = SlotRelocation(compacting: slots, keeping: hashes.count) { free[$0] }
+        #expect(picked.contains { relocation[$0] != $0 }, "no picked slot moved")
+        index.relocate(relocation)
+        sample.relocate(relocation)
+        var blind = sample
+        blind.foreseen.removeAll()
+        blind.resync = true
+        blind.lookAheadResidents = .max
+        var blindGenerator = generator
+        for _ in 0..<6 {
+            let drawn = sample.draw(index: index, using: &generator)
+            #expect(drawn == blind.draw(index: index, using: &blindGenerator))
+            _ = sample.lookAhead(index: index, generator: generator)
+        }
+    }
+
     @Test("a chain longer than the stack buffer (a constant hash) is drawn from all of its slots")
     func longChain() {
         var sample = _IndexedSample(chains: 1 << 16)
@@ -202,6 +283,7 @@ import TestSupport
     @Test("a chain of more than 255 residents (past its byte count) empties exactly when its last one leaves")
     func chainPastItsCount() {
         var sample = _IndexedSample(chains: 1 << 16)
+        sample.lookAheadResidents = 0
         var index = SlotIndex()
         // Two hashes in one chain at any chain count (the same top 32 bits), one in another.
         let hashes: [UInt64] = [0xABCD_1234_0000_0001, 0xABCD_1234_0000_0002]

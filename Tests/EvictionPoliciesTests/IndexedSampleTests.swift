@@ -154,19 +154,26 @@ import TestSupport
         #expect(!sample.isOccupied(0) && sample.residentCount == 0)
     }
 
-    @Test("the look-ahead names the slot the draw after next takes while the residents stay the same", arguments: [7, 8])
-    func lookAheadForesees(seed: UInt64) {
+    /// `count` slots with random hashes, filed in an index and in a sample of `chains` chains
+    /// whose look-ahead runs at any size.
+    static func filled(_ count: Int, chains: Int, seed: UInt64) -> (index: SlotIndex, sample: _IndexedSample, hashes: [Int32: UInt64]) {
         var random = SeededRandom(seed: seed)
-        var sample = _IndexedSample(chains: 1 << 10)
-        sample.lookAheadResidents = 0
         var index = SlotIndex()
+        var sample = _IndexedSample(chains: chains)
+        sample.lookAheadResidents = 0
         var hashes: [Int32: UInt64] = [:]
-        for slot in Int32(0)..<3_000 {
+        for slot in Int32(0)..<Int32(count) {
             let hash = random.next()
             hashes[slot] = hash
             index.insert(hash: hash, slot: slot)
             sample.insert(slot, hash: hash, index: index)
         }
+        return (index, sample, hashes)
+    }
+
+    @Test("the look-ahead names the slot the draw after next takes while the residents stay the same", arguments: [7, 8])
+    func lookAheadForesees(seed: UInt64) {
+        var (index, sample, hashes) = Self.filled(3_000, chains: 1 << 10, seed: seed)
         var generator = SeededGenerator(seed: seed)
         var foreseen = 0
         for step in 0..<500 {
@@ -189,18 +196,9 @@ import TestSupport
 
     @Test("below its resident threshold the look-ahead foresees nothing, and the draws are the same either way")
     func lookAheadThreshold() {
-        var random = SeededRandom(seed: 9)
-        var index = SlotIndex()
-        var plain = _IndexedSample(chains: 1 << 10), looking = plain
-        looking.lookAheadResidents = 0
-        var hashes: [Int32: UInt64] = [:]
-        for slot in Int32(0)..<1_000 {
-            let hash = random.next()
-            hashes[slot] = hash
-            index.insert(hash: hash, slot: slot)
-            plain.insert(slot, hash: hash, index: index)
-            looking.insert(slot, hash: hash, index: index)
-        }
+        var (index, looking, hashes) = Self.filled(1_000, chains: 1 << 10, seed: 9)
+        var plain = looking
+        plain.lookAheadResidents = _IndexedSample().lookAheadResidents   // the default, above 1,000
         var plainGenerator = SeededGenerator(seed: 9), lookingGenerator = plainGenerator
         var foreseen = 0
         for _ in 0..<300 {
@@ -220,18 +218,8 @@ import TestSupport
     @Test("the look-ahead's picks follow a compaction: the draws after it are those of a sample that foresaw nothing",
           arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func picksFollowCompaction(seed: UInt64) {
-        var random = SeededRandom(seed: seed)
-        var index = SlotIndex()
-        var sample = _IndexedSample(chains: 1 << 6)
-        sample.lookAheadResidents = 0
-        var hashes: [Int32: UInt64] = [:]
         let slots = 400
-        for slot in Int32(0)..<Int32(slots) {
-            let hash = random.next()
-            hashes[slot] = hash
-            index.insert(hash: hash, slot: slot)
-            sample.insert(slot, hash: hash, index: index)
-        }
+        var (index, sample, hashes) = Self.filled(slots, chains: 1 << 6, seed: seed)
         var generator = SeededGenerator(seed: seed)
         // Draws with the look-ahead, so that the next draws hold picks.
         for _ in 0..<3 {

@@ -2,9 +2,9 @@ extension SlotArena {
     /// Gives back all the storage a large purge freed, renumbering slots: when fewer than a
     /// quarter of the slots are in use, the slots in use close up in their order (each takes as
     /// its number how many are below it; see ``SlotRelocation``), the arena and its index shrink
-    /// to fit, and the free list is empty. The arena's own links (``next(_:)``, ``prev(_:)``) follow; every other slot
-    /// number the caller keeps must be renumbered with the returned ``SlotRelocation`` before
-    /// it is used again (``SlotRelocatingPolicy`` does this for a policy).
+    /// to fit, and the free list is empty. The arena's own links (``next(_:)``, ``prev(_:)``)
+    /// follow; every other slot number the caller keeps must be renumbered with the returned
+    /// ``SlotRelocation`` before it is used again (``SlotRelocatingPolicy`` does this for a policy).
     ///
     /// Call it where the caller holds no slot number it cannot renumber: at the end of a trim
     /// or a removal. Where nothing may move, ``shrinkIfSparse()`` gives back only the free

@@ -13,7 +13,7 @@
 /// inserted. The draws come from a generator seeded by the `seed` option.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(`n-samples`) expected.
-public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
+public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy, SlotRelocatingPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "randomlru", reproduces: "sampled LRU as libCacheSim 0.3.5 RandomLRU.c",
@@ -46,5 +46,3 @@ public struct RandomLRUCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_ChainedSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
-
-extension RandomLRUCache: SlotRelocatingPolicy {}

@@ -14,7 +14,7 @@
 /// seeded by the `seed` option, so a run is reproducible.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; each eviction is O(1) expected.
-public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
+public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy, SlotRelocatingPolicy {
     public static var descriptor: PolicyDescriptor {
         PolicyDescriptor(
             name: "randomtwo", reproduces: "RandomTwo (libCacheSim 0.3.5 RandomTwo.c)",
@@ -44,5 +44,3 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy {
         _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
-
-extension RandomTwoCache: SlotRelocatingPolicy {}

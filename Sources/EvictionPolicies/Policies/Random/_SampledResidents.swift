@@ -145,8 +145,8 @@ extension _SampledPolicy {
     }
 
     /// Renumbers the slots the residents' table keeps after the arena compacted. The draws do not
-    /// change: a chain keeps its slots in the order it had (the compaction keeps the slots'
-    /// order; see ``SlotRelocation``). The policy renumbers its own scores beside it.
+    /// change: a chain orders its slots by hash (``_IndexedSample``) or by filing
+    /// (``_ChainedSample``), never by slot number. The policy renumbers its own scores beside it.
     @inlinable public mutating func _relocateResidents(_ relocation: SlotRelocation) {
         residents.sample.relocate(relocation)
     }

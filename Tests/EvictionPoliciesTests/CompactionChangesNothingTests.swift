@@ -130,8 +130,8 @@ struct CompactionChangesNothingTests {
         check(try LeCaRCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try LHDCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
-        // The random family: a draw takes a chain's slots in slot order (from the key index) or
-        // in filing order (a table of its own), both kept by a compaction.
+        // The random family: a draw takes a chain's slots in hash order (from the key index) or
+        // in filing order (a table of its own), neither of which a compaction changes.
         check(try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try RandomTwoCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         // With the look-ahead on at this size (it starts at thousands of residents), so that its

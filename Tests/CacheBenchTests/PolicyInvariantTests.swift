@@ -19,17 +19,61 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
     var name: String
     var limits: LimitCheck
     var run: @Sendable (UInt64) throws -> Void
+    /// Replays a seeded random trace through ``Replayer`` with key hints ahead and without;
+    /// returns both runs' counters, which must be equal.
+    var replayWithAndWithoutHints: @Sendable (UInt64) throws -> (hinted: ReplayCounters, plain: ReplayCounters)
     var testDescription: String { name }
 
     /// - Parameter expiresInPlace: a resident entry may be a miss without being evicted
     ///   (Kingfisher's expired objects stay until its sweep; the miss stores a new one over them).
     static func of<P: EvictionPolicy & SendableMetatype>(_ type: P.Type, limits: LimitCheck, expiresInPlace: Bool = false)
         -> InvariantSubject where P.Key == UInt64, P.Value == Void {
-        InvariantSubject(name: P.descriptor.name, limits: limits) { seed in
+        InvariantSubject(name: P.descriptor.name, limits: limits, run: { seed in
             var run = try InvariantRun<P>(seed: seed, limits: limits)
             run.expiresInPlace = expiresInPlace
             try run.run()
+        }, replayWithAndWithoutHints: { seed in
+            let trace = hintTrace(seed: seed)
+            return (try replay(P.self, trace, prefetchResidents: 0), try replay(P.self, trace, prefetchResidents: .max))
+        })
+    }
+
+    /// 2·10^4 requests over 3,000 keys of 1–2,000 bytes in batches of 1,000: a tenth of them
+    /// sets and deletes, one in a hundred a memory warning or a move to the background (the disk
+    /// caches' trims), time moving a second every 50 requests (timers and age limits act).
+    /// Each request knows its next access (Belady's and BeladySize's future).
+    static func hintTrace(seed: UInt64) -> [[Request]] {
+        var rng = SeededRandom(seed: seed)
+        var batches = (0..<20).map { batch in
+            (0..<1_000).map { i in
+                let operation: Operation = switch Int.random(in: 0..<200, using: &rng) {
+                case 0..<10: .set
+                case 10..<20: .delete
+                case 20: .memoryWarning
+                case 21: .background
+                default: .get
+                }
+                return Request(time: Double((batch * 1_000 + i) / 50), key: UInt64.random(in: 0..<3_000, using: &rng),
+                               size: Int.random(in: 1...2_000, using: &rng), operation: operation)
+            }
         }
+        var next: [UInt64: Int64] = [:]
+        for row in (0..<20_000).reversed() {
+            let (b, i) = row.quotientAndRemainder(dividingBy: 1_000)
+            batches[b][i].nextAccess = next[batches[b][i].key] ?? .max
+            next[batches[b][i].key] = Int64(row + 1)
+        }
+        return batches
+    }
+
+    /// The counters of `trace` replayed into a 1 MB `P`, hinting keys ahead only while the cache
+    /// holds at least `prefetchResidents` entries.
+    static func replay<P: EvictionPolicy>(_ type: P.Type, _ trace: [[Request]], prefetchResidents: Int) throws -> ReplayCounters
+        where P.Key == UInt64, P.Value == Void {
+        var replayer = try Replayer<P>(limits: CacheLimits(capacity: 1_000_000), options: PolicyOptions(), ignoreSize: false)
+        replayer.prefetchResidents = prefetchResidents
+        for batch in trace { replayer.apply(batch) }
+        return replayer.counters
     }
 
     /// Every registered policy; a test below fails when one is missing.
@@ -255,5 +299,14 @@ struct PolicyInvariantTests {
     @Test("totals, single reporting of evictions, and limits", arguments: InvariantSubject.all)
     func invariants(_ subject: InvariantSubject) throws {
         try subject.run(2026)
+    }
+
+    /// A replay hints each key to the policy before its turn once the cache is large enough
+    /// (``Replayer/prefetchResidents``); a hint must change nothing a replay counts.
+    @Test("key hints ahead change no count of a replay", arguments: InvariantSubject.all)
+    func hintsChangeNothing(_ subject: InvariantSubject) throws {
+        let (hinted, plain) = try subject.replayWithAndWithoutHints(7)
+        #expect(hinted == plain)
+        #expect(plain.hits > 0 && plain.hits < plain.requests, "the trace must hit and miss: \(plain)")
     }
 }

@@ -59,11 +59,14 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
         }
     }
 
+    /// The default ``prefetchResidents``, 16,384 entries.
+    ///
     /// Measured on the 10M-request Zipf trace of `Scripts/bench` (objects of 100 B to 10 KB),
     /// replay seconds without hints against with them: FIFO 0.71 against 0.92 and LRU 0.70
     /// against 0.87 at 16 MiB (about 3,300 residents), FIFO 0.89 against 0.97 and Random 1.41
-    /// against 1.77 at 1 MiB; level at 64 MiB (13,000); hints ahead from 128 MiB (26,000) on,
-    /// and twice as fast at 4 GiB (760,000).
+    /// against 1.77 at 1 MiB; about level at 64 MiB (13,000); either way from run to run at
+    /// 128 and 256 MiB (26,000 and 53,000); twice as fast with hints at 4 GiB (760,000). See
+    /// `results/replay-hints-2026-12-01-s42.md`.
     public static var defaultPrefetchResidents: Int { 16_384 }
 
     @usableFromInline static var indexDistance: Int { 16 }

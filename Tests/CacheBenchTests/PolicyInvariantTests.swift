@@ -33,7 +33,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
             run.expiresInPlace = expiresInPlace
             try run.run()
         }, replayWithAndWithoutHints: { seed in
-            let trace = hintTrace(seed: seed)
+            let trace = try hintTrace(seed: seed)
             return (try replay(P.self, trace, prefetchResidents: 0), try replay(P.self, trace, prefetchResidents: .max))
         })
     }
@@ -41,29 +41,25 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
     /// 2·10^4 requests over 3,000 keys of 1–2,000 bytes in batches of 1,000: a tenth of them
     /// sets and deletes, one in a hundred a memory warning or a move to the background (the disk
     /// caches' trims), time moving a second every 50 requests (timers and age limits act).
-    /// Each request knows its next access (Belady's and BeladySize's future).
-    static func hintTrace(seed: UInt64) -> [[Request]] {
+    /// Each request carries its next access as the engine computes it (``NextAccessTable``), for
+    /// Belady and BeladySize.
+    static func hintTrace(seed: UInt64) throws -> [[Request]] {
         var rng = SeededRandom(seed: seed)
-        var batches = (0..<20).map { batch in
-            (0..<1_000).map { i in
-                let operation: Operation = switch Int.random(in: 0..<200, using: &rng) {
-                case 0..<10: .set
-                case 10..<20: .delete
-                case 20: .memoryWarning
-                case 21: .background
-                default: .get
-                }
-                return Request(time: Double((batch * 1_000 + i) / 50), key: UInt64.random(in: 0..<3_000, using: &rng),
-                               size: Int.random(in: 1...2_000, using: &rng), operation: operation)
+        var rows = (0..<20_000).map { row in
+            let operation: Operation = switch Int.random(in: 0..<200, using: &rng) {
+            case 0..<10: .set
+            case 10..<20: .delete
+            case 20: .memoryWarning
+            case 21: .background
+            default: .get
             }
+            return Request(time: Double(row / 50), key: UInt64.random(in: 0..<3_000, using: &rng),
+                           size: Int.random(in: 1...2_000, using: &rng), operation: operation)
         }
-        var next: [UInt64: Int64] = [:]
-        for row in (0..<20_000).reversed() {
-            let (b, i) = row.quotientAndRemainder(dividingBy: 1_000)
-            batches[b][i].nextAccess = next[batches[b][i].key] ?? .max
-            next[batches[b][i].key] = Int64(row + 1)
-        }
-        return batches
+        var reader = ArrayTraceReader(rows)
+        let next = try NextAccessTable.build(from: &reader).next
+        for row in rows.indices { rows[row].nextAccess = next[row] }
+        return stride(from: 0, to: rows.count, by: 1_000).map { Array(rows[$0..<$0 + 1_000]) }
     }
 
     /// The counters of `trace` replayed into a 1 MB `P`, hinting keys ahead only while the cache

@@ -130,6 +130,8 @@ func naming(_ program: String, in help: String) -> String {
 func run(_ words: [String], registry: PolicyRegistry, program: String = "cachebench") -> Int32 {
     let usage = usageText(program: program)
     guard let first = words.first else { return usageError(usage) }
+    // `--help replay`, as git's `--help log`: the command's help, as `help replay` gives it.
+    if (first == "--help" || first == "-h") && words.count > 1 { return run(["help"] + words.dropFirst(), registry: registry, program: program) }
     if first == "--help" || first == "-h" { return printHelp(usage) }
     if first == "help" {
         // `help COMMAND` takes nothing after the command, as no command takes a stray word.

@@ -198,6 +198,18 @@ struct CommandLineTests {
         }
     }
 
+    @Test("--help COMMAND prints the command's help, as help COMMAND does")
+    func helpBeforeTheCommand() throws {
+        for (spelling, command) in [("--help", "replay"), ("-h", "compare"), ("--help", "generate")] {
+            let result = try CLI.run([spelling, command])
+            let expected = try CLI.run(["help", command])
+            #expect(result.status == 0 && result.stdout == expected.stdout, "\(spelling) \(command)")
+            #expect(result.stdout.hasPrefix("USAGE: cachebench \(command) "), "\(spelling) \(command)")
+        }
+        let stray = try CLI.run(["--help", "replay", "extra"])
+        #expect(stray.status == 2 && stray.stdout.isEmpty)
+    }
+
     /// Each command's help lists its options, --help among them, and its exit codes.
     @Test("every command's help has its options and its exit status",
           arguments: ["replay", "compare", "mrc", "sweep", "sweep-report", "merge", "analyze", "convert", "generate", "policies"])

@@ -9,8 +9,8 @@ enum CompareCommand {
     Runs every policy at every capacity from one read of the trace (each decoded batch is fed
     to every run, on all cores), with results identical to separate 'replay' runs. LRU at
     several capacities comes from one exact stack-distance pass when the trace allows it (a
-    trace file without size changes in byte mode or deletes of requested keys; otherwise, and
-    on standard input, LRU is simulated at each capacity).
+    trace without size changes in byte mode or deletes of requested keys, standard input
+    included; otherwise LRU is simulated at each capacity).
 
     ARGUMENTS:
       TRACE                   A trace file, or - for standard input (read once; a temporary copy
@@ -42,6 +42,7 @@ enum CompareCommand {
                               with its hits): policy (default: the reaction alone; research
                               policies ignore events), remove-all (Cache's default), ignore,
                               or trim:F (keep the fraction F, e.g. trim:0.5 or trim:50%).
+                              Not with --tier or --admission.
       --tier memory=A,disk=B  Also run a two-level cache (repeatable; --policies may then be
                               omitted), at each capacity, which is the memory tier's: a get asks
                               A, then B; a disk hit is copied into memory; a miss is stored in

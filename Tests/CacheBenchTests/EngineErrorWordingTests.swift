@@ -74,7 +74,7 @@ struct EngineErrorWordingTests {
         let messages = Self.engineErrors().map(\.commandLine)
         for expected in [
             "--alpha 30: expected a number from 0.0 to 20.0",
-            "--requests -1: must not be negative",
+            "--requests -1: must be at least 1",
             "--max-size 1 is below --min-size 5",
             "--hot-weight, --loop-weight and --scan-weight cannot all be 0",
             "--set-ratio and --delete-ratio add up to more than 1",

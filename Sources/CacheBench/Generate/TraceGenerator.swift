@@ -133,7 +133,8 @@ public enum TraceGeneration {
             throw .generator(.parameterNotTaken(name, kind: G.kind, taken: known.sorted()))
         }
         let count = requests ?? G.defaultRequests
-        guard count >= 0 else { throw .generator(.invalidValue(InvalidValueError("requests", String(count), expected: "must not be negative"))) }
+        // At least one: a trace of no rows is one that every other command refuses.
+        guard count >= 1 else { throw .generator(.invalidValue(InvalidValueError("requests", String(count), expected: "must be at least 1"))) }
         var generator: G
         do { generator = try G(seed: seed, requests: count, options: options) } catch { throw .generator(error) }
         var sink = try _CSVSink(path: output)

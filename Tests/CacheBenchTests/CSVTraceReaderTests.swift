@@ -192,6 +192,9 @@ struct CSVTraceReaderTests {
         ("timestamp,key,size,op\n1,2,3,fly\n", 2, "unknown operation"),
         ("timestamp,key,size\n1,2,99999999999999999\n", 2, "exceeds 2^53"),
         ("timestamp,key,size\nabc,2,3\n", 2, "timestamp"),
+        // Another layout (key,size,op,time) read as timestamp,key,size,op: the first field is
+        // named, not the stray one in the operation's place.
+        ("k1,100,get,5\n", 1, "timestamp 'k1'"),
         ("timestamp,key,size\n1,\"open,3\n", 2, "unterminated"),
         ("timestamp,key,size\n1,a\u{0}b,3\n", 2, "NUL"),
         ("time,foo\n", 1, "the header names no key column"),

@@ -309,15 +309,17 @@ public struct CSVTraceReader: TraceReader {
 
     @inline(__always)
     private mutating func decodeRow(_ fields: borrowing _MappedFields, columns: borrowing CSVColumns) throws(TraceError) {
-        var operation = Operation.get
-        if let column = columns.operation {
-            guard column < fields.count else { throw missingColumn(column, fields.count) }
-            operation = try parseOperation(fields.operation)
-        }
+        // The time first: a row whose first field is not a time is most likely a trace of another
+        // layout, which its time's message says better than a stray field read as the operation.
         var time = Double(rowIndex)
         if let column = columns.time {
             guard column < fields.count else { throw missingColumn(column, fields.count) }
             if let number = fields.timeNumber { time = Double(number) } else { time = try parseTime(fields.time) }
+        }
+        var operation = Operation.get
+        if let column = columns.operation {
+            guard column < fields.count else { throw missingColumn(column, fields.count) }
+            operation = try parseOperation(fields.operation)
         }
         var key: UInt64 = 0
         var size = 1

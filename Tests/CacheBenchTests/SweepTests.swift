@@ -219,11 +219,14 @@ struct SweepTests {
         merged = try SweepMerge.load(directory: folder)
         #expect(merged.damaged == ["cells/\(name):20"])
         #expect(merged.missing.count == 1)
-        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") })
+        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.hasSuffix("(rerun the sweep to redo its cell)") })
         let repair = try Sweep.run(whole, shard: .whole, directory: folder)
         #expect(repair.cellsRun == 1 && repair.cellsSkipped == 59)
         merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty && merged.duplicated.isEmpty)
+        // The damaged line stays in its file, but no longer asks for a rerun: its cell has one.
+        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("recorded elsewhere") })
+        #expect(!merged.notes.contains { $0.contains("rerun the sweep") })
         #expect(merged.results.map(\.withoutTimings).map(\.counters) == reference.map(\.counters))
     }
 

@@ -125,7 +125,11 @@ public struct SweepMerge: Sendable {
         for entry in _distinct.collapsed {
             notes.append("\(entry.dropped.description): capacity \(entry.dropped.capacity.label) resolves to \(entry.capacity), as \(entry.kept.capacity.label) does; reported once, as compare does")
         }
-        for place in damaged { notes.append("\(place): record cut short or damaged; ignored (rerun the sweep to redo its cell)") }
+        // A damaged line names no cell; once every cell has a record, it is a leftover of a cell
+        // already run again, and the file holding it can go.
+        let redo = missing.isEmpty ? "every cell of the sweep is recorded elsewhere; the file can be deleted"
+            : "rerun the sweep to redo its cell"
+        for place in damaged { notes.append("\(place): record cut short or damaged; ignored (\(redo))") }
         if !foreign.isEmpty {
             notes.append("\(foreign.count) record(s) of cells not in this sweep ignored, first \(foreign[0])")
         }

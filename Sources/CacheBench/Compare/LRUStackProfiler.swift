@@ -124,7 +124,8 @@ public struct LRUStackProfiler {
                 common.deletes += 1
                 let slot = map.find(request.key)
                 if slot >= 0 && keys[Int(slot)].band < capacities.count {
-                    abandonReason = "row \(rows) deletes key \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
+                    // The key as the engine knows it: a number, or the 64-bit hash of a key written as text.
+                    abandonReason = "data row \(rows) of the trace deletes key id \(request.key), which LRU at some capacity may hold; a one-pass profile cannot represent removals"
                     return
                 }
             case .memoryWarning, .background, .terminate, .tick:
@@ -142,7 +143,7 @@ public struct LRUStackProfiler {
         let band: Int
         if known {
             guard keys[Int(slot)].size == cost else {
-                abandonReason = "key \(key) changes size from \(keys[Int(slot)].size) to \(cost) at row \(rows); LRU keeps the size it inserted, which then differs between capacities"
+                abandonReason = "key id \(key) changes size from \(keys[Int(slot)].size) to \(cost) at data row \(rows) of the trace; LRU keeps the size it inserted, which then differs between capacities"
                 return
             }
             band = keys[Int(slot)].band

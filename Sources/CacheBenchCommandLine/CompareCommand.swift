@@ -127,7 +127,7 @@ enum CompareCommand {
             job = compare
             format = try arguments.choice("--format", default: ReportFormat.table)
             tolerance = try arguments.value("--tolerance").map { (text) throws(UsageError) in try RegressionGate.parseTolerance(text) }
-            try Output.requireFiles(arguments, ["--plot", "--plot-latency", "--plot-intervals"])
+            try Output.requireCharts(arguments, ["--plot", "--plot-latency", "--plot-intervals"])
             let outputs = ["--output", "--plot", "--plot-latency", "--plot-intervals"]
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: outputs)
             try Output.requireDistinct(arguments, inputs: arguments.all("--baseline"), outputs: outputs, inputName: "the baseline")

@@ -119,7 +119,7 @@ enum MRCCommand {
             if arguments.value("--points") != nil && arguments.value("--capacities") != nil {
                 throw UsageError("mrc: give --points or --capacities, not both")
             }
-            try Output.requireFiles(arguments, ["--plot"])
+            try Output.requireCharts(arguments, ["--plot"])
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot"])
             trace = try TraceOptions.traceSpec(arguments, path: arguments.positionals[0])
             format = try arguments.choice("--format", default: ReportFormat.table)

@@ -38,6 +38,22 @@ enum Output {
         }
     }
 
+    /// ``requireFiles(_:_:)`` for chart options, whose files are SVG: a name that asks for
+    /// another image format (`chart.png`) is refused rather than given SVG under that name.
+    static func requireCharts(_ arguments: Arguments, _ options: [String]) throws(UsageError) {
+        try requireFiles(arguments, options)
+        for option in options {
+            guard let path = arguments.value(option) else { continue }
+            let suffix = (path as NSString).pathExtension.lowercased()
+            if Self.otherImageFormats.contains(suffix) {
+                throw UsageError("\(option) \(path): charts are SVG; name the file .svg (and convert it to .\(suffix) afterwards)")
+            }
+        }
+    }
+
+    /// File name extensions of image formats other than SVG.
+    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic"]
+
     /// Whether `path` names standard output: a name for its descriptor, or the file it is
     /// redirected to.
     static func isStandardOutput(_ path: String) -> Bool {

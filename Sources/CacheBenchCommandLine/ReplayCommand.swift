@@ -91,7 +91,7 @@ enum ReplayCommand {
             if arguments.value("--plot-intervals") != nil && replay.window.reportInterval == nil {
                 throw UsageError("--plot-intervals needs --report-interval")
             }
-            try Output.requireFiles(arguments, ["--plot-intervals"])
+            try Output.requireCharts(arguments, ["--plot-intervals"])
             replay.registry = registry
             if let threads = try arguments.integer("--threads") {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }

@@ -37,7 +37,7 @@ enum SweepReportCommand {
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.markdown)
-            try Output.requireFiles(arguments, ["--plot"])
+            try Output.requireCharts(arguments, ["--plot"])
             try Output.requireDistinct(arguments, inputs: [], outputs: ["--output", "--plot"])
             try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output", "--plot"])
         } catch { throw .usage(error) }

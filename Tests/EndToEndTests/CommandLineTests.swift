@@ -210,6 +210,25 @@ struct CommandLineTests {
         #expect(stray.status == 2 && stray.stdout.isEmpty)
     }
 
+    @Test("a chart named for another image format is refused, with nothing written")
+    func chartsAreSVG() throws {
+        let folder = scratchDirectory.appendingPathComponent("charts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("chart.PNG").path
+        for arguments in [["compare", "Traces/zipf.csv", "--policies", "lru", "--capacity", "100", "--ignore-size", "--plot", png],
+                          ["mrc", "Traces/zipf.csv", "--points", "4", "--ignore-size", "--plot", png],
+                          ["replay", "Traces/zipf.csv", "--policy", "lru", "--capacity", "100", "--ignore-size",
+                           "--report-interval", "1000req", "--plot-intervals", png]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("charts are SVG"), "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: png), "\(arguments)")
+        }
+        let svg = folder.appendingPathComponent("chart.svg").path
+        let drawn = try CLI.run(["mrc", "Traces/zipf.csv", "--points", "4", "--ignore-size", "--plot", svg])
+        #expect(drawn.status == 0 && FileManager.default.fileExists(atPath: svg))
+    }
+
     /// Each command's help lists its options, --help among them, and its exit codes.
     @Test("every command's help has its options and its exit status",
           arguments: ["replay", "compare", "mrc", "sweep", "sweep-report", "merge", "analyze", "convert", "generate", "policies"])

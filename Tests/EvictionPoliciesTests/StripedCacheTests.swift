@@ -26,6 +26,29 @@ struct StripedCacheTests {
         #expect(small.count <= 3)
     }
 
+    @Test("stripes are lowered until the policy takes every share; a limit set that one stripe rejects changes none")
+    func sharesThePolicyTakes() {
+        // LIRS needs a cost limit of 3: 20 over 7 stripes leaves the last 2, over 6 every stripe 3 or 4.
+        let lirs = StripedCache<Int, Int>(policy: .lirs, stripes: 8, costLimit: 20, observesSystemEvents: false)
+        #expect(lirs.stripeCount == 6 && lirs.costLimit == 20)
+        for key in 0..<200 { lirs.setValue(key, forKey: key, cost: 1) }
+        #expect(lirs.totalCost <= 20)
+        // 17 over 8 stripes gives seven of them 2: refused by those, so by the cache as a whole.
+        let wide = StripedCache<Int, Int>(policy: .lirs, stripes: 8, costLimit: 800, observesSystemEvents: false)
+        for key in 0..<1_000 { wide.setValue(key, forKey: key, cost: 1) }
+        let held = wide.count
+        wide.costLimit = 17
+        #expect(wide.costLimit == 800 && wide.count == held)
+        // 30 gives every stripe 3 or 4: applied everywhere, and trimmed at once.
+        wide.costLimit = 30
+        #expect(wide.costLimit == 30 && wide.totalCost <= 30)
+        // A policy without a count limit refuses one in every stripe alike: nothing changes.
+        wide.countLimit = 10
+        #expect(wide.countLimit == nil && wide.costLimit == 30)
+        // The limits other policies take are split as before.
+        #expect(StripedCache<Int, Int>(policy: .lru, stripes: 8, costLimit: 20, observesSystemEvents: false).stripeCount == 8)
+    }
+
     @Test("one stripe is exactly Cache: same answers to random sets, gets, removes and limit changes")
     func oneStripeIsCache() {
         var rng = SeededRandom(seed: 7)

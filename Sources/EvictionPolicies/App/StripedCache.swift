@@ -14,10 +14,13 @@
 /// - **Limits** are split evenly between the stripes (the first ones take the remainder), so
 ///   the totals never exceed the limits given, except that every stripe may hold at least one
 ///   entry and cost unit: the number of stripes is lowered to the smallest limit given to the
-///   initializer. The stripes are fixed from then on (a key's stripe must not change while
+///   initializer, and further until the policy accepts every stripe's share (LIRS needs a cost
+///   limit of 3 a stripe). The stripes are fixed from then on (a key's stripe must not change while
 ///   threads use it), so a limit *set* below ``stripeCount`` gives every stripe one unit: the
 ///   cache then holds up to ``stripeCount`` entries, and ``costLimit`` or ``countLimit`` reads
-///   back that total. Keys do not
+///   back that total. A limit set whose share one stripe's policy rejects (LIRS below 3 a
+///   stripe) changes no stripe, as a ``Cache`` keeps its limits when its policy rejects new ones.
+///   Keys do not
 ///   spread exactly evenly, so the fullest stripe starts evicting before the total reaches the
 ///   limit: with 8 stripes of 25,000 entries, about 1,000 to 3,000 entries (0.5 to 1.5 %) before,
 ///   since the fullest of 8 stripes runs about 1.4 standard deviations (some 200 entries) ahead
@@ -46,7 +49,8 @@ public final class StripedCache<Key: Hashable, Value> {
     ///
     /// - Parameters:
     ///   - policy: each stripe's eviction rule; LRU by default.
-    ///   - stripes: how many independent stripes (at least 1; lowered to the smallest limit).
+    ///   - stripes: how many independent stripes (at least 1; lowered to the smallest limit, and
+    ///     until the policy accepts each stripe's share).
     ///     More stripes, less waiting between threads; the order drifts further from one cache's.
     ///   - costLimit: the most total cost the cache holds, or `nil` (or 0) for none.
     ///   - countLimit: the most entries it holds, or `nil` (or 0) for none.
@@ -61,7 +65,8 @@ public final class StripedCache<Key: Hashable, Value> {
                 memoryWarningResponse: MemoryWarningResponse = .removeAll, observesSystemEvents: Bool = true) {
         precondition(stripes >= 1, "StripedCache(stripes: \(stripes)): at least one stripe")
         let costLimit = _limit(costLimit), countLimit = _limit(countLimit)
-        let count = min(stripes, costLimit ?? .max, countLimit ?? .max)
+        let count = Self._stripeCount(min(stripes, costLimit ?? .max, countLimit ?? .max), policy: policy,
+                                      costLimit: costLimit, countLimit: countLimit)
         _stripes = ContiguousArray((0..<count).map { stripe in
             Cache(policy: policy, costLimit: _share(of: costLimit, stripe: stripe, stripes: count),
                   countLimit: _share(of: countLimit, stripe: stripe, stripes: count), timeToLive: timeToLive,
@@ -72,6 +77,20 @@ public final class StripedCache<Key: Hashable, Value> {
 
     /// The number of stripes.
     public var stripeCount: Int { _stripes.count }
+
+    /// The most stripes, up to `wanted`, among which `policy` accepts every share of the limits;
+    /// 1 when it accepts none (the one stripe then has the whole limits, as a ``Cache`` would).
+    /// The shares differ by at most one unit, so the first and the last stripe's are the only two.
+    static func _stripeCount(_ wanted: Int, policy: CachePolicy, costLimit: Int?, countLimit: Int?) -> Int {
+        func accepts(_ stripe: Int, of count: Int) -> Bool {
+            let limits = CacheLimits(capacity: _share(of: costLimit, stripe: stripe, stripes: count),
+                                     countLimit: _share(of: countLimit, stripe: stripe, stripes: count))
+            return (try? Cache<Key, Value>._core(for: policy, limits: limits)) != nil
+        }
+        var count = wanted
+        while count > 1 && !(accepts(0, of: count) && accepts(count - 1, of: count)) { count -= 1 }
+        return count
+    }
 
     /// The number of the stripe that holds a key whose hash is `hash`.
     ///
@@ -137,7 +156,7 @@ public final class StripedCache<Key: Hashable, Value> {
     /// keeps at least 1, so a limit below ``stripeCount`` reads back as ``stripeCount``.
     public var costLimit: Int? {
         get { _total(\.costLimit) }
-        set { _split(_limit(newValue)) { $0.costLimit = $1 } }
+        set { _split(_limit(newValue), \.capacity) }
     }
 
     /// The most entries the cache holds (the sum of the stripes' shares), or `nil` for none.
@@ -145,7 +164,7 @@ public final class StripedCache<Key: Hashable, Value> {
     /// keeps at least 1, so a limit below ``stripeCount`` reads back as ``stripeCount``.
     public var countLimit: Int? {
         get { _total(\.countLimit) }
-        set { _split(_limit(newValue)) { $0.countLimit = $1 } }
+        set { _split(_limit(newValue), \.countLimit) }
     }
 
     /// Seconds an entry stays valid after it is set (see ``Cache/timeToLive``), for every stripe.
@@ -182,9 +201,16 @@ public final class StripedCache<Key: Hashable, Value> {
         return total
     }
 
-    /// Gives each stripe its share of `limit` through `apply`.
-    func _split(_ limit: Int?, _ apply: (Cache<Key, Value>, Int?) -> Void) {
-        for (stripe, cache) in _stripes.enumerated() { apply(cache, _share(of: limit, stripe: stripe, stripes: _stripes.count)) }
+    /// Gives each stripe its share of `limit` as its `field`, and trims it; or, when one stripe's
+    /// policy rejects its share, changes none.
+    func _split(_ limit: Int?, _ field: WritableKeyPath<CacheLimits, Int?>) {
+        let shares = (0..<_stripes.count).map { _share(of: limit, stripe: $0, stripes: _stripes.count) }
+        for (cache, share) in zip(_stripes, shares) {
+            var limits = cache._withState(.limit) { state, _ in state.pointee.limits }
+            limits[keyPath: field] = share
+            guard cache._core.accepts(limits) else { return }
+        }
+        for (cache, share) in zip(_stripes, shares) { cache._changeLimits { $0[keyPath: field] = share } }
     }
 }
 

@@ -11,7 +11,9 @@
 /// entry costing as much as its small queue or more (10 % of the cost limit; one costing exactly
 /// that much is refused after the queues have made room for it, so that set can evict entries
 /// and still store nothing), 2Q one costing more than its A1in queue (25 %), LIRS one costing
-/// more than its HIR share (1 %). A refused set stores nothing and, like every set, drops the
+/// more than its HIR share (1 %). So small cost limits store little: under 10, S3-FIFO's small
+/// queue holds nothing and the cache keeps no entry at all, cost 0 included; under 4, 2Q keeps no
+/// entry of cost 1 or more. A refused set stores nothing and, like every set, drops the
 /// key's old value. With images of very different sizes, prefer
 /// ``lru``, ``sieve`` or ``tinyLFU``, or check ``Cache/contains(_:)`` after a set.
 public enum CachePolicy: String, Sendable, CaseIterable {

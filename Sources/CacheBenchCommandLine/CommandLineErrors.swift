@@ -129,6 +129,7 @@ extension SweepError {
         case .noPolicies: return "--policies: name at least one policy; see 'cachebench policies'"
         case .noCapacities: return "--capacities: name at least one capacity"
         case .admission(let error): return error.commandLineMessage
+        case .slurmArrayNotARange: return "\(description): append --shard K/N to each task's command"
         default: return description
         }
     }

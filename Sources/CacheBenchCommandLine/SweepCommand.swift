@@ -48,8 +48,9 @@ enum SweepCommand {
                               cells, DIR/cells/*.jsonl hold them. A DIR holding another sweep
                               is refused.
       --shard K/N             Run part K of N (K from 1). Default: from SLURM_ARRAY_TASK_ID,
-                              SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN in a Slurm array
-                              job, else 1/1. Traces are dealt to shards largest first, so shards
+                              SLURM_ARRAY_TASK_COUNT, _MIN, _MAX and _STEP in a Slurm array job
+                              whose IDs are one range (a list such as --array=3,7 is refused:
+                              give its tasks --shard), else 1/1. Traces are dealt to shards largest first, so shards
                               read about equal bytes; all the cells of a trace share a shard.
       --plan                  Print the cells and their shards (and, with --output, whether each
                               is recorded) instead of running.
@@ -90,7 +91,7 @@ enum SweepCommand {
                 // The shard's problems read as the engine words them ("shard 5/4: ..."), as they always have.
                 do { shard = try SweepShard.parse(text) } catch { throw UsageError(error.description) }
             } else {
-                do { shard = try SweepShard.slurm(environment) ?? .whole } catch { throw UsageError(error.description) }
+                do { shard = try SweepShard.slurm(environment) ?? .whole } catch { throw UsageError(error.commandLineMessage) }
             }
             format = try arguments.choice("--format", default: ReportFormat.table)
             if arguments.value("--format") != nil && !arguments.flags.contains("--plan") {

@@ -27,7 +27,8 @@ struct EngineErrorWordingTests {
         for text in ["0", "2", "x"] { value { () throws(InvalidValueError) in _ = try RequestWindow.parseSampleRatio(text) } }
         for text in ["3", "5/4", "0/1"] { value { () throws(InvalidValueError) in _ = try SweepShard.parse(text) } }
         for environment in [["SLURM_ARRAY_TASK_ID": "1"], ["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"],
-                            ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]] {
+                            ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"],
+                            ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "3", "SLURM_ARRAY_TASK_MAX": "7"]] {
             do { _ = try SweepShard.slurm(environment) } catch { errors.append(.sweep(error)) }
         }
         let generated: [(String, Int?, [String: String])] = [
@@ -61,9 +62,9 @@ struct EngineErrorWordingTests {
     @Test("no engine message names a flag; each is a usage problem the command line words with its flags")
     func noFlagInEngineMessages() {
         let errors = Self.engineErrors()
-        // Every case above throws: 4 sizes, 8 capacity lists, 4 spans, 3 ratios, 3 shards, 3 Slurm
+        // Every case above throws: 4 sizes, 8 capacity lists, 4 spans, 3 ratios, 3 shards, 4 Slurm
         // environments, 10 generator runs, 7 sweeps and 1 curve.
-        #expect(errors.count == 43)
+        #expect(errors.count == 44)
         for (engine, _) in errors {
             #expect(!engine.description.contains("--"), "\(engine)")
         }

@@ -81,6 +81,24 @@ struct SweepTests {
         #expect(try SweepShard.slurm(stepped) == SweepShard(index: 2, count: 4))
         #expect(throws: SweepError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "4"]) }
         #expect(throws: SweepError.self) { try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "1"]) }
+        // With MAX, as every Slurm since 14.03 sets it: a range agrees with the count; a list
+        // (--array=3,7 gives COUNT 2, MIN 3, MAX 7, STEP 1) does not, and no task can place itself.
+        let ranged = ["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0",
+                      "SLURM_ARRAY_TASK_MAX": "12", "SLURM_ARRAY_TASK_STEP": "4"]
+        #expect(try SweepShard.slurm(ranged) == SweepShard(index: 2, count: 4))
+        let alone = ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_MAX": "5"]
+        #expect(try SweepShard.slurm(alone) == .whole)
+        for (id, count, maximum) in [("3", "2", "7"), ("7", "2", "7"), ("0", "4", "6"), ("1", "4", "6"), ("0", "4", "2"), ("2", "4", "15")] {
+            let list = ["SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": id == "3" || id == "7" ? "3" : "0",
+                        "SLURM_ARRAY_TASK_MAX": maximum, "SLURM_ARRAY_TASK_STEP": "1"]
+            #expect(throws: SweepError.self, "\(list)") { try SweepShard.slurm(list) }
+        }
+        #expect(throws: SweepError.self) {
+            try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MAX": "x"])
+        }
+        #expect(throws: SweepError.self) {
+            try SweepShard.slurm(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MAX": String(Int.max)])
+        }
         let extreme = ["SLURM_ARRAY_TASK_ID": String(Int.max), "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": String(Int.min)]
         #expect(throws: SweepError.self) { try SweepShard.slurm(extreme) }
     }

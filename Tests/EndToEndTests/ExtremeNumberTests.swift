@@ -82,4 +82,16 @@ struct ExtremeNumberTests {
                                   environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "1000001"])
         #expect(result.status == 2 && result.stderr.contains("SLURM_ARRAY_TASK_COUNT=1000001"), "\(result.stderr)")
     }
+
+    @Test("a Slurm array given as a list (--array=3,7) is refused, pointing at --shard, with nothing run")
+    func slurmList() throws {
+        let result = try Self.run(["sweep", "--traces", "$T", "--policies", "lru", "--capacities", "0.5", "--plan"],
+                                  environment: ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "3",
+                                                "SLURM_ARRAY_TASK_MAX": "7", "SLURM_ARRAY_TASK_STEP": "1"])
+        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--shard K/N"), "\(result.stderr)")
+        let range = try Self.run(["sweep", "--traces", "$T", "--policies", "lru", "--capacities", "0.5", "--plan"],
+                                 environment: ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "3",
+                                               "SLURM_ARRAY_TASK_MAX": "4", "SLURM_ARRAY_TASK_STEP": "1"])
+        #expect(range.status == 0 && range.stdout.contains(" 1/2"), "\(range.stderr)")
+    }
 }

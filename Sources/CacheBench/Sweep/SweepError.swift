@@ -34,6 +34,9 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case slurmVariableNotANumber(String, String)
     /// A Slurm task ID outside its array: the ID, the task count, the first ID and the step.
     case slurmTaskOutsideArray(id: Int, count: Int, minimum: Int, step: Int)
+    /// A Slurm array whose task IDs are not one evenly spaced range (`--array=3,7`): its task
+    /// count, first and last ID and step, from which no task can tell its place.
+    case slurmArrayNotARange(count: Int, minimum: Int, maximum: Int, step: Int)
 
     /// The problem in one line, in the engine's words.
     public var description: String {
@@ -60,6 +63,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
                 : count < 1 ? "SLURM_ARRAY_TASK_COUNT=\(count): a job array has at least one task"
                 : step < 1 ? "SLURM_ARRAY_TASK_STEP=\(step): a step is at least 1"
                 : "SLURM_ARRAY_TASK_ID=\(id) is not one of \(count) tasks from \(minimum) in steps of \(step)"
+        case let .slurmArrayNotARange(count, minimum, maximum, step):
+            "the Slurm array's \(count) task IDs are not one range from \(minimum) to \(maximum) in steps of \(step) (a list such as 3,7?), so a task cannot tell which shard it is; give each task its shard explicitly"
         }
     }
 }

@@ -37,7 +37,8 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
 
     /// The shard of a Slurm job-array task, from `SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`,
     /// `SLURM_ARRAY_TASK_MIN` and `SLURM_ARRAY_TASK_STEP` (`--array=0-15:4` gives IDs 0, 4, 8, 12,
-    /// shards 1 to 4); `nil` outside an array job.
+    /// shards 1 to 4); `nil` outside an array job. An array whose IDs are a list rather than one
+    /// range (`SLURM_ARRAY_TASK_MAX` disagrees with the count) throws: its tasks' places are unknown.
     public static func slurm(_ environment: [String: String]) throws(SweepError) -> SweepShard? {
         guard environment["SLURM_ARRAY_TASK_ID"] != nil else { return nil }
         func number(_ name: String, default value: Int?) throws(SweepError) -> Int {
@@ -55,6 +56,14 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         guard step >= 1, minimum >= 0, id >= minimum, (id - minimum) % step == 0, count >= 1, count <= maximumCount,
               (id - minimum) / step < count else {
             throw .slurmTaskOutsideArray(id: id, count: count, minimum: minimum, step: step)
+        }
+        // Slurm gives a list of IDs (`--array=3,7`, as when failed tasks are resubmitted) the
+        // same COUNT, MIN and STEP variables as a range: only MAX shows that IDs are missing.
+        if let text = environment["SLURM_ARRAY_TASK_MAX"] {
+            guard let maximum = Int(text) else { throw .slurmVariableNotANumber("SLURM_ARRAY_TASK_MAX", text) }
+            guard maximum >= id, (maximum - minimum) % step == 0, (maximum - minimum) / step == count - 1 else {
+                throw .slurmArrayNotARange(count: count, minimum: minimum, maximum: maximum, step: step)
+            }
         }
         return SweepShard(index: (id - minimum) / step, count: count)
     }

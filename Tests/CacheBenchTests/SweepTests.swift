@@ -242,10 +242,18 @@ struct SweepTests {
         #expect(repair.cellsRun == 1 && repair.cellsSkipped == 59)
         merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty && merged.duplicated.isEmpty)
-        // The damaged line stays in its file, but no longer asks for a rerun: its cell has one.
-        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("recorded elsewhere") })
-        #expect(!merged.notes.contains { $0.contains("rerun the sweep") })
+        // The damaged line stays in its file, but no longer asks for a rerun: its cell has one. The
+        // file's other 19 lines are their cells' only records, so it must stay.
+        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("keep the file") })
+        #expect(!merged.notes.contains { $0.contains("rerun the sweep") || $0.contains("can be deleted") })
         #expect(merged.results.map(\.withoutTimings).map(\.counters) == reference.map(\.counters))
+        // Once those 19 records are copied to another file, the damaged file holds nothing of its own.
+        let whole19 = try #require(data.prefix(data.count - 40).lastIndex(of: UInt8(ascii: "\n")))
+        try data.prefix(whole19 + 1).write(to: URL(fileURLWithPath: cells + "/copy.jsonl"))
+        merged = try SweepMerge.load(directory: folder)
+        #expect(merged.missing.isEmpty && merged.duplicated.count == 19)
+        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("the file can be deleted") })
+        #expect(!merged.notes.contains { $0.contains("keep the file") })
     }
 
     @Test("cells recorded by another build of the program are kept but counted, and merge notes the mixed builds")

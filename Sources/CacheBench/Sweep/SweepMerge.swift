@@ -25,6 +25,9 @@ public struct SweepMerge: Sendable {
     /// The builds of the program that wrote the records (``ToolVersion/build``), sorted; records
     /// that name none add nothing.
     public var builds: [String] = []
+    /// The record files (`cells/NAME.jsonl`) that hold the only record of some cell: a damaged
+    /// line in one of them is a leftover, but the file cannot go.
+    var _filesWithSoleRecords: Set<String> = []
 
     /// Joins the records of `directory`.
     ///
@@ -92,7 +95,17 @@ public struct SweepMerge: Sendable {
         var merge = SweepMerge(manifest: manifest, results: results, resultCells: resultCells, refused: refused, missing: missing,
                                duplicated: duplicated, damaged: contents.damaged, foreign: foreign, versions: versions.sorted())
         merge.builds = builds.sorted()
+        for (cell, entry) in found {
+            let files = Set((duplicatePlaces[cell] ?? [entry.place]).map(_file(of:)))
+            if files.count == 1, let file = files.first { merge._filesWithSoleRecords.insert(file) }
+        }
         return merge
+    }
+
+    /// The file of a record's place (`cells/NAME.jsonl:LINE`).
+    static func _file(of place: String) -> String {
+        guard let colon = place.lastIndex(of: ":") else { return place }
+        return String(place[..<colon])
     }
 
     /// ``results`` as `compare` reports them: a trace's policy has one result per capacity, so
@@ -126,10 +139,14 @@ public struct SweepMerge: Sendable {
             notes.append("\(entry.dropped.description): capacity \(entry.dropped.capacity.label) resolves to \(entry.capacity), as \(entry.kept.capacity.label) does; reported once, as compare does")
         }
         // A damaged line names no cell; once every cell has a record, it is a leftover of a cell
-        // already run again, and the file holding it can go.
-        let redo = missing.isEmpty ? "every cell of the sweep is recorded elsewhere; the file can be deleted"
-            : "rerun the sweep to redo its cell"
-        for place in damaged { notes.append("\(place): record cut short or damaged; ignored (\(redo))") }
+        // already run again, and the file holding it can go unless it holds a cell's only record.
+        for place in damaged {
+            let redo = !missing.isEmpty ? "rerun the sweep to redo its cell"
+                : _filesWithSoleRecords.contains(Self._file(of: place))
+                ? "every cell of the sweep is recorded; keep the file, which holds the only record of other cells"
+                : "every cell of the sweep is recorded elsewhere; the file can be deleted"
+            notes.append("\(place): record cut short or damaged; ignored (\(redo))")
+        }
         if !foreign.isEmpty {
             notes.append("\(foreign.count) record(s) of cells not in this sweep ignored, first \(foreign[0])")
         }

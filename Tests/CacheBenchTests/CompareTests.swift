@@ -606,15 +606,26 @@ struct RegressionGateTests {
 
     @Test("a baseline that is not JSON is malformed input at the line where parsing stopped")
     func baselineNotJSON() throws {
-        let cases: [(String, Int)] = [("{\"results\": [1,\n  oops]}", 2), ("{\"results\":\n[\n{", 3), ("\n\n\n", 4)]
-        for (text, line) in cases {
+        var cases: [(Data, Int)] = [("{\"results\": [1,\n  oops]}", 2), ("{\"results\":\n[\n{", 3), ("\n\n\n", 4),
+                                    // What Foundation's parser takes, or reports without a place.
+                                    ("{\"results\": [\n{\"policy\": \"fifo\", \"capacity\": 1,\n \"hitRatio\": 0.5,\n \"hitRatio\": 0.9}]}", 4),
+                                    ("{\"results\": [],\n}", 2), ("{\"results\": [\n{\"hitRatio\": 1e400}]}", 2)].map { (Data($0.utf8), $1) }
+        cases.append((Data("{\"results\": [],\n\"trace\": \"a".utf8) + Data([0xFF]) + Data("\"}".utf8), 2))
+        for (data, line) in cases {
             #expect {
-                _ = try RegressionGate.parse(Data(text.utf8), name: "b.json", tolerance: 0)
+                _ = try RegressionGate.parse(data, name: "b.json", tolerance: 0)
             } throws: { error in
                 guard case .trace(let trace)? = error as? CacheBenchError else { return false }
                 return trace.kind == .malformed && trace.line == line && trace.description.hasPrefix("b.json:\(line): not a JSON document")
             }
         }
+    }
+
+    @Test("a drop just past the tolerance is printed with the decimals that tell the two apart")
+    func dropAgainstTolerance() {
+        #expect(RegressionGate.percents(0.005, 0.004999999) == ("0.5000000 %", "0.4999999 %"))
+        #expect(RegressionGate.percents(0.02, 0.01) == ("2.0000 %", "1.0000 %"))
+        #expect(RegressionGate.percents(0.3, 0.3) == ("30.000000000 %", "30.000000000 %"))
     }
 
     @Test("the gate fails when the comparison is not valid: nothing compared, another trace, mode or request count; allowPartial makes those notes")

@@ -97,7 +97,12 @@ public struct RegressionGate: Sendable {
         } else {
             return nil
         }
-        return 1 + data.prefix(offset).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        return line(atOffset: offset, in: data)
+    }
+
+    /// The 1-based line of byte `offset` of `data`.
+    static func line(atOffset offset: Int, in data: Data) -> Int {
+        1 + data.prefix(offset).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
 
     /// Parses a baseline report's bytes; `name` is used in messages.
@@ -106,6 +111,12 @@ public struct RegressionGate: Sendable {
         let report = TraceError.Hint.comparisonReport
         func notAReport(_ reason: String, line: Int? = nil) -> CacheBenchError {
             .trace(TraceError(.malformed, file: name, line: line, reason: reason, hint: report))
+        }
+        // Strict first: Foundation's parser takes trailing commas and a key given twice (the last
+        // wins), and some of its errors say nowhere where they are.
+        if let problem = _StrictJSON.problem(in: data) {
+            throw notAReport("not a JSON document (\(problem.reason)); expected \(report.phrase)",
+                             line: line(atOffset: problem.offset, in: data))
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
@@ -275,7 +286,8 @@ public struct RegressionGate: Sendable {
             let drop = expected - actual
             // A billionth of slack absorbs decimal round-trips of ratios written by other tools.
             if drop > tolerance + 1e-9 {
-                regressions.append("regression: \(key): hit ratio \(Self.percent(actual)) is \(Self.percent(drop)) points below the baseline \(Self.percent(expected)) (tolerance \(Self.percent(tolerance)))")
+                let (shownDrop, shownTolerance) = Self.percents(drop, tolerance)
+                regressions.append("regression: \(key): hit ratio \(Self.percent(actual)) is \(shownDrop) points below the baseline \(Self.percent(expected)) (tolerance \(shownTolerance))")
             }
         }
         if let requestMismatch { mismatches.append(requestMismatch) }
@@ -337,4 +349,12 @@ public struct RegressionGate: Sendable {
 
     /// `12.3456 %`: four decimals, so a drop just over a small tolerance is visible.
     static func percent(_ ratio: Double) -> String { _fixed(ratio * 100, decimals: 4) + " %" }
+
+    /// Two ratios as percentages with as many decimals (4 to 9) as it takes to tell them apart,
+    /// so that a drop just past the tolerance does not print as equal to it.
+    static func percents(_ a: Double, _ b: Double) -> (String, String) {
+        var decimals = 4
+        while decimals < 9 && _fixed(a * 100, decimals: decimals) == _fixed(b * 100, decimals: decimals) { decimals += 1 }
+        return (_fixed(a * 100, decimals: decimals) + " %", _fixed(b * 100, decimals: decimals) + " %")
+    }
 }

@@ -299,6 +299,7 @@ public struct RegisteredPolicy: Sendable {
                                     extraMetrics: { box.replayer.policy.extraMetrics })
                 run.overrideMemoryWarnings = { box.replayer.overrideMemoryWarnings($0, limits: limits, options: options) }
                 run.occupancy = { (box.replayer.policy.count, box.replayer.policy.totalCost) }
+                run.residents = { _arenaResidents(box.replayer.policy) }
                 return run
             },
             concurrent: { (limits, options, ignoreSize, threads, reader) throws(CacheBenchError) in
@@ -386,6 +387,10 @@ public struct PolicyRun {
     /// The objects the policy holds now and their total cost, for the end-of-run check that it
     /// kept within its limits (``ReplayResult/warnings``); `nil` when not known.
     public var occupancy: (() -> (count: Int, cost: Int))? = nil
+    /// The objects the policy's slot arena holds and their total cost, counted slot by slot, for
+    /// the end-of-run check that the policy's own ``occupancy`` is right; `nil` when not known
+    /// (a policy that keeps no ``ArenaPolicy/store``).
+    public var residents: (() -> (count: Int, cost: Int)?)? = nil
 
     /// A run behind these closures.
     @usableFromInline
@@ -404,3 +409,13 @@ final class _ReplayerBox<P: ReplayPolicy> {
     @usableFromInline var replayer: Replayer<P>
     @usableFromInline init(_ replayer: Replayer<P>) { self.replayer = replayer }
 }
+
+/// What `policy`'s slot arena holds, when it keeps its entries in one (``SlotArena/residentTotals()``):
+/// read once at the end of a run, so the dynamic cast costs nothing per request.
+@usableFromInline
+func _arenaResidents<P: EvictionPolicy>(_ policy: P) -> (count: Int, cost: Int)? {
+    guard let arenaPolicy = policy as? any ArenaPolicy else { return nil }
+    return _residentTotals(of: arenaPolicy)
+}
+
+private func _residentTotals<A: ArenaPolicy>(of policy: A) -> (count: Int, cost: Int) { policy.store.residentTotals() }

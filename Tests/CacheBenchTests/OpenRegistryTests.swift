@@ -101,6 +101,41 @@ private struct HoardingFIFO<Key: Hashable, Value>: SingleListPolicy {
     mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {}
 }
 
+/// A broken plug-in whose rule has no victim to give: the pass ends, and the run is reported, not trapped.
+private struct VictimlessFIFO<Key: Hashable, Value>: SingleListPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "victimless-fifo", reproduces: "a broken test policy", rule: "victim() is -1", family: .research)
+    }
+    var store = SlotArena<Key, Value>()
+    var residents: LimitedList
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
+    }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func victim() -> Int32 { -1 }
+}
+
+/// A broken plug-in that keeps its own count and keeps it wrong (always empty), so it never evicts.
+private struct MiscountingFIFO<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "miscounting-fifo", reproduces: "a broken test policy", rule: "count and totalCost are 0", family: .research)
+    }
+    var store = SlotArena<Key, Value>()
+    var list = SlotList()
+    let capacity: Int
+    let countLimit: Int
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
+    }
+    var count: Int { 0 }
+    var totalCost: Int { 0 }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &list) }
+    mutating func victim() -> Int32 { list.tail }
+    mutating func unlink(_ slot: Int32) { store.unlink(slot, &list) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
+}
+
 private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
 private typealias CamelFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CamelNaming>
 
@@ -179,6 +214,30 @@ struct OpenRegistryTests {
             all.window = RequestWindow(maxRequests: 10_000)
             let notes = try Compare.run(all).notes.filter { $0.contains("over its limits") }
             #expect(notes.isEmpty, "\(notes)")
+        }
+    }
+
+    @Test("a plug-in with no victim to give, or with a wrong count, ends its run with a warning naming it, not a trap or a silent count")
+    func brokenPlugInsAreReported() throws {
+        let registry = PolicyRegistry.standard.adding(VictimlessFIFO<UInt64, Void>.self).adding(MiscountingFIFO<UInt64, Void>.self)
+        let trace = TraceSpec(path: Repository.trace("zipf.csv"))
+        var job = ReplayJob(trace: trace, policy: "victimless-fifo", capacity: 50, ignoreSize: true)
+        job.registry = registry
+        let victimless = try Replay.run(job)
+        #expect(victimless.counters.evictions == 0 && victimless.warnings.contains { $0.hasPrefix("victimless-fifo at capacity 50: it holds") },
+                "\(victimless.warnings)")
+        job.policy = "miscounting-fifo"
+        let miscounted = try Replay.run(job)
+        #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo: it reports 0 objects costing 0") && $0.contains("its count or totalCost is wrong") },
+                "\(miscounted.warnings)")
+        // The arena's count also feeds the limit check the wrong count hid.
+        #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it holds") }, "\(miscounted.warnings)")
+        // A built-in policy's count is its arena's: no such warning, in objects or bytes.
+        for policy in ["fifo", "lru", "s3fifo", "arc", "lirs", "sieve"] {
+            for ignoreSize in [true, false] {
+                let result = try Replay.run(ReplayJob(trace: trace, policy: policy, capacity: ignoreSize ? 50 : 1 << 20, ignoreSize: ignoreSize))
+                #expect(result.warnings.isEmpty, "\(policy): \(result.warnings)")
+            }
         }
     }
 

@@ -198,8 +198,17 @@ struct InvariantRun<P: EvictionPolicy> where P.Key == UInt64, P.Value == Void {
                 try settle(step, touched: nil, before: before, wasResident: wasResident, inserted: false)
             }
             try checkTotals(step, key: key)
+            if step % 5_000 == 4_999, let arena = policy as? any ArenaPolicy {
+                // The arena's residents, counted slot by slot, are what the policy's totals claim.
+                let totals = Self.residentTotals(arena)
+                if totals.count != model.count || totals.cost != modelCost {
+                    throw failure(step, "the arena holds \(totals.count) residents costing \(totals.cost), the model \(model.count) costing \(modelCost)")
+                }
+            }
         }
     }
+
+    static func residentTotals<A: ArenaPolicy>(_ policy: A) -> (count: Int, cost: Int) { policy.store.residentTotals() }
 
     /// Applies the evictions the last call reported to the model, and charges an inserted key.
     /// - Returns: whether the call evicted the key it touched.

@@ -45,6 +45,7 @@ extension PolicyRun {
                             trims: { box.replayer.trims },
                             extraMetrics: { box.replayer.policy.extraMetrics })
         run.occupancy = { (box.replayer.policy.count, box.replayer.policy.totalCost) }
+        run.residents = { _arenaResidents(box.replayer.policy) }
         run.admission = {
             AdmissionCounts(rule: rule.name, admitted: control.pointer.pointee.admitted, rejected: control.pointer.pointee.rejected)
         }

@@ -138,7 +138,14 @@ extension ReplayResult {
                   trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
         self.window = window
         admission = run.admission?()
-        guard let held = run.occupancy?() else { return }
+        guard var held = run.occupancy?() else { return }
+        // A policy that keeps its own count (one of someone else's package, say) may keep it
+        // wrong; its arena's slots say what it holds. A wrong count also hides the policy from
+        // the limit check below, which then reads the arena's.
+        if let residents = run.residents?() ?? nil, residents != held {
+            warnings.append("\(policy.name): it reports \(held.count) objects costing \(held.cost) at the end of the run, but its slot arena holds \(residents.count) costing \(residents.cost), so its count or totalCost is wrong and these counts are not a cache's")
+            held = residents
+        }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
         // every object was larger than the capacity, or the rule's queues hold nothing at this
         // size (libCacheSim aborts on some of these; others refuse such limits outright).

@@ -44,8 +44,13 @@ extension SlotPolicy {
                                   observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.caller)
         while count > 0 && (totalCost > capacity - cost || count > countLimit - extra) {
+            // A rule with no victim to give (-1) ends the pass: the entry goes in over the limits
+            // rather than the process trapping on slot -1, and a replay names the policy as one
+            // that did not evict as its limits require.
+            let slot = victim()
+            guard slot >= 0 else { break }
             pass.willRemove(&observer)
-            evict(victim(), observer: &observer)
+            evict(slot, observer: &observer)
         }
         pass.end(&observer)
         shrinkStorageIfSparse()

@@ -14,6 +14,21 @@ extension SlotArena {
         }
     }
 
+    /// The resident entries (ghosts and free slots left out) and their total cost, counted slot by
+    /// slot: what a policy's own ``EvictionPolicy/count`` and ``EvictionPolicy/totalCost`` must
+    /// equal, for a check of a policy that keeps them itself.
+    ///
+    /// - Complexity: O(``slotCapacity``).
+    @inlinable
+    public func residentTotals() -> (count: Int, cost: Int) {
+        var count = 0, cost = 0
+        forEachResident { _, _, entryCost in
+            count += 1
+            cost &+= entryCost
+        }
+        return (count, cost)
+    }
+
     /// The cost of `key`'s entry, or `nil` when it has no resident entry. O(1) expected.
     @inlinable
     public func cost(ofKey key: Key) -> Int? {

@@ -19,12 +19,15 @@ enum CommandLineError: Error, Sendable {
     /// As ``run(_:)``, for a command whose capacities came from `--capacities`: a capacity a
     /// policy refused is named by that flag, not `--capacity`.
     case runOverCapacities(CacheBenchError)
+    /// As ``run(_:)``, for a command that chose its capacities itself (`mrc --points`): a
+    /// capacity a policy refused is named as one of its points, not by a flag the user did not give.
+    case runOverChosenCapacities(CacheBenchError)
 
     /// The exit code the contract assigns.
     var exitCode: Int32 {
         switch self {
         case .usage: 2
-        case .run(let error), .runOverCapacities(let error): error.exitCode
+        case .run(let error), .runOverCapacities(let error), .runOverChosenCapacities(let error): error.exitCode
         }
     }
 
@@ -36,6 +39,11 @@ enum CommandLineError: Error, Sendable {
         case .runOverCapacities(let error):
             error.commandLineDescription.hasPrefix("--capacity ")
                 ? "--capacities " + error.commandLineDescription.dropFirst("--capacity ".count)
+                : error.commandLineDescription
+        case .runOverChosenCapacities(let error):
+            error.commandLineDescription.hasPrefix("--capacity ")
+                ? "the curve's capacity " + error.commandLineDescription.dropFirst("--capacity ".count)
+                    + " (name the capacities with --capacities)"
                 : error.commandLineDescription
         }
     }
@@ -160,6 +168,7 @@ extension RunConfigurationError {
         case .windowWithThreads: return "--warmup, --max-requests, --sample and --report-interval cannot be combined with --threads"
         case .admissionWithTierOrThreads: return "--admission cannot be combined with --tier or --threads"
         case .memoryWarningOverrideUnsupported: return "--memory-warning cannot be combined with --tier, --threads or --admission"
+        case let .inPolicy(name, error): return "\(error.commandLineMessage) (policy \(name))"
         }
     }
 }

@@ -173,6 +173,6 @@ enum MRCCommand {
             var outputs: [(text: String, path: String?)] = [(CompareReport.renderCurve(result, as: format), arguments.value("--output"))]
             if let path = arguments.value("--plot") { outputs.append((CompareCharts.missRatioCurve(result), path)) }
             try Output.emit(outputs)
-        } catch { throw arguments.value("--capacities") != nil ? .runOverCapacities(error) : .run(error) }
+        } catch { throw arguments.value("--capacities") != nil ? .runOverCapacities(error) : .runOverChosenCapacities(error) }
     }
 }

@@ -90,6 +90,16 @@ struct EngineErrorWordingTests {
         }
     }
 
+    @Test("a capacity the command chose itself (mrc's points) is not named by a flag the user did not give")
+    func chosenCapacity() {
+        let refusal = CacheBenchError.configuration(.policy(.invalidLimit(.capacity, value: 1921, expected: "even")))
+        #expect(CommandLineError.runOverChosenCapacities(refusal).message == "the curve's capacity 1921: must be even (name the capacities with --capacities)")
+        #expect(CommandLineError.runOverCapacities(refusal).message == "--capacities 1921: must be even")
+        let named = CacheBenchError.configuration(.inPolicy("lirs", .policy(.invalidLimit(.capacity, value: 1, expected: "at least 3"))))
+        #expect(CommandLineError.runOverCapacities(named).message == "--capacities 1: must be at least 3 (policy lirs)")
+        #expect(named.description.contains("policy lirs: capacity 1") && !named.description.contains("--"), "\(named)")
+    }
+
     @Test("a value's problem is reported against the flag that gave it")
     func valueAgainstFlag() throws {
         #expect(throws: UsageError("--capacity 64Q: unknown size suffix 'q' (use KB, MB, GB, TB, KiB, MiB, GiB, TiB or K, M, G, T)")) {

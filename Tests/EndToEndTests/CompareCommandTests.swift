@@ -80,6 +80,13 @@ struct CompareCommandTests {
         let result = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lirs", "--capacities", "1,100", "--ignore-size"])
         #expect(result.status == 2 && result.stderr.contains("--capacities 1: must be at least 3"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+        // Among several policies, the message says whose refusal it is; an option value too.
+        let several = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru,lirs", "--capacities", "1,100", "--ignore-size"])
+        #expect(several.status == 2 && several.stderr.contains("--capacities 1: must be at least 3") && several.stderr.contains("(policy lirs)") && several.stdout.isEmpty,
+                "\(several.stderr)")
+        let option = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru,s3fifo", "--capacities", "100", "--ignore-size",
+                                  "--option", "small-ratio=1.5"])
+        #expect(option.status == 2 && option.stderr.contains("(policy s3fifo)") && option.stdout.isEmpty, "\(option.stderr)")
     }
 
     @Test("table, csv and markdown render; csv has one row per run, markdown a matrix of policies by capacity")

@@ -148,8 +148,11 @@ struct _ComparePlan {
             run = try policy.makeRun(limits: limits, options: window.scaled(options[entry.policy]), ignoreSize: job.ignoreSize,
                                      admission: job.admission)
         } catch {
-            throw error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
-                                   window: window)
+            let refusal = error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
+                                           window: window)
+            // Among several policies, say whose refusal it is.
+            guard policies.count > 1, case .configuration(let inner) = refusal else { throw refusal }
+            throw .configuration(.inPolicy(policy.descriptor.name, inner))
         }
         if let memoryWarning = job.memoryWarning {
             guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }

@@ -38,6 +38,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case admissionWithTierOrThreads
     /// A memory-warning response (``MemoryWarningOverride``) with a tiered, threaded or admitted run.
     case memoryWarningOverrideUnsupported
+    /// One policy's refusal in a comparison of several: the policy's name and its error.
+    indirect case inPolicy(String, RunConfigurationError)
 
     /// The problem in one line, in the engine's words.
     public var description: String {
@@ -62,6 +64,7 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .admissionWithTierOrThreads: "an admission rule cannot be combined with a tiered or threaded run"
         case .memoryWarningOverrideUnsupported:
             "a memory-warning response cannot be combined with a tiered, threaded or admission-controlled run"
+        case let .inPolicy(name, error): "policy \(name): \(error.description)"
         }
     }
 }
@@ -72,6 +75,7 @@ extension RunConfigurationError {
         switch self {
         case .sampledLimit: return true
         case .policy(.invalidLimit), .diskTier(.invalidLimit): return true
+        case .inPolicy(_, let error): return error.isLimitRefusal
         default: return false
         }
     }

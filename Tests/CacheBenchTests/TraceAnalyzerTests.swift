@@ -210,10 +210,15 @@ struct TraceAnalyzerTests {
     @Test("request rate: complete windows only, or the whole trace's rate when none is complete")
     func requestRateLine() throws {
         let short = try Self.analyze("twitter_cluster52-1500.csv")
-        #expect(short.windows.count == 1 && short.minimumRate == 0)
+        let wholeRate = 1500 / max(short.lastTime - short.firstTime, 1)
+        // Every format carries the whole trace's rate: the fields of JSON as the table's line.
+        #expect(short.windows.count == 1 && short.minimumRate == wholeRate && short.maximumRate == wholeRate)
+        let objectRate = Double(short.objects) / max(short.lastTime - short.firstTime, 1)
+        #expect(short.minimumObjectRate == objectRate && short.maximumObjectRate == objectRate && objectRate > 0)
         let shortLine = TraceAnalysisReport.rows(short, trace: "t").first { $0.0 == "request rate" }?.1 ?? ""
-        #expect(shortLine == String(format: "no complete window of 300 s; %.4f req/s over the whole trace",
-                                    1500 / max(short.lastTime - short.firstTime, 1)), "\(shortLine)")
+        #expect(shortLine == String(format: "no complete window of 300 s; %.4f req/s over the whole trace", wholeRate), "\(shortLine)")
+        let objectLine = TraceAnalysisReport.rows(short, trace: "t").first { $0.0 == "object rate" }?.1 ?? ""
+        #expect(objectLine == String(format: "no complete window; %.4f obj/s over the whole trace", objectRate), "\(objectLine)")
         let long = try Self.analyze("cloudPhysicsIO.oracleGeneral.bin")
         let longLine = TraceAnalysisReport.rows(long, trace: "t").first { $0.0 == "request rate" }?.1 ?? ""
         #expect(longLine == "min 3.0433, max 117.5267 req/s (window 300 s)", "\(longLine)")

@@ -46,11 +46,15 @@ public struct TraceAnalysis: Sendable, Equatable {
     public var zipfAlpha = 0.0, zipfR2 = 0.0
     /// The window for request rates, in trace seconds.
     public var rateWindow = 300.0
-    /// Requests per second in the slowest and the busiest complete window (0 if none is complete).
+    /// Requests per second in the slowest and the busiest complete window; both the whole trace's
+    /// rate (over ``wholeTraceSeconds``) when no window is complete.
     public var minimumRate = 0.0, maximumRate = 0.0
     /// Distinct objects per second in the quietest and the busiest complete window (traceAnalyzer's
-    /// object rate; 0 if no window is complete).
+    /// object rate); both the whole trace's when no window is complete.
     public var minimumObjectRate = 0.0, maximumObjectRate = 0.0
+    /// The trace's time span in seconds, at least 1: what the rates of a trace shorter than one
+    /// window are taken over.
+    public var wholeTraceSeconds: Double { max(lastTime - firstTime, 1) }
     /// Each window of ``rateWindow`` seconds from the first request, the last one possibly cut short.
     public var windows: [Window] = []
     /// Bin `k` counts requests whose object was last requested `k · reuseTimeBin` to

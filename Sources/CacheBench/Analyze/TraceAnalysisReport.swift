@@ -68,11 +68,10 @@ public enum TraceAnalysisReport {
             ("TTL", ttl),
             ("request rate", a.windows.count > 1
                 ? String(format: "min %.4f, max %.4f req/s (window %g s)", a.minimumRate, a.maximumRate, a.rateWindow)
-                : String(format: "no complete window of %g s; %.4f req/s over the whole trace", a.rateWindow,
-                         Double(a.requests) / max(a.lastTime - a.firstTime, 1))),
+                : String(format: "no complete window of %g s; %.4f req/s over the whole trace", a.rateWindow, a.minimumRate)),
             ("object rate", a.windows.count > 1
                 ? String(format: "min %.4f, max %.4f obj/s (distinct objects per window)", a.minimumObjectRate, a.maximumObjectRate)
-                : "no complete window"),
+                : String(format: "no complete window; %.4f obj/s over the whole trace", a.minimumObjectRate)),
             ("popularity", String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2)),
             ("one-hit wonders", "\(a.objectsByRequestCount.first ?? 0) objects (\(ratio(a.objectsByRequestCount.first ?? 0, a.objects)))"),
             ("one-hit wonders per window", windowRatios.isEmpty ? "-" : String(

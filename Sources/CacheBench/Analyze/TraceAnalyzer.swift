@@ -195,16 +195,23 @@ struct _AnalyzerState {
         result.commonSizes = requestsBySize.sorted { ($0.value.requests, -$0.key) > ($1.value.requests, -$1.key) }.prefix(16)
             .map { .init(size: $0.key, requests: $0.value.requests, objects: $0.value.objects) }
         result.commonTTLs = ttls.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.prefix(16).map { .init(ttl: $0.key, requests: $0.value) }
-        // The last window is cut short by the end of the trace, so only complete ones count.
+        // The last window is cut short by the end of the trace, so only complete ones count; a
+        // trace shorter than one window has the rates of the whole trace (over at least 1 s).
         let complete = result.windows.dropLast().map(\.requests)
         if let low = complete.min(), let high = complete.max() {
             result.minimumRate = Double(low) / result.rateWindow
             result.maximumRate = Double(high) / result.rateWindow
+        } else {
+            result.minimumRate = Double(result.requests) / result.wholeTraceSeconds
+            result.maximumRate = result.minimumRate
         }
         let completeObjects = result.windows.dropLast().map(\.objects)
         if let low = completeObjects.min(), let high = completeObjects.max() {
             result.minimumObjectRate = Double(low) / result.rateWindow
             result.maximumObjectRate = Double(high) / result.rateWindow
+        } else {
+            result.minimumObjectRate = Double(result.objects) / result.wholeTraceSeconds
+            result.maximumObjectRate = result.minimumObjectRate
         }
         return result
     }

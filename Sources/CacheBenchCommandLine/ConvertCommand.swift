@@ -50,8 +50,11 @@ enum ConvertCommand {
         let options: TraceConverter.Options
         do throws(UsageError) {
             let arguments = try Arguments(words, spec: spec)
-            guard let path = arguments.value("--output"), path != "-" else {
+            guard let path = arguments.value("--output") else {
                 throw UsageError("convert: --output FILE is required (the format is binary)")
+            }
+            guard path != "-" else {
+                throw UsageError("--output -: convert writes a file, not standard output (the format is binary, and the file is written whole or not at all)")
             }
             if arguments.value("--to") != nil, arguments.value("--output-format") != nil {
                 throw UsageError("--to and --output-format are the same option: give one")
@@ -78,7 +81,7 @@ enum ConvertCommand {
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             let summary = try TraceConverter.convert(trace, to: output, options: options)
-            Output.error("wrote \(summary.records) records to \(output)"
+            Output.error("wrote \(summary.records) record\(summary.records == 1 ? "" : "s") to \(output)"
                 + (summary.leftOut > 0 ? "; left out \(summary.leftOut) set, delete and event rows" : "")
                 + (summary.zeroSize > 0 ? "; left out \(summary.zeroSize) zero-size rows" : "")
                 + (summary.sampledOut > 0 ? "; sampled out \(summary.sampledOut) requests" : "")

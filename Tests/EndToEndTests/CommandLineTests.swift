@@ -330,7 +330,11 @@ struct CommandLineTests {
         let ours = try Data(contentsOf: URL(fileURLWithPath: path))
         let theirs = try Data(contentsOf: CLI.root.appendingPathComponent("Traces/cloudPhysicsIO.oracleGeneral.bin"))
         #expect(ours == theirs)
+        #expect(result.stderr.contains("wrote 113872 records to "), "\(result.stderr)")
         #expect(try CLI.run(["convert", "Traces/lirs-cs.csv"]).status == 2)
+        // Standard output is refused as such, not as a missing --output.
+        let toStdout = try CLI.run(["convert", "Traces/lirs-cs.csv", "--output", "-"])
+        #expect(toStdout.status == 2 && toStdout.stdout.isEmpty && toStdout.stderr.contains("--output -: convert writes a file"), "\(toStdout.stderr)")
     }
 
     @Test("analyze --plot makes a missing folder and fills it; a bad trace leaves neither folder nor report")

@@ -256,6 +256,22 @@ struct SweepTests {
         #expect(!merged.notes.contains { $0.contains("keep the file") })
     }
 
+    @Test("sweep-report says why a (trace, policy, size) is left out: refused by its policy, not recorded, or no baseline misses")
+    func reductionSaysWhyLeftOut() throws {
+        let traces = try (0..<2).map { try randomTrace(seed: 500 + UInt64($0), onlyGets: true) }
+        let folder = scratchFolder()
+        defer { for path in traces + [folder] { try? FileManager.default.removeItem(atPath: path) } }
+        // LIRS takes no cache under 3 objects: its two cells at 1 are recorded as refusals.
+        let spec = SweepSpec(traces: traces, policies: ["fifo", "lirs"], capacities: try CapacityList.parse("1,50").items, ignoreSize: true)
+        _ = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        let merged = try SweepMerge.load(directory: folder)
+        #expect(merged.refused.count == 2 && merged.missing.isEmpty)
+        let reduction = try MissRatioReduction(merged, baseline: "fifo")
+        #expect(reduction.skipped == 2)
+        #expect(reduction.markdown.contains("2 (trace, policy, size) left out: 2 refused by their policy"), "\(reduction.markdown)")
+        #expect(!reduction.markdown.contains("no misses"))
+    }
+
     @Test("cells recorded by another build of the program are kept but counted, and merge notes the mixed builds")
     func otherBuilds() throws {
         let build = try #require(ToolVersion.build)

@@ -49,6 +49,9 @@ public struct MissRatioReduction: Sendable {
     public var traceCount: Int
     /// (trace, policy, size) left out: undefined reduction or a missing cell.
     public var skipped: Int
+    /// Why ``skipped`` were left out, when known: a cell of either policy refused by its policy
+    /// (a size below what it takes), a cell with no record, or a baseline without misses.
+    var _skippedBecause: (refused: Int, missing: Int, noBaselineMisses: Int)?
 
     /// Reductions already computed (to chart figures a sweep did not record, say).
     public init(baseline: String, policies: [String], capacities: [SweepCapacity], distributions: [Distribution],
@@ -75,15 +78,21 @@ public struct MissRatioReduction: Sendable {
         traceCount = merge.manifest.traces.count
         var missRatio: [SweepCell: Double] = [:]
         for (cell, result) in zip(merge.resultCells, merge.results) { if let ratio = result.missRatio { missRatio[cell] = ratio } }
+        let refusedCells = Set(merge.refused.map(\.cell)), missingCells = Set(merge.missing)
+        var because = (refused: 0, missing: 0, noBaselineMisses: 0)
         var skipped = 0
         var distributions: [Distribution] = []
         for policy in policies {
             for capacity in capacities {
                 var values: [Double] = []
                 for trace in merge.manifest.traces {
-                    guard let base = missRatio[SweepCell(trace: trace, policy: baseline, capacity: capacity)], base > 0,
-                          let mine = missRatio[SweepCell(trace: trace, policy: policy, capacity: capacity)] else {
+                    let baseCell = SweepCell(trace: trace, policy: baseline, capacity: capacity)
+                    let cell = SweepCell(trace: trace, policy: policy, capacity: capacity)
+                    guard let base = missRatio[baseCell], base > 0, let mine = missRatio[cell] else {
                         skipped += 1
+                        if refusedCells.contains(baseCell) || refusedCells.contains(cell) { because.refused += 1 }
+                        else if missingCells.contains(baseCell) || missingCells.contains(cell) { because.missing += 1 }
+                        else { because.noBaselineMisses += 1 }
                         continue
                     }
                     values.append((base - mine) / base)
@@ -93,6 +102,7 @@ public struct MissRatioReduction: Sendable {
         }
         self.distributions = distributions
         self.skipped = skipped
+        _skippedBecause = because
     }
 
     /// The distribution of `policy` at `capacity`.
@@ -172,7 +182,15 @@ public struct MissRatioReduction: Sendable {
         }
         out += CompareReport.markdownTable(rows)
         if skipped > 0 {
-            out += "\n\(skipped) (trace, policy, size) left out: \(baseline) had no misses there, or a cell is missing.\n"
+            if let because = _skippedBecause {
+                let reasons = [(because.refused, "refused by their policy (a size below what it takes)"),
+                               (because.missing, "with a cell not recorded"),
+                               (because.noBaselineMisses, "where \(baseline) had no misses")]
+                    .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                out += "\n\(skipped) (trace, policy, size) left out: \(reasons).\n"
+            } else {
+                out += "\n\(skipped) (trace, policy, size) left out: \(baseline) had no misses there, or a cell is missing.\n"
+            }
         }
         return out
     }

@@ -147,7 +147,7 @@ enum CompareCommand {
             let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
                 try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
             }
-            let slow = job.policies.filter { SlowByDesign.reason($0) != nil }
+            let slow = job.policies.filter { SlowByDesign.reason($0, in: job.registry) != nil }
             let progress = ProgressReporter.isTerminal
                 ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
             let result = try Compare.run(job, progress: progress)

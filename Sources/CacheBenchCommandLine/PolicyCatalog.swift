@@ -46,7 +46,7 @@ public enum PolicyCatalog {
                 if !d.isDeterministic { out += indent + "randomized: --option seed=N makes a run repeatable\n" }
                 out += indent + "default capacity: \(defaultCapacity(d))"
                 out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
-                if let slow = SlowByDesign.reason(d.name) { out += indent + "slow by design: \(slow)\n" }
+                if let slow = d.slowByDesign { out += indent + "slow by design: \(slow)\n" }
                 for p in d.parameters {
                     let aka = p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))"
                     out += indent + "--option \(p.name)=\(p.defaultValue)  \(p.summary)\(aka)\n"
@@ -65,7 +65,7 @@ public enum PolicyCatalog {
             ("rule", .string(d.rule)), ("approximation", .bool(d.isApproximation)),
             ("countLimit", .bool(d.supportsCountLimit)), ("defaultCapacity", .string(defaultCapacity(d))),
             ("needsFuture", .bool(d.needsFuture)),
-            ("slowByDesign", SlowByDesign.reason(d.name).map { .string($0) } ?? .null),
+            ("slowByDesign", d.slowByDesign.map { .string($0) } ?? .null),
             ("aliases", .array(d.aliases.map { .string($0) })), ("deterministic", .bool(d.isDeterministic)),
             ("parameters", .array(d.parameters.map {
                 .object([("name", .string($0.name)), ("default", .string($0.defaultValue)), ("description", .string($0.summary)),

@@ -56,6 +56,11 @@ public struct PolicyDescriptor: Sendable {
     /// segment states more: a 1 % window needs 100 objects to hold one.
     public var faithfulMiniatureObjects: Int
 
+    /// Why the policy slows down as its residents grow, when it repeats on purpose work that the
+    /// library it models does per operation (a sort of every entry on a purge); `nil` for a rule
+    /// whose operations take constant time. Tools name it, so a long run is not taken for a hang.
+    public var slowByDesign: String?
+
     /// The floor of ``faithfulMiniatureObjects`` when a policy does not state one.
     public static let defaultFaithfulMiniatureObjects = 32
 
@@ -64,7 +69,8 @@ public struct PolicyDescriptor: Sendable {
                 isApproximation: Bool = false, supportsCountLimit: Bool = false, aliases: [String] = [],
                 isDeterministic: Bool = true, defaultCapacity: DefaultCapacity = .workingSetFraction,
                 parameters: [PolicyParameter] = [], needsFuture: Bool = false, evictsAsLRU: Bool = false,
-                faithfulMiniatureObjects: Int = PolicyDescriptor.defaultFaithfulMiniatureObjects) {
+                faithfulMiniatureObjects: Int = PolicyDescriptor.defaultFaithfulMiniatureObjects, slowByDesign: String? = nil) {
+        self.slowByDesign = slowByDesign
         self.evictsAsLRU = evictsAsLRU
         self.faithfulMiniatureObjects = max(0, faithfulMiniatureObjects)
         self.aliases = aliases

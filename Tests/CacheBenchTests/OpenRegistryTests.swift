@@ -101,6 +101,21 @@ private struct HoardingFIFO<Key: Hashable, Value>: SingleListPolicy {
     mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {}
 }
 
+/// A plug-in that declares itself slow by design.
+private struct SlowFIFO<Key: Hashable, Value>: SingleListPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "slow-fifo", reproduces: "a test policy", rule: "FIFO", family: .research,
+                         slowByDesign: "walks every resident on each hit")
+    }
+    var store = SlotArena<Key, Value>()
+    var residents: LimitedList
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
+    }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func victim() -> Int32 { residents.tail }
+}
+
 /// A broken plug-in whose rule has no victim to give: the pass ends, and the run is reported, not trapped.
 private struct VictimlessFIFO<Key: Hashable, Value>: SingleListPolicy {
     static var descriptor: PolicyDescriptor {
@@ -215,6 +230,20 @@ struct OpenRegistryTests {
             let notes = try Compare.run(all).notes.filter { $0.contains("over its limits") }
             #expect(notes.isEmpty, "\(notes)")
         }
+    }
+
+    @Test("slow by design is a descriptor's word: the five library models that sort or scan say so, under any spelling; a plug-in can too")
+    func slowByDesign() throws {
+        let slow = PolicyRegistry.standard.descriptors.filter { $0.slowByDesign != nil }.map(\.name).sorted()
+        #expect(slow == ["af-lru", "afi-lru", "nscache", "pin-memory", "sd-disk"])
+        #expect(SlowByDesign.reason("NSCache")?.contains("linear scan") == true)
+        #expect(SlowByDesign.reason("lru") == nil && SlowByDesign.reason("no-such-policy") == nil)
+        var descriptor = HoardingFIFO<UInt64, Void>.descriptor
+        descriptor.slowByDesign = "scans"
+        #expect(descriptor.slowByDesign == "scans")
+        let registry = PolicyRegistry.standard.adding(SlowFIFO<UInt64, Void>.self)
+        #expect(SlowByDesign.reason("Slow-FIFO", in: registry) == "walks every resident on each hit")
+        #expect(SlowByDesign.reason("slow-fifo") == nil)
     }
 
     @Test("a plug-in with no victim to give, or with a wrong count, ends its run with a warning naming it, not a trap or a silent count")

@@ -51,7 +51,8 @@ public struct AFAutoPurgingImageCache<Key: Hashable, Value>: LibraryModelPolicy 
             parameters: [
                 PolicyParameter("preferred", default: "0.6",
                                 "preferredMemoryUsageAfterPurge: a fraction of the capacity (a number without a unit: 0.6) or a size with a unit (60MiB, 60B); above the capacity it reproduces AF's underflow"),
-            ])
+            ],
+            slowByDesign: "sorts every resident at each purge, as AFNetworking does: O(n log n) per purge")
     }
 
     public var store = SlotArena<Key, Value>()

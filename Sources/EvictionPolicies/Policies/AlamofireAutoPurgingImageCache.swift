@@ -35,7 +35,8 @@ public struct AlamofireAutoPurgingImageCache<Key: Hashable, Value>: ForwardingPo
             parameters: [
                 PolicyParameter("preferred", default: "0.6",
                                 "preferredMemoryUsageAfterPurge: a fraction of the capacity (a number without a unit, 0 to 1) or a size with a unit (60MB, 60B); must not exceed the capacity"),
-            ])
+            ],
+            slowByDesign: "sorts every resident at each purge, as AlamofireImage does: O(n log n) per purge")
     }
 
     /// The AFNetworking cache this one runs: every operation is its.

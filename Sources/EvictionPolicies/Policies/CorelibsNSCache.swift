@@ -35,7 +35,8 @@ public struct CorelibsNSCache<Key: Hashable, Value>: LibraryModelPolicy {
             name: "nscache",
             reproduces: "NSCache, swift-corelibs-foundation @ 761b621",
             rule: "on set, evict the cheapest entry (newest first among equal costs) until within the cost limit, then the count limit; reads never reorder",
-            family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction)
+            family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            slowByDesign: "inserts at its cost-ordered position with a linear scan, as swift-corelibs-foundation does: O(n) per set")
     }
 
     public var store = SlotArena<Key, Value>()

@@ -70,7 +70,8 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
                 PolicyParameter("ttl-cache", default: "false", "gets refuse entries at least age-limit old (they stay resident)"),
                 PolicyParameter("remove-all-on-memory-warning", default: "true", "a memory warning removes every entry"),
                 PolicyParameter("remove-all-on-background", default: "true", "entering the background removes every entry"),
-            ])
+            ],
+            slowByDesign: "sorts every resident on each set over the cost limit, as PINCache does: O(n log n) per such set")
     }
 
     public var store = SlotArena<Key, Value>()

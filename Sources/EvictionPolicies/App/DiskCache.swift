@@ -184,7 +184,13 @@ public final class DiskCache: @unchecked Sendable {
                 unlink(temporary)
                 throw error
             }
-            try commit(temporary, bytes: bytes, to: name)
+            do { try commit(temporary, bytes: bytes, to: name) } catch {
+                // The announcement stays in the journal and would make an opening take the old
+                // file back as an entry: a file doomed before (removed, but undeletable) is
+                // named again after it, so that the opening still deletes it.
+                if undeleted.contains(name) { try? journal.append("X \(name)\n") }
+                throw error
+            }
             // Stored: from here on nothing fails the set. The announcement above lets an opening
             // find the file should the record below not be written (a full disk), and files
             // whose deletion fails are tried again at the next write.
@@ -232,7 +238,9 @@ public final class DiskCache: @unchecked Sendable {
             try _POSIX.makeDirectory(temporaryPath)
             // The files left are named, so that an opening deletes them rather than take them
             // for entries (data the app cleared must not come back).
-            try journal.rewrite([], doomed: undeleted, temporaryDirectory: temporaryPath)
+            do throws(DiskCacheError) { try journal.rewrite([], doomed: undeleted, temporaryDirectory: temporaryPath) } catch {
+                failure = failure ?? error
+            }
             if let failure { throw failure }
         }
     }

@@ -3,8 +3,17 @@ import EvictionPolicies
 import TestSupport
 import Testing
 
-/// The names a test's own FIFO answers to.
-private protocol TestPolicyNaming { static var descriptor: PolicyDescriptor { get } }
+/// The names a test's own FIFO answers to, and whether its rule is broken to have no victim.
+private protocol TestPolicyNaming {
+    static var descriptor: PolicyDescriptor { get }
+    static var hasNoVictim: Bool { get }
+    /// Whether its count and total cost are broken to read 0, so that it never evicts.
+    static var countsNothing: Bool { get }
+}
+extension TestPolicyNaming {
+    static var hasNoVictim: Bool { false }
+    static var countsNothing: Bool { false }
+}
 
 /// FIFO's rule under another name (and, when asked, an alias), as a caller's own policy would be.
 private enum CallerNaming: TestPolicyNaming {
@@ -29,8 +38,34 @@ private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: Single
     init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
     }
+    var count: Int { Naming.countsNothing ? 0 : residents.list.count }
+    var totalCost: Int { Naming.countsNothing ? 0 : residents.list.cost }
     mutating func didHit(_ slot: Int32) {}
-    mutating func victim() -> Int32 { residents.tail }
+    mutating func victim() -> Int32 { Naming.hasNoVictim ? -1 : residents.tail }
+}
+
+/// A broken plug-in that keeps its own count and keeps it wrong (always empty), so it never evicts.
+private enum MiscountingNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "miscounting-fifo", reproduces: "a broken test policy", rule: "count and totalCost are 0", family: .research)
+    }
+    static var countsNothing: Bool { true }
+}
+
+/// A plug-in that declares itself slow by design.
+private enum SlowNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "slow-fifo", reproduces: "a test policy", rule: "FIFO", family: .research,
+                         slowByDesign: "walks every resident on each hit")
+    }
+}
+
+/// A broken plug-in whose rule has no victim to give: the pass ends, and the run is reported, not trapped.
+private enum VictimlessNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "victimless-fifo", reproduces: "a broken test policy", rule: "victim() is -1", family: .research)
+    }
+    static var hasNoVictim: Bool { true }
 }
 
 /// Names no list of policies could select.
@@ -99,56 +134,6 @@ private struct HoardingFIFO<Key: Hashable, Value>: SingleListPolicy {
     mutating func didHit(_ slot: Int32) {}
     mutating func victim() -> Int32 { residents.tail }
     mutating func makeRoom(forCost cost: Int, count extra: Int, observer: inout some EvictionObserver<Key, Value>) {}
-}
-
-/// A plug-in that declares itself slow by design.
-private struct SlowFIFO<Key: Hashable, Value>: SingleListPolicy {
-    static var descriptor: PolicyDescriptor {
-        PolicyDescriptor(name: "slow-fifo", reproduces: "a test policy", rule: "FIFO", family: .research,
-                         slowByDesign: "walks every resident on each hit")
-    }
-    var store = SlotArena<Key, Value>()
-    var residents: LimitedList
-    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
-    }
-    mutating func didHit(_ slot: Int32) {}
-    mutating func victim() -> Int32 { residents.tail }
-}
-
-/// A broken plug-in whose rule has no victim to give: the pass ends, and the run is reported, not trapped.
-private struct VictimlessFIFO<Key: Hashable, Value>: SingleListPolicy {
-    static var descriptor: PolicyDescriptor {
-        PolicyDescriptor(name: "victimless-fifo", reproduces: "a broken test policy", rule: "victim() is -1", family: .research)
-    }
-    var store = SlotArena<Key, Value>()
-    var residents: LimitedList
-    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
-    }
-    mutating func didHit(_ slot: Int32) {}
-    mutating func victim() -> Int32 { -1 }
-}
-
-/// A broken plug-in that keeps its own count and keeps it wrong (always empty), so it never evicts.
-private struct MiscountingFIFO<Key: Hashable, Value>: SlotPolicy {
-    static var descriptor: PolicyDescriptor {
-        PolicyDescriptor(name: "miscounting-fifo", reproduces: "a broken test policy", rule: "count and totalCost are 0", family: .research)
-    }
-    var store = SlotArena<Key, Value>()
-    var list = SlotList()
-    let capacity: Int
-    let countLimit: Int
-    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
-        (capacity, countLimit) = try limits.validated(for: Self.descriptor, options: options)
-    }
-    var count: Int { 0 }
-    var totalCost: Int { 0 }
-    mutating func didHit(_ slot: Int32) {}
-    mutating func didInsert(_ slot: Int32) { store.pushHead(slot, &list) }
-    mutating func victim() -> Int32 { list.tail }
-    mutating func unlink(_ slot: Int32) { store.unlink(slot, &list) }
-    mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
 }
 
 private typealias CallerFIFO<Key: Hashable, Value> = NamedFIFO<Key, Value, CallerNaming>
@@ -241,14 +226,14 @@ struct OpenRegistryTests {
         var descriptor = HoardingFIFO<UInt64, Void>.descriptor
         descriptor.slowByDesign = "scans"
         #expect(descriptor.slowByDesign == "scans")
-        let registry = PolicyRegistry.standard.adding(SlowFIFO<UInt64, Void>.self)
+        let registry = PolicyRegistry.standard.adding(NamedFIFO<UInt64, Void, SlowNaming>.self)
         #expect(SlowByDesign.reason("Slow-FIFO", in: registry) == "walks every resident on each hit")
         #expect(SlowByDesign.reason("slow-fifo") == nil)
     }
 
     @Test("a plug-in with no victim to give, or with a wrong count, ends its run with a warning naming it, not a trap or a silent count")
     func brokenPlugInsAreReported() throws {
-        let registry = PolicyRegistry.standard.adding(VictimlessFIFO<UInt64, Void>.self).adding(MiscountingFIFO<UInt64, Void>.self)
+        let registry = PolicyRegistry.standard.adding(NamedFIFO<UInt64, Void, VictimlessNaming>.self).adding(NamedFIFO<UInt64, Void, MiscountingNaming>.self)
         let trace = TraceSpec(path: Repository.trace("zipf.csv"))
         var job = ReplayJob(trace: trace, policy: "victimless-fifo", capacity: 50, ignoreSize: true)
         job.registry = registry

@@ -42,9 +42,26 @@ extension SlotPolicy {
     @inlinable
     public mutating func makeRoom(forCost cost: Int, count extra: Int,
                                   observer: inout some EvictionObserver<Key, Value>) {
+        _evictVictims(downToCount: countLimit - extra, cost: capacity - cost, observer: &observer)
+    }
+
+    /// Evicts ``SlotPolicy/victim()`` after victim, in one trim pass, until at most `count`
+    /// entries costing at most `cost` remain. O(k) expected for k victims.
+    @inlinable
+    public mutating func evictVictims(downToCount count: Int, cost: Int,
+                                      observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        _evictVictims(downToCount: count, cost: cost, observer: &observer)
+        return true
+    }
+
+    /// The loop of ``evictVictims(downToCount:cost:observer:)`` and of the default
+    /// ``makeRoom(forCost:count:observer:)``, written once and called directly, so that a policy
+    /// overriding one of the two does not change the other.
+    @inlinable
+    mutating func _evictVictims(downToCount count: Int, cost: Int, observer: inout some EvictionObserver<Key, Value>) {
         var pass = TrimPass(.caller)
-        while count > 0 && (totalCost > capacity - cost || count > countLimit - extra) {
-            // A rule with no victim to give (-1) ends the pass: the entry goes in over the limits
+        while self.count > 0 && (self.count > count || totalCost > cost) {
+            // A rule with no victim to give (-1) ends the pass: an entry goes in over the limits
             // rather than the process trapping on slot -1, and a replay names the policy as one
             // that did not evict as its limits require.
             let slot = victim()
@@ -54,23 +71,6 @@ extension SlotPolicy {
         }
         pass.end(&observer)
         shrinkStorageIfSparse()
-    }
-
-    /// Evicts ``SlotPolicy/victim()`` after victim, in one trim pass, until at most `count`
-    /// entries costing at most `cost` remain. O(k) expected for k victims.
-    @inlinable
-    public mutating func evictVictims(downToCount count: Int, cost: Int,
-                                      observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        var pass = TrimPass(.caller)
-        while self.count > 0 && (self.count > count || totalCost > cost) {
-            let slot = victim()
-            guard slot >= 0 else { break }
-            pass.willRemove(&observer)
-            evict(slot, observer: &observer)
-        }
-        pass.end(&observer)
-        shrinkStorageIfSparse()
-        return true
     }
 
     /// Evicts `slot`: unlinks it, releases it and reports it to `observer`. The caller brackets

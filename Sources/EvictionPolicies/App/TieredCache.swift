@@ -102,7 +102,7 @@ public final class TieredCache<Value> {
     /// size, so a memory-only set encodes the value too (to measure it) and throws what encoding
     /// throws, storing nothing. When the disk write throws, the memory copy is taken back too:
     /// the key then reads what the disk still holds, as after a relaunch. A value the disk refuses
-    /// without an error (larger than its size limit: ``DiskCache/setData(_:forKey:)`` returns
+    /// without an error (larger than its size limit: ``DiskCache/setData(_:forKey:)-62mvz`` returns
     /// `false`) is kept in memory only, and found there until memory evicts it.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         guard toDisk else {

@@ -234,6 +234,23 @@ case_report_over_trace_read_as_stdin() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB"
   expect 2 "standard output is the input trace (standard input reads it)"; same t.csv "$T/lirs-cs.csv"; }
 case_mrc_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" mrc t.csv --ignore-size --points 4 >> t.csv'
   expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
+case_analyze_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" analyze t.csv >> t.csv'
+  expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
+case_analyze_report_appended_to_stdin_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" analyze - < t.csv >> t.csv'
+  expect 2 "standard output is the input trace (standard input reads it)"; same t.csv "$T/lirs-cs.csv"; }
+# A sweep's own files and its traces, aimed at by standard output: each command that prints.
+sweep_of_t() { cp "$T/lirs-cs.csv" t.csv; cp t.csv t.ref; run sweep --traces t.csv --policies lru,fifo --capacities 0.1 --output S; expect 0
+  cp S/sweep.json manifest.ref; cp S/cells/* cells.ref; }
+case_merge_appended_to_manifest() { sweep_of_t; runsh '"$CB" merge S --format json >> S/sweep.json'
+  expect 2 "standard output is"; same S/sweep.json manifest.ref; }
+case_sweep_report_appended_to_records() { sweep_of_t; runsh '"$CB" sweep-report S >> S/cells/*'
+  expect 2 "one of the sweep's own files"; same S/cells/* cells.ref; }
+case_merge_appended_to_sweep_trace() { sweep_of_t; runsh '"$CB" merge S >> t.csv'
+  expect 2 "a trace of the sweep"; same t.csv t.ref; }
+case_sweep_summary_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" sweep --traces t.csv --policies lru --capacities 0.1 --output S >> t.csv'
+  expect 2 "a trace of the sweep"; same t.csv "$T/lirs-cs.csv"; [ ! -e S ] || fail LOST "S written by a refused sweep"; }
+case_sweep_plan_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" sweep --traces t.csv --policies lru --capacities 0.1 --plan >> t.csv'
+  expect 2 "a trace of the sweep"; same t.csv "$T/lirs-cs.csv"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
   CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run_default_signals compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
   [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"

@@ -56,7 +56,8 @@ enum AnalyzeCommand {
             arguments = try Arguments(words, spec: spec)
             // The plots too: none may be the trace or the report (`--plot .` beside a trace named
             // sizes.svg, or `--output plots/sizes.svg`).
-            var written = [("--output", arguments.value("--output"))].compactMap { option, path in path.map { (option, $0) } }
+            // `--output` absent is standard output, which may be redirected to the trace (`>> trace.csv`).
+            var written = [("--output", arguments.value("--output") ?? "-")]
             if let folder = arguments.value("--plot") {
                 written += TraceAnalysisReport.plotNames.map { ("--plot \(folder) (its \($0))", (folder as NSString).appendingPathComponent($0)) }
             }

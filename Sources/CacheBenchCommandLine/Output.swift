@@ -61,11 +61,17 @@ enum Output {
     }
 
     /// Refuses outputs that would overwrite a sweep's own files in `directory`: its manifest
-    /// (`sweep.json`) and its records (`cells/`), which `merge` and `sweep-report` read.
+    /// (`sweep.json`), its records (`cells/`), which `merge` and `sweep-report` read, and the
+    /// traces behind them. `--output` absent is standard output, which is refused when it is
+    /// redirected to one of those files (`merge DIR >> DIR/sweep.json`).
     static func requireOutsideSweep(_ arguments: Arguments, directory: String, outputs: [String]) throws(UsageError) {
         let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
         for option in outputs {
-            guard let path = arguments.value(option), path != "-" else { continue }
+            guard let path = arguments.value(option) ?? (option == "--output" ? "-" : nil) else { continue }
+            guard path != "-" else {
+                try requireStandardOutputOutsideSweep(root: root, directory: directory)
+                continue
+            }
             let url = URL(fileURLWithPath: path).standardizedFileURL
             let resolved = url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
             let manifest = root + "/sweep.json", records = root + "/cells"
@@ -80,6 +86,33 @@ enum Output {
                 throw UsageError("\(option) \(path) is \(trace), a trace of the sweep in \(directory): writing it would destroy the data behind its records")
             }
         }
+    }
+
+    /// Refuses a standard output redirected to a sweep's manifest, one of its record files or
+    /// one of its traces.
+    static func requireStandardOutputOutsideSweep(root: String, directory: String) throws(UsageError) {
+        guard standardOutputIsAFile else { return }
+        let records = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/cells")) ?? []).sorted().map { root + "/cells/" + $0 }
+        if let file = ([root + "/sweep.json"] + records).first(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
+            throw UsageError("standard output is \(file), one of the sweep's own files in \(directory): writing the report there would destroy its records")
+        }
+        try requireStandardOutputOutside(traces: (try? SweepRecordStore(directory: directory).manifest())?.traces ?? [],
+                                         of: directory)
+    }
+
+    /// Refuses a standard output redirected to one of a sweep's `traces`.
+    static func requireStandardOutputOutside(traces: [String], of directory: String?) throws(UsageError) {
+        guard standardOutputIsAFile else { return }
+        for trace in traces where AtomicFile.isFile(trace, openAs: STDOUT_FILENO) {
+            let sweep = directory.map { " of the sweep in \($0)" } ?? " of the sweep"
+            throw UsageError("standard output is \(trace), a trace\(sweep): writing there would destroy the data behind its records")
+        }
+    }
+
+    /// Whether standard output is redirected to a regular file (not a terminal, pipe or device).
+    static var standardOutputIsAFile: Bool {
+        var info = stat()
+        return fstat(STDOUT_FILENO, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Refuses outputs that would overwrite an input or each other: `inputs` are the files the

@@ -100,6 +100,12 @@ enum SweepCommand {
             if arguments.value("--output") == nil && !arguments.flags.contains("--plan") {
                 throw UsageError("sweep: --output DIR is required (where the records go)")
             }
+            // The plan or the summary line goes to standard output: not into a trace or the records.
+            try Output.requireStandardOutputOutside(traces: traces, of: arguments.value("--output"))
+            if let directory = arguments.value("--output") {
+                let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+                try Output.requireStandardOutputOutsideSweep(root: root, directory: directory)
+            }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             try Sweep.validate(sweep, registry: registry)

@@ -23,6 +23,22 @@ struct ReportEscapingTests {
         #expect(!cell.contains { $0.isNewline })
     }
 
+    @Test("a Markdown cell shows a name as it is: links, emphasis, code, HTML, escapes and math escaped")
+    func markdownCellsShowMarkupAsText() {
+        #expect(ReplayReport.markdownCell("[x](y).csv") == #"\[x\](y).csv"#)
+        #expect(ReplayReport.markdownCell("star*_md_.csv") == #"star\*\_md\_.csv"#)
+        #expect(ReplayReport.markdownCell("bq`tick`.csv") == #"bq\`tick\`.csv"#)
+        #expect(ReplayReport.markdownCell(#"end\.csv"#) == #"end\\.csv"#)
+        // A backslash before a bar stays a backslash: both are escaped, so the cell does not end.
+        #expect(ReplayReport.markdownCell(#"a\|b.csv"#) == #"a\\\|b.csv"#)
+        #expect(ReplayReport.markdownCell("<b>&amp;~~x~~ $1$") == #"\<b\>\&amp;\~\~x\~\~ \$1\$"#)
+        // A combining mark after `*` makes one character, still read as emphasis: escaped too.
+        #expect(ReplayReport.markdownCell("*\u{301}x*") == "\\*\u{301}x\\*")
+        // What no renderer reads as markup is left alone: numbers, units, dashes, dots.
+        #expect(ReplayReport.markdownCell("12.5 % (1.2 MiB) lirs-2_pools") == #"12.5 % (1.2 MiB) lirs-2\_pools"#)
+        #expect(ReplayReport.markdownCell("0.2768") == "0.2768")
+    }
+
     @Test("a Markdown code span outlasts any backticks in the name, and shows line breaks and controls as escapes")
     func markdownCode() {
         #expect(ReplayReport.markdownCode("Traces/zipf.csv") == "`Traces/zipf.csv`")

@@ -190,23 +190,31 @@ public enum ReplayReport {
         return fence + pad + text + pad + fence
     }
 
-    /// `value` as one cell of a Markdown table: a `|` escaped, each line break (which would end
-    /// the row) written as `<br>`, which GitHub's tables show as one, and any other control
-    /// character (an ESC in a trace's file name) escaped as ``displayText(_:)`` escapes it.
+    /// `value` as one cell of a Markdown table, shown as it is: each character that Markdown
+    /// would read as markup (`|`, which ends the cell, and `` \ ` * _ [ ] < > & ~ $ ``, which make
+    /// escapes, code, emphasis, links, HTML, strikethrough and math) escaped with a backslash;
+    /// each line break (which would end the row) written as `<br>`, which GitHub's tables show as
+    /// one; and any other control character (an ESC in a trace's file name) escaped as
+    /// ``displayText(_:)`` escapes it.
     public static func markdownCell(_ value: String) -> String {
-        guard value.contains(where: { $0 == "|" || $0.isNewline }) || value.unicodeScalars.contains(where: _isControl) else { return value }
+        guard value.unicodeScalars.contains(where: { _markdownMarkup.contains($0) || _isControl($0) })
+                || value.contains(where: \.isNewline) else { return value }
         var cell = ""
         for character in value {
-            if character == "|" {
-                cell += "\\|"
-            } else if character.isNewline {
+            if character.isNewline {
                 cell += "<br>"
             } else {
-                cell += displayText(String(character))
+                // By scalar: `*` with a combining mark is one character, and still emphasis.
+                for scalar in character.unicodeScalars {
+                    cell += _markdownMarkup.contains(scalar) ? "\\" + String(scalar) : displayText(String(scalar))
+                }
             }
         }
         return cell
     }
+
+    /// The characters ``markdownCell(_:)`` escapes.
+    private static let _markdownMarkup: Set<Unicode.Scalar> = ["|", "\\", "`", "*", "_", "[", "]", "<", ">", "&", "~", "$"]
 
     static func renderTable(_ r: ReplayResult) -> String {
         func percent(_ value: Double?) -> String { value.map { String(format2: $0 * 100) + " %" } ?? "n/a" }
@@ -273,7 +281,9 @@ func _fixed(_ value: Double, decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e18 else { return "\(value)" }
+    // Too large for the integer arithmetic below (and for fixed point to be readable): six
+    // significant digits, as `1.5e+23`, not Swift's shortest round-trip form (`1.4999999999999999e+23`).
+    guard scaled < 9e18 else { return String(format: "%.6g", value) }
     let whole = Int64(scaled)
     let integer = whole / Int64(scale)
     let fraction = String(whole % Int64(scale))

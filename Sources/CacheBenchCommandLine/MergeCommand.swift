@@ -55,7 +55,8 @@ enum MergeCommand {
         let merged = try SweepMerge.load(directory: directory)
         for note in merged.notes { Output.error("note: \(note)") }
         if !merged.missing.isEmpty && !allowMissing {
-            let shown = merged.missing.prefix(20).map { "missing: \($0.description)" }
+            // One line each: a line feed in a trace's name is shown escaped, not as a new line.
+            let shown = merged.missing.prefix(20).map { "missing: \(Output.escapingControls($0.description))" }
             let more = merged.missing.count > shown.count ? ["… and \(merged.missing.count - shown.count) more"] : []
             let reason = "\(merged.missing.count) of \(merged.manifest.cells.count) cells have no record (rerun the shards that hold them, or pass --allow-missing)"
             throw .trace(TraceError(.malformed, file: directory, reason: ([reason] + shown + more).joined(separator: "\n")))

@@ -214,7 +214,10 @@ public struct SweepMerge: Sendable {
             var out = perTrace.map { CompareReport.render($0, as: format) }.joined(separator: "\n")
             if !missing.isEmpty {
                 out += "\nmissing: \(missing.count) of \(manifest.cells.count) cells\n"
-                for cell in missing { out += (format == .markdown ? "- " : "  ") + cell.description + "\n" }
+                for cell in missing {
+                    out += format == .markdown ? "- " + ReplayReport.markdownCell(cell.description) + "\n"
+                                               : "  " + ReplayReport.displayText(cell.description) + "\n"
+                }
             }
             for note in notes { out += "note: \(note)\n" }
             return out

@@ -39,7 +39,9 @@ public enum SweepPlanReport {
             return CompareReport.markdownTable([header] + rows)
         case .table:
             let bytes = plan.shardBytes.enumerated().map { "\($0.offset + 1): \($0.element)" }.joined(separator: ", ")
-            return "\(rows.count) cells; bytes of trace per shard: \(bytes)\n" + CompareReport.aligned([header] + rows, rightAligned: [])
+            // Control bytes of the traces' names (ESC, CR) shown escaped, not sent to the terminal.
+            let shown = rows.map { $0.map(ReplayReport.displayText) }
+            return "\(rows.count) cells; bytes of trace per shard: \(bytes)\n" + CompareReport.aligned([header] + shown, rightAligned: [])
         }
     }
 }

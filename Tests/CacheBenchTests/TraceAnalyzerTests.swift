@@ -224,6 +224,35 @@ struct TraceAnalyzerTests {
         #expect(longLine == "min 3.0433, max 117.5267 req/s (window 300 s)", "\(longLine)")
     }
 
+    @Test("JSON: a ratio over no objects (an empty window) and a Zipf fit to fewer than two objects are null, not 0")
+    func undefinedFiguresAreNull() throws {
+        // Requests at 0 and 1000 s: windows 1 and 2 of 300 s hold nothing.
+        let gap = try temporaryFile("timestamp,key,size\n0,1,10\n1,2,10\n1000,1,10\n1001,3,10\n")
+        var reader = try TraceSpec(path: gap).open()
+        let a = try TraceAnalyzer.analyze(&reader)
+        let windows = TraceAnalysisReport.json(a, trace: "gap").serialized()
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(windows.utf8)) as? [String: Any])
+        let ratios = (parsed["windows"] as? [[String: Any]] ?? []).map { $0["oneHitWonderRatio"] }
+        #expect(ratios.count == 4)
+        #expect(ratios.map { $0 is NSNull } == [false, true, true, false], "\(ratios)")
+        #expect(parsed["zipfAlpha"] is NSNumber && parsed["oneHitWonderRatio"] is NSNumber)
+
+        let one = try temporaryFile("timestamp,key,size\n0,1,10\n1,1,10\n")
+        var single = try TraceSpec(path: one).open()
+        let b = try TraceAnalyzer.analyze(&single)
+        let text = TraceAnalysisReport.json(b, trace: "one").serialized()
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(fields["zipfAlpha"] is NSNull && fields["zipfR2"] is NSNull)
+        #expect(fields["oneHitWonderRatio"] as? Double == 0)
+        #expect(TraceAnalysisReport.rows(b, trace: "one").first { $0.0 == "popularity" }?.1 == "-")
+
+        let sizeZero = try temporaryFile("timestamp,key,size\n0,1,0\n1,2,0\n")
+        var empty = try TraceSpec(path: sizeZero).open()
+        let c = try TraceAnalyzer.analyze(&empty)
+        let none = try #require(try JSONSerialization.jsonObject(with: Data(TraceAnalysisReport.json(c, trace: "z").serialized().utf8)) as? [String: Any])
+        #expect(none["oneHitWonderRatio"] is NSNull && none["zipfAlpha"] is NSNull)
+    }
+
     @Test("a window far shorter than the trace's span is refused at the request past 10^6 windows, not allocated")
     func windowLimit() throws {
         let path = try temporaryFile("timestamp,key,size\n0,1,10\n1,2,10\n2,3,10\n")

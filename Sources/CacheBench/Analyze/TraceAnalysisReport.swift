@@ -10,7 +10,9 @@ public enum TraceAnalysisReport {
         case .json: return json(a, trace: trace).serialized(pretty: true) + "\n"
         case .table:
             let width = rows.map(\.0.count).max() ?? 0
-            return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
+            // Control bytes of the trace's name (ESC, CR) shown escaped, not sent to the terminal.
+            return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + ReplayReport.displayText($0.1) }
+                .joined(separator: "\n") + "\n"
         case .csv:
             return "field,value\n" + rows.map { ReplayReport.csvField($0.0) + "," + ReplayReport.csvField($0.1) }.joined(separator: "\n") + "\n"
         case .markdown:
@@ -72,7 +74,7 @@ public enum TraceAnalysisReport {
             ("object rate", a.windows.count > 1
                 ? String(format: "min %.4f, max %.4f obj/s (distinct objects per window)", a.minimumObjectRate, a.maximumObjectRate)
                 : String(format: "no complete window; %.4f obj/s over the whole trace", a.minimumObjectRate)),
-            ("popularity", String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2)),
+            ("popularity", a.objects >= 2 ? String(format: "Zipf alpha %.4f, R2 %.4f", a.zipfAlpha, a.zipfR2) : "-"),
             ("one-hit wonders", "\(a.objectsByRequestCount.first ?? 0) objects (\(ratio(a.objectsByRequestCount.first ?? 0, a.objects)))"),
             ("one-hit wonders per window", windowRatios.isEmpty ? "-" : String(
                 format: "min %.4f, mean %.4f, max %.4f over %d windows", windowRatios.min() ?? 0,
@@ -86,6 +88,9 @@ public enum TraceAnalysisReport {
 
     static func json(_ a: TraceAnalysis, trace: String) -> JSONValue {
         func ints(_ values: [Int]) -> JSONValue { .array(values.map { .int($0) }) }
+        // A ratio over no objects, or a fit to fewer than two, is undefined: null, as replay's
+        // ratios over no requests are (0 would read as a measured value, and enter a mean).
+        func defined(_ value: Double, _ isDefined: Bool) -> JSONValue { isDefined ? .double(value) : .null }
         return .object([
             ("trace", .string(trace)),
             ("requests", .int(a.requests)), ("requestBytes", .int(a.requestBytes)),
@@ -94,17 +99,17 @@ public enum TraceAnalysisReport {
             ("objectsWithSizeChanges", .int(a.objectsWithSizeChanges)),
             ("operations", .object(a.operations.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("firstTime", .double(a.firstTime)), ("lastTime", .double(a.lastTime)),
-            ("oneHitWonderRatio", .double(a.oneHitWonderRatio)),
+            ("oneHitWonderRatio", defined(a.oneHitWonderRatio, a.objects > 0)),
             ("objectsByRequestCount", ints(a.objectsByRequestCount)),
             ("topFrequencies", ints(a.topFrequencies)),
             ("frequencyCounts", .array(a.frequencyCounts.map { .object([("frequency", .int($0.frequency)), ("objects", .int($0.objects))]) })),
-            ("zipfAlpha", .double(a.zipfAlpha)), ("zipfR2", .double(a.zipfR2)),
+            ("zipfAlpha", defined(a.zipfAlpha, a.objects >= 2)), ("zipfR2", defined(a.zipfR2, a.objects >= 2)),
             ("rateWindow", .double(a.rateWindow)), ("minimumRate", .double(a.minimumRate)), ("maximumRate", .double(a.maximumRate)),
             ("minimumObjectRate", .double(a.minimumObjectRate)), ("maximumObjectRate", .double(a.maximumObjectRate)),
             ("windows", .array(a.windows.map { w in
                 .object([("requests", .int(w.requests)), ("bytes", .int(w.bytes)), ("objects", .int(w.objects)),
                          ("newObjects", .int(w.newObjects)), ("oneHitObjects", .int(w.oneHitObjects)),
-                         ("oneHitWonderRatio", .double(w.oneHitWonderRatio))])
+                         ("oneHitWonderRatio", defined(w.oneHitWonderRatio, w.objects > 0))])
             })),
             ("reuseTimeBin", .double(a.reuseTimeBin)), ("reuseTimeHistogram", ints(a.reuseTimeHistogram)),
             ("requestsSinceHistogram", ints(a.requestsSinceHistogram)),

@@ -1,4 +1,4 @@
-import CacheBench
+@testable import CacheBench
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -49,6 +49,36 @@ struct ChartFrameTests {
         #expect(extreme.contains("▼ below the axis"))
         #expect(extreme.components(separatedBy: "<path d=\"M").count - 1 == 2 + 1)   // two means, one arrow
         _ = try XMLDocument(xmlString: extreme)
+    }
+
+    @Test("sweep-report: policy names wider than their group are slanted (cut at 24 characters, whole in a tooltip), not overlapped")
+    func reductionLabels() throws {
+        let capacity = SweepCapacity(.fraction(numerator: 1, denominator: 100))
+        func chart(_ policies: [String]) -> String {
+            MissRatioReduction(baseline: "fifo", policies: policies, capacities: [capacity],
+                               distributions: policies.map { .init(policy: $0, capacity: capacity, values: [0.1, 0.2]) },
+                               traceCount: 2).svg
+        }
+        func height(_ svg: String) -> Double? {
+            Double(svg.components(separatedBy: "height=\"").dropFirst().first?.prefix { $0 != "\"" } ?? "")
+        }
+        let short = chart(["lru", "arc"])
+        #expect(!short.contains("rotate(-40") && short.contains(">lru</text>"))
+        let long = "caffeine-wtinylfu-with-a-very-long-name"
+        let slanted = chart(["caffeine-wtinylfu", "lirs", long])
+        #expect(slanted.components(separatedBy: "rotate(-40").count - 1 == 3)
+        #expect(slanted.contains("<title>caffeine-wtinylfu</title>caffeine-wtinylfu</text>"))
+        #expect(slanted.contains("<title>\(long)</title>caffeine-wtinylfu-with-…</text>"), "\(slanted)")
+        // The canvas grows below the plot for the slanted names.
+        #expect((height(slanted) ?? 0) > (height(short) ?? 0))
+        _ = try XMLDocument(xmlString: slanted)
+    }
+
+    @Test("a number too large for fixed point is written with six significant digits")
+    func hugeFixed() {
+        #expect(_fixed(1.5e23, decimals: 0) == "1.5e+23")
+        #expect(_fixed(-2.5e30, decimals: 2) == "-2.5e+30")
+        #expect(_fixed(12.345, decimals: 2) == "12.35" || _fixed(12.345, decimals: 2) == "12.34")
     }
 
     @Test("analyze: the request-rate chart leaves out the last window, which the trace's end cuts short")

@@ -18,9 +18,17 @@ extension MissRatioReduction {
         let left = 78.0, top = 72.0, bottom = 70.0, legendWidth = 150.0
         let plotWidth = max(300, Double(policies.count) * (groupWidth + groupGap) + groupGap)
         // Taller than 520 px when the legend (20 px a size, below its title) needs it.
-        let width = left + plotWidth + legendWidth + 24, height = max(520.0, top + 24 + Double(capacities.count) * 20 + 16)
         // The plot keeps its size; a long legend only extends the canvas below it.
         let plotHeight = 520.0 - top - bottom
+        // Policy names wider than their group (`caffeine-wtinylfu` under one box) are written
+        // slanted, and cut at 24 characters (the tooltip keeps the whole name); the canvas grows
+        // below the plot to hold them.
+        let labelSlant = 40.0, characterWidth = 12.0 * 0.6
+        let slanted = Double(policies.map(\.count).max() ?? 0) * characterWidth > groupWidth + groupGap - 4
+        let labels = policies.map { slanted ? SVGLineChart.fitted($0, width: 24 * characterWidth, fontSize: 12) : $0 }
+        let labelDepth = slanted ? Double(labels.map(\.count).max() ?? 0) * characterWidth * sin(labelSlant * .pi / 180) + 12 : 0
+        let width = left + plotWidth + legendWidth + 24
+        let height = max(520.0, top + 24 + Double(capacities.count) * 20 + 16, top + plotHeight + 20 + labelDepth + 12)
 
         // Y range: the whiskers and means of every box, and 0, on round steps.
         var low = 0.0, high = 0.0
@@ -70,7 +78,12 @@ extension MissRatioReduction {
         // Boxes.
         for (g, policy) in policies.enumerated() {
             let groupLeft = left + groupGap + Double(g) * (groupWidth + groupGap)
-            svg += "<text x=\"\(n(groupLeft + groupWidth / 2))\" y=\"\(n(top + plotHeight + 20))\" text-anchor=\"middle\" fill=\"#222222\">\(escape(policy))</text>\n"
+            let labelX = groupLeft + groupWidth / 2, labelY = top + plotHeight + 20
+            if slanted {
+                svg += "<text x=\"\(n(labelX))\" y=\"\(n(labelY - 4))\" text-anchor=\"end\" fill=\"#222222\" transform=\"rotate(-\(n(labelSlant)) \(n(labelX)) \(n(labelY - 4)))\"><title>\(escape(policy))</title>\(escape(labels[g]))</text>\n"
+            } else {
+                svg += "<text x=\"\(n(labelX))\" y=\"\(n(labelY))\" text-anchor=\"middle\" fill=\"#222222\">\(escape(policy))</text>\n"
+            }
             for (c, capacity) in capacities.enumerated() {
                 guard let d = distribution(policy, capacity), let p10 = d.quantile(0.1), let p25 = d.quantile(0.25),
                       let median = d.quantile(0.5), let p75 = d.quantile(0.75), let p90 = d.quantile(0.9), let mean = d.mean else { continue }

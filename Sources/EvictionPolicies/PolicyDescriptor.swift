@@ -100,10 +100,17 @@ public struct PolicyParameter: Sendable, Equatable {
     /// ``Cache/init(policyType:costLimit:countLimit:options:timeToLive:clock:memoryWarningResponse:observesSystemEvents:)``
     /// do. A policy's own initializer takes the parameter's ``name``.
     public var aliases: [String]
+    /// Whether the value is an amount in the capacity's units (bytes, or objects with
+    /// `--ignore-size`), such as YYDiskCache's `free-disk-space-limit`: a miniature simulation
+    /// (sampling, MINISIM) scales it as it scales the capacity, even when it is written as a bare
+    /// number. (A size with a unit, `60MB`, is scaled whatever the parameter.)
+    public var scalesWithCapacity: Bool
 
     /// Creates a parameter description.
-    public init(_ name: String, default defaultValue: String, _ summary: String, aliases: [String] = []) {
+    public init(_ name: String, default defaultValue: String, _ summary: String, aliases: [String] = [],
+                scalesWithCapacity: Bool = false) {
         self.aliases = aliases
+        self.scalesWithCapacity = scalesWithCapacity
         self.name = name
         self.defaultValue = defaultValue
         self.summary = summary
@@ -252,6 +259,20 @@ public struct PolicyOptions: Sendable, Equatable, ExpressibleByDictionaryLiteral
             throw .invalidOption(key, value: raw, expected: "a value between \(range.lowerBound) and \(range.upperBound)")
         }
         return value
+    }
+
+    /// An amount in bytes: a whole number (`500000000`) or a size with a unit (`500MB`,
+    /// `1.5GiB`; see ``SizeText``), or `defaultValue` when absent.
+    public func bytes(_ key: String, default defaultValue: Int, in range: ClosedRange<Int> = 0...Int.max)
+        throws(PolicyConfigurationError) -> Int {
+        guard let raw = values[key] else { return defaultValue }
+        guard case .success(let size) = SizeText.parse(raw) else {
+            throw .invalidOption(key, value: raw, expected: "a whole number of bytes or a size with a unit (500MB, 1.5GiB)")
+        }
+        guard range.contains(size.bytes) else {
+            throw .invalidOption(key, value: raw, expected: "a value between \(range.lowerBound) and \(range.upperBound) bytes")
+        }
+        return size.bytes
     }
 
     /// A boolean parameter (`true/false`, `yes/no`, `1/0`), or `defaultValue` when absent.

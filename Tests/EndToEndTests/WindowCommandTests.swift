@@ -167,6 +167,25 @@ struct WindowCommandTests {
         }
     }
 
+    /// yy-disk's free-space limit keeps `disk-free-space − free-disk-space-limit` bytes on disk:
+    /// the same cache as that capacity, so a miniature of it must scale both amounts, written as
+    /// bare numbers of bytes or with a unit, as it scales the capacity.
+    @Test("--sample scales amounts in the capacity's units given as bare numbers (yy-disk's free-space limit)")
+    func sampleScalesAmountOptions() throws {
+        func run(_ arguments: [String]) throws -> (hits: Int, evictions: Int) {
+            let run = try CLI.run(["replay", "Traces/image-feed.csv", "--policy", "yy-disk", "--sample", "0.1", "--format", "json"] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            return (run.json?["hits"] as? Int ?? -1, run.json?["evictions"] as? Int ?? -1)
+        }
+        let byCapacity = try run(["--capacity", "100000000"])
+        let bare = try run(["--capacity", "10GB", "--option", "free-disk-space-limit=400000000", "--option", "disk-free-space=500000000"])
+        let units = try run(["--capacity", "10GB", "--option", "free-disk-space-limit=400MB", "--option", "disk-free-space=500MB"])
+        #expect(bare == units)
+        // Unscaled, the free-space limit kept 500 MB of a 50 MB miniature: no eviction at all.
+        #expect(bare.evictions > 0 && abs(bare.evictions - byCapacity.evictions) * 100 <= byCapacity.evictions, "\(bare) \(byCapacity)")
+        #expect(abs(bare.hits - byCapacity.hits) * 100 <= byCapacity.hits, "\(bare) \(byCapacity)")
+    }
+
     @Test("--capacity 10% is --capacity 0.1; compare takes percentages; 150% is a usage error")
     func percentageCapacities() throws {
         let decimal = try CLI.run(["replay", Self.trace, "--policy", "s3fifo", "--capacity", "0.1", "--format", "json"])

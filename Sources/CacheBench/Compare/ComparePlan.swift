@@ -145,7 +145,7 @@ struct _ComparePlan {
                                  countLimit: countLimit(for: policy.descriptor).map(window.scaled))
         let run: PolicyRun
         do {
-            run = try policy.makeRun(limits: limits, options: window.scaled(options[entry.policy]), ignoreSize: job.ignoreSize,
+            run = try policy.makeRun(limits: limits, options: window.scaled(options[entry.policy], for: policy.descriptor), ignoreSize: job.ignoreSize,
                                      admission: job.admission)
         } catch {
             let refusal = error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),

@@ -63,14 +63,26 @@ public struct RequestWindow: Sendable, Equatable {
     }
 
     /// A policy's options for a miniature cache: each value that is a size with a unit
-    /// (`preferred=60MiB`) scaled by the ratio, as the capacity is, so that a size and the
-    /// same fraction of the capacity (`preferred=0.6`) stay the same cache. Other values as given.
-    public func scaled(_ options: PolicyOptions) -> PolicyOptions {
+    /// (`preferred=60MiB`), and each whole number of a parameter that is an amount in the
+    /// capacity's units (``PolicyParameter/scalesWithCapacity``: `free-disk-space-limit=500000000`),
+    /// scaled by the ratio, as the capacity is, so that a size and the same fraction of the
+    /// capacity (`preferred=0.6`) stay the same cache. Other values as given.
+    ///
+    /// - Parameter descriptor: the policy's, whose parameters say which scale; `nil` scales sizes
+    ///   with a unit only.
+    public func scaled(_ options: PolicyOptions, for descriptor: PolicyDescriptor? = nil) -> PolicyOptions {
         guard let ratio = sampleRatio, ratio < 1 else { return options }
+        let amounts = Set((descriptor?.parameters ?? []).filter(\.scalesWithCapacity)
+            .flatMap { [$0.name] + $0.aliases }.map { $0.lowercased() })
         var scaled = options
         for (key, value) in options.values {
-            guard let bytes = PolicyOptions.parseSize(value) else { continue }
-            scaled.values[key] = "\(_saturatingInt((Double(bytes) * (capacityRatio ?? ratio)).rounded()))B"
+            let factor = capacityRatio ?? ratio
+            if let bytes = PolicyOptions.parseSize(value) {
+                scaled.values[key] = "\(_saturatingInt((Double(bytes) * factor).rounded()))B"
+            } else if amounts.contains(key.lowercased()), let amount = Int(value.trimmingSpaces), amount > 0 {
+                // At least 1, as the capacity: a positive amount does not turn into "off".
+                scaled.values[key] = "\(max(1, _saturatingInt((Double(amount) * factor).rounded())))"
+            }
         }
         return scaled
     }

@@ -282,7 +282,7 @@ public enum Replay {
         let window = job.window
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
-                                     options: window.scaled(job.options), ignoreSize: job.ignoreSize, admission: job.admission)
+                                     options: window.scaled(job.options, for: policy.descriptor), ignoreSize: job.ignoreSize, admission: job.admission)
         } catch { throw error.asRunError(given: CacheLimits(capacity: capacity, countLimit: job.countLimit), window: window) }
         if let memoryWarning = job.memoryWarning {
             guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }

@@ -32,7 +32,8 @@ public struct CARCache<Key: Hashable, Value>: _ARCListsPolicy {
             name: "car", reproduces: "CAR (Bansal & Modha, FAST'04) as libCacheSim 0.3.5 CAR.c",
             rule: "two CLOCKs for objects seen once and seen twice; ghost lists of their evicted keys steer the target size of the first, as ARC",
             family: .research,
-            parameters: [PolicyParameter("p", default: "0", "the initial target size of T1, in the capacity's units (at most the capacity)")])
+            parameters: [PolicyParameter("p", default: "0", "the initial target size of T1, in the capacity's units (at most the capacity)",
+                                         scalesWithCapacity: true)])
     }
 
     @usableFromInline typealias Lists = _ARCLists

@@ -64,9 +64,11 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
                 PolicyParameter("age-limit", default: "none", "seconds; the timer deletes entries not accessed for longer (none: no limit)"),
                 PolicyParameter("inline-threshold", default: "20480",
                                 "bytes; larger values are files, the rest inline blobs (0: all files; none: all inline)"),
-                PolicyParameter("free-disk-space-limit", default: "0", "bytes of free space the timer keeps on the device (0: off)"),
+                PolicyParameter("free-disk-space-limit", default: "0", "bytes of free space the timer keeps on the device (0: off)",
+                                scalesWithCapacity: true),
                 PolicyParameter("disk-free-space", default: "none",
-                                "the device's free bytes with an empty cache (needed by free-disk-space-limit)"),
+                                "the device's free bytes with an empty cache (needed by free-disk-space-limit)",
+                                scalesWithCapacity: true),
             ])
     }
 
@@ -109,14 +111,14 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
         timer = _Ticker(period: try options.double("auto-trim-interval", default: 60, in: 0.001...1e12))
         inlineThreshold = options.string("inline-threshold", default: "") == "none" ? .max
             : try options.integer("inline-threshold", default: Self.defaultInlineThreshold, in: 0...Int.max)
-        freeDiskSpaceLimit = try options.integer("free-disk-space-limit", default: 0, in: 0...Int.max)
+        freeDiskSpaceLimit = try options.bytes("free-disk-space-limit", default: 0)
         if options.string("disk-free-space", default: "none") == "none" {
             guard freeDiskSpaceLimit == 0 else {
                 throw PolicyConfigurationError.missingOption("disk-free-space", neededBy: "free-disk-space-limit")
             }
             diskFreeSpace = 0
         } else {
-            diskFreeSpace = try options.integer("disk-free-space", default: 0, in: 0...Int.max)
+            diskFreeSpace = try options.bytes("disk-free-space", default: 0)
         }
     }
 

@@ -61,7 +61,9 @@ enum ReplayCommand {
       0 ok, 2 usage, 65 bad trace, 66 cannot open, 74 cannot write.
     EXAMPLE:
       cachebench replay Traces/cloudPhysicsIO.og.csv --policy lru --capacity 64MiB --columns time=1,key=2,size=3
-      cachebench replay Traces/image-feed.csv --tier memory=yy-lru,disk=yy-disk --capacity 100MiB --disk-capacity 1GiB
+      cachebench replay Traces/image-feed.csv --tier memory=sd-memory,disk=sd-disk --capacity 100MiB --disk-capacity 1GiB
+      # YYCache's, whose facade writes memory at cost 0:
+      cachebench replay Traces/image-feed.csv --tier memory=yy-lru,disk=yy-disk --tier-promote-cost zero --capacity 100MiB --disk-capacity 1GiB
     """
 
     static let spec = CommandSpec(

@@ -32,6 +32,14 @@ struct FormatResolutionTests {
         #expect(named?.offset == 0 && named?.reason.contains("the name says CSV text but the content is lcs binary") == true)
         let vscsi = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO-2k.vscsi")))
         #expect(try Self.read(vscsi, suffix: ".bin").map(\.key) == (try readTrace(Repository.trace("cloudPhysicsIO-2k.vscsi"))).map(\.key))
+        // A compression name is contradicted by plain records, signed or not, as oracleGeneral is.
+        for (content, label) in [(lcs, "lcs binary"), (vscsi, "vscsi binary")] {
+            for suffix in [".zst", ".gz", ".csv.zst", ".bin.gz"] {
+                let error = try Self.failure(content, suffix: suffix)
+                #expect(error?.offset == 0 && error?.reason.contains("the name says") == true
+                        && error?.reason.contains("but the content is \(label)") == true, "\(suffix): \(String(describing: error))")
+            }
+        }
     }
 
     @Test("a name chooses Twitter's unsigned records, but never on text")

@@ -127,9 +127,10 @@ public struct TraceSpec: Sendable, Equatable {
         }
         if let named, named.name != found?.name {
             // A signature (lcs's magic, vscsi's version bytes) outranks a binary format's name
-            // (`x.bin`); otherwise the name settles what the content leaves open.
+            // (`x.bin`); otherwise the name settles what the content leaves open. Not a
+            // compression name's (`x.zst` holding plain lcs): that name is contradicted.
             let signed = found.map { $0.sniff(prefix) == .certain } ?? false
-            if signed, let found, named.name != TraceFormatDetection.csv.name { return found }
+            if signed, let found, named.format != nil, named.name != TraceFormatDetection.csv.name { return found }
             if (named.sniff(prefix) == .no && prefix.count >= named.bytesToRecognise) || signed {
                 // The formats only a name chooses (the Twitter layouts) are named when their
                 // records fit, so twr named twrNS says so.

@@ -169,7 +169,14 @@ enum SweepCommand {
                 }
                 if item.hasPrefix("@") {
                     let list = String(item.dropFirst())
-                    guard let data = FileManager.default.contents(atPath: list) else {
+                    // Read through a handle: a list may be a pipe (`@<(ls traces/*.csv)`), a FIFO
+                    // or /dev/stdin, which FileManager's contents(atPath:) does not read. Read once.
+                    let data: Data
+                    do {
+                        guard let handle = FileHandle(forReadingAtPath: list) else { throw CocoaError(.fileReadNoSuchFile) }
+                        defer { try? handle.close() }
+                        data = try handle.readToEnd() ?? Data()   // nil: nothing before the end
+                    } catch {
                         throw .run(.trace(TraceError(.cannotOpen, file: list, reason: "cannot read this list of traces (--traces \(item))")))
                     }
                     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {

@@ -283,6 +283,12 @@ struct SweepCommandTests {
         // A list of traces that cannot be read is an input that cannot be opened, as a trace is.
         let noList = try CLI.run(["sweep", "--traces", "@/nonexistent/list.txt", "--policies", "lru", "--output", "/tmp/x"])
         #expect(noList.status == 66 && noList.stderr.contains("/nonexistent/list.txt: cannot read this list of traces"), "\(noList.stderr)")
+        // A list read from a pipe (`@<(ls ...)`, /dev/stdin), once; an empty one names no trace.
+        let piped = try CLI.run(["sweep", "--traces", "@/dev/stdin", "--policies", "lru,fifo", "--capacities", "0.1", "--plan"],
+                                stdin: Data("# traces\nTraces/lirs-cs.csv\n".utf8))
+        #expect(piped.status == 0 && piped.stdout.contains("Traces/lirs-cs.csv"), "\(piped.stderr)")
+        let empty = try CLI.run(["sweep", "--traces", "@/dev/null", "--policies", "lru", "--plan"])
+        #expect(empty.status == 2 && empty.stderr.contains("--traces is required"), "\(empty.stderr)")
         #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
         #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
     }

@@ -1,4 +1,5 @@
 import CacheBench
+import EvictionPolicies
 import Foundation
 
 enum AnalyzeCommand {
@@ -66,9 +67,13 @@ enum AnalyzeCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
             try Output.requireFiles(arguments, ["--plot"])
             let text = arguments.value("--window") ?? "300"
-            // A subnormal window is no window: its count over any span is not a number.
-            guard let seconds = Double(text), seconds.isFinite, seconds >= Double.leastNormalMagnitude else {
+            // Decimal only, as every other number is read (`Double` alone takes `0x10` as 16).
+            guard let seconds = PolicyOptions.decimal(text), seconds > 0 else {
                 throw UsageError("--window \(text): expected a number of seconds greater than 0")
+            }
+            // A subnormal window is no window: its count over any span is not a number.
+            guard seconds >= Double.leastNormalMagnitude else {
+                throw UsageError("--window \(text): expected at least \(Double.leastNormalMagnitude) seconds")
             }
             window = seconds
         } catch { throw .usage(error) }

@@ -42,7 +42,12 @@ struct ExtremeNumberTests {
         let spanned = try Self.run(["analyze", "$T", "--window", "1e19"], trace: long)
         #expect(spanned.status == 0 && spanned.stdout.contains("time span"), "\(spanned.stderr)")
         let subnormal = try Self.run(["analyze", "$T", "--window", "5e-324"], trace: long)
-        #expect(subnormal.status == 2 && subnormal.stdout.isEmpty, "\(subnormal.stderr)")
+        #expect(subnormal.status == 2 && subnormal.stdout.isEmpty && subnormal.stderr.contains("at least"), "\(subnormal.stderr)")
+        // Decimal, as every number: `Double` alone would read 0x10 as 16 seconds.
+        for text in ["0x10", "nan", "inf", "0", "-5"] {
+            let refused = try Self.run(["analyze", "$T", "--window", text], trace: long)
+            #expect(refused.status == 2 && refused.stdout.isEmpty && refused.stderr.contains("--window \(text)"), "\(text): \(refused.stderr)")
+        }
         let tooMany = try Self.run(["analyze", "$T", "--window", "1"], trace: long)
         #expect(tooMany.status == 65 && tooMany.stdout.isEmpty && tooMany.stderr.contains(":3:"), "\(tooMany.stderr)")
     }

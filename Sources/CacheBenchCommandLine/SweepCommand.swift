@@ -102,10 +102,7 @@ enum SweepCommand {
             }
             // The plan or the summary line goes to standard output: not into a trace or the records.
             try Output.requireStandardOutputOutside(traces: traces, of: arguments.value("--output"))
-            if let directory = arguments.value("--output") {
-                let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
-                try Output.requireStandardOutputOutsideSweep(root: root, directory: directory)
-            }
+            if let directory = arguments.value("--output") { try Output.requireStandardOutputOutsideSweep(directory) }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             try Sweep.validate(sweep, registry: registry)
@@ -169,14 +166,10 @@ enum SweepCommand {
                 }
                 if item.hasPrefix("@") {
                     let list = String(item.dropFirst())
-                    // Read through a handle: a list may be a pipe (`@<(ls traces/*.csv)`), a FIFO
-                    // or /dev/stdin, which FileManager's contents(atPath:) does not read. Read once.
-                    let data: Data
-                    do {
-                        guard let handle = FileHandle(forReadingAtPath: list) else { throw CocoaError(.fileReadNoSuchFile) }
-                        defer { try? handle.close() }
-                        data = try handle.readToEnd() ?? Data()   // nil: nothing before the end
-                    } catch {
+                    // Read once with read(2): a list may be a pipe (`@<(ls traces/*.csv)`), a FIFO
+                    // or /dev/stdin, which FileManager's contents(atPath:) does not read.
+                    let data: [UInt8]
+                    do throws(TraceError) { data = try ByteSource.contents(ofPath: list) } catch {
                         throw .run(.trace(TraceError(.cannotOpen, file: list, reason: "cannot read this list of traces (--traces \(item))")))
                     }
                     for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {

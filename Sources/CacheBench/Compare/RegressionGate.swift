@@ -69,17 +69,8 @@ public struct RegressionGate: Sendable {
     ///   read, `malformed` (exit 65) when it is not such a report; the message is `FILE: reason`.
     public static func load(path: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
         // Read with read(2), as traces are: a FIFO, `/dev/stdin` and `-` (standard input) too.
-        var data = Data()
-        do throws(TraceError) {
-            let source = try ByteSource(path: path)
-            let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
-            defer { chunk.deallocate() }
-            while true {
-                let n = try source.read(into: chunk, count: 1 << 16)
-                if n == 0 { break }
-                data.append(chunk.assumingMemoryBound(to: UInt8.self), count: n)
-            }
-        } catch {
+        let data: Data
+        do throws(TraceError) { data = Data(try ByteSource.contents(ofPath: path)) } catch {
             throw .trace(TraceError(error.kind, file: path, reason: "cannot read the baseline: \(error.reason)"))
         }
         return try parse(data, name: path, tolerance: tolerance)

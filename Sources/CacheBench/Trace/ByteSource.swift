@@ -37,6 +37,23 @@ public final class ByteSource {
         try self.init(owning: fd, name: path)
     }
 
+    /// Every byte of `path` (standard input for `-`), read once with `read(2)`: a regular file, a
+    /// FIFO, a pipe (`@<(...)`) or `/dev/stdin` alike. For small inputs (a baseline, a list of
+    /// traces); a trace is read in chunks instead.
+    ///
+    /// - Throws: ``TraceError`` of kind `cannotOpen` when the path cannot be opened or read.
+    public static func contents(ofPath path: String) throws(TraceError) -> [UInt8] {
+        let source = try ByteSource(path: path)
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { chunk.deallocate() }
+        while true {
+            let n = try source.read(into: chunk, count: 1 << 16)
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: n))
+        }
+    }
+
     private init(standardInputNamed name: String) {
         self.name = name
         descriptor = STDIN_FILENO

@@ -65,11 +65,11 @@ enum Output {
     /// traces behind them. `--output` absent is standard output, which is refused when it is
     /// redirected to one of those files (`merge DIR >> DIR/sweep.json`).
     static func requireOutsideSweep(_ arguments: Arguments, directory: String, outputs: [String]) throws(UsageError) {
-        let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let root = sweepRoot(directory)
         for option in outputs {
             guard let path = arguments.value(option) ?? (option == "--output" ? "-" : nil) else { continue }
             guard path != "-" else {
-                try requireStandardOutputOutsideSweep(root: root, directory: directory)
+                try requireStandardOutputOutsideSweep(directory)
                 continue
             }
             let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -90,14 +90,20 @@ enum Output {
 
     /// Refuses a standard output redirected to a sweep's manifest, one of its record files or
     /// one of its traces.
-    static func requireStandardOutputOutsideSweep(root: String, directory: String) throws(UsageError) {
+    static func requireStandardOutputOutsideSweep(_ directory: String) throws(UsageError) {
         guard standardOutputIsAFile else { return }
+        let root = sweepRoot(directory)
         let records = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/cells")) ?? []).sorted().map { root + "/cells/" + $0 }
         if let file = ([root + "/sweep.json"] + records).first(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
             throw UsageError("standard output is \(file), one of the sweep's own files in \(directory): writing the report there would destroy its records")
         }
         try requireStandardOutputOutside(traces: (try? SweepRecordStore(directory: directory).manifest())?.traces ?? [],
                                          of: directory)
+    }
+
+    /// A sweep folder's path, standardized and with its links resolved, to compare files' paths with.
+    private static func sweepRoot(_ directory: String) -> String {
+        URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Refuses a standard output redirected to one of a sweep's `traces`.

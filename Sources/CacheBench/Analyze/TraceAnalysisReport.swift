@@ -90,7 +90,7 @@ public enum TraceAnalysisReport {
         func ints(_ values: [Int]) -> JSONValue { .array(values.map { .int($0) }) }
         // A ratio over no objects, or a fit to fewer than two, is undefined: null, as replay's
         // ratios over no requests are (0 would read as a measured value, and enter a mean).
-        func defined(_ value: Double, _ isDefined: Bool) -> JSONValue { isDefined ? .double(value) : .null }
+        let fitted = a.objects >= 2
         return .object([
             ("trace", .string(trace)),
             ("requests", .int(a.requests)), ("requestBytes", .int(a.requestBytes)),
@@ -99,17 +99,17 @@ public enum TraceAnalysisReport {
             ("objectsWithSizeChanges", .int(a.objectsWithSizeChanges)),
             ("operations", .object(a.operations.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("firstTime", .double(a.firstTime)), ("lastTime", .double(a.lastTime)),
-            ("oneHitWonderRatio", defined(a.oneHitWonderRatio, a.objects > 0)),
+            ("oneHitWonderRatio", .number(a.objects > 0 ? a.oneHitWonderRatio : nil)),
             ("objectsByRequestCount", ints(a.objectsByRequestCount)),
             ("topFrequencies", ints(a.topFrequencies)),
             ("frequencyCounts", .array(a.frequencyCounts.map { .object([("frequency", .int($0.frequency)), ("objects", .int($0.objects))]) })),
-            ("zipfAlpha", defined(a.zipfAlpha, a.objects >= 2)), ("zipfR2", defined(a.zipfR2, a.objects >= 2)),
+            ("zipfAlpha", .number(fitted ? a.zipfAlpha : nil)), ("zipfR2", .number(fitted ? a.zipfR2 : nil)),
             ("rateWindow", .double(a.rateWindow)), ("minimumRate", .double(a.minimumRate)), ("maximumRate", .double(a.maximumRate)),
             ("minimumObjectRate", .double(a.minimumObjectRate)), ("maximumObjectRate", .double(a.maximumObjectRate)),
             ("windows", .array(a.windows.map { w in
                 .object([("requests", .int(w.requests)), ("bytes", .int(w.bytes)), ("objects", .int(w.objects)),
                          ("newObjects", .int(w.newObjects)), ("oneHitObjects", .int(w.oneHitObjects)),
-                         ("oneHitWonderRatio", defined(w.oneHitWonderRatio, w.objects > 0))])
+                         ("oneHitWonderRatio", .number(w.objects > 0 ? w.oneHitWonderRatio : nil))])
             })),
             ("reuseTimeBin", .double(a.reuseTimeBin)), ("reuseTimeHistogram", ints(a.reuseTimeHistogram)),
             ("requestsSinceHistogram", ints(a.requestsSinceHistogram)),

@@ -74,9 +74,9 @@ public struct RequestWindow: Sendable, Equatable {
         guard let ratio = sampleRatio, ratio < 1 else { return options }
         let amounts = Set((descriptor?.parameters ?? []).filter(\.scalesWithCapacity)
             .flatMap { [$0.name] + $0.aliases }.map { $0.lowercased() })
+        let factor = capacityRatio ?? ratio
         var scaled = options
         for (key, value) in options.values {
-            let factor = capacityRatio ?? ratio
             if let bytes = PolicyOptions.parseSize(value) {
                 scaled.values[key] = "\(_saturatingInt((Double(bytes) * factor).rounded()))B"
             } else if amounts.contains(key.lowercased()), let amount = Int(value.trimmingSpaces), amount > 0 {

@@ -97,6 +97,14 @@ public protocol EvictionPolicy<Key, Value> {
     /// Times earlier than the current time are ignored.
     mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>)
 
+    /// Takes over `previous`'s time: called on a new, empty policy that replaces `previous`
+    /// (a ``Cache`` emptied by ``Cache/removeAll()`` or a memory warning, or given new limits),
+    /// before anything is stored in it. In the libraries, emptying a cache or changing its limits
+    /// leaves its timer alone, so a model with a timer keeps the timer's schedule, and any model
+    /// of trace time keeps the current time (so entries stored next are stamped with it, not
+    /// with 0). The default does nothing: a research policy keeps no time.
+    mutating func continueClock(of previous: Self)
+
     /// Runs now the work earlier calls queued for later ones (see "Deferred work" above: a
     /// library's asynchronous purge), as if the queue had drained. ``Cache`` calls it after a
     /// limit change, so the cache is within its new limits at once. The default does nothing.
@@ -191,6 +199,9 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {}
+
+    @inlinable
+    public mutating func continueClock(of previous: Self) {}
 
     @inlinable
     public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {}

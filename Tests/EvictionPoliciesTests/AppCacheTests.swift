@@ -180,6 +180,49 @@ struct AppCacheTests {
         #expect(af.totalCost <= 100 && af.count < 2)
     }
 
+    /// YYMemoryCache with an age limit of 2 s: its 5 s trim timer starts with the cache (t = 0)
+    /// and ticks at 5, 10, 15, …; `removeAllObjects`, a memory warning and a limit's setter leave
+    /// it alone. An entry stored at 3.5 is first more than 2 s old at a tick at 10. A timer
+    /// restarted by the next call (3.5) would tick at 8.5 and remove it then.
+    @Test("emptying a library model, a memory warning or a limit change keeps its timer's beat",
+          arguments: ["removeAll", "memory warning", "limit change"])
+    func libraryTimerKeepsItsBeat(emptiedBy how: String) throws {
+        let time = ManualTime()
+        let yy = try Cache<String, Int>(policyType: YYMemoryCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                        options: ["age-limit": "2"], clock: time.clock, observesSystemEvents: false)
+        time.seconds = 3
+        yy.setValue(1, forKey: "a", cost: 1)
+        switch how {
+        case "removeAll": yy.removeAll()
+        case "memory warning": yy.handle(.memoryWarning)
+        default: yy.costLimit = 500
+        }
+        #expect(yy.contains("a") == (how == "limit change"))
+        time.seconds = 3.5
+        yy.setValue(2, forKey: "b", cost: 1)
+        time.seconds = 9
+        #expect(yy.contains("b"), "\(how): no tick at 8.5")
+        time.seconds = 10.5
+        #expect(!yy.contains("b"), "\(how): the tick at 10")
+    }
+
+    /// Nuke's time to live counts from the set on the cache's clock. The entries a limit change
+    /// stores again are set at the change (t = 21), not at time 0, so they do not expire at once.
+    @Test("entries a limit change stores again into a library model are stamped at the change, not at time 0")
+    func limitChangeKeepsTheModelsTime() throws {
+        let time = ManualTime()
+        let nuke = try Cache<String, Int>(policyType: NukeLRUCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                          options: ["ttl": "10"], clock: time.clock, observesSystemEvents: false)
+        time.seconds = 20
+        nuke.setValue(1, forKey: "c", cost: 1)
+        time.seconds = 21
+        nuke.costLimit = 500
+        time.seconds = 22
+        #expect(nuke["c"] == 1)
+        time.seconds = 31.5
+        #expect(nuke["c"] == nil, "set again at 21, with 10 s to live")
+    }
+
     @Test("reads see what the library's reads see: AFNetworking's wait for the queued purge, YYMemoryCache's do not")
     func readsAfterAQueuedPurge() throws {
         // AFNetworking's A1: ten images of 100 bytes under a capacity of 1000, preferred 600; image

@@ -7,7 +7,8 @@ import EvictionPolicies
 /// The policy first reacts as it always does (a library model as its library; a research policy
 /// not at all, libCacheSim's convention), then the response applies, as in ``Cache/handle(_:)``:
 /// - ``MemoryWarningResponse/removeAll``: every entry is evicted and the policy starts again,
-///   empty (ghost lists and counters included);
+///   empty (ghost lists and counters included), keeping only its clock: a library model's timer
+///   keeps its beat (``EvictionPolicy/continueClock(of:)``);
 /// - ``MemoryWarningResponse/trim(toFraction:)``: the fraction of the entries and of their cost
 ///   stays (rounded down; none left is a removal of all): a policy that names its victims evicts
 ///   them in its order (``EvictionPolicy/evictVictims(downToCount:cost:observer:)``); the others
@@ -61,7 +62,10 @@ public struct MemoryWarningOverride: Sendable {
                                                     observer: inout _TimingObserver)
     where Policy.Key == UInt64, Policy.Value == Void {
         observer.evictions += policy.count
-        if let fresh = try? Policy(limits: limits, options: options) { policy = fresh }
+        if var fresh = try? Policy(limits: limits, options: options) {
+            fresh.continueClock(of: policy)
+            policy = fresh
+        }
         sets.removeAll()
     }
 }

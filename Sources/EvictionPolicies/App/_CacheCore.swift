@@ -281,7 +281,8 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 
     override func reset(limits: CacheLimits) -> Any? {
         // The caller checked the limits, and making a policy is deterministic.
-        guard let fresh = try? P(limits: limits._forCache, options: options) else { return nil }
+        guard var fresh = try? P(limits: limits._forCache, options: options) else { return nil }
+        fresh.continueClock(of: policy.pointee)
         let old = policy.pointee
         policy.pointee = fresh
         return old

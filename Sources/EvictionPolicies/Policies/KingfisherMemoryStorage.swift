@@ -152,6 +152,14 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
         base.handleAsLibraryStore(event, observer: &observer)
     }
 
+    /// Keeps the sweep timer's beat and the time across a new, empty model (see
+    /// ``EvictionPolicy/continueClock(of:)``).
+    @inlinable
+    public mutating func continueClock(of previous: Self) {
+        continueTimer(of: previous)
+        base.continueClock(of: previous.base)
+    }
+
     /// Moves trace time forward, running each due sweep at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {

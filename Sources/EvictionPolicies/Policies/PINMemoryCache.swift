@@ -184,6 +184,11 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
         store.evictAll(from: &entries, as: .deferred, observer: &observer)
     }
 
+    /// Keeps the timer's beat and the time across a new, empty model (see
+    /// ``EvictionPolicy/continueClock(of:)``).
+    @inlinable
+    public mutating func continueClock(of previous: Self) { continueTimer(of: previous) }
+
     /// Moves trace time forward, running the age timer's due passes in order.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {

@@ -135,6 +135,10 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
         }
     }
 
+    /// Keeps the time across a new, empty model (see ``EvictionPolicy/continueClock(of:)``).
+    @inlinable
+    public mutating func continueClock(of previous: Self) { now = previous.now }
+
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {
         if time > now { now = time }

@@ -180,6 +180,11 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
         nextRowid &+= 1
     }
 
+    /// Keeps the timer's beat and the time across a new, empty model (see
+    /// ``EvictionPolicy/continueClock(of:)``).
+    @inlinable
+    public mutating func continueClock(of previous: Self) { continueTimer(of: previous) }
+
     /// Moves trace time forward, running each due timer pass at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {

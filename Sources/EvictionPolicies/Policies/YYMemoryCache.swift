@@ -161,6 +161,15 @@ public struct YYMemoryCache<Key: Hashable, Value>: LibraryModelPolicy {
         observer.trimDidEnd(.caller)
     }
 
+    /// Keeps the timer's beat and the time across a new, empty model (see
+    /// ``EvictionPolicy/continueClock(of:)``): `removeAllObjects` and the limits' setters leave
+    /// YYMemoryCache's recursive trim alone. The next tick stays a lower bound on the first that
+    /// can evict: whatever is stored from now on is stamped now or later.
+    @inlinable
+    public mutating func continueClock(of previous: Self) {
+        (now, startTime, nextTick, nextTickTime) = (previous.now, previous.startTime, previous.nextTick, previous.nextTickTime)
+    }
+
     /// Moves trace time forward, firing every timer tick that falls due, in order, at its own time.
     @inlinable
     public mutating func advance(to time: Double, observer: inout some EvictionObserver<Key, Value>) {

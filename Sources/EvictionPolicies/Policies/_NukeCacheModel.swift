@@ -54,6 +54,11 @@ public protocol _NukeCacheModel: LibraryModelPolicy {
 }
 
 extension _NukeCacheModel {
+    /// Keeps the time across a new, empty model (see ``EvictionPolicy/continueClock(of:)``), so
+    /// the entries stored next expire `ttl` after their set, not after time 0.
+    @inlinable
+    public mutating func continueClock(of previous: Self) { rules.now = previous.rules.now }
+
     /// A set (new key or resident) costing at least `entryMaxCost` is ignored; the old value stays.
     @inlinable
     public mutating func admits(_ key: Key, cost: Int) -> Bool {

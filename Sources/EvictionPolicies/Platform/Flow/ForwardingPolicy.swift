@@ -58,6 +58,9 @@ extension ForwardingPolicy {
     }
 
     @inlinable
+    public mutating func continueClock(of previous: Self) { base.continueClock(of: previous.base) }
+
+    @inlinable
     public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {
         base.finishDeferredWork(observer: &observer)
     }

@@ -25,6 +25,14 @@ extension _TimerDriven {
     @inlinable
     mutating func timerDidStart(observer: inout some EvictionObserver<Key, Value>) {}
 
+    /// Takes over `previous`'s timer and time (``EvictionPolicy/continueClock(of:)``): the
+    /// library's timer keeps its beat when the cache is emptied or given new limits.
+    @inlinable
+    mutating func continueTimer(of previous: Self) {
+        timer = previous.timer
+        now = previous.now
+    }
+
     /// Moves trace time forward to `time`, firing each due tick in order at its own time.
     @inlinable
     mutating func advanceTimer(to time: Double, observer: inout some EvictionObserver<Key, Value>) {

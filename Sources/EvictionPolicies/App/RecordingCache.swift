@@ -14,6 +14,10 @@ import Foundation
 /// per-entry time to live) and the limits do not change during the session (the trace has one
 /// set of limits: its replay's).
 ///
+/// - **Time.** Wrap the cache as you make it. A library model's timers (YYMemoryCache's trim,
+///   PINCache's age limit, Kingfisher's sweep) start with the cache, and the trace starts them
+///   when the wrapper is made (a `tick` row), so that the replay's timers fire on the same beat.
+///
 /// - **Costs.** A trace's rows have sizes of at least 1, so an entry stored with cost 0 (the
 ///   default, and the subscript's) is recorded with size 1. Against a cost limit such entries
 ///   counted nothing in the app; replay them with the count limit alone
@@ -55,6 +59,8 @@ public final class RecordingCache<Key: Hashable, Value> {
     public init(_ base: Cache<Key, Value>, recorder: TraceRecorder) {
         self.base = base
         self.recorder = recorder
+        // A library model's timers started with the cache; the replay's start at this row.
+        recorder.recordTick()
         if base._systemEvents != nil {
             let target: any _SystemEventTarget = _RecordingEventTarget(recording: self, cache: base)
             base._systemEvents = _SystemEventRelay { event in target.deliver(event) }

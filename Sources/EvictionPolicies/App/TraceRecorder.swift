@@ -137,6 +137,16 @@ public final class TraceRecorder: @unchecked Sendable {
         }
     }
 
+    /// Records that time has come (a `tick` row, which is no request): the moment a cache's clock
+    /// started, from which a replay's library model runs its timers, as the cache's did.
+    public func recordTick() {
+        lock.withLock {
+            guard isRecording else { return }
+            buffer += "\(format(now())),,,tick\n"
+            flushIfLarge()
+        }
+    }
+
     /// Writes the rest of the trace and moves it into place.
     ///
     /// - Throws: the first error writing the trace met.

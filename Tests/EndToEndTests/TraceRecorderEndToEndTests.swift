@@ -79,12 +79,13 @@ struct TraceRecorderEndToEndTests {
     /// A session on the app's clock through a library model with a timer or a time to live, its
     /// memory warnings answered by removing all: the replay's model keeps its timer's beat and its
     /// time across each warning as the Cache's does, so the hits are the app's.
-    func timedSession<Policy: EvictionPolicy>(_: Policy.Type, options: PolicyOptions, to url: URL) throws -> (hits: Int, gets: Int)
+    func timedSession<Policy: EvictionPolicy>(_: Policy.Type, options: PolicyOptions, response: MemoryWarningResponse,
+                                              to url: URL) throws -> (hits: Int, gets: Int)
     where Policy.Key == String, Policy.Value == CacheEntry<Data> {
         let time = SessionTime()
         let recorder = try TraceRecorder(url: url, clock: time.clock)
         let cache = RecordingCache(try Cache<String, Data>(policyType: Policy.self, costLimit: 60_000, options: options,
-                                                           clock: time.clock, memoryWarningResponse: .removeAll,
+                                                           clock: time.clock, memoryWarningResponse: response,
                                                            observesSystemEvents: false), recorder: recorder)
         var generator = SeededGenerator(seed: 29)
         var hits = 0, gets = 0
@@ -95,6 +96,8 @@ struct TraceRecorderEndToEndTests {
             let key = "https://images.example.com/feed/\(rank).jpg"
             if step % 211 == 100 {
                 cache.handle(.memoryWarning)
+            } else if step % 1_013 == 500 {
+                cache.handle(.background)
             } else {
                 gets += 1
                 if cache.value(forKey: key) != nil { hits += 1 } else { cache.setValue(Data(count: 8), forKey: key, cost: 100 + rank * 37 % 900) }
@@ -106,25 +109,31 @@ struct TraceRecorderEndToEndTests {
         return (hits, gets)
     }
 
-    @Test("library models with timers and clocks (yy-lru, pin-memory, kingfisher, nuke-lru) replay with the app's hits across memory warnings that remove all")
-    func timedLibraryModels() throws {
-        func check<Policy: EvictionPolicy>(_ type: Policy.Type, _ name: String, _ option: (String, String)) throws
+    @Test("library models with timers and clocks (yy-lru, pin-memory, kingfisher, nuke-lru) replay with the app's hits across memory warnings and backgrounds",
+          arguments: [(MemoryWarningResponse.removeAll, "remove-all"), (.trim(toFraction: 0.5), "trim:0.5")])
+    func timedLibraryModels(response: MemoryWarningResponse, spelling: String) throws {
+        func check<Policy: EvictionPolicy>(_ type: Policy.Type, _ name: String, _ options: [String: String]) throws
         where Policy.Key == String, Policy.Value == CacheEntry<Data> {
             let url = scratchDirectory.appendingPathComponent("recorded-\(name)-\(UUID().uuidString).csv")
             defer { try? FileManager.default.removeItem(at: url) }
-            let app = try timedSession(type, options: [option.0: option.1], to: url)
+            let app = try timedSession(type, options: PolicyOptions(options), response: response, to: url)
             #expect(app.hits > 200 && app.hits < app.gets, "\(name)")
-            let result = try Command.run(["replay", url.path, "--policy", name, "--capacity", "60000", "--memory-warning", "remove-all",
-                                          "--option", "\(option.0)=\(option.1)", "--format", "json"])
+            let result = try Command.run(["replay", url.path, "--policy", name, "--capacity", "60000", "--memory-warning", spelling]
+                                         + options.sorted { $0.key < $1.key }.flatMap { ["--option", "\($0.key)=\($0.value)"] }
+                                         + ["--format", "json"])
             #expect(result.status == 0, "\(name): \(result.err)")
             let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
-            #expect(object?["hits"] as? Int == app.hits, "\(name)")
+            #expect(object?["hits"] as? Int == app.hits, "\(name) \(options)")
             #expect(object?["requests"] as? Int == app.gets, "\(name)")
         }
-        try check(YYMemoryCache<String, CacheEntry<Data>>.self, "yy-lru", ("age-limit", "3"))
-        try check(PINMemoryCache<String, CacheEntry<Data>>.self, "pin-memory", ("age-limit", "3"))
-        try check(KingfisherMemoryStorage<String, CacheEntry<Data>>.self, "kingfisher", ("clean-interval", "4"))
-        try check(NukeLRUCache<String, CacheEntry<Data>>.self, "nuke-lru", ("ttl", "3"))
+        // YYMemoryCache and PINCache also with their own removal on memory warnings off, so that
+        // the cache's trim to half acts on a full model.
+        for removesAll in ["true", "false"] {
+            try check(YYMemoryCache<String, CacheEntry<Data>>.self, "yy-lru", ["age-limit": "3", "remove-all-on-memory-warning": removesAll])
+            try check(PINMemoryCache<String, CacheEntry<Data>>.self, "pin-memory", ["age-limit": "3", "remove-all-on-memory-warning": removesAll])
+        }
+        try check(KingfisherMemoryStorage<String, CacheEntry<Data>>.self, "kingfisher", ["clean-interval": "4"])
+        try check(NukeLRUCache<String, CacheEntry<Data>>.self, "nuke-lru", ["ttl": "3"])
     }
 
     @Test("removeAll through the recorder keeps ghost lists as the replay's deletes do: arc, s3fifo and lru replay exactly, with few keys and with enough that evicted ones are forgotten",

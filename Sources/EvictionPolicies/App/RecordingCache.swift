@@ -250,6 +250,8 @@ public final class RecordingTieredCache<Value> {
         self.base = base
         self.recorder = recorder
         self.size = size
+        // The memory tier's timers started with it, as in ``RecordingCache``.
+        recorder.recordTick()
     }
 
     /// ``TieredCache/value(forKey:)-7cmno``, recorded as a `get`.

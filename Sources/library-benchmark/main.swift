@@ -7,7 +7,7 @@ import EvictionPolicies
 import Foundation
 
 let usage = """
-    usage: library-benchmark [--keys N] [--rounds N] [--access uniform|shuffled|zipf] [--short-keys] [--only NAME]
+    usage: library-benchmark [--keys N] [--rounds N] [--access uniform|shuffled|zipf] [--short-keys] [--only NAME[|NAME…]]
                              [--per-round]
            library-benchmark --disk [--rounds N] [--trim-files N]
            library-benchmark --lock-latency
@@ -40,7 +40,8 @@ let usage = """
                       scattered)
       --short-keys    keys of at most 15 bytes ("feed/123.jpg"), which Swift stores inline,
                       instead of image URLs (about 40 bytes, on the heap)
-      --only NAME     run only the caches whose name contains NAME (for profiling)
+      --only NAME     run only the caches whose name contains NAME, or any of several names
+                      separated by | (for profiling: "Cache (LRU)|LRUCache behind")
       --per-round     also print every round's get ops/s per cache, in the order the rounds ran
 
     The last row is not a cache: it reads each key's bytes and its value, the memory work every
@@ -460,7 +461,8 @@ for threads in [2] {
 }
 
 if let wanted = option("--only") {
-    contenders.removeAll { !$0.name.localizedCaseInsensitiveContains(wanted) }
+    let names = wanted.split(separator: "|").map(String.init)
+    contenders.removeAll { contender in !names.contains { contender.name.localizedCaseInsensitiveContains($0) } }
 }
 
 // Rounds interleave the caches, so each round's ratios compare runs a few hundred milliseconds

@@ -77,8 +77,9 @@ struct TraceRecorderEndToEndTests {
     }
 
     /// A session on the app's clock through a library model with a timer or a time to live, its
-    /// memory warnings answered by removing all: the replay's model keeps its timer's beat and its
-    /// time across each warning as the Cache's does, so the hits are the app's.
+    /// memory warnings answered with `response` and some background transitions: the replay's
+    /// model keeps its timer's beat and its time across each warning as the Cache's does, so the
+    /// hits are the app's.
     func timedSession<Policy: EvictionPolicy>(_: Policy.Type, options: PolicyOptions, response: MemoryWarningResponse,
                                               to url: URL) throws -> (hits: Int, gets: Int)
     where Policy.Key == String, Policy.Value == CacheEntry<Data> {

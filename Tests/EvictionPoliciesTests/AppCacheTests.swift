@@ -223,6 +223,41 @@ struct AppCacheTests {
         #expect(nuke["c"] == nil, "set again at 21, with 10 s to live")
     }
 
+    /// The disk models through a ``Cache``, whose limit change refills a new model. SDWebImage's
+    /// clean-up on entering the background removes files older than `max-disk-age` (10 s): one
+    /// stored at 20 and stored again at the change (21) is 4 s old at 25, not 25 (as it would be
+    /// stored again at time 0). YYDiskCache's 60 s timer, started with the cache at 0, removes at
+    /// its tick at 60 an entry idle for more than its age limit (10 s); restarted at the next call
+    /// after the change (22), it would tick at 82 instead.
+    @Test("the disk models keep their time and their timer's beat across a limit change")
+    func diskModelsKeepTheirClock() throws {
+        let sdTime = ManualTime()
+        let sd = try Cache<String, Int>(policyType: SDDiskCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                        options: ["max-disk-age": "10"], clock: sdTime.clock, observesSystemEvents: false)
+        sdTime.seconds = 20
+        sd.setValue(1, forKey: "c", cost: 1)
+        sdTime.seconds = 21
+        sd.costLimit = 500
+        sdTime.seconds = 25
+        sd.handle(.background)
+        #expect(sd.contains("c"), "stored again at 21: 4 s old")
+        sdTime.seconds = 32
+        sd.handle(.background)
+        #expect(!sd.contains("c"), "11 s old")
+
+        let yyTime = ManualTime()
+        let yy = try Cache<String, Int>(policyType: YYDiskCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
+                                        options: ["age-limit": "10"], clock: yyTime.clock, observesSystemEvents: false)
+        yyTime.seconds = 20
+        yy.setValue(1, forKey: "c", cost: 1)
+        yyTime.seconds = 21
+        yy.costLimit = 500
+        yyTime.seconds = 22
+        yy.setValue(2, forKey: "d", cost: 1)
+        yyTime.seconds = 61
+        #expect(!yy.contains("c") && !yy.contains("d"), "the tick at 60")
+    }
+
     @Test("reads see what the library's reads see: AFNetworking's wait for the queued purge, YYMemoryCache's do not")
     func readsAfterAQueuedPurge() throws {
         // AFNetworking's A1: ten images of 100 bytes under a capacity of 1000, preferred 600; image

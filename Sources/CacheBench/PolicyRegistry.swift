@@ -321,34 +321,46 @@ public struct RegisteredPolicy: Sendable {
     /// Creates an empty policy as the memory tier of a tiered run, in front of `disk`.
     public func makeTieredRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, disk: DiskTierHandle,
                               memoryCost: TierMemoryCost) throws(PolicyConfigurationError) -> TieredRun {
-        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try tiered(limits, resolved, ignoreSize, disk, memoryCost) }
+        try withResolvedOptions(options, ignoreSize: ignoreSize) { (resolved) throws(PolicyConfigurationError) in
+            try tiered(limits, resolved, ignoreSize, disk, memoryCost)
+        }
     }
 
-    /// Creates an empty policy as the disk tier of a tiered run.
-    public func makeDiskTier(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) -> DiskTierHandle {
-        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try diskTier(limits, resolved) }
+    /// Creates an empty policy as the disk tier of a tiered run (whose sizes are all 1 when
+    /// `ignoreSize`).
+    public func makeDiskTier(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool = false) throws(PolicyConfigurationError) -> DiskTierHandle {
+        try withResolvedOptions(options, ignoreSize: ignoreSize) { (resolved) throws(PolicyConfigurationError) in try diskTier(limits, resolved) }
     }
 
     /// Replays `reader` to its end from `threads` threads sharing one synchronized policy.
     func replayConcurrently(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool, threads: Int,
                             reader: sending any TraceReader) throws(CacheBenchError) -> ConcurrentReplay.Outcome {
         let resolved: PolicyOptions
-        do { resolved = try options.resolvingAliases(of: descriptor) } catch { throw error.asRunError }
+        do { resolved = try withResolvedOptions(options, ignoreSize: ignoreSize) { $0 } } catch { throw error.asRunError }
         return try concurrent(limits, resolved, ignoreSize, threads, reader)
     }
 
     /// Creates an empty policy and a replayer around it.
     public func makeRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool) throws(PolicyConfigurationError) -> PolicyRun {
-        try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in try factory(limits, resolved, ignoreSize) }
+        try withResolvedOptions(options, ignoreSize: ignoreSize) { (resolved) throws(PolicyConfigurationError) in
+            try factory(limits, resolved, ignoreSize)
+        }
     }
 
     /// Runs `make` with `options` under the parameters' own names (``PolicyOptions/resolvingAliases(of:)``);
     /// an option the policy refuses is then named as the caller spelled it (`fifo-size-ratio`,
-    /// not the `small-ratio` it stands for).
+    /// not the `small-ratio` it stands for). When `ignoreSize` (every size is 1), a value given
+    /// for a parameter that works on sizes (``PolicyParameter/actsOnSizes``) is refused.
     func withResolvedOptions<Result>(
-        _ options: PolicyOptions, _ make: (PolicyOptions) throws(PolicyConfigurationError) -> Result
+        _ options: PolicyOptions, ignoreSize: Bool = false, _ make: (PolicyOptions) throws(PolicyConfigurationError) -> Result
     ) throws(PolicyConfigurationError) -> Result {
         let resolved = try options.resolvingAliases(of: descriptor)
+        if ignoreSize, let parameter = descriptor.parameters.first(where: { $0.actsOnSizes && resolved.values[$0.name] != nil }),
+           let value = resolved.values[parameter.name] {
+            throw spelledAsGiven(.invalidOption(parameter.name, value: value,
+                                                expected: "no value while sizes are ignored (it works on sizes, and every size is 1)"),
+                                 in: options)
+        }
         do { return try make(resolved) } catch { throw spelledAsGiven(error, in: options) }
     }
 

@@ -105,12 +105,17 @@ public struct PolicyParameter: Sendable, Equatable {
     /// (sampling, MINISIM) scales it as it scales the capacity, even when it is written as a bare
     /// number. (A size with a unit, `60MB`, is scaled whatever the parameter.)
     public var scalesWithCapacity: Bool
+    /// Whether the value works on the objects' sizes in bytes, such as SDWebImage's disk `block-size`
+    /// (sizes rounded up to whole blocks): meaningless when every size is 1, so a replay that
+    /// ignores sizes refuses a value given for it.
+    public var actsOnSizes: Bool
 
     /// Creates a parameter description.
     public init(_ name: String, default defaultValue: String, _ summary: String, aliases: [String] = [],
-                scalesWithCapacity: Bool = false) {
+                scalesWithCapacity: Bool = false, actsOnSizes: Bool = false) {
         self.aliases = aliases
         self.scalesWithCapacity = scalesWithCapacity
+        self.actsOnSizes = actsOnSizes
         self.name = name
         self.defaultValue = defaultValue
         self.summary = summary

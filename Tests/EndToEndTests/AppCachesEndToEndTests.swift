@@ -101,6 +101,31 @@ struct AppCachesEndToEndTests {
         }
     }
 
+    /// SDWebImage's disk `block-size` rounds sizes up to whole blocks. With `--ignore-size` every
+    /// size is 1, so a block size given then is a contradiction: refused, whichever command and
+    /// tier it reaches, by its own flag; without it, or at its default, the run goes ahead.
+    @Test("a parameter that works on sizes (sd-disk's block-size) is refused with --ignore-size, in every command and tier")
+    func sizeParameterWithSizesIgnored() throws {
+        let refused: [([String], String)] = [
+            (["replay", "Traces/image-feed.csv", "--policy", "sd-disk", "--capacity", "100", "--ignore-size", "--option", "block-size=4096"],
+             "--option block-size=4096"),
+            (["compare", "Traces/image-feed.csv", "--policies", "lru,sd-disk", "--capacities", "100", "--ignore-size",
+              "--option", "block-size=4096"], "block-size=4096"),
+            (["replay", "Traces/image-feed.csv", "--tier", "memory=lru,disk=sd-disk", "--capacity", "10", "--disk-capacity", "100",
+              "--ignore-size", "--disk-option", "block-size=4096"], "--disk-option block-size=4096"),
+        ]
+        for (arguments, message) in refused {
+            let result = try Command.run(arguments)
+            #expect(result.status == 2 && result.out.isEmpty && result.err.contains(message), "\(arguments): \(result.status) \(result.err)")
+            #expect(result.err.contains("sizes are ignored"), "\(arguments): \(result.err)")
+        }
+        for arguments in [["replay", "Traces/image-feed.csv", "--policy", "sd-disk", "--capacity", "1MiB", "--option", "block-size=4096"],
+                          ["replay", "Traces/image-feed.csv", "--policy", "sd-disk", "--capacity", "100", "--ignore-size"]] {
+            let result = try Command.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.err)")
+        }
+    }
+
     /// Replays `rows` (a CSV with a header) and returns (requests, hits) from the JSON report.
     func replayCounts(_ rows: String, _ arguments: [String]) throws -> (requests: Int?, hits: Int?) {
         let path = scratchDirectory.appendingPathComponent("cachebench-vector-\(UUID().uuidString).csv")

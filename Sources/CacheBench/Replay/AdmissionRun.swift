@@ -23,7 +23,7 @@ extension RegisteredPolicy {
     public func makeRun(limits: CacheLimits, options: PolicyOptions, ignoreSize: Bool,
                         admission: LibCacheSimAdmission<UInt64>?) throws(PolicyConfigurationError) -> PolicyRun {
         guard let admission else { return try makeRun(limits: limits, options: options, ignoreSize: ignoreSize) }
-        return try withResolvedOptions(options) { (resolved) throws(PolicyConfigurationError) in
+        return try withResolvedOptions(options, ignoreSize: ignoreSize) { (resolved) throws(PolicyConfigurationError) in
             try admittedFactory(limits, resolved, ignoreSize, admission)
         }
     }

@@ -311,7 +311,7 @@ extension Replay {
         let handle: DiskTierHandle
         do {
             handle = try disk.makeDiskTier(limits: CacheLimits(capacity: diskCapacity, countLimit: tier.diskCountLimit),
-                                           options: tier.diskOptions)
+                                           options: tier.diskOptions, ignoreSize: ignoreSize)
         } catch { throw .configuration(.diskTier(error)) }
         do {
             return try memory.makeTieredRun(limits: memoryLimits, options: options, ignoreSize: ignoreSize, disk: handle,

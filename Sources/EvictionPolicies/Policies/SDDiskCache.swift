@@ -60,7 +60,8 @@ public struct SDDiskCache<Key: Hashable, Value>: LibraryModelPolicy {
             parameters: [
                 PolicyParameter("max-disk-age", default: "604800", "seconds (one week); negative: never expire; 0: everything expires"),
                 PolicyParameter("expire-type", default: "access", "access (default since 5.20.0) or modification (before 5.20.0)"),
-                PolicyParameter("block-size", default: "1", "allocated sizes are sizes rounded up to this (4096: APFS blocks)"),
+                PolicyParameter("block-size", default: "1", "allocated sizes are sizes rounded up to this (4096: APFS blocks)",
+                                actsOnSizes: true),
             ],
             slowByDesign: "sorts every file at each clean-up, as SDWebImage does: O(n log n) per clean-up")
     }

@@ -206,17 +206,25 @@ struct AppCacheTests {
         #expect(!yy.contains("b"), "\(how): the tick at 10")
     }
 
+    /// A cache over the library model `P` on a clock the test moves: "c" stored at 20, then the
+    /// cost limit lowered at 21, which refills a new model with the entries.
+    func cacheAfterALimitChange<P: EvictionPolicy>(_: P.Type, options: PolicyOptions) throws -> (cache: Cache<String, Int>, time: ManualTime)
+    where P.Key == String, P.Value == CacheEntry<Int> {
+        let time = ManualTime()
+        let cache = try Cache<String, Int>(policyType: P.self, costLimit: 1_000, options: options, clock: time.clock,
+                                           observesSystemEvents: false)
+        time.seconds = 20
+        cache.setValue(1, forKey: "c", cost: 1)
+        time.seconds = 21
+        cache.costLimit = 500
+        return (cache, time)
+    }
+
     /// Nuke's time to live counts from the set on the cache's clock. The entries a limit change
     /// stores again are set at the change (t = 21), not at time 0, so they do not expire at once.
     @Test("entries a limit change stores again into a library model are stamped at the change, not at time 0")
     func limitChangeKeepsTheModelsTime() throws {
-        let time = ManualTime()
-        let nuke = try Cache<String, Int>(policyType: NukeLRUCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
-                                          options: ["ttl": "10"], clock: time.clock, observesSystemEvents: false)
-        time.seconds = 20
-        nuke.setValue(1, forKey: "c", cost: 1)
-        time.seconds = 21
-        nuke.costLimit = 500
+        let (nuke, time) = try cacheAfterALimitChange(NukeLRUCache<String, CacheEntry<Int>>.self, options: ["ttl": "10"])
         time.seconds = 22
         #expect(nuke["c"] == 1)
         time.seconds = 31.5
@@ -231,13 +239,7 @@ struct AppCacheTests {
     /// after the change (22), it would tick at 82 instead.
     @Test("the disk models keep their time and their timer's beat across a limit change")
     func diskModelsKeepTheirClock() throws {
-        let sdTime = ManualTime()
-        let sd = try Cache<String, Int>(policyType: SDDiskCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
-                                        options: ["max-disk-age": "10"], clock: sdTime.clock, observesSystemEvents: false)
-        sdTime.seconds = 20
-        sd.setValue(1, forKey: "c", cost: 1)
-        sdTime.seconds = 21
-        sd.costLimit = 500
+        let (sd, sdTime) = try cacheAfterALimitChange(SDDiskCache<String, CacheEntry<Int>>.self, options: ["max-disk-age": "10"])
         sdTime.seconds = 25
         sd.handle(.background)
         #expect(sd.contains("c"), "stored again at 21: 4 s old")
@@ -245,13 +247,7 @@ struct AppCacheTests {
         sd.handle(.background)
         #expect(!sd.contains("c"), "11 s old")
 
-        let yyTime = ManualTime()
-        let yy = try Cache<String, Int>(policyType: YYDiskCache<String, CacheEntry<Int>>.self, costLimit: 1_000,
-                                        options: ["age-limit": "10"], clock: yyTime.clock, observesSystemEvents: false)
-        yyTime.seconds = 20
-        yy.setValue(1, forKey: "c", cost: 1)
-        yyTime.seconds = 21
-        yy.costLimit = 500
+        let (yy, yyTime) = try cacheAfterALimitChange(YYDiskCache<String, CacheEntry<Int>>.self, options: ["age-limit": "10"])
         yyTime.seconds = 22
         yy.setValue(2, forKey: "d", cost: 1)
         yyTime.seconds = 61

@@ -355,8 +355,8 @@ public struct RegisteredPolicy: Sendable {
         _ options: PolicyOptions, ignoreSize: Bool = false, _ make: (PolicyOptions) throws(PolicyConfigurationError) -> Result
     ) throws(PolicyConfigurationError) -> Result {
         let resolved = try options.resolvingAliases(of: descriptor)
-        if ignoreSize, let parameter = descriptor.parameters.first(where: { $0.actsOnSizes && resolved.values[$0.name] != nil }),
-           let value = resolved.values[parameter.name] {
+        for parameter in descriptor.parameters where ignoreSize && parameter.actsOnSizes {
+            guard let value = resolved.values[parameter.name] else { continue }
             throw spelledAsGiven(.invalidOption(parameter.name, value: value,
                                                 expected: "no value while sizes are ignored (it works on sizes, and every size is 1)"),
                                  in: options)

@@ -129,20 +129,17 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     /// Records a memory warning or a background transition.
-    public func recordEvent(_ event: CacheEvent) {
-        lock.withLock {
-            guard isRecording else { return }
-            buffer += "\(format(now())),,,\(event.rawValue)\n"
-            flushIfLarge()
-        }
-    }
+    public func recordEvent(_ event: CacheEvent) { recordKeyless(event.rawValue) }
 
-    /// Records that time has come (a `tick` row, which is no request): the moment a cache's clock
+    /// Records a `tick` row, which is no request: the moment a cache's clock
     /// started, from which a replay's library model runs its timers, as the cache's did.
-    public func recordTick() {
+    public func recordTick() { recordKeyless("tick") }
+
+    /// A row of `op` with no key and no size, now.
+    private func recordKeyless(_ op: String) {
         lock.withLock {
             guard isRecording else { return }
-            buffer += "\(format(now())),,,tick\n"
+            buffer += "\(format(now())),,,\(op)\n"
             flushIfLarge()
         }
     }

@@ -26,7 +26,8 @@ enum CompareCommand {
                               log-spaced ranges LOW...HIGH:COUNT (1MiB...1GiB:12, both ends
                               included), or fractions of the working set (0.01,0.1,0.3 or
                               1%,10%,30%; from a first pass). Default: each policy's own default, as
-                              'replay'.
+                              'replay'. A run whose capacity its policy refuses (LIRS below 3
+                              objects) is left out with a note; every run refused is an error.
       --capacity SIZE         One capacity (same as --capacities SIZE).
       --count-limit N         An object-count limit, for the policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.

@@ -387,6 +387,34 @@ struct CompareEqualsReplayTests {
         return try temporaryFile(text)
     }
 
+    /// A grid where one policy cannot take one capacity (LIRS needs 3 objects): the other runs are
+    /// reported, the refused one is named in the notes and in `refusals`, as `sweep` records it.
+    /// Only when every run is refused does compare fail, with the refusal a single run gives.
+    @Test("a run its policy refuses is left out with a note; the others equal separate replays; all refused fails",
+          arguments: [1, 2])
+    func refusedRunLeftOut(_ threads: Int) throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        let compared = try Compare.run(CompareJob(trace: trace, policies: ["lirs", "lru", "fifo"],
+                                                  capacities: CapacityList([.fraction(numerator: 1, denominator: 10_000), .size(100)]),
+                                                  ignoreSize: true, threads: threads))
+        #expect(compared.results.map { "\($0.policy) \($0.capacity ?? 0)" } == ["lirs 100", "lru 1", "lru 100", "fifo 1", "fifo 100"])
+        #expect(compared.refusals.map { "\($0.policy) \($0.capacity ?? 0) \($0.capacitySource)" } == ["lirs 1 workingSetFraction"])
+        #expect(compared.refusals.first?.reason.contains("at least 3") == true, "\(compared.refusals)")
+        #expect(compared.notes.contains { $0.hasPrefix("lirs at capacity 1: not run") }, "\(compared.notes)")
+        for result in compared.results {
+            let replayed = try separateReplays(trace, policy: result.policy, capacities: [result.capacity ?? 0], ignoreSize: true)
+            expectSameCounts(result, replayed[0], "\(result.policy) at \(result.capacity ?? 0)")
+        }
+        #expect(throws: CacheBenchError.self) {
+            try Compare.run(CompareJob(trace: trace, policies: ["lirs"], capacities: CapacityList([.size(1), .size(2)]), ignoreSize: true))
+        }
+        // An option the policy refuses is a mistake in the command, not a cell to leave out.
+        #expect(throws: CacheBenchError.self) {
+            try Compare.run(CompareJob(trace: trace, policies: ["lru", "s3fifo"], capacities: CapacityList([.size(100)]), ignoreSize: true,
+                                       options: PolicyOptions(["warm-up": "maybe"])))
+        }
+    }
+
     @Test("every registered policy, two capacities, one and two threads")
     func everyPolicy() throws {
         let path = try Self.sampleTrace()

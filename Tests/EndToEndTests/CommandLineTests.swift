@@ -165,16 +165,19 @@ struct CommandLineTests {
         #expect(binary.status == 65 && binary.stdout.isEmpty && binary.stderr.contains("a CSV layout (--columns or --header) was given"), "\(binary.stderr)")
     }
 
-    @Test("mrc's own capacities that a policy refuses (LIRS's smallest) are left out with a note; given ones are refused")
+    @Test("mrc: capacities a policy refuses (LIRS's smallest) are left out with a note, chosen or given; all refused is an error")
     func mrcLeavesOutRefusedPoints() throws {
         let chosen = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--format", "json"])
         #expect(chosen.status == 0, "\(chosen.stderr)")
         let notes = chosen.json?["notes"] as? [String] ?? []
-        #expect(notes.contains { $0.contains("left out, below what the policy takes") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("lirs at capacity ") && $0.contains(": not run, the policy refuses it") }, "\(notes)")
         let points = (chosen.json?["results"] as? [[String: Any]])?.count ?? 0
         #expect(points > 20)
-        let given = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--capacities", "2,100"])
-        #expect(given.status == 2 && given.stdout.isEmpty, "\(given.stderr)")
+        let given = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--capacities", "2,100", "--format", "json"])
+        #expect(given.status == 0 && (given.json?["results"] as? [[String: Any]])?.count == 1, "\(given.stderr)")
+        #expect((given.json?["notes"] as? [String] ?? []).contains { $0.hasPrefix("lirs at capacity 2: not run") }, "\(given.stdout)")
+        let none = try CLI.run(["mrc", "Traces/lirs-gli.csv", "--policy", "lirs", "--ignore-size", "--capacities", "1,2"])
+        #expect(none.status == 2 && none.stdout.isEmpty && none.stderr.contains("--capacities 1: must be at least 3"), "\(none.stderr)")
         // The sampling note counts the sample's requests from a run at the ratio itself.
         let sampled = try CLI.run(["mrc", "Traces/cloudPhysicsIO.oracleGeneral.bin", "--policy", "sieve", "--capacities", "1MiB,512MiB",
                                    "--sample", "0.1", "--format", "json"])

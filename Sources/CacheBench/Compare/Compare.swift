@@ -77,8 +77,12 @@ public struct CompareResult: Sendable {
     public var workingSet: WorkingSet?
     /// Wall-clock seconds for the whole comparison, first passes included.
     public var wallSeconds: Double
-    /// Things the user should know (e.g. why LRU was simulated rather than profiled).
+    /// Things the user should know (e.g. why LRU was simulated rather than profiled, or which
+    /// runs a policy refused).
     public var notes: [String]
+    /// The (policy, capacity) runs left out because the policy refuses their limits, each also
+    /// named in ``notes``.
+    public var refusals: [CompareRefusal] = []
 
     /// The contract's `compare --format json` object: `trace` and `results` (each a `replay`
     /// object), plus `wallSeconds` and `notes`.
@@ -89,6 +93,24 @@ public struct CompareResult: Sendable {
             ("wallSeconds", .double(wallSeconds)),
             ("notes", .array(notes.map { .string($0) })),
         ])
+    }
+}
+
+/// A (policy, capacity) run a comparison left out because the policy refuses its limits (LIRS
+/// below 3 objects, for one): the comparison reports the other runs, with a note for this one.
+public struct CompareRefusal: Sendable, Equatable {
+    /// The policy's name.
+    public var policy: String
+    /// The capacity it was asked to run at (bytes, or objects when sizes are ignored).
+    public var capacity: Int?
+    /// Where that capacity came from.
+    public var capacitySource: CapacitySource
+    /// Why the policy refused it.
+    public var reason: String
+
+    /// The note that names the refusal.
+    public var note: String {
+        "\(policy) at capacity \(capacity.map(String.init) ?? "none"): not run, the policy refuses it (\(reason))"
     }
 }
 
@@ -111,12 +133,16 @@ public enum Compare {
     /// - Throws: ``CacheBenchError`` with the contract's exit code.
     public static func run(_ job: CompareJob, progress: ProgressReporter? = nil) throws(CacheBenchError) -> CompareResult {
         let started = monotonicNanoseconds()
-        let plan = try _ComparePlan(job, progress: progress)
+        var plan = try _ComparePlan(job, progress: progress)
+        let refusals = try plan.dropRefusedEntries()
         var results = _CompareResults(plan)
+        results.notes += refusals.map(\.note)
         try runFirstRead(plan, into: &results, progress: progress)
         progress?.finish()
-        return CompareResult(trace: job.trace.path, results: results.inPlanOrder(), workingSet: plan.workingSet.measured,
-                             wallSeconds: Double(monotonicNanoseconds() - started) / 1e9, notes: results.notes)
+        var result = CompareResult(trace: job.trace.path, results: results.inPlanOrder(), workingSet: plan.workingSet.measured,
+                                   wallSeconds: Double(monotonicNanoseconds() - started) / 1e9, notes: results.notes)
+        result.refusals = refusals
+        return result
     }
 
     /// Lanes, drive, collect: makes the first wave's runs, the tiered runs and the stack-distance

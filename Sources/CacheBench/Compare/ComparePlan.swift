@@ -18,7 +18,7 @@ struct _ComparePlan {
     let tierPolicies: [(memory: RegisteredPolicy, disk: RegisteredPolicy)]
     /// The options each memory tier declares, by tier index.
     let tierOptions: [PolicyOptions]
-    let entries: [Entry]
+    private(set) var entries: [Entry]
     let tierEntries: [Entry]
     let diskCapacities: [(Int?, CapacitySource)]
     /// The policy whose entries the stack-distance pass serves, when that can be exact.
@@ -28,8 +28,8 @@ struct _ComparePlan {
     /// The trace's working set, measured once when a capacity or the memory budget needs it.
     let workingSet: _WorkingSetOnce
     /// Each entry's window (its own sampling ratio), and the stream's: the largest sample any entry needs.
-    let entryWindows: [RequestWindow]
-    let streamWindow: RequestWindow
+    private(set) var entryWindows: [RequestWindow]
+    private(set) var streamWindow: RequestWindow
     /// What the user should know about the plan itself (e.g. policies a count limit does not reach).
     let notes: [String]
 
@@ -135,18 +135,50 @@ struct _ComparePlan {
         descriptor.supportsCountLimit ? job.countLimit : nil
     }
 
-    /// A new, empty run for entry `i`.
-    func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
+    /// Takes out the simulated entries whose policy refuses their limits (LIRS below 3 objects, a
+    /// sampled capacity scaled below a policy's minimum), so that one impossible cell does not
+    /// stop the others, and returns why each was refused, in plan order. Each is tried by making
+    /// its empty policy, as its run would be made. When every run is refused, throws the first
+    /// refusal, as a single run would; any other error (an option the policy refuses) is thrown.
+    mutating func dropRefusedEntries() throws(CacheBenchError) -> [CompareRefusal] {
+        var kept: [Int] = []
+        var refusals: [CompareRefusal] = []
+        var firstRefusal: CacheBenchError?
+        for i in entries.indices {
+            guard entries[i].policy != profiledPolicy else { kept.append(i); continue }
+            do {
+                _ = try makeRun(i)
+                kept.append(i)
+            } catch {
+                guard case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
+                firstRefusal = firstRefusal ?? error
+                // The refusal names its policy already.
+                var reason = refusal
+                if case .inPolicy(_, let inner) = refusal { reason = inner }
+                refusals.append(CompareRefusal(policy: policies[entries[i].policy].descriptor.name, capacity: entries[i].capacity,
+                                               capacitySource: entries[i].source, reason: reason.description))
+            }
+        }
+        if kept.isEmpty && tierEntries.isEmpty, let firstRefusal { throw firstRefusal }
+        if kept.count < entries.count {
+            entries = kept.map { entries[$0] }
+            entryWindows = kept.map { entryWindows[$0] }
+            streamWindow = job.window.covering(entryWindows)
+        }
+        return refusals
+    }
+
+    /// A new, empty run of entry `i`'s policy, with the entry's limits scaled to its sample.
+    func makeRun(_ i: Int) throws(CacheBenchError) -> PolicyRun {
         let entry = entries[i]
         let policy = policies[entry.policy]
         let window = entryWindows[i]
         // A sampled run simulates a miniature cache: its limits scale with its sampling ratio.
         let limits = CacheLimits(capacity: entry.capacity.map(window.scaled),
                                  countLimit: countLimit(for: policy.descriptor).map(window.scaled))
-        let run: PolicyRun
         do {
-            run = try policy.makeRun(limits: limits, options: window.scaled(options[entry.policy], for: policy.descriptor), ignoreSize: job.ignoreSize,
-                                     admission: job.admission)
+            return try policy.makeRun(limits: limits, options: window.scaled(options[entry.policy], for: policy.descriptor),
+                                      ignoreSize: job.ignoreSize, admission: job.admission)
         } catch {
             let refusal = error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
                                            window: window)
@@ -154,6 +186,12 @@ struct _ComparePlan {
             guard policies.count > 1, case .configuration(let inner) = refusal else { throw refusal }
             throw .configuration(.inPolicy(policy.descriptor.name, inner))
         }
+    }
+
+    /// A new, empty run for entry `i`.
+    func makeLane(_ i: Int) throws(CacheBenchError) -> _Lane {
+        let run = try makeRun(i)
+        let window = entryWindows[i]
         if let memoryWarning = job.memoryWarning {
             guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }
             override(memoryWarning)

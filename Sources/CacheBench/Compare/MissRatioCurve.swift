@@ -71,8 +71,9 @@ public enum MissRatioCurve {
         }
         // The exact one-pass curve is LRU's: a policy given options runs as itself.
         if !registered.descriptor.evictsAsLRU || !window.isWholeTrace || !options.values.isEmpty {
-            // Points chosen here (not given) that the policy refuses, the smallest (LIRS needs 3
-            // objects), are left out with a note rather than failing the curve.
+            // Compare leaves out a point the policy refuses with a note, given or chosen, and fails
+            // only when it refuses them all: then points chosen here (not given) are dropped from
+            // the smallest (LIRS needs 3 objects) until some run.
             var skipped: [String] = []
             while true {
                 do {

@@ -166,14 +166,15 @@ public enum Sweep {
 
     /// The outcome of each of `cells` (all of one trace): its result, or why its policy refused it.
     ///
-    /// All the cells run in one `compare` (one read of the trace). When that is refused (a policy
-    /// that cannot take one of the capacities, such as LIRS below 3 objects), the policies run one
-    /// by one, and a refusing policy capacity by capacity, so one impossible cell costs extra
-    /// reads of this trace only and never stops the sweep.
+    /// All the cells run in one `compare` (one read of the trace), which leaves out the cells whose
+    /// policy refuses their limits (such as LIRS below 3 objects) and says why. When the compare
+    /// itself is refused (every cell, or a configuration a policy refuses at any capacity), the
+    /// policies run one by one, and a refusing policy capacity by capacity, so one impossible cell
+    /// costs extra reads of this trace only and never stops the sweep.
     static func replayIsolatingRefusals(_ cells: [SweepCell], of spec: SweepSpec, trace path: String,
                                         registry: PolicyRegistry) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
         do {
-            return try replay(cells, of: spec, trace: path, registry: registry).map { ($0, nil) }
+            return try replay(cells, of: spec, trace: path, registry: registry)
         } catch .configuration(let refusal) {
             let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
             guard policies.count > 1 || cells.count > 1 else { return [(nil, refusal.description)] }
@@ -186,10 +187,11 @@ public enum Sweep {
         }
     }
 
-    /// The results of `cells` (all of one trace), from one `compare` of the policies and
-    /// capacities they need, in the order of `cells`.
+    /// The outcomes of `cells` (all of one trace), from one `compare` of the policies and
+    /// capacities they need, in the order of `cells`: each a result, or the reason its policy
+    /// refused it.
     static func replay(_ cells: [SweepCell], of spec: SweepSpec, trace path: String,
-                       registry: PolicyRegistry) throws(CacheBenchError) -> [ReplayResult] {
+                       registry: PolicyRegistry) throws(CacheBenchError) -> [(result: ReplayResult?, refusal: String?)] {
         let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
         let capacities = spec.capacities.filter { item in cells.contains { $0.capacity == SweepCapacity(item) } }
         // Only the options the policies of this run declare, or compare would call the others a typo.
@@ -215,18 +217,21 @@ public enum Sweep {
         }
         let outcome = try Compare.run(job)
         let workingSet = outcome.workingSet?.total(ignoreSize: spec.ignoreSize)
-        var results: [ReplayResult] = []
+        var outcomes: [(result: ReplayResult?, refusal: String?)] = []
         for cell in cells {
             let capacity = cell.capacity.resolve(workingSet: workingSet)
             // Compare names each result by the policy's own name; the cell keeps the name as given
             // (an alias such as `twoq`, or `LRU`), which is part of its identity.
             let name = registry.canonicalName(cell.policy)
-            guard let result = outcome.results.first(where: { $0.policy == name && $0.capacity == capacity }) else {
-                // Compare runs every policy at every capacity asked; a gap would be a bug here, not bad input.
+            if let result = outcome.results.first(where: { $0.policy == name && $0.capacity == capacity }) {
+                outcomes.append((result, nil))
+            } else if let refusal = outcome.refusals.first(where: { $0.policy == name && $0.capacity == capacity }) {
+                outcomes.append((nil, refusal.reason))
+            } else {
+                // Compare runs every policy at every capacity asked, or names it refused; a gap would be a bug here, not bad input.
                 throw .trace(TraceError(.malformed, file: path, reason: "internal: compare returned no result for \(cell.policy) at \(capacity)"))
             }
-            results.append(result)
         }
-        return results
+        return outcomes
     }
 }

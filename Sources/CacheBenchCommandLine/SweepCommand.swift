@@ -137,7 +137,14 @@ enum SweepCommand {
             try parseValue(text, of: "--capacities") { (text) throws(InvalidValueError) in try CapacityList.parse(text) }.items
         } ?? SweepSpec.defaultCapacities
         var threads = ProcessInfo.processInfo.activeProcessorCount
-        if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm >= 1 { threads = min(slurm, 256) }
+        if arguments.value("--threads") == nil, let slurm = environment["SLURM_CPUS_PER_TASK"] {
+            // Slurm sets it to the task's CPUs: any other value is a mistake in the job script, said
+            // as SLURM_ARRAY_TASK_ID's are, rather than a sweep quietly run on every core.
+            guard let cpus = Int(slurm), cpus >= 1 else {
+                throw UsageError("SLURM_CPUS_PER_TASK=\(slurm): must be a whole number of CPUs, at least 1 (or give --threads)")
+            }
+            threads = min(cpus, 256)
+        }
         threads = try arguments.integer("--threads") ?? threads
         guard threads >= 1 && threads <= 256 else { throw UsageError("--threads \(threads): must be from 1 to 256") }
         let countLimit = try arguments.integer("--count-limit")

@@ -291,6 +291,15 @@ struct SweepCommandTests {
         #expect(empty.status == 2 && empty.stderr.contains("--traces is required"), "\(empty.stderr)")
         #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
         #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
+        // A CPU count Slurm would never set is the job script's mistake, as a bad task id is; --threads overrides it.
+        let plan = ["sweep", "--traces", "Traces/lirs-cs.csv", "--policies", "lru", "--capacities", "0.1", "--plan"]
+        for cpus in ["abc", "0", "-2", ""] {
+            let bad = try CLI.run(plan, environment: ["SLURM_CPUS_PER_TASK": cpus])
+            #expect(bad.status == 2 && bad.stdout.isEmpty && bad.stderr.contains("SLURM_CPUS_PER_TASK=\(cpus): must be a whole number"),
+                    "\(cpus): \(bad.stderr)")
+        }
+        #expect(try CLI.run(plan + ["--threads", "2"], environment: ["SLURM_CPUS_PER_TASK": "abc"]).status == 0)
+        #expect(try CLI.run(plan, environment: ["SLURM_CPUS_PER_TASK": "4"]).status == 0)
     }
 
     @Test("the sweep's own files are never an output; one trace or policy under two names is refused")

@@ -5,8 +5,9 @@ import Testing
 /// libCacheSim's LIRS.c (aa0fc40) transcribed onto arrays: S, Q and NH are separate arrays of
 /// entry copies, newest first, as libCacheSim keeps three separate LRU caches. A key is served
 /// when libCacheSim's find would serve it; the evicted keys of a step are those served before
-/// it and not after. Two rules of the implementation are shared on purpose: a remembered key
-/// keeps its remembered cost, and `remove` takes a key out of every list.
+/// it and not after. Two rules of the implementation are shared on purpose: a remembered key is
+/// readmitted only at its remembered cost (at another, it is forgotten and admitted as a new
+/// object), and `remove` takes a key out of every list.
 struct LIRSModel: ResearchModel {
     struct Entry {
         var key: Int
@@ -44,6 +45,11 @@ struct LIRSModel: ResearchModel {
         let before = served
         let hit = find(key)
         if !hit {
+            // A miss on a key S remembers (non-resident): at another cost, a new object.
+            if let i = sIndex(key), s[i].cost != requestCost {
+                s.remove(at: i)
+                nh.removeAll { $0.key == key }
+            }
             let cost = s.first { $0.key == key }?.cost ?? q.first { $0.key == key }?.cost ?? requestCost
             if canInsert(key, cost) {
                 while occupied + cost > capacity {
@@ -274,7 +280,7 @@ struct LIRSCacheTests {
         #expect(cache.count == 3)
     }
 
-    @Test("L3: a remembered key keeps its remembered cost; new objects larger than the HIR part are refused")
+    @Test("L3: a remembered key comes back at its remembered cost; at another it is a new object; new objects larger than the HIR part are refused")
     func costs() throws {
         var cache = try Cache.make(capacity: 300)               // HIR part 3, LIR part 297
         var o = EvictionRecorder<Int, Void>()
@@ -284,9 +290,16 @@ struct LIRSCacheTests {
         _ = cache.access(101, cost: 3, orInsert: (), observer: &o)                          // HIR, fills the HIR part
         _ = cache.access(102, cost: 3, orInsert: (), observer: &o)                          // 101 → non-resident
         #expect(o.take() == [101])
-        _ = cache.access(101, cost: 50, orInsert: (), observer: &o)                         // readmitted as LIR with cost 3:
-        #expect(o.take() == [102])                                                          // LIR 1 → Q, pushing 102 out
-        #expect(cache.contains(101) && cache.contains(1) && cache.totalCost == 300)
+        // Remembered at cost 3, asked for at 50: a new object, larger than the HIR part, so refused,
+        // and 101 is forgotten (were it readmitted at 3, the cache would count 3 for an object of 50).
+        #expect(!cache.access(101, cost: 50, orInsert: (), observer: &o))
+        #expect(o.take() == [] && !cache.contains(101) && cache.contains(102) && cache.totalCost == 300)
+        #expect(stack(cache).allSatisfy { !$0.hasPrefix("101") })
+        _ = cache.access(103, cost: 3, orInsert: (), observer: &o)                          // HIR; 102 → non-resident
+        #expect(o.take() == [102])
+        _ = cache.access(102, cost: 3, orInsert: (), observer: &o)                          // readmitted as LIR at its cost 3:
+        #expect(o.take() == [103])                                                          // LIR 1 → Q, pushing 103 out
+        #expect(cache.contains(102) && cache.contains(1) && cache.totalCost == 300)
         #expect(!cache.access(103, cost: 301, orInsert: (), observer: &o) && cache.totalCost == 300)
     }
 

@@ -34,9 +34,10 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     case twoQueue = "2q"
     /// ARC (``ARCCache``); no count limit.
     case arc
-    /// LIRS (``LIRSCache``); no count limit, and a cost limit of at least 3. A key LIRS still
-    /// remembers is readmitted at the cost it remembers, as libCacheSim's LIRS does, so with cost
-    /// limits under about 20 ``Cache/totalCost`` can differ from the costs last given.
+    /// LIRS (``LIRSCache``); no count limit, and a cost limit of at least 3. An entry costing
+    /// more than its HIR part (1 % of the cost limit by default) is not stored. With cost limits
+    /// under about 200, an entry LIRS has just demoted can stay readable for a few more calls
+    /// beyond the limit (libCacheSim's "phantom" blocks; see ``LIRSCache``).
     case lirs
     /// Least frequently used (``LFUCache``).
     case lfu

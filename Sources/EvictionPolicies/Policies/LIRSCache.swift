@@ -31,9 +31,11 @@
 // occupancy does not count it. Here it counts in `count` and `totalCost`, which can therefore
 // exceed the capacity by a few phantom blocks (at most 5 on the golden traces).
 // Where we depart from libCacheSim, only on inputs it cannot handle:
-// - A request for a key the stack remembers uses the remembered cost, as libCacheSim does when
-//   re-admitting it; libCacheSim evicts room for the request's own size instead, which corrupts
-//   its unsigned LIR count when a key's size changes.
+// - A request for a key the stack remembers, at the cost it remembers, readmits it as LIR; at
+//   another cost it is a new object (the remembered key is forgotten), as a resident key stored
+//   again at a new cost is. libCacheSim evicts room for the request's size and then inserts the
+//   remembered one, which corrupts its unsigned LIR count when a key's size changes; keeping the
+//   remembered cost instead let an app's cost limit be overrun by the difference.
 // - The LIR part must hold at least twice the HIR part (ll >= 2·hl: capacity >= 3 by default and
 //   hir-ratio <= 1/3); below that libCacheSim's stack loses its LIR bottom and duplicates keys.
 // - Objects larger than the capacity leave everything untouched (the project's convention).
@@ -255,13 +257,13 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
     mutating func admit(_ key: Key, hash: UInt64, slot: Int32, cost requestCost: Int, value: () -> Value,
                         passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) -> Bool {
         if slot >= 0 {
-            let flags = store.aux(slot)
-            if flags & Self.inStack != 0 {
+            if store.aux(slot) & Self.inStack != 0 && store.cost(slot) == requestCost {
                 admitNonResident(slot, value: value, passOpen: &passOpen, observer: &observer)
                 return true
             }
-            // Only in NH: cannot happen while NH ⊆ S; forget the stale key and start afresh.
-            if flags & Self.inNonResident != 0 { nonResident.unlink(slot, cost: store.cost(slot)) }
+            // Asked for at another cost: a new object, whose limits count the cost given. (Only in
+            // NH, not in S, cannot happen while NH ⊆ S.) Forget the remembered key and start afresh.
+            unlink(slot)
             store.release(slot)
         }
         return admitNew(key, hash: hash, cost: requestCost, value: value, passOpen: &passOpen, observer: &observer)

@@ -202,8 +202,8 @@ public final class Cache<Key: Hashable, Value> {
     ///   - key: the key to store it under.
     ///   - cost: what the entry counts against ``costLimit`` (bytes, typically); negative is 0,
     ///     and above ``CacheLimits/maximumCost`` (2^53) counts as that.
-    ///   - timeToLive: seconds until the entry expires (`.infinity`: never); `nil` uses the
-    ///     cache's ``timeToLive``.
+    ///   - timeToLive: seconds until the entry expires (`.infinity`: never; 0 or less: at once);
+    ///     `nil` (or NaN, which is no number of seconds) uses the cache's ``timeToLive``.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
         _withState(.limit) { state, observer in
@@ -306,7 +306,15 @@ public final class Cache<Key: Hashable, Value> {
     /// Called for each entry the cache drops on its own; see the type's documentation.
     public var evictionHandler: EvictionHandler? {
         get { _withState(.limit) { state, _ in state.pointee.handler } }
-        set { _withState(.limit) { state, _ in state.pointee.handler = newValue } }
+        set {
+            // The handler replaced, and all it captured, is released once the lock is: a deinit
+            // there may call back into the cache, as an evicted value's may.
+            let replaced = _withState(.limit) { state, _ in
+                defer { state.pointee.handler = newValue }
+                return state.pointee.handler
+            }
+            withExtendedLifetime(replaced) {}
+        }
     }
 
     /// Removes every expired entry.

@@ -146,10 +146,11 @@ public final class TraceRecorder: @unchecked Sendable {
 
     /// Writes the rest of the trace and moves it into place.
     ///
-    /// - Throws: the first error writing the trace met.
+    /// - Throws: the first error writing the trace met, at this call and any later one.
     public func finish() throws {
         try lock.withLock {
-            guard !finished else { return }
+            // A second call says again that the trace was lost, rather than seem to succeed.
+            guard !finished else { if let failure { throw failure }; return }
             finished = true
             flushOldestMisses(pendingMisses.count)
             recordFailure { try write() }
@@ -160,7 +161,10 @@ public final class TraceRecorder: @unchecked Sendable {
                 throw failure
             }
             // rename(2) replaces an existing trace atomically.
-            try _POSIX.commit(partial.path, to: destination.path, syncDirectory: true)
+            do { try _POSIX.commit(partial.path, to: destination.path, syncDirectory: true) } catch {
+                failure = error
+                throw error
+            }
         }
     }
 

@@ -62,8 +62,9 @@ internal struct _CacheState<Key: Hashable, Value> {
     @inlinable
     mutating func makeEntry(_ value: Value, forKey key: Key, cost: Int, timeToLive: Double?) -> CacheEntry<Value> {
         var expires = Double.infinity
-        // An entry's own time to live wins, `.infinity` (for ever) included.
-        let lifetime = timeToLive == nil ? self.timeToLive : _duration(timeToLive)
+        // An entry's own time to live wins, `.infinity` (for ever) included; NaN is none of its own.
+        let lifetime: Double?
+        if let timeToLive, !timeToLive.isNaN { lifetime = _duration(timeToLive) } else { lifetime = self.timeToLive }
         if let seconds = lifetime {
             expires = clock.now() + seconds
             mayExpire = true

@@ -352,9 +352,10 @@ struct AppCacheTests {
             default: _ = mixed.value(forKey: key)
             }
             if step % 97 == 0 {
+                // At most a few phantom blocks over the limit (documented in CachePolicy.lirs).
                 let held = costs.filter { mixed.contains($0.key) }.values.reduce(0, +)
-                #expect(mixed.totalCost == held && held <= 5000, "step \(step): total \(mixed.totalCost), costs given \(held)")
-                if held > 5000 || mixed.totalCost != held { return }
+                #expect(mixed.totalCost == held && held <= 5000 + 3 * 50, "step \(step): total \(mixed.totalCost), costs given \(held)")
+                if held > 5150 || mixed.totalCost != held { return }
             }
         }
     }

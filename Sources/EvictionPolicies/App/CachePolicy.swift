@@ -35,9 +35,9 @@ public enum CachePolicy: String, Sendable, CaseIterable {
     /// ARC (``ARCCache``); no count limit.
     case arc
     /// LIRS (``LIRSCache``); no count limit, and a cost limit of at least 3. An entry costing
-    /// more than its HIR part (1 % of the cost limit by default) is not stored. With cost limits
-    /// under about 200, an entry LIRS has just demoted can stay readable for a few more calls
-    /// beyond the limit (libCacheSim's "phantom" blocks; see ``LIRSCache``).
+    /// more than its HIR part (1 % of the cost limit by default) is not stored. As libCacheSim's
+    /// LIRS, it can go on serving an entry its HIR part has just pushed out (a "phantom" block,
+    /// see ``LIRSCache``), so ``Cache/totalCost`` can exceed the cost limit by a few entries.
     case lirs
     /// Least frequently used (``LFUCache``).
     case lfu

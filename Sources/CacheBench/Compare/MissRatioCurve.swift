@@ -35,7 +35,7 @@ public enum MissRatioCurve {
         // Named first: an unknown policy is a usage error before the trace is read.
         let registered: RegisteredPolicy
         do { registered = try registry.policy(named: policy) } catch { throw error.asRunError }
-        var list: CapacityList
+        let list: CapacityList
         var workingSet: WorkingSet?
         if let capacities {
             list = capacities
@@ -71,26 +71,11 @@ public enum MissRatioCurve {
         }
         // The exact one-pass curve is LRU's: a policy given options runs as itself.
         if !registered.descriptor.evictsAsLRU || !window.isWholeTrace || !options.values.isEmpty {
-            // Compare leaves out a point the policy refuses with a note, given or chosen, and fails
-            // only when it refuses them all: then points chosen here (not given) are dropped from
-            // the smallest (LIRS needs 3 objects) until some run.
-            var skipped: [String] = []
-            while true {
-                do {
-                    var result = try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
-                                                             ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
-                                                             minimumMiniature: minimumMiniature, admission: admission,
-                                                             estimator: estimator, census: census, options: options, registry: registry)
-                    if !skipped.isEmpty {
-                        result.notes.append("\(policy): \(skipped.count) of the chosen capacities left out, below what the policy takes (\(skipped.joined(separator: "; ")))")
-                    }
-                    return sourced(result)
-                } catch {
-                    guard capacities == nil, list.items.count > 2, case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
-                    skipped.append("\(SweepCapacity(list.items[0]).label): \(refusal.description)")
-                    list = CapacityList(Array(list.items.dropFirst()))
-                }
-            }
+            // A point the policy refuses (LIRS needs 3 objects) is left out by compare, with a note.
+            return sourced(try MiniatureSimulation.run(trace: trace, policy: policy, capacities: list, workingSet: workingSet,
+                                                       ignoreSize: ignoreSize, window: window, threads: threads, progress: progress,
+                                                       minimumMiniature: minimumMiniature, admission: admission,
+                                                       estimator: estimator, census: census, options: options, registry: registry))
         }
         var job = CompareJob(trace: trace, policies: [policy], capacities: list, ignoreSize: ignoreSize, threads: threads)
         job.registry = registry

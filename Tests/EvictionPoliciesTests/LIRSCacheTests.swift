@@ -7,7 +7,8 @@ import Testing
 /// when libCacheSim's find would serve it; the evicted keys of a step are those served before
 /// it and not after. Two rules of the implementation are shared on purpose: a remembered key is
 /// readmitted only at its remembered cost (at another, it is forgotten and admitted as a new
-/// object), and `remove` takes a key out of every list.
+/// object, unless the new object is too large, which leaves everything as it was), and `remove`
+/// takes a key out of every list.
 struct LIRSModel: ResearchModel {
     struct Entry {
         var key: Int
@@ -42,6 +43,12 @@ struct LIRSModel: ResearchModel {
     func cost(of key: Int) -> Int? { served[key] }
 
     mutating func access(_ key: Int, cost requestCost: Int) -> (hit: Bool, evicted: [Int]) {
+        // A remembered key asked for at another cost is a new object; one too large for the
+        // limits is refused and, as every refused request, leaves the cache as it was.
+        if let i = sIndex(key), !s[i].lir, !s[i].resident, s[i].cost != requestCost,
+           !(requestCost <= capacity && requestCost <= lirLimit && requestCost <= hirLimit) {
+            return (false, [])
+        }
         let before = served
         let hit = find(key)
         if !hit {
@@ -290,17 +297,26 @@ struct LIRSCacheTests {
         _ = cache.access(101, cost: 3, orInsert: (), observer: &o)                          // HIR, fills the HIR part
         _ = cache.access(102, cost: 3, orInsert: (), observer: &o)                          // 101 → non-resident
         #expect(o.take() == [101])
-        // Remembered at cost 3, asked for at 50: a new object, larger than the HIR part, so refused,
-        // and 101 is forgotten (were it readmitted at 3, the cache would count 3 for an object of 50).
+        // Remembered at cost 3, asked for at 50: a new object (were it readmitted at 3, the cache
+        // would count 3 for an object of 50), larger than the HIR part, so refused; a refused
+        // request leaves everything as it was, 101's memory included.
+        let (stackBefore, queueBefore) = (stack(cache), queue(cache))
+        #expect(stackBefore.contains("101N"))
         #expect(!cache.access(101, cost: 50, orInsert: (), observer: &o))
         #expect(o.take() == [] && !cache.contains(101) && cache.contains(102) && cache.totalCost == 300)
-        #expect(stack(cache).allSatisfy { !$0.hasPrefix("101") })
+        #expect(stack(cache) == stackBefore && queue(cache) == queueBefore)
         _ = cache.access(103, cost: 3, orInsert: (), observer: &o)                          // HIR; 102 → non-resident
         #expect(o.take() == [102])
         _ = cache.access(102, cost: 3, orInsert: (), observer: &o)                          // readmitted as LIR at its cost 3:
         #expect(o.take() == [103])                                                          // LIR 1 → Q, pushing 103 out
         #expect(cache.contains(102) && cache.contains(1) && cache.totalCost == 300)
         #expect(!cache.access(103, cost: 301, orInsert: (), observer: &o) && cache.totalCost == 300)
+        // 103, remembered at cost 3, asked for at 2: a new object that fits, so 103's memory is
+        // forgotten and it comes in as a new HIR object (the LIR part is full), pushing 1 out.
+        #expect(stack(cache).contains("103N"))
+        #expect(!cache.access(103, cost: 2, orInsert: (), observer: &o))
+        #expect(o.take() == [1] && cache.contains(103) && queue(cache) == [103] && cache.totalCost == 299)
+        #expect(stack(cache).first == "103R")
     }
 
     @Test("rejects capacities and HIR ratios where libCacheSim's LIRS breaks down")

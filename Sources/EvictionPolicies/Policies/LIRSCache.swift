@@ -262,7 +262,9 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
                 return true
             }
             // Asked for at another cost: a new object, whose limits count the cost given. (Only in
-            // NH, not in S, cannot happen while NH ⊆ S.) Forget the remembered key and start afresh.
+            // NH, not in S, cannot happen while NH ⊆ S.) Forget the remembered key and start
+            // afresh, unless the new object is refused: a refused request leaves the cache as it was.
+            guard fits(requestCost) else { return false }
             unlink(slot)
             store.release(slot)
         }
@@ -303,11 +305,18 @@ public struct LIRSCache<Key: Hashable, Value>: ArenaPolicy {
         residentCost += cost
     }
 
+    /// Whether a new object of `cost` can be admitted (`LIRS_can_insert` for a new object): it
+    /// fits the capacity and both the LIR and HIR budgets.
+    @inlinable
+    func fits(_ cost: Int) -> Bool {
+        cost <= capacity && cost <= lirLimit && cost <= hirLimit
+    }
+
     /// A key neither in S nor in Q.
     @inlinable
     mutating func admitNew(_ key: Key, hash: UInt64, cost: Int, value: () -> Value,
                            passOpen: inout Bool, observer: inout some EvictionObserver<Key, Value>) -> Bool {
-        guard cost <= capacity, cost <= lirLimit, cost <= hirLimit else { return false }
+        guard fits(cost) else { return false }
         if lirCost + cost > lirLimit {
             while hirCost + cost > hirLimit && queue.list.tail >= 0 {
                 evictHIR(passOpen: &passOpen, observer: &observer)

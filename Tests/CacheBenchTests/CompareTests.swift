@@ -408,6 +408,28 @@ struct CompareEqualsReplayTests {
         #expect(throws: CacheBenchError.self) {
             try Compare.run(CompareJob(trace: trace, policies: ["lirs"], capacities: CapacityList([.size(1), .size(2)]), ignoreSize: true))
         }
+        // The JSON lists each refused run, with what the gate needs to match it.
+        guard case .object(let fields) = compared.json, case .array(let refusals)? = fields.first(where: { $0.0 == "refusals" })?.1,
+              case .object(let refusal)? = refusals.first else {
+            Issue.record("no refusals in \(compared.json)")
+            return
+        }
+        #expect(refusals.count == 1 && refusal.map(\.0) == ["policy", "capacity", "capacitySource", "countLimit", "ignoreSize", "reason"])
+        // A baseline that has a hit ratio where the policy now refuses fails the gate, as a regression.
+        let lirsAtOne = RegressionGate.Key(policy: "lirs", capacity: 1, countLimit: nil, ignoreSize: true)
+        let lruAtOne = RegressionGate.Key(policy: "lru", capacity: 1, countLimit: nil, ignoreSize: true)
+        let gate = RegressionGate(baseline: [lirsAtOne: 0.1, lruAtOne: compared.results[1].hitRatio], baselineTrace: nil, tolerance: 0)
+        let outcome = gate.check(compared)
+        #expect(!outcome.passed && outcome.regressions.count == 1, "\(outcome)")
+        #expect(outcome.regressions.first?.contains("lirs at 1 objects: the policy refuses it in this run") == true, "\(outcome.regressions)")
+        #expect(!outcome.notes.contains { $0.contains("not in this run") }, "\(outcome.notes)")
+        #expect(RegressionGate(baseline: [lruAtOne: compared.results[1].hitRatio], baselineTrace: nil, tolerance: 0).check(compared).passed)
+        // The chart names what it could not draw: a policy without a line is not left out unseen.
+        let onlyRefused = try Compare.run(CompareJob(trace: trace, policies: ["lru", "lirs"], capacities: CapacityList([.size(1), .size(2)]),
+                                                     ignoreSize: true, threads: threads))
+        #expect(onlyRefused.results.allSatisfy { $0.policy == "lru" } && onlyRefused.refusals.count == 2)
+        let chart = CompareCharts.hitRatio(onlyRefused)
+        #expect(chart.contains("not run, the policy refuses them: lirs at 1 objects, 2 objects"), "\(chart)")
         // An option the policy refuses is a mistake in the command, not a cell to leave out.
         #expect(throws: CacheBenchError.self) {
             try Compare.run(CompareJob(trace: trace, policies: ["lru", "s3fifo"], capacities: CapacityList([.size(100)]), ignoreSize: true,

@@ -92,6 +92,22 @@ private enum ZeroDefaultNaming: TestPolicyNaming {
     }
 }
 
+/// LRU, declared as evicting as LRU, that refuses capacities below 10 objects.
+private struct PickyLRU<Key: Hashable, Value>: SingleListPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "picky-lru", reproduces: "a test's LRU", rule: "LRU, at 10 objects or more",
+                         family: .research, supportsCountLimit: true, evictsAsLRU: true)
+    }
+    var store = SlotArena<Key, Value>()
+    var residents: LimitedList
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        if let capacity = limits.capacity, capacity < 10 { throw .invalidLimit(.capacity, value: capacity, expected: "at least 10") }
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
+    }
+    mutating func didHit(_ slot: Int32) { store.moveToHead(slot, &residents.list) }
+    mutating func victim() -> Int32 { residents.tail }
+}
+
 /// LRU that inserts at the tail with `insert-at=tail` (LIP), declared as evicting as LRU: its
 /// options must reach its runs, not a one-pass LRU profile.
 private struct CallerLRU<Key: Hashable, Value>: SlotPolicy {
@@ -299,6 +315,25 @@ struct OpenRegistryTests {
         let curve = try MissRatioCurve.run(trace: trace, capacities: CapacityList([.size(10), .size(50)]), points: nil, ignoreSize: true,
                                            policy: "caller-lru", window: RequestWindow(), options: lip, registry: registry)
         #expect(try curve.results.map(\.counters) == [replayed(10, lip), replayed(50, lip)])
+    }
+
+    @Test("a policy that evicts as LRU and refuses small capacities: the one-pass profile leaves out the refused runs too")
+    func profiledRefusals() throws {
+        let registry = PolicyRegistry.standard.adding(PickyLRU<UInt64, Void>.self)
+        let trace = TraceSpec(path: Repository.trace("zipf.csv"))
+        var compare = CompareJob(trace: trace, policies: ["picky-lru"], capacities: CapacityList([.size(5), .size(20), .size(50)]),
+                                 ignoreSize: true, threads: 1)
+        compare.registry = registry
+        let compared = try Compare.run(compare)
+        #expect(compared.results.map(\.capacity) == [20, 50] && compared.results.allSatisfy { $0.method == .stackDistance })
+        #expect(compared.refusals.map(\.capacity) == [5] && compared.refusals.first?.reason.contains("at least 10") == true,
+                "\(compared.refusals)")
+        // One capacity left: simulated, as a single LRU capacity always is.
+        compare.capacities = CapacityList([.size(5), .size(50)])
+        let one = try Compare.run(compare)
+        #expect(one.results.map(\.capacity) == [50] && one.results.first?.method == .simulation && one.refusals.count == 1)
+        compare.capacities = CapacityList([.size(5), .size(6)])
+        #expect(throws: CacheBenchError.self) { try Compare.run(compare) }
     }
 
     @Test("a policy whose own name or alias has capitals is found by any spelling")

@@ -93,6 +93,18 @@ struct CompareCommandTests {
         let json = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru,lirs", "--capacities", "1,100", "--ignore-size",
                                 "--format", "json"])
         #expect(json.status == 0 && json.stdout.contains("lirs at capacity 1: not run"), "\(json.stderr)")
+        #expect(json.stdout.contains("\"refusals\"") && json.stdout.contains("must be at least 3"), "\(json.stdout)")
+        // A baseline that ran LIRS where this run's LIRS refuses: the gate fails (exit 3), naming it.
+        let baseline = scratchPath(".json")
+        defer { try? FileManager.default.removeItem(atPath: baseline) }
+        let save = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lirs", "--capacities", "3", "--ignore-size", "--format", "json"])
+        #expect(save.status == 0 && save.stdout.contains("\"capacity\": 3,"), "\(save.stderr)")
+        try Data(save.stdout.replacingOccurrences(of: "\"capacity\": 3,", with: "\"capacity\": 1,").utf8)
+            .write(to: URL(fileURLWithPath: baseline))
+        let gate = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru,lirs", "--capacities", "1,100", "--ignore-size",
+                                "--baseline", baseline, "--tolerance", "0"])
+        #expect(gate.status == 3 && gate.stderr.contains("regression: lirs at 1 objects: the policy refuses it in this run"),
+                "\(gate.status) \(gate.stderr)")
         // An option value a policy refuses is a mistake in the command: an error, naming whose refusal it is.
         let option = try CLI.run(["compare", "Traces/lirs-cs.csv", "--policies", "lru,s3fifo", "--capacities", "100", "--ignore-size",
                                   "--option", "small-ratio=1.5"])

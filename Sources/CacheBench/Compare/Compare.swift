@@ -85,13 +85,15 @@ public struct CompareResult: Sendable {
     public var refusals: [CompareRefusal] = []
 
     /// The contract's `compare --format json` object: `trace` and `results` (each a `replay`
-    /// object), plus `wallSeconds` and `notes`.
+    /// object), plus `wallSeconds`, `notes` and `refusals` (the runs left out, each with its
+    /// policy, capacity, count limit, mode and reason).
     public var json: JSONValue {
         .object([
             ("trace", .string(trace)),
             ("results", .array(results.map(\.json))),
             ("wallSeconds", .double(wallSeconds)),
             ("notes", .array(notes.map { .string($0) })),
+            ("refusals", .array(refusals.map(\.json))),
         ])
     }
 }
@@ -105,8 +107,24 @@ public struct CompareRefusal: Sendable, Equatable {
     public var capacity: Int?
     /// Where that capacity came from.
     public var capacitySource: CapacitySource
+    /// The count limit it was asked to run with (`nil` when none reaches the policy).
+    public var countLimit: Int?
+    /// Whether sizes were ignored (the capacity counts objects).
+    public var ignoreSize: Bool
     /// Why the policy refused it.
     public var reason: String
+
+    /// The contract's object for one refusal in `compare --format json`'s `refusals`.
+    public var json: JSONValue {
+        .object([
+            ("policy", .string(policy)),
+            ("capacity", capacity.map { .int($0) } ?? .null),
+            ("capacitySource", .string(capacitySource.rawValue)),
+            ("countLimit", countLimit.map { .int($0) } ?? .null),
+            ("ignoreSize", .bool(ignoreSize)),
+            ("reason", .string(reason)),
+        ])
+    }
 
     /// The note that names the refusal.
     public var note: String {

@@ -22,9 +22,9 @@ struct _ComparePlan {
     let tierEntries: [Entry]
     let diskCapacities: [(Int?, CapacitySource)]
     /// The policy whose entries the stack-distance pass serves, when that can be exact.
-    let profiledPolicy: Int?
+    private(set) var profiledPolicy: Int?
     /// Its capacities: empty when there is no pass.
-    let profiledCapacities: [Int]
+    private(set) var profiledCapacities: [Int]
     /// The trace's working set, measured once when a capacity or the memory budget needs it.
     let workingSet: _WorkingSetOnce
     /// Each entry's window (its own sampling ratio), and the stream's: the largest sample any entry needs.
@@ -135,17 +135,18 @@ struct _ComparePlan {
         descriptor.supportsCountLimit ? job.countLimit : nil
     }
 
-    /// Takes out the simulated entries whose policy refuses their limits (LIRS below 3 objects, a
-    /// sampled capacity scaled below a policy's minimum), so that one impossible cell does not
-    /// stop the others, and returns why each was refused, in plan order. Each is tried by making
-    /// its empty policy, as its run would be made. When every run is refused, throws the first
-    /// refusal, as a single run would; any other error (an option the policy refuses) is thrown.
+    /// Takes out the entries whose policy refuses their limits (LIRS below 3 objects, a sampled
+    /// capacity scaled below a policy's minimum), so that one impossible cell does not stop the
+    /// others, and returns why each was refused, in plan order. Each is tried by making its empty
+    /// policy, as its run would be made; so are the stack-distance pass's, whose profile would
+    /// otherwise report a capacity the policy never accepts. When every run is refused, throws
+    /// the first refusal, as a single run would; any other error (an option the policy refuses)
+    /// is thrown.
     mutating func dropRefusedEntries() throws(CacheBenchError) -> [CompareRefusal] {
         var kept: [Int] = []
         var refusals: [CompareRefusal] = []
         var firstRefusal: CacheBenchError?
         for i in entries.indices {
-            guard entries[i].policy != profiledPolicy else { kept.append(i); continue }
             do {
                 _ = try makeRun(i)
                 kept.append(i)
@@ -155,8 +156,10 @@ struct _ComparePlan {
                 // The refusal names its policy already.
                 var reason = refusal
                 if case .inPolicy(_, let inner) = refusal { reason = inner }
-                refusals.append(CompareRefusal(policy: policies[entries[i].policy].descriptor.name, capacity: entries[i].capacity,
-                                               capacitySource: entries[i].source, reason: reason.description))
+                let descriptor = policies[entries[i].policy].descriptor
+                refusals.append(CompareRefusal(policy: descriptor.name, capacity: entries[i].capacity,
+                                               capacitySource: entries[i].source, countLimit: countLimit(for: descriptor),
+                                               ignoreSize: job.ignoreSize, reason: reason.description))
             }
         }
         if kept.isEmpty && tierEntries.isEmpty, let firstRefusal { throw firstRefusal }
@@ -164,6 +167,11 @@ struct _ComparePlan {
             entries = kept.map { entries[$0] }
             entryWindows = kept.map { entryWindows[$0] }
             streamWindow = job.window.covering(entryWindows)
+            if let profiled = profiledPolicy {
+                // As planned: one pass for two capacities or more, simulation for one.
+                profiledCapacities = entries.filter { $0.policy == profiled }.compactMap(\.capacity)
+                if profiledCapacities.count < 2 { (profiledPolicy, profiledCapacities) = (nil, []) }
+            }
         }
         return refusals
     }

@@ -282,9 +282,20 @@ public struct RegressionGate: Sendable {
             }
         }
         if let requestMismatch { mismatches.append(requestMismatch) }
+        // A run the baseline has a hit ratio for, and that this run's policy now refuses, is a
+        // regression: the policy no longer runs where it did.
+        var refusedKeys = Set<Key>()
+        for refusal in result.refusals {
+            let key = Key(policy: refusal.policy, capacity: refusal.capacity, countLimit: refusal.countLimit, ignoreSize: refusal.ignoreSize)
+            guard let saved = rows.hitRatios[key] else { continue }
+            refusedKeys.insert(key)
+            let baselineRatio = saved.map { " has hit ratio \(Self.percent($0))" } ?? " ran it"
+            regressions.append("regression: \(key): the policy refuses it in this run (\(refusal.reason)); the baseline\(baselineRatio)")
+        }
         // What the baseline holds that this run did not check: a policy or capacity dropped from
         // the run must not pass unseen.
         let runKeys = Set(result.results.map { Key(policy: $0.policy, capacity: $0.capacity, countLimit: $0.countLimit, ignoreSize: $0.ignoreSize) })
+            .union(refusedKeys)
         let unchecked = rows.hitRatios.keys.filter { !runKeys.contains($0) }.map(\.description).sorted()
         if !unchecked.isEmpty {
             let shown = unchecked.prefix(5).joined(separator: "; ") + (unchecked.count > 5 ? "; and \(unchecked.count - 5) more" : "")

@@ -63,6 +63,8 @@ public struct SVGLineChart: Sendable {
     public var series: [Series]
     /// Extra legend rows that explain line styles, e.g. ("p99", dashed).
     public var styleKey: [(name: String, dashed: Bool)]
+    /// A second line under the subtitle, for what the lines leave out (runs a policy refused).
+    public var note: String = ""
 
     /// Creates a chart.
     public init(title: String, subtitle: String = "", xTitle: String, yTitle: String, xUnit: XUnit, yAxis: YAxis,
@@ -116,7 +118,7 @@ public struct SVGLineChart: Sendable {
         let legendLabels = drawable.map { $0.points.isEmpty ? $0.name + " (no points)" : $0.name } + styleKey.map(\.name)
         let legendWidth = Double(max(60, (legendLabels.map(\.count).max() ?? 0) * 7 + 40))
         let width = 760.0 + legendWidth
-        let left = 78.0, top = subtitle.isEmpty ? 56.0 : 72.0, bottom = 62.0
+        let left = 78.0, top = subtitle.isEmpty ? 56.0 : note.isEmpty ? 72.0 : 88.0, bottom = 62.0
         // Taller than 520 px when the legend (20 px a row, from the plot's top) needs it.
         // One row per name (a policy's p50 and p99 series share theirs).
         let legendRows = Double(Set(drawable.map(\.name)).count + styleKey.count)
@@ -175,6 +177,9 @@ public struct SVGLineChart: Sendable {
         """
         if !subtitle.isEmpty {
             svg += "<text x=\"\(Self.n(left))\" y=\"48\" font-size=\"12\" fill=\"#555555\">\(Self.escape(Self.fitted(subtitle, width: width - left - 12, fontSize: 12)))</text>\n"
+            if !note.isEmpty {
+                svg += "<text x=\"\(Self.n(left))\" y=\"64\" font-size=\"12\" fill=\"#555555\">\(Self.escape(Self.fitted(note, width: width - left - 12, fontSize: 12)))</text>\n"
+            }
         }
 
         // Grid and tick labels.
@@ -417,12 +422,14 @@ public enum CompareCharts {
             }, color: index)
         }
         let objects = result.results.first?.ignoreSize ?? false
-        return SVGLineChart(
+        var chart = SVGLineChart(
             title: "\(title): \(traceName(result.trace))",
             subtitle: subtitle(result, objects: objects),
             xTitle: objects ? "capacity (objects, log scale)" : "capacity (bytes, log scale)",
             yTitle: yTitle, xUnit: objects ? .objects : .bytes, yAxis: fullRange ? .percentFull : .percentFitted,
-            series: series).render()
+            series: series)
+        chart.note = refusalNote(result, objects: objects)
+        return chart.render()
     }
 
     /// Trim-pass latency (p50 solid, p99 dashed) against capacity, one colour per policy, log y.
@@ -438,12 +445,14 @@ public enum CompareCharts {
             series.append(SVGLineChart.Series(name: name, points: p99, color: index, dashed: true))
         }
         let objects = result.results.first?.ignoreSize ?? false
-        return SVGLineChart(
+        var chart = SVGLineChart(
             title: "Trim-pass latency by cache capacity: \(traceName(result.trace))",
-            subtitle: subtitle(result, objects: objects) + "; one pass = one call that evicts",
+            subtitle: subtitle(result, objects: objects, detail: "one pass = one call that evicts"),
             xTitle: objects ? "capacity (objects, log scale)" : "capacity (bytes, log scale)",
             yTitle: "trim pass duration (log scale)", xUnit: objects ? .objects : .bytes, yAxis: .logNanoseconds,
-            series: series, styleKey: [("p50", false), ("p99", true)]).render()
+            series: series, styleKey: [("p50", false), ("p99", true)])
+        chart.note = refusalNote(result, objects: objects)
+        return chart.render()
     }
 
     static func orderedPolicies(_ result: CompareResult) -> [String] {
@@ -455,8 +464,30 @@ public enum CompareCharts {
         path == "-" ? "standard input" : String(path.split(separator: "/").last ?? Substring(path))
     }
 
-    static func subtitle(_ result: CompareResult, objects: Bool) -> String {
+    /// The request count and the unit, and what else the chart should say.
+    static func subtitle(_ result: CompareResult, objects: Bool, detail: String? = nil) -> String {
         let requests = result.results.first?.requests ?? 0
-        return "\(SizeFormat.grouped(requests)) requests; " + (objects ? "every object counts as 1 (sizes ignored)" : "capacities in bytes")
+        var text = "\(SizeFormat.grouped(requests)) requests; " + (objects ? "every object counts as 1 (sizes ignored)" : "capacities in bytes")
+        if let detail { text += "; " + detail }
+        return text
+    }
+
+    /// The runs a policy refused, which have no point: a policy that refused every capacity has
+    /// no line, and is named here. Empty when none was refused.
+    static func refusalNote(_ result: CompareResult, objects: Bool) -> String {
+        var refused: [(policy: String, capacities: [String])] = []
+        for refusal in result.refusals {
+            let capacity = refusal.capacity.map { SizeFormat.describe($0, objects: objects) } ?? "no capacity"
+            if let last = refused.indices.last, refused[last].policy == refusal.policy {
+                refused[last].capacities.append(capacity)
+            } else {
+                refused.append((refusal.policy, [capacity]))
+            }
+        }
+        guard !refused.isEmpty else { return "" }
+        let shown = refused.map { policy, capacities in
+            "\(policy) at " + capacities.prefix(3).joined(separator: ", ") + (capacities.count > 3 ? " and \(capacities.count - 3) more" : "")
+        }
+        return "not run, the policy refuses them: " + shown.joined(separator: "; ")
     }
 }

@@ -159,6 +159,19 @@ struct TieredReplayTests {
         #expect(throws: CacheBenchError.self) { try Compare.run(job) }
     }
 
+    @Test("compare --tier: a capacity the memory tier refuses leaves that run out with a note, as for a policy")
+    func refusedTierCapacity() throws {
+        var job = CompareJob(trace: TraceSpec(path: Repository.trace("lirs-cs.csv")), policies: [],
+                             capacities: CapacityList([.size(1), .size(100)]), ignoreSize: true, threads: 1)
+        job.tiers = [TierPair(memory: "lirs", tier: TierJob(disk: "sd-disk"))]
+        let result = try Compare.run(job)
+        #expect(result.results.map { "\($0.policy) \($0.capacity ?? 0)" } == ["memory=lirs,disk=sd-disk 100"])
+        #expect(result.refusals.map { "\($0.policy) \($0.capacity ?? 0)" } == ["memory=lirs,disk=sd-disk 1"])
+        #expect(result.notes.contains { $0.hasPrefix("memory=lirs,disk=sd-disk at capacity 1: not run") }, "\(result.notes)")
+        job.capacities = CapacityList([.size(1), .size(2)])
+        #expect(throws: CacheBenchError.self) { try Compare.run(job) }
+    }
+
     @Test("a single replay reports the policy's own metrics")
     func policyMetrics() throws {
         let path = try temporaryFile(trace)

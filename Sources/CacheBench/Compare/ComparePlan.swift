@@ -19,7 +19,7 @@ struct _ComparePlan {
     /// The options each memory tier declares, by tier index.
     let tierOptions: [PolicyOptions]
     private(set) var entries: [Entry]
-    let tierEntries: [Entry]
+    private(set) var tierEntries: [Entry]
     let diskCapacities: [(Int?, CapacitySource)]
     /// The policy whose entries the stack-distance pass serves, when that can be exact.
     private(set) var profiledPolicy: Int?
@@ -162,6 +162,23 @@ struct _ComparePlan {
                                                ignoreSize: job.ignoreSize, reason: reason.description))
             }
         }
+        // A tier pair whose memory tier refuses a capacity is left out the same way.
+        var keptTiers: [Entry] = []
+        for entry in tierEntries {
+            do {
+                _ = try makeTierRun(entry)
+                keptTiers.append(entry)
+            } catch {
+                guard case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
+                firstRefusal = firstRefusal ?? error
+                let memory = tierPolicies[entry.policy].memory.descriptor
+                refusals.append(CompareRefusal(policy: TierPair(memory: memory.name, tier: job.tiers[entry.policy].tier).name,
+                                               capacity: entry.capacity, capacitySource: entry.source,
+                                               countLimit: countLimit(for: memory), ignoreSize: job.ignoreSize,
+                                               reason: refusal.description))
+            }
+        }
+        tierEntries = keptTiers
         if kept.isEmpty && tierEntries.isEmpty, let firstRefusal { throw firstRefusal }
         if kept.count < entries.count {
             entries = kept.map { entries[$0] }
@@ -214,14 +231,19 @@ struct _ComparePlan {
     func makeTierRuns() throws(CacheBenchError) -> [(run: TieredRun, lane: _Lane)] {
         var runs: [(run: TieredRun, lane: _Lane)] = []
         for entry in tierEntries {
-            let (memory, disk) = tierPolicies[entry.policy]
-            let run = try Replay.makeTieredRun(
-                memory: memory, disk: disk, tier: job.tiers[entry.policy].tier,
-                memoryLimits: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: memory.descriptor)),
-                diskCapacity: diskCapacities[entry.policy].0, options: tierOptions[entry.policy], ignoreSize: job.ignoreSize)
+            let run = try makeTierRun(entry)
             runs.append((run, _Lane(apply: run.apply)))
         }
         return runs
+    }
+
+    /// A new, empty tiered run of tier entry `entry`.
+    func makeTierRun(_ entry: Entry) throws(CacheBenchError) -> TieredRun {
+        let (memory, disk) = tierPolicies[entry.policy]
+        return try Replay.makeTieredRun(
+            memory: memory, disk: disk, tier: job.tiers[entry.policy].tier,
+            memoryLimits: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: memory.descriptor)),
+            diskCapacity: diskCapacities[entry.policy].0, options: tierOptions[entry.policy], ignoreSize: job.ignoreSize)
     }
 
     /// Opens the trace for `lanes`, through the job's window, each lane metering its own cuts;

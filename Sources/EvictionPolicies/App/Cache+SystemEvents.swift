@@ -4,7 +4,9 @@ import Foundation
 /// weakly. Dropping the relay (with the cache) unsubscribes.
 final class _SystemEventRelay: @unchecked Sendable {
     private let deliver: @Sendable (CacheEvent) -> Void
-    #if canImport(UIKit)
+    // One condition for the property, `init` and `deinit`: watchOS has UIKit but not its
+    // application notifications, so it takes the memory-pressure source.
+    #if canImport(UIKit) && !os(watchOS)
     private var tokens: [NSObjectProtocol] = []
     #elseif canImport(Darwin)
     private var source: DispatchSourceMemoryPressure?
@@ -22,7 +24,8 @@ final class _SystemEventRelay: @unchecked Sendable {
         tokens.append(center.addObserver(forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"),
                                          object: nil, queue: nil) { _ in deliver(.background) })
         #elseif canImport(Darwin)
-        // macOS and other platforms without UIKit: the kernel's memory-pressure notifications.
+        // macOS, watchOS and other platforms without UIKit's application notifications: the
+        // kernel's memory-pressure notifications.
         let source = DispatchSource.makeMemoryPressureSource(eventMask: [.warning, .critical], queue: .global(qos: .utility))
         let deliver = self.deliver
         source.setEventHandler { deliver(.memoryWarning) }

@@ -29,12 +29,16 @@
 ///   expired entry is never returned and is removed when a get finds it or when
 ///   ``removeExpired()`` runs (on entering the background, automatically).
 /// - **Memory.** On Apple platforms the cache reacts to memory warnings and to entering the
-///   background by itself (UIKit's notifications where UIKit exists, the memory-pressure dispatch
-///   source elsewhere); on Linux call ``handle(_:)`` with ``CacheEvent/memoryWarning``.
+///   background by itself (UIKit's notifications where UIKit exists, except on watchOS; the
+///   memory-pressure dispatch source elsewhere); on Linux call ``handle(_:)`` with
+///   ``CacheEvent/memoryWarning``.
 ///   ``memoryWarningResponse`` says what a warning does.
 /// - **Evictions.** ``evictionHandler`` sees each entry the cache drops on its own (limits,
 ///   expiry, memory warnings), never the ones you remove. It runs on the thread whose call caused
-///   the eviction, after the lock is released, so it may call back into the cache. The values the
+///   the eviction, after the lock is released, so it may call back into the cache. For a memory
+///   warning the cache observes by itself, that is the thread the system notifies on: the thread
+///   that posted UIKit's notification (the main thread, in an iOS app), or a utility-priority
+///   global dispatch queue for the memory-pressure source. The values the
 ///   cache lets go (evicted, expired, replaced by a set, removed by ``removeAll()``) are released
 ///   after the lock too, so a value's `deinit` may also call back into the cache (a policy chosen
 ///   by a type that is not an ``ArenaPolicy`` may release a replaced value under the lock).

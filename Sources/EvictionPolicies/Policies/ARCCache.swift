@@ -1,26 +1,27 @@
 // ARC: Megiddo & Modha, "ARC: A Self-Tuning, Low Overhead Replacement Cache", FAST'03, exactly as
 // libCacheSim's ARC.c at commit aa0fc40 (2024-10-07), the version of the golden table in Traces/.
-//
-// Rule. Two resident LRU lists, T1 (seen once recently) and T2 (seen at least twice), two ghost
-// LRU lists of keys only, B1 and B2, and a target p for T1's size (a Double, as libCacheSim and
-// trauzti/cache's ARC.py keep it; the paper leaves the type open). All sizes are in cost units.
-// - Hit in T1 or T2: move to T2's head.
-// - Miss on a key in B1 (paper case II): p = min(p + max(|B2| / |B1|, 1), c), measured before
-//   the key leaves B1; in B2 (case III): p = max(p - max(|B1| / |B2|, 1), 0). Either way the key
-//   leaves its ghost list, the cache REPLACEs until the object fits, and it enters T2's head.
-// - Miss on an unknown key (case IV), for each eviction needed to fit the object:
-//   if |T1| + |B1| + cost > c: drop B1's LRU key and REPLACE if B1 is not empty, else evict T1's
-//   LRU object outright (no ghost); otherwise, if |T1| + |B1| + |T2| + |B2| >= 2c, drop B2's LRU key
-//   (when there is one), then REPLACE. The object enters T1's head.
-// - REPLACE: if (|T1| > 0 and (|T1| > p or (|T1| == p and the request hit B2))) or |T2| == 0,
-//   T1's LRU object leaves the cache and its key enters B1's head; otherwise T2's LRU goes to B2.
-// libCacheSim departs from the paper only where sizes vary: it tests "|T1| + |B1| + cost > c"
-// rather than "|T1| + |B1| == c", and it runs the ghost trimming of case IV once per eviction
-// rather than once per request. With unit sizes the two agree. Ghost lists have no bound beyond
-// these rules. Objects larger than the capacity leave the cache, ghosts and p untouched (the
-// project's research convention; libCacheSim would still consume a ghost entry and move p).
 
 /// ARC, the adaptive replacement cache (Megiddo & Modha, FAST'03; libCacheSim ARC.c at aa0fc40).
+///
+/// **Rule.** Two resident LRU lists, T1 (seen once recently) and T2 (seen at least twice), two ghost
+/// LRU lists of keys only, B1 and B2, and a target p for T1's size (a Double, as libCacheSim and
+/// trauzti/cache's ARC.py keep it; the paper leaves the type open). All sizes are in cost units.
+/// - Hit in T1 or T2: move to T2's head.
+/// - Miss on a key in B1 (paper case II): p = min(p + max(|B2| / |B1|, 1), c), measured before
+///   the key leaves B1; in B2 (case III): p = max(p - max(|B1| / |B2|, 1), 0). Either way the key
+///   leaves its ghost list, the cache REPLACEs until the object fits, and it enters T2's head.
+/// - Miss on an unknown key (case IV), for each eviction needed to fit the object:
+///   if |T1| + |B1| + cost > c: drop B1's LRU key and REPLACE if B1 is not empty, else evict T1's
+///   LRU object outright (no ghost); otherwise, if |T1| + |B1| + |T2| + |B2| >= 2c, drop B2's LRU key
+///   (when there is one), then REPLACE. The object enters T1's head.
+/// - REPLACE: if (|T1| > 0 and (|T1| > p or (|T1| == p and the request hit B2))) or |T2| == 0,
+///   T1's LRU object leaves the cache and its key enters B1's head; otherwise T2's LRU goes to B2.
+///
+/// libCacheSim departs from the paper only where sizes vary: it tests "|T1| + |B1| + cost > c"
+/// rather than "|T1| + |B1| == c", and it runs the ghost trimming of case IV once per eviction
+/// rather than once per request. With unit sizes the two agree. Ghost lists have no bound beyond
+/// these rules. Objects larger than the capacity leave the cache, ghosts and p untouched (the
+/// project's research convention; libCacheSim would still consume a ghost entry and move p).
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
 public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {

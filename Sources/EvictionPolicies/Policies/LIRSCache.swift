@@ -5,45 +5,47 @@
 // libCacheSim's LIRS is not the authors' lirs.c (bundled with Caffeine), and differs from it by
 // up to about 4 points of hit ratio (multi3 @ 500: 40.6 % here against 44.6 %). We follow
 // libCacheSim, because the golden table is libCacheSim's; the differences are listed at the end.
-//
-// State. Stack S (recency order; LIR blocks, resident HIR blocks and non-resident HIR keys),
-// queue Q (resident HIR blocks, LRU order), and NH (S's non-resident keys, oldest first). The
-// HIR part is hl = max(1, floor(hir-ratio × capacity)), the LIR part ll = capacity - hl; `lir`,
-// `hir` and `occupied` are libCacheSim's lirs_count, hirs_count and occupied_byte.
-// A request first moves its key to the head of S and of Q, wherever it is in them, then:
-// - LIR in S: hit; prune S (drop HIR entries from S's bottom until an LIR block is there).
-// - resident HIR in S: hit; leave Q; demote S's bottom block to Q (evictLIR) while
-//   lir + cost > ll; become LIR.
-// - resident HIR in Q only: hit; evictLIR while lir + cost > ll; push onto S as resident HIR,
-//   staying in Q. (The paper demotes nothing here.)
-// - non-resident HIR in S: miss; evictLIR while lir + cost > ll; leave NH; then, while
-//   occupied + cost > capacity, evictHIR while hir >= hl and evictLIR once; become LIR.
-// - unknown key: miss; refused if cost > ll or cost > hl. If lir + cost > ll and hir + cost > hl,
-//   evictHIR until hir + cost <= hl. Then LIR if lir + cost <= ll, else resident HIR in S and Q.
-// - evictLIR: S's bottom block leaves S (lir -= cost) and, if cost <= hl, enters Q's head as
-//   resident HIR after evictHIR makes room; then prune. evictHIR: Q's LRU block leaves the cache;
-//   if its key is in S it stays there as non-resident and enters NH.
-// - After every request, while S's total cost > 2 × capacity, NH's oldest key leaves S and NH.
-// Quirk kept because the golden counts depend on it: in the "resident HIR in Q only" case, with
-// hl = 1 (caches under 200 objects) evictLIR's evictHIR can push the requested block itself out
-// of Q, and libCacheSim then pushes it onto S marked resident anyway. That block keeps being
-// served as a hit ("phantom") until it becomes LIR again or is pruned; libCacheSim's own
-// occupancy does not count it. Here it counts in `count` and `totalCost`, which can therefore
-// exceed the capacity by a few phantom blocks (at most 5 on the golden traces).
-// Where we depart from libCacheSim, only on inputs it cannot handle:
-// - A request for a key the stack remembers, at the cost it remembers, readmits it as LIR; at
-//   another cost it is a new object (the remembered key is forgotten), as a resident key stored
-//   again at a new cost is. libCacheSim evicts room for the request's size and then inserts the
-//   remembered one, which corrupts its unsigned LIR count when a key's size changes; keeping the
-//   remembered cost instead let an app's cost limit be overrun by the difference.
-// - The LIR part must hold at least twice the HIR part (ll >= 2·hl: capacity >= 3 by default and
-//   hir-ratio <= 1/3); below that libCacheSim's stack loses its LIR bottom and duplicates keys.
-// - Objects larger than the capacity leave everything untouched (the project's convention).
-// Differences from the authors' lirs.c (not followed): lirs.c demotes no LIR block on a hit to
-// a resident HIR block outside S; lirs.c bounds S by a count (MAX_S_LEN), not 2 × capacity; and
-// lirs.c skips consecutive duplicate references in the algorithm while counting them as hits.
 
 /// LIRS, low inter-reference recency set (Jiang & Zhang, SIGMETRICS'02), as libCacheSim LIRS.c at aa0fc40.
+///
+/// **State.** Stack S (recency order; LIR blocks, resident HIR blocks and non-resident HIR keys),
+/// queue Q (resident HIR blocks, LRU order), and NH (S's non-resident keys, oldest first). The
+/// HIR part is hl = max(1, floor(hir-ratio × capacity)), the LIR part ll = capacity - hl; `lir`,
+/// `hir` and `occupied` are libCacheSim's lirs_count, hirs_count and occupied_byte.
+/// A request first moves its key to the head of S and of Q, wherever it is in them, then:
+/// - LIR in S: hit; prune S (drop HIR entries from S's bottom until an LIR block is there).
+/// - resident HIR in S: hit; leave Q; demote S's bottom block to Q (evictLIR) while
+///   lir + cost > ll; become LIR.
+/// - resident HIR in Q only: hit; evictLIR while lir + cost > ll; push onto S as resident HIR,
+///   staying in Q. (The paper demotes nothing here.)
+/// - non-resident HIR in S: miss; evictLIR while lir + cost > ll; leave NH; then, while
+///   occupied + cost > capacity, evictHIR while hir >= hl and evictLIR once; become LIR.
+/// - unknown key: miss; refused if cost > ll or cost > hl. If lir + cost > ll and hir + cost > hl,
+///   evictHIR until hir + cost <= hl. Then LIR if lir + cost <= ll, else resident HIR in S and Q.
+/// - evictLIR: S's bottom block leaves S (lir -= cost) and, if cost <= hl, enters Q's head as
+///   resident HIR after evictHIR makes room; then prune. evictHIR: Q's LRU block leaves the cache;
+///   if its key is in S it stays there as non-resident and enters NH.
+/// - After every request, while S's total cost > 2 × capacity, NH's oldest key leaves S and NH.
+///
+/// Quirk kept because the golden counts depend on it: in the "resident HIR in Q only" case, with
+/// hl = 1 (caches under 200 objects) evictLIR's evictHIR can push the requested block itself out
+/// of Q, and libCacheSim then pushes it onto S marked resident anyway. That block keeps being
+/// served as a hit ("phantom") until it becomes LIR again or is pruned; libCacheSim's own
+/// occupancy does not count it. Here it counts in `count` and `totalCost`, which can therefore
+/// exceed the capacity by a few phantom blocks (at most 5 on the golden traces).
+/// Where we depart from libCacheSim, only on inputs it cannot handle:
+/// - A request for a key the stack remembers, at the cost it remembers, readmits it as LIR; at
+///   another cost it is a new object (the remembered key is forgotten, unless the new object is
+///   refused, which leaves everything as it was), as a resident key stored again at a new cost is. libCacheSim evicts room for the request's size and then inserts the
+///   remembered one, which corrupts its unsigned LIR count when a key's size changes; keeping the
+///   remembered cost instead let an app's cost limit be overrun by the difference.
+/// - The LIR part must hold at least twice the HIR part (ll >= 2·hl: capacity >= 3 by default and
+///   hir-ratio <= 1/3); below that libCacheSim's stack loses its LIR bottom and duplicates keys.
+/// - Objects larger than the capacity leave everything untouched (the project's convention).
+///
+/// Differences from the authors' lirs.c (not followed): lirs.c demotes no LIR block on a hit to
+/// a resident HIR block outside S; lirs.c bounds S by a count (MAX_S_LEN), not 2 × capacity; and
+/// lirs.c skips consecutive duplicate references in the algorithm while counting them as hits.
 ///
 /// - Complexity: lookup is O(1) expected plus the stack pruning it triggers (amortized O(1));
 ///   each eviction is amortized O(1).

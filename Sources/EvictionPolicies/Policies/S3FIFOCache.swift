@@ -6,28 +6,6 @@
 //   paper's artifact (Thesys-lab/sosp23-s3fifo): no warm-up rule. Its
 //   `obj->S3FIFO.freq == 0;` is a no-op there, harmless because new objects start zeroed.
 // Both are exact on every row of the golden tables in Traces/; `warm-up` switches either.
-//
-// Rule. Three FIFO queues over one slot store: small S (floor(10 % of capacity)), main M (the
-// rest) and a ghost G of keys only (floor(90 % of capacity), in the same cost units).
-// - Hit in S or M: freq += 1; nothing moves. Counters saturate at max(3, threshold), which is
-//   libCacheSim's unbounded counter seen through its `MIN(freq, 3)` (2-bit CLOCK in M).
-// - Miss: a key found in G is removed from G and goes to M's head; any other key goes to S's
-//   head. Before inserting, evict until S + M + cost <= capacity.
-// - Evict: if M is over its share or S is empty, evict from M, else from S.
-//   - From S's tail: freq >= move-to-main-threshold → moved to M's head with freq 0, and the scan
-//     goes on; otherwise the object leaves the cache and its key enters G (G drops its oldest keys
-//     to stay within its size); one such removal ends the step.
-//   - From M's tail: freq >= 1 → reinserted at M's head with freq min(freq, 3) - 1; otherwise it
-//     leaves the cache, which ends the step.
-// Quirks kept from aa0fc40 because the golden miss counts depend on them:
-// - An object whose cost is >= S's capacity is never admitted through S (`S3FIFO_insert`), and
-//   one whose cost is > S's capacity is refused before evicting (`S3FIFO_can_insert`); one whose
-//   cost equals S's capacity still makes the cache evict, then is not inserted. Below 20 objects
-//   S holds at most one object, so nothing is ever cached.
-// - Moves from S to M do not evict from M; M may exceed its share until the next eviction.
-// - A ghost hit consumes the ghost entry even when the object is then refused.
-// Objects larger than the whole capacity leave the cache, ghosts included, untouched (the
-// project's research convention).
 
 /// Which S3-FIFO: libCacheSim 0.3.5's current `S3FIFO.c` (``S3FIFOCurrentVersion``) or the
 /// SOSP'23 version it now calls S3-FIFOv0 (``S3FIFOv0Version``). They differ in one rule, the
@@ -78,6 +56,30 @@ public typealias S3FIFOv0Cache<Key: Hashable, Value> = S3FIFOFamilyCache<Key, Va
 
 /// S3-FIFO: a small probationary FIFO, a main FIFO with 2-bit CLOCK reinsertion, and a ghost
 /// FIFO of recently demoted keys; `Version` picks the warm-up default.
+///
+/// **Rule.** Three FIFO queues over one slot store: small S (floor(10 % of capacity)), main M (the
+/// rest) and a ghost G of keys only (floor(90 % of capacity), in the same cost units).
+/// - Hit in S or M: freq += 1; nothing moves. Counters saturate at max(3, threshold), which is
+///   libCacheSim's unbounded counter seen through its `MIN(freq, 3)` (2-bit CLOCK in M).
+/// - Miss: a key found in G is removed from G and goes to M's head; any other key goes to S's
+///   head. Before inserting, evict until S + M + cost <= capacity.
+/// - Evict: if M is over its share or S is empty, evict from M, else from S.
+///   - From S's tail: freq >= move-to-main-threshold → moved to M's head with freq 0, and the scan
+///     goes on; otherwise the object leaves the cache and its key enters G (G drops its oldest keys
+///     to stay within its size); one such removal ends the step.
+///   - From M's tail: freq >= 1 → reinserted at M's head with freq min(freq, 3) - 1; otherwise it
+///     leaves the cache, which ends the step.
+///
+/// Quirks kept from aa0fc40 because the golden miss counts depend on them:
+/// - An object whose cost is >= S's capacity is never admitted through S (`S3FIFO_insert`), and
+///   one whose cost is > S's capacity is refused before evicting (`S3FIFO_can_insert`); one whose
+///   cost equals S's capacity still makes the cache evict, then is not inserted. Below 20 objects
+///   S holds at most one object, so nothing is ever cached.
+/// - Moves from S to M do not evict from M; M may exceed its share until the next eviction.
+/// - A ghost hit consumes the ghost entry even when the object is then refused.
+///
+/// Objects larger than the whole capacity leave the cache, ghosts included, untouched (the
+/// project's research convention).
 ///
 /// - Complexity: lookup and remove are O(1) expected; an insert evicts in amortized O(1).
 public struct S3FIFOFamilyCache<Key: Hashable, Value, Version: S3FIFOVersion>: _SmallMainGhostPolicy {

@@ -1,25 +1,26 @@
 // 2Q: Johnson & Shasha, "2Q: A Low Overhead High Performance Buffer Management Replacement
 // Algorithm", VLDB'94 (the full version), exactly as libCacheSim's TwoQ.c at commit aa0fc40
 // (2024-10-07), the version of the golden table in Traces/ (where it is called `twoq`).
-//
-// Rule. A1in: a FIFO of new objects, floor(25 % of capacity). A1out: a FIFO of keys evicted from
-// A1in, floor(50 % of capacity) in the same cost units. Am: an LRU of the rest, capacity - A1in.
-// - Hit in A1in: nothing moves (the paper's "correlated references"). Hit in Am: move to its head.
-// - Miss on a key in A1out: the key leaves A1out, the cache evicts until the object fits, and
-//   the object enters Am through Am's own LRU rules: Am also evicts its LRU until the object fits
-//   within Am's capacity (libCacheSim calls `Am->get`).
-// - Any other miss: evict until the object fits, then insert at A1in's head. A1in may run over
-//   its share; it is trimmed only by evictions.
-// - Evict (one step): if A1in is over its share, its oldest object leaves and its key enters
-//   A1out (which drops its oldest keys to stay within its size; a key larger than A1out is not
-//   remembered); otherwise Am's LRU object leaves.
-// Quirk kept from aa0fc40: an object larger than A1in is never inserted (`TwoQ_can_insert`), even
-// on an A1out hit, and the A1out entry is still consumed. Below 4 objects A1in is empty and
-// nothing is cached. Where libCacheSim would evict from an empty Am (A1in above half the cache,
-// only with a large ain-ratio), A1in's oldest object goes instead. Objects larger than the whole
-// capacity leave the cache, A1out included, untouched (the project's research convention).
 
 /// 2Q with a FIFO A1in, a ghost A1out and an LRU Am (Johnson & Shasha, VLDB'94; libCacheSim TwoQ.c at aa0fc40).
+///
+/// **Rule.** A1in: a FIFO of new objects, floor(25 % of capacity). A1out: a FIFO of keys evicted from
+/// A1in, floor(50 % of capacity) in the same cost units. Am: an LRU of the rest, capacity - A1in.
+/// - Hit in A1in: nothing moves (the paper's "correlated references"). Hit in Am: move to its head.
+/// - Miss on a key in A1out: the key leaves A1out, the cache evicts until the object fits, and
+///   the object enters Am through Am's own LRU rules: Am also evicts its LRU until the object fits
+///   within Am's capacity (libCacheSim calls `Am->get`).
+/// - Any other miss: evict until the object fits, then insert at A1in's head. A1in may run over
+///   its share; it is trimmed only by evictions.
+/// - Evict (one step): if A1in is over its share, its oldest object leaves and its key enters
+///   A1out (which drops its oldest keys to stay within its size; a key larger than A1out is not
+///   remembered); otherwise Am's LRU object leaves.
+///
+/// Quirk kept from aa0fc40: an object larger than A1in is never inserted (`TwoQ_can_insert`), even
+/// on an A1out hit, and the A1out entry is still consumed. Below 4 objects A1in is empty and
+/// nothing is cached. Where libCacheSim would evict from an empty Am (A1in above half the cache,
+/// only with a large ain-ratio), A1in's oldest object goes instead. Objects larger than the whole
+/// capacity leave the cache, A1out included, untouched (the project's research convention).
 ///
 /// - Complexity: lookup and remove are O(1) expected; each eviction is O(1).
 public struct TwoQCache<Key: Hashable, Value>: GhostListPolicy {

@@ -6,39 +6,40 @@
 // LRU hits in the sketch): that one is `wtinylfu` (alias `tinylfu`, libCacheSim's names), in
 // LibCacheSimWTinyLFUCache.swift; this one is `caffeine-wtinylfu`. Nothing in the golden table
 // checks this policy.
-//
-// Rule. A window LRU (capacity - floor(0.99 × capacity), so 1 %, at least 1) in front of a
-// segmented main LRU: probation and protected (floor(80 % of main)). Every access (hit or miss)
-// is counted in a frequency sketch.
-// - Miss: insert at the window's MRU end, then evict.
-// - Hit in the window: move to its MRU end. Hit in probation: move to protected's MRU end (an
-//   entry heavier than protected stays at probation's MRU end), then demote protected's LRU
-//   entries to probation's MRU end while protected is over its size. Hit in protected: move to
-//   its MRU end.
-// - Evict: while the window is over its size, its LRU entries move to probation's MRU end; the
-//   first one moved is the candidate. While the cache is over capacity, the candidate competes
-//   with probation's LRU entry (the victim): the candidate is admitted (the victim leaves, and
-//   the next moved entry becomes the candidate) iff freq(candidate) > freq(victim), or, with
-//   jitter on, freq(candidate) >= 6 and a draw from java.util.Random(1033096058) is < 1/128
-//   (Caffeine's defence against hash flooding); otherwise the candidate leaves. With no
-//   candidate left the window's LRU entries are tried; with no victim left, protected's then the
-//   window's. Jitter is ON by default, with Caffeine's fixed seed, so runs are deterministic and
-//   equal to Caffeine's simulator; `jitter=false` turns it off.
-// - Sketch: count-min with 4-bit counters, depth 4, 16 counters per 64-bit word, table =
-//   ceilPow2(counters-multiplier × size) words; Caffeine's hashes (Long.hashCode, spread, 4
-//   seeds); after 10 × table-size additions every counter is halved and the addition count
-//   becomes (additions - odd counters / 4) / 2. No doorkeeper, no conservative update. The table
-//   stops growing at 2^26 words (Caffeine: 2^30 - 1), which only matters above 67 M entries.
-// Sizes. With unit costs (objects) the sketch is sized to the capacity up front, as Caffeine's
-// unweighted simulator does. With weighted entries (bytes) the entry count is unknown, so, as
-// Caffeine's weighted simulator does, the sketch is created once the cache is half full, sized
-// to the entry count then, and regrown (forgetting its counts) when the entry count outgrows
-// it; accesses before that are not counted. `weighted=auto` picks by the first object's cost.
-// Departures from Caffeine, for the project's research conventions: a hit does not change an
-// entry's weight, and an object larger than the capacity is neither inserted nor counted.
 
 /// W-TinyLFU as in Caffeine's simulator: a 1 % window LRU, a segmented main LRU, and admission
 /// to main by a 4-bit count-min frequency sketch.
+///
+/// **Rule.** A window LRU (capacity - floor(0.99 × capacity), so 1 %, at least 1) in front of a
+/// segmented main LRU: probation and protected (floor(80 % of main)). Every access (hit or miss)
+/// is counted in a frequency sketch.
+/// - Miss: insert at the window's MRU end, then evict.
+/// - Hit in the window: move to its MRU end. Hit in probation: move to protected's MRU end (an
+///   entry heavier than protected stays at probation's MRU end), then demote protected's LRU
+///   entries to probation's MRU end while protected is over its size. Hit in protected: move to
+///   its MRU end.
+/// - Evict: while the window is over its size, its LRU entries move to probation's MRU end; the
+///   first one moved is the candidate. While the cache is over capacity, the candidate competes
+///   with probation's LRU entry (the victim): the candidate is admitted (the victim leaves, and
+///   the next moved entry becomes the candidate) iff freq(candidate) > freq(victim), or, with
+///   jitter on, freq(candidate) >= 6 and a draw from java.util.Random(1033096058) is < 1/128
+///   (Caffeine's defence against hash flooding); otherwise the candidate leaves. With no
+///   candidate left the window's LRU entries are tried; with no victim left, protected's then the
+///   window's. Jitter is ON by default, with Caffeine's fixed seed, so runs are deterministic and
+///   equal to Caffeine's simulator; `jitter=false` turns it off.
+/// - Sketch: count-min with 4-bit counters, depth 4, 16 counters per 64-bit word, table =
+///   ceilPow2(counters-multiplier × size) words; Caffeine's hashes (Long.hashCode, spread, 4
+///   seeds); after 10 × table-size additions every counter is halved and the addition count
+///   becomes (additions - odd counters / 4) / 2. No doorkeeper, no conservative update. The table
+///   stops growing at 2^26 words (Caffeine: 2^30 - 1), which only matters above 67 M entries.
+///
+/// **Sizes.** With unit costs (objects) the sketch is sized to the capacity up front, as Caffeine's
+/// unweighted simulator does. With weighted entries (bytes) the entry count is unknown, so, as
+/// Caffeine's weighted simulator does, the sketch is created once the cache is half full, sized
+/// to the entry count then, and regrown (forgetting its counts) when the entry count outgrows
+/// it; accesses before that are not counted. `weighted=auto` picks by the first object's cost.
+/// Departures from Caffeine, for the project's research conventions: a hit does not change an
+/// entry's weight, and an object larger than the capacity is neither inserted nor counted.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected; a sketch reset is O(table size)
 ///   every 10 × table-size additions, so amortized O(1).

@@ -3,36 +3,37 @@ import Foundation
 
 // The `async` forms: the same operations, their I/O on a background queue instead of the
 // caller's thread (an actor's or the main thread's).
-extension DiskCache {
-    /// Runs `body` on a utility-priority global queue and resumes the caller with its result.
-    private func offThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Swift.Result { try body() })
-            }
+/// Runs `body` on a utility-priority global queue and resumes the caller with its result: the
+/// `async` forms of the disk caches and their recorders.
+func _offThread<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .utility).async {
+            continuation.resume(with: Swift.Result { try body() })
         }
     }
+}
 
+extension DiskCache {
     /// The data stored under `key`, read off the caller's thread.
     public func data(forKey key: String) async throws -> Data? {
-        try await offThread { try self.data(forKey: key) }
+        try await _offThread { try self.data(forKey: key) }
     }
 
     /// Stores `data` under `key`, written off the caller's thread; on a return of `true` it is on
     /// the disk (`false`: the policy refused it, as the synchronous ``setData(_:forKey:)-62mvz`` says).
     @discardableResult
     public func setData(_ data: Data, forKey key: String) async throws -> Bool {
-        try await offThread { try self.setData(data, forKey: key) }
+        try await _offThread { try self.setData(data, forKey: key) }
     }
 
     /// Removes the entry for `key`, off the caller's thread.
     public func removeData(forKey key: String) async throws {
-        try await offThread { try self.removeData(forKey: key) }
+        try await _offThread { try self.removeData(forKey: key) }
     }
 
     /// Removes every entry, off the caller's thread.
     public func removeAll() async throws {
-        try await offThread { try self.removeAll() }
+        try await _offThread { try self.removeAll() }
     }
 }
 

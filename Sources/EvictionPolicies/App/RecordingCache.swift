@@ -42,10 +42,9 @@ public final class RecordingCache<Key: Hashable, Value> {
     public let recorder: TraceRecorder
     /// Orders each call with its row; recursive, for an eviction handler that calls back.
     private let lock = NSRecursiveLock()
-    /// The keys stored through this wrapper and not removed, by the name the trace writes:
-    /// what ``removeAll()`` removes and records as removed. Keys the cache no longer holds are
-    /// dropped once they outnumber its entries (see ``setValue(_:forKey:cost:timeToLive:)``).
-    private var storedKeys: [String: Key] = [:]
+    /// The keys stored through this wrapper and not removed: what ``removeAll()`` removes and
+    /// records as removed.
+    private var storedKeys = _RecordedKeys<Key>()
 
     /// The keys ``removeAll()`` would remove, for tests.
     var _storedKeyCount: Int { lock.lock(); defer { lock.unlock() }; return storedKeys.count }
@@ -61,10 +60,7 @@ public final class RecordingCache<Key: Hashable, Value> {
         self.recorder = recorder
         // A library model's timers started with the cache; the replay's start at this row.
         recorder.recordTick()
-        if base._systemEvents != nil {
-            let target: any _SystemEventTarget = _RecordingEventTarget(recording: self, cache: base)
-            base._systemEvents = _SystemEventRelay { event in target.deliver(event) }
-        }
+        base._routeSystemEvents(to: self) { $0.handle($1) }
     }
 
     /// ``Cache/value(forKey:)``, recorded as a `get`.
@@ -84,10 +80,7 @@ public final class RecordingCache<Key: Hashable, Value> {
         let name = String(describing: key)
         base.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive)
         recorder.recordSet(name, size: cost)
-        storedKeys[name] = key
-        // Evicted keys are forgotten, or the table grows with every key the session stores. Done
-        // when they outnumber the entries: O(n) then, O(1) amortised per store.
-        if storedKeys.count > 2 * base.count + 1_024 { storedKeys = storedKeys.filter { base.contains($0.value) } }
+        storedKeys.stored(key, named: name, entries: base.count, contains: base.contains)
     }
 
     /// The value for `key` (recorded as a `get`); setting stores it with cost 0 (recorded as a
@@ -106,7 +99,7 @@ public final class RecordingCache<Key: Hashable, Value> {
         defer { lock.unlock() }
         let name = String(describing: key)
         recorder.recordDelete(name)
-        storedKeys[name] = nil
+        storedKeys.removed(named: name)
         return base.removeValue(forKey: key)
     }
 
@@ -121,11 +114,10 @@ public final class RecordingCache<Key: Hashable, Value> {
     public func removeAll() {
         lock.lock()
         defer { lock.unlock() }
-        for (name, key) in storedKeys.sorted(by: { $0.key < $1.key }) {
+        for (name, key) in storedKeys.takeAll() {
             recorder.recordDelete(name)
             base.removeValue(forKey: key)
         }
-        storedKeys.removeAll()
         if base.count > 0 { base.removeAll() }
     }
 
@@ -169,120 +161,35 @@ public final class RecordingCache<Key: Hashable, Value> {
     }
 }
 
-/// Where the system's events go for a cache wrapped by a ``RecordingCache``: to the wrapper
-/// (recorded, then handled) while it lives, else to the cache. Both held weakly, as the cache's own
+/// Where the system's events go for a cache wrapped by a recorder: to the recorder (recorded,
+/// then handled) while it lives, else to the cache. Both held weakly, as the cache's own
 /// subscription holds the cache; the closures only call locked methods.
-private final class _RecordingEventTarget<Key: Hashable, Value>: _SystemEventTarget, @unchecked Sendable {
-    weak var recording: RecordingCache<Key, Value>?
+private final class _RecordingEventTarget<Recording: AnyObject, Key: Hashable, Value>: _SystemEventTarget, @unchecked Sendable {
+    weak var recording: Recording?
     weak var cache: Cache<Key, Value>?
+    let record: (Recording, CacheEvent) -> Void
 
-    init(recording: RecordingCache<Key, Value>, cache: Cache<Key, Value>) {
+    init(recording: Recording, cache: Cache<Key, Value>, record: @escaping (Recording, CacheEvent) -> Void) {
         self.recording = recording
         self.cache = cache
+        self.record = record
     }
 
     func deliver(_ event: CacheEvent) {
-        if let recording { recording.handle(event) } else { cache?.handle(event) }
+        if let recording { record(recording, event) } else { cache?.handle(event) }
     }
 }
 
-/// A ``DiskCache`` whose reads, writes and removals are written to a ``TraceRecorder``, with the
-/// data's size. As with ``RecordingCache``, each call and its row are made under one lock, so
-/// the trace has the calls in the cache's order (calls through the wrapper take turns, their
-/// file I/O included).
-public final class RecordingDiskCache: @unchecked Sendable {
-    /// The cache every call is passed to.
-    public let base: DiskCache
-    /// Where calls are recorded.
-    public let recorder: TraceRecorder
-    private let lock = NSRecursiveLock()
-
-    /// Records the calls made through this wrapper to `base`.
-    public init(_ base: DiskCache, recorder: TraceRecorder) {
-        self.base = base
-        self.recorder = recorder
-    }
-
-    /// ``DiskCache/data(forKey:)-8mj31``, recorded as a `get`.
-    public func data(forKey key: String) throws -> Data? {
-        lock.lock()
-        defer { lock.unlock() }
-        let data = try base.data(forKey: key)
-        recorder.recordGet(key, hit: data != nil, size: data?.count)
-        return data
-    }
-
-    /// ``DiskCache/setData(_:forKey:)-62mvz``, recorded as a `set` (or as the `get` that missed before it).
-    @discardableResult
-    public func setData(_ data: Data, forKey key: String) throws -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let stored = try base.setData(data, forKey: key)
-        recorder.recordSet(key, size: data.count)
-        return stored
-    }
-
-    /// ``DiskCache/removeData(forKey:)-97s67``, recorded as a `delete`.
-    public func removeData(forKey key: String) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        recorder.recordDelete(key)
-        try base.removeData(forKey: key)
+extension Cache {
+    /// Where the cache subscribed itself to the system's events (on Apple platforms), hands the
+    /// subscription to `recording`, whose `record` records each event and passes it on; once the
+    /// recorder is gone, events go to the cache again.
+    func _routeSystemEvents<Recording: AnyObject>(to recording: Recording, record: @escaping (Recording, CacheEvent) -> Void) {
+        guard _systemEvents != nil else { return }
+        let target: any _SystemEventTarget = _RecordingEventTarget(recording: recording, cache: self, record: record)
+        _systemEvents = _SystemEventRelay { event in target.deliver(event) }
     }
 }
-
-/// A ``TieredCache`` whose lookups, stores and removals are written to a
-/// ``TraceRecorder``: a lookup answered by either tier is a hit. Each call and its row are made
-/// under one lock, as in ``RecordingDiskCache``.
-public final class RecordingTieredCache<Value> {
-    /// The cache every call is passed to.
-    public let base: TieredCache<Value>
-    /// Where calls are recorded.
-    public let recorder: TraceRecorder
-    private let lock = NSRecursiveLock()
-    /// `@Sendable`: the cache is `Sendable` (for `Sendable` values) and calls it on whichever
-    /// thread sets a value, so it must not be isolated to an actor.
-    private let size: @Sendable (Value) -> Int
-
-    /// Records the calls made through this wrapper to `base`; `size` gives each value's size
-    /// for the trace.
-    public init(_ base: TieredCache<Value>, recorder: TraceRecorder, size: @escaping @Sendable (Value) -> Int) {
-        self.base = base
-        self.recorder = recorder
-        self.size = size
-        // The memory tier's timers started with it, as in ``RecordingCache``.
-        recorder.recordTick()
-    }
-
-    /// ``TieredCache/value(forKey:)-7cmno``, recorded as a `get`.
-    public func value(forKey key: String) throws -> (value: Value, source: TierSource)? {
-        lock.lock()
-        defer { lock.unlock() }
-        let found = try base.value(forKey: key)
-        recorder.recordGet(key, hit: found != nil, size: found.map { size($0.value) })
-        return found
-    }
-
-    /// ``TieredCache/setValue(_:forKey:toDisk:)``, recorded as a `set`.
-    public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try base.setValue(value, forKey: key, toDisk: toDisk)
-        recorder.recordSet(key, size: size(value))
-    }
-
-    /// ``TieredCache/removeValue(forKey:)``, recorded as a `delete`.
-    public func removeValue(forKey key: String) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        recorder.recordDelete(key)
-        try base.removeValue(forKey: key)
-    }
-}
-
-/// The name ``RecordingTieredCache`` had before ``TieredCache`` was renamed.
-@available(*, deprecated, renamed: "RecordingTieredCache")
-public typealias RecordingMemoryAndDiskCache = RecordingTieredCache
 
 /// Sendable when its keys and values are, as the ``Cache`` it wraps.
 extension RecordingCache: @unchecked Sendable where Key: Sendable, Value: Sendable {}
@@ -290,6 +197,3 @@ extension RecordingCache: @unchecked Sendable where Key: Sendable, Value: Sendab
 /// In place of the cache: NSCache's spellings (`object(forKey:)`, `setObject(_:forKey:cost:)`, …)
 /// and code written against ``KeyedCache`` take the recording wrapper as they take the cache.
 extension RecordingCache: KeyedCache {}
-
-/// Sendable when its values are, as the ``TieredCache`` it wraps.
-extension RecordingTieredCache: @unchecked Sendable where Value: Sendable {}

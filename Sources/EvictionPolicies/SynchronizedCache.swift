@@ -1,44 +1,42 @@
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A cache that any number of threads can share: one policy behind a `Mutex`.
+/// A cache that any number of threads can share: one policy behind a lock.
 ///
 /// Every call takes the lock once, so each operation is atomic with respect to the others, as
 /// with YYMemoryCache's `pthread_mutex` (which its author chose over a GCD queue for speed) or
 /// NSCache's `NSLock`. Use ``withLock(_:)`` to run several operations, or to pass an observer,
-/// under one acquisition.
+/// under one acquisition. The lock is ``Cache``'s plain one (`os_unfair_lock` on Apple
+/// platforms, a `pthread_mutex_t` elsewhere), so this type runs back to iOS 13 too.
 ///
 /// ```swift
-/// let images = try SynchronizedCache(LRUCache<URL, Image>(capacity: 100 << 20))
+/// let images = SynchronizedCache(try LRUCache<URL, Image>(capacity: 100 << 20))
 /// DispatchQueue.concurrentPerform(iterations: 8) { _ in images.setValue(image, forKey: url, cost: bytes) }
 /// ```
 ///
-/// Apps should prefer ``Cache``: it runs back to iOS 13, has NSCache's full API (limits,
-/// eviction handler, memory warnings, time to live) and specialises across modules. This type
-/// stays for the replay engine's threaded runs and existing users.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-public final class SynchronizedCache<Policy: EvictionPolicy>: Sendable
+/// Apps should prefer ``Cache``: it has NSCache's full API (limits, eviction handler, memory
+/// warnings, time to live) and specialises across modules. This type stays for the replay
+/// engine's threaded runs and existing users.
+public final class SynchronizedCache<Policy: EvictionPolicy>: @unchecked Sendable
 where Policy.Key: Sendable, Policy.Value: Sendable {
-    private let state: Mutex<Policy>
+    // Unchecked: `policy` is only touched with `lock` held, and what crosses threads through it
+    // (keys, values) is `Sendable`.
+    private let lock = _Lock()
+    private var policy: Policy
 
     /// Wraps `policy`, which the wrapper now owns.
     public init(_ policy: consuming sending Policy) {
-        state = Mutex(policy)
+        self.policy = policy
     }
 
-    /// Runs `body` with exclusive access to the policy.
+    deinit { lock.deallocate() }
+
+    /// Runs `body` with exclusive access to the policy. Not reentrant: `body` must not call this
+    /// cache.
     public func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Policy) throws(E) -> sending Result) throws(E) -> sending Result {
-        let address = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        return try state.withLock { (policy) throws(E) -> sending Result in
-            _ThreadSanitizer.acquire(address)
-            defer { _ThreadSanitizer.release(address) }
-            return try body(&policy)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&policy)
     }
 
-    /// The value for `key`, recording the access, or `nil` on a miss.
+/// The value for `key`, recording the access, or `nil` on a miss.
     public func value(forKey key: Policy.Key) -> Policy.Value? {
         withLock { $0.value(forKey: key) }
     }
@@ -75,32 +73,4 @@ where Policy.Key: Sendable, Policy.Value: Sendable {
 
     /// The sum of the resident entries' costs.
     public var totalCost: Int { withLock { $0.totalCost } }
-}
-
-/// Tells ThreadSanitizer about the lock's ordering.
-///
-/// On Linux, `Mutex` waits with futexes inside the prebuilt standard library, which
-/// ThreadSanitizer does not instrument, so it would report every access under the lock as a
-/// race. When the process runs under ThreadSanitizer its runtime exports `__tsan_acquire` and
-/// `__tsan_release`; otherwise the lookups find nothing and these calls cost one branch.
-enum _ThreadSanitizer {
-    typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
-
-    static let acquireFunction: Annotation? = lookup("__tsan_acquire")
-    static let releaseFunction: Annotation? = lookup("__tsan_release")
-
-    @inline(__always)
-    static func acquire(_ address: UnsafeRawPointer) { acquireFunction?(address) }
-
-    @inline(__always)
-    static func release(_ address: UnsafeRawPointer) { releaseFunction?(address) }
-
-    private static func lookup(_ name: String) -> Annotation? {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(symbol, to: Annotation.self)
-        #else
-        return nil
-        #endif
-    }
 }

@@ -116,7 +116,6 @@ func stressStriped(seed: UInt64) {
     check(cache.count <= 200 && cache.totalCost <= 4_000, "StripedCache: limits broken")
 }
 
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 func stressSynchronized(seed: UInt64) {
     guard let policy = try? LRUCache<String, Blob>(capacity: 10_000, countLimit: 500) else {
         check(false, "SynchronizedCache: LRUCache(capacity: 10000, countLimit: 500) refused its limits")
@@ -149,7 +148,7 @@ for round in 0..<rounds {
     let seed = UInt64(round) &* 1_000
     for policy in CachePolicy.allCases { stressCache(policy, seed: seed) }
     stressStriped(seed: seed)
-    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { stressSynchronized(seed: seed) }
+    stressSynchronized(seed: seed)
 }
 let failed = failures.all
 for failure in failed.prefix(20) { print("FAILED: \(failure)") }

@@ -238,6 +238,8 @@ case_analyze_report_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB
   expect 2 "standard output is the input trace t.csv"; same t.csv "$T/lirs-cs.csv"; }
 case_analyze_report_appended_to_stdin_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" analyze - < t.csv >> t.csv'
   expect 2 "standard output is the input trace (standard input reads it)"; same t.csv "$T/lirs-cs.csv"; }
+case_analyze_report_redirected_to_a_plot() { mkdir p; runsh '"$CB" analyze '"$T"'/lirs-cs.csv --plot p > p/sizes.svg'
+  expect 2 "p/sizes.svg is standard output, where the report goes"; [ "$(ls p)" = sizes.svg ] || fail WRONG "plots written: $(ls p)"; }
 # A sweep's own files and its traces, aimed at by standard output: each command that prints.
 sweep_of_t() { cp "$T/lirs-cs.csv" t.csv; cp t.csv t.ref; run sweep --traces t.csv --policies lru,fifo --capacities 0.1 --output S; expect 0
   cp S/sweep.json manifest.ref; cp S/cells/* cells.ref; }

@@ -141,7 +141,16 @@ enum Output {
                 throw UsageError("standard output is \(inputName) \(named): writing the report there would destroy what is being read")
             }
         }
+        let toStandardOutput = written.first { $0.1 == "-" }
         let written = written.filter { $0.1 != "-" }
+        // A file written beside a report on standard output must not be the file standard output
+        // is redirected to (`analyze t.csv --plot plots > plots/sizes.svg`): renamed into place,
+        // it would replace the report.
+        if let (reportOption, _) = toStandardOutput {
+            for (option, path) in written where !isDevice(path) && isStandardOutput(path) {
+                throw UsageError("\(option) \(path) is standard output, where the report goes (\(reportOption) absent): name another file")
+            }
+        }
         for (option, path) in written {
             for input in inputs where input != "-" && AtomicFile.sameFile(input, path) && !isDevice(path) {
                 throw UsageError("\(option) \(path) is \(inputName): writing it would destroy what is being read")

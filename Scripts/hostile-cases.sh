@@ -249,6 +249,8 @@ case_sweep_report_appended_to_records() { sweep_of_t; runsh '"$CB" sweep-report 
   expect 2 "one of the sweep's own files"; same S/cells/* cells.ref; }
 case_merge_appended_to_sweep_trace() { sweep_of_t; runsh '"$CB" merge S >> t.csv'
   expect 2 "a trace of the sweep"; same t.csv t.ref; }
+case_merge_appended_to_sweep_trace_from_elsewhere() { sweep_of_t; mkdir elsewhere; runsh 'cd elsewhere && "$CB" merge ../S >> ../t.csv'
+  expect 2 "a trace of the sweep"; same t.csv t.ref; }
 case_sweep_summary_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" sweep --traces t.csv --policies lru --capacities 0.1 --output S >> t.csv'
   expect 2 "a trace of the sweep"; same t.csv "$T/lirs-cs.csv"; [ ! -e S ] || fail LOST "S written by a refused sweep"; }
 case_sweep_plan_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" sweep --traces t.csv --policies lru --capacities 0.1 --plan >> t.csv'

@@ -106,10 +106,18 @@ enum Output {
         URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Refuses a standard output redirected to one of a sweep's `traces`.
+    /// Refuses a standard output redirected to one of a sweep's `traces`. A relative trace path
+    /// is the one the sweep was given, relative to where it ran, which the manifest does not
+    /// record: it is looked for from here and from the folder that holds the sweep's output
+    /// (where a sweep usually runs), so `cd / && merge /data/sw >> /data/t.csv` is refused too.
     static func requireStandardOutputOutside(traces: [String], of directory: String?) throws(UsageError) {
         guard standardOutputIsAFile else { return }
-        for trace in traces where AtomicFile.isFile(trace, openAs: STDOUT_FILENO) {
+        let sweepParent = directory.map { (sweepRoot($0) as NSString).deletingLastPathComponent }
+        func candidates(_ trace: String) -> [String] {
+            guard !trace.hasPrefix("/"), let sweepParent else { return [trace] }
+            return [trace, (sweepParent as NSString).appendingPathComponent(trace)]
+        }
+        for trace in traces where candidates(trace).contains(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
             let sweep = directory.map { " of the sweep in \($0)" } ?? " of the sweep"
             throw UsageError("standard output is \(trace), a trace\(sweep): writing there would destroy the data behind its records")
         }

@@ -1,4 +1,4 @@
-import EvictionPolicies
+@testable import EvictionPolicies
 import Foundation
 import Testing
 import TestSupport
@@ -654,6 +654,30 @@ struct DiskCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path).isEmpty)
         #expect(throws: DiskCacheError.self) { try tiers.setValue(self.bytes(3, 40), forKey: "k") }
         #expect(try tiers.value(forKey: "k")?.value == bytes(1, 40))
+    }
+
+    @Test("a torn journal that cannot be rewritten (its folder frozen) is retried as the journal doubles, not at every write")
+    func tornJournalRewriteBacksOff() throws {
+        let directory = temporaryDirectory()
+        defer {
+            _ = chattr("-i", directory.path)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        do {
+            let disk = try DiskCache(directory: directory)
+            for i in 0..<200 { try disk.setData(bytes(i, 16), forKey: "k\(i)") }
+        }
+        // A crash mid-line, then a folder where no new journal can be renamed into place.
+        let journal = try FileHandle(forWritingTo: directory.appendingPathComponent("journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("S torn".utf8))
+        try journal.close()
+        guard chattr("+i", directory.path) else { return }   // no immutable flag here: nothing to check
+        let disk = try DiskCache(directory: directory)
+        for i in 0..<300 { try disk.setData(bytes(7, 16), forKey: "n\(i)") }
+        #expect(disk._compactionAttempts <= 2, "\(disk._compactionAttempts) rewrites of a 200-entry journal for 300 writes")
+        #expect(disk.count == 500)
+        #expect(try disk.data(forKey: "k5") == bytes(5, 16))
     }
 
     @Test("a clock set back between launches: an entry is taken as stored at the opening, so the age limit still ends it")

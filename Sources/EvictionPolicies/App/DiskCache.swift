@@ -176,7 +176,8 @@ public final class DiskCache: @unchecked Sendable {
         let bytes = _DiskFile.encode(key: key, data: data)
         let temporary = try writeTemporary(bytes)
         return try lock.withLock { () throws -> Bool in
-            if journal.needsRewrite { try? compactJournal() }
+            // A torn journal (a crash mid-line) is rewritten, with the same back-off as a long one.
+            try? compactJournal(when: journal.needsRewrite)
             // Announced before the rename: a crash between the rename and the set record leaves
             // the file newer than the journal says, and opening reads the announced files again.
             // Until the rename, a failure leaves everything as it was.
@@ -347,18 +348,25 @@ public final class DiskCache: @unchecked Sendable {
     /// O(entries), so O(1) amortised over the lines written since the last one. A failed rewrite
     /// is tried again only once the journal has doubled (``compactionRetryLines``).
     private func compactJournalIfLong() throws(DiskCacheError) {
-        guard journal.lines > max(2 * records.count + 1024, compactionRetryLines) else { return }
-        _compactionAttempts += 1
+        try compactJournal(when: journal.lines > 2 * records.count + 1024)
+    }
+
+    /// Rewrites the journal when `due`, unless a rewrite has failed since the journal last
+    /// doubled: a rewrite that keeps failing (a full disk, a folder made read-only) is O(entries)
+    /// and must not run at every write.
+    private func compactJournal(when due: Bool) throws(DiskCacheError) {
+        guard due, compactionRetryLines == 0 || journal.lines > compactionRetryLines else { return }
         do throws(DiskCacheError) {
             try compactJournal()
             compactionRetryLines = 0
         } catch {
-            compactionRetryLines = 2 * journal.lines
+            compactionRetryLines = max(2 * journal.lines, journal.lines + 1024)
             throw error
         }
     }
 
     private func compactJournal() throws(DiskCacheError) {
+        _compactionAttempts += 1
         let entries = records.map { (key: $0.key, record: $0.value) }.sorted { $0.record.lastUse < $1.record.lastUse }
         try journal.rewrite(entries, doomed: undeleted, temporaryDirectory: temporaryPath)
     }

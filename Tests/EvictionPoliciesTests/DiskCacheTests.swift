@@ -680,6 +680,24 @@ struct DiskCacheTests {
         #expect(try disk.data(forKey: "k5") == bytes(5, 16))
     }
 
+    @Test("a set whose file is renamed into place but whose folder cannot be flushed: stored and counted, and the error says so")
+    func folderFlushFailsAfterTheRename() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory)
+        try disk.setData(bytes(1, 40), forKey: "k")
+        disk._directorySyncFault = EIO
+        #expect(throws: DiskCacheError.self) { try disk.setData(self.bytes(2, 50), forKey: "k") }
+        #expect(throws: DiskCacheError.self) { try disk.setData(self.bytes(3, 60), forKey: "new") }
+        // What is on the disk is what the cache reports: both values, counted against the limits.
+        #expect(try disk.data(forKey: "k") == bytes(2, 50) && disk.data(forKey: "new") == bytes(3, 60))
+        #expect(disk.count == 2 && disk.totalSize == 110)
+        disk._directorySyncFault = nil
+        let reopened = try DiskCache(directory: directory)
+        #expect(try reopened.data(forKey: "k") == bytes(2, 50) && reopened.data(forKey: "new") == bytes(3, 60))
+        #expect(reopened.count == 2 && reopened.totalSize == 110)
+    }
+
     @Test("a clock set back between launches: an entry is taken as stored at the opening, so the age limit still ends it")
     func clockSetBack() throws {
         let directory = temporaryDirectory()

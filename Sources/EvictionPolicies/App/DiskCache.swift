@@ -34,8 +34,9 @@ import Foundation
 ///   ``data(forKey:)-8mj31`` (which deletes it), but until then, or until a write or a reopening
 ///   removes it, it still counts in ``count``, ``totalSize`` and ``contains(_:)``, as an
 ///   expired entry of ``Cache`` does.
-/// - **Failures.** A set that throws stored nothing (the old value stays), and one that
-///   returns `true` stored the new value (`false`: the policy refused the entry, as a ``Cache``
+/// - **Failures.** A set that throws stored nothing (the old value stays), except one whose file
+///   was renamed into place when flushing the folder failed: that value is stored and the error
+///   says it may not survive a power cut. One that returns `true` stored the new value (`false`: the policy refused the entry, as a ``Cache``
 ///   refuses one larger than its limit, and the key has no entry); a read throws only when the entry's file cannot be read (the
 ///   order of use it writes to the journal is bookkeeping that a full disk may lose).
 /// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
@@ -64,6 +65,8 @@ public final class DiskCache: @unchecked Sendable {
     private var compactionRetryLines = 0
     /// Rewrites of the journal tried, for tests.
     private(set) var _compactionAttempts = 0
+    /// For tests: the error every flush of the entries' folder after a rename fails with.
+    var _directorySyncFault: Int32?
     private var uses: UInt64 = 0
     private var sets: UInt64 = 0
 
@@ -164,7 +167,10 @@ public final class DiskCache: @unchecked Sendable {
     ///   policy one larger than `sizeLimit` (no file is written for it), and LIRS, 2Q and S3-FIFO
     ///   one above their share of the limit (see ``CachePolicy``). Then the key has no entry: like
     ///   every set, a refused one replaces the old value, here by nothing.
-    /// - Throws: ``DiskCacheError`` when the file cannot be written; then nothing changed.
+    /// - Throws: ``DiskCacheError`` when the file cannot be written; then nothing changed. One
+    ///   case differs: when the file is in place but flushing its folder to the disk fails (an I/O
+    ///   error after the rename), the new value is stored, counted and read back as any other, a
+    ///   process kill does not lose it, and the error says that a power cut might.
     @discardableResult
     public func setData(_ data: Data, forKey key: String) throws -> Bool {
         let key = Self.canonical(key)
@@ -185,7 +191,8 @@ public final class DiskCache: @unchecked Sendable {
                 unlink(temporary)
                 throw error
             }
-            do { try commit(temporary, bytes: bytes, to: name) } catch {
+            let flushFailure: DiskCacheError?
+            do { flushFailure = try commit(temporary, bytes: bytes, to: name) } catch {
                 // The announcement stays in the journal and would make an opening take the old
                 // file back as an entry: a file doomed before (removed, but undeletable) is
                 // named again after it, so that the opening still deletes it.
@@ -207,6 +214,7 @@ public final class DiskCache: @unchecked Sendable {
             if !stored { evicted.append(key) }
             deleteEvicted()
             try? compactJournalIfLong()
+            if let flushFailure { throw flushFailure }
             return stored
         }
     }
@@ -293,12 +301,18 @@ public final class DiskCache: @unchecked Sendable {
     /// Renames `temporary` (holding `bytes`) into place as entry `name`, making the entries'
     /// folder again if it was deleted (the failed rename removed the temporary file: it is
     /// written once more).
-    private func commit(_ temporary: String, bytes: [UInt8], to name: String) throws(DiskCacheError) {
-        do { try _POSIX.commit(temporary, to: path(name), syncDirectory: durable) } catch {
+    /// Renames the written file into place; throws when it is not (nothing changed), and returns
+    /// the failure to flush the folder afterwards, if any: the file is in place then.
+    private func commit(_ temporary: String, bytes: [UInt8], to name: String) throws(DiskCacheError) -> DiskCacheError? {
+        do { try _POSIX.commit(temporary, to: path(name), syncDirectory: false) } catch {
             guard error.code == ENOENT else { throw error }
             try _POSIX.makeDirectory(entriesPath)
-            try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: durable)
+            try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: false)
         }
+        guard durable else { return nil }
+        if let code = _directorySyncFault { return DiskCacheError(path: entriesPath, operation: "fsync", code: code) }
+        do { try _POSIX.syncDirectory(entriesPath) } catch { return error }
+        return nil
     }
 
     /// Deletes the files of the entries the index evicted, and those whose deletion failed

@@ -105,6 +105,18 @@ public protocol EvictionPolicy<Key, Value> {
     /// with 0). The default does nothing: a research policy keeps no time.
     mutating func continueClock(of previous: Self)
 
+    /// The time this policy keeps for `key`'s entry (when it was stored or last used, or when it
+    /// expires, in trace time), or `nil` when it keeps none (the default, for a policy without
+    /// time). A ``Cache`` given new limits refills a new policy with the old one's entries, in
+    /// the old one's eviction order, and puts each entry's time back with
+    /// ``EvictionPolicy/restoreEntryTime(_:forKey:)``: in the libraries a limit change does not touch an entry's
+    /// expiry, age or date.
+    func entryTime(forKey key: Key) -> Double?
+
+    /// Puts back, for `key`'s entry, a time ``EvictionPolicy/entryTime(forKey:)`` gave (see there). The entries
+    /// are stored again oldest first, so a model whose order follows its times keeps that order.
+    mutating func restoreEntryTime(_ time: Double, forKey key: Key)
+
     /// Runs now the work earlier calls queued for later ones (see "Deferred work" above: a
     /// library's asynchronous purge), as if the queue had drained. ``Cache`` calls it after a
     /// limit change, so the cache is within its new limits at once. The default does nothing.
@@ -202,6 +214,12 @@ extension EvictionPolicy {
 
     @inlinable
     public mutating func continueClock(of previous: Self) {}
+
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? { nil }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {}
 
     @inlinable
     public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {}

@@ -220,32 +220,55 @@ struct AppCacheTests {
         return (cache, time)
     }
 
-    /// Nuke's time to live counts from the set on the cache's clock. The entries a limit change
-    /// stores again are set at the change (t = 21), not at time 0, so they do not expire at once.
-    @Test("entries a limit change stores again into a library model are stamped at the change, not at time 0")
-    func limitChangeKeepsTheModelsTime() throws {
-        let (nuke, time) = try cacheAfterALimitChange(NukeLRUCache<String, CacheEntry<Int>>.self, options: ["ttl": "10"])
-        time.seconds = 22
+    /// Nuke's time to live counts from the set on the cache's clock, and a limit change (Nuke's
+    /// `costLimit` setter trims) leaves the survivors' expiration dates alone: "c", set at 20 with
+    /// 10 s to live, expires at 30 whether or not the limit changed at 21.
+    @Test("a limit change leaves each entry's expiry, age and date as the library does: Nuke, Kingfisher, PINCache, YYMemoryCache")
+    func limitChangeKeepsEntryTimes() throws {
+        let (nuke, nukeTime) = try cacheAfterALimitChange(NukeLRUCache<String, CacheEntry<Int>>.self, options: ["ttl": "10"])
+        nukeTime.seconds = 29
         #expect(nuke["c"] == 1)
-        time.seconds = 31.5
-        #expect(nuke["c"] == nil, "set again at 21, with 10 s to live")
+        nukeTime.seconds = 30.5
+        #expect(nuke["c"] == nil, "set at 20 with 10 s to live: expired at 30")
+
+        let (clock, clockTime) = try cacheAfterALimitChange(NukeClockCache<String, CacheEntry<Int>>.self, options: ["ttl": "10"])
+        clockTime.seconds = 30.5
+        #expect(clock["c"] == nil, "set at 20 with 10 s to live: expired at 30")
+
+        // Kingfisher: 10 s from the set (or the last get, which extends it).
+        let (kingfisher, kingfisherTime) = try cacheAfterALimitChange(KingfisherMemoryStorage<String, CacheEntry<Int>>.self,
+                                                                      options: ["expiration": "10"])
+        kingfisherTime.seconds = 30.5
+        #expect(kingfisher["c"] == nil, "set at 20, expired at 30")
+
+        // PINMemoryCache with a TTL: the age limit counts from the creation date.
+        let (pin, pinTime) = try cacheAfterALimitChange(PINMemoryCache<String, CacheEntry<Int>>.self,
+                                                        options: ["age-limit": "10", "ttl-cache": "true"])
+        pinTime.seconds = 30.5
+        #expect(pin["c"] == nil, "created at 20: more than 10 s old at 30.5")
+
+        // YYMemoryCache: the age limit counts from the last use; the trim runs on its timer.
+        let (yy, yyTime) = try cacheAfterALimitChange(YYMemoryCache<String, CacheEntry<Int>>.self,
+                                                      options: ["age-limit": "10", "auto-trim-interval": "1"])
+        yyTime.seconds = 31.5
+        #expect(!yy.contains("c"), "used at 20: trimmed by the tick at 31 (used at 21, it would stay until 32)")
     }
 
     /// The disk models through a ``Cache``, whose limit change refills a new model. SDWebImage's
     /// clean-up on entering the background removes files older than `max-disk-age` (10 s): one
-    /// stored at 20 and stored again at the change (21) is 4 s old at 25, not 25 (as it would be
-    /// stored again at time 0). YYDiskCache's 60 s timer, started with the cache at 0, removes at
-    /// its tick at 60 an entry idle for more than its age limit (10 s); restarted at the next call
-    /// after the change (22), it would tick at 82 instead.
-    @Test("the disk models keep their time and their timer's beat across a limit change")
+    /// stored at 20 is 10.5 s old at 30.5, limit change or not (the files keep their dates).
+    /// YYDiskCache's 60 s timer, started with the cache at 0, removes at its tick at 60 an entry
+    /// idle for more than its age limit (10 s); restarted at the next call after the change (22),
+    /// it would tick at 82 instead.
+    @Test("the disk models keep their time, their files' dates and their timer's beat across a limit change")
     func diskModelsKeepTheirClock() throws {
         let (sd, sdTime) = try cacheAfterALimitChange(SDDiskCache<String, CacheEntry<Int>>.self, options: ["max-disk-age": "10"])
-        sdTime.seconds = 25
+        sdTime.seconds = 29
         sd.handle(.background)
-        #expect(sd.contains("c"), "stored again at 21: 4 s old")
-        sdTime.seconds = 32
+        #expect(sd.contains("c"), "stored at 20: 9 s old")
+        sdTime.seconds = 30.5
         sd.handle(.background)
-        #expect(!sd.contains("c"), "11 s old")
+        #expect(!sd.contains("c"), "stored at 20: 10.5 s old (dated 21, it would be 9.5)")
 
         let (yy, yyTime) = try cacheAfterALimitChange(YYDiskCache<String, CacheEntry<Int>>.self, options: ["age-limit": "10"])
         yyTime.seconds = 22

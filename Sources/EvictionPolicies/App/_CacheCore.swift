@@ -48,6 +48,12 @@ internal class _CacheCore<Key: Hashable, Value> {
     /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``; returns the
     /// old one, for the caller to release once it has released its lock.
     @usableFromInline @discardableResult func reset(limits: CacheLimits) -> Any? { nil }
+    /// Without a key ring: the keys of the policy's entries.
+    @usableFromInline func residentKeys() -> [Key] { [] }
+    /// ``EvictionPolicy/entryTime(forKey:)`` of each of `keys` that has one.
+    @usableFromInline func entryTimes(of keys: [Key]) -> [(key: Key, time: Double)] { [] }
+    /// ``EvictionPolicy/restoreEntryTime(_:forKey:)`` for each of `times`.
+    @usableFromInline func restoreEntryTimes(_ times: [(key: Key, time: Double)]) {}
 }
 
 extension _CacheCore {
@@ -94,10 +100,15 @@ extension _CacheCore {
     func changeLimits(to newLimits: CacheLimits, state: UnsafeMutablePointer<_CacheState<Key, Value>>,
                       observer: inout Observer) -> Bool {
         guard accepts(newLimits) else { return false }
+        // What a library model keeps of each entry's time (its expiry, its age) survives the
+        // refill: in the libraries a limit change leaves it alone.
+        let keys = state.pointee.usesKeyRing ? state.pointee.ring.liveKeys() : residentKeys()
+        let times = entryTimes(of: keys)
         let entries = drain(observer: &observer)
         observer.droppedPolicy = reset(limits: newLimits)
         state.pointee.limits = newLimits
         restore(entries, state: state, observer: &observer)
+        restoreEntryTimes(times)
         return true
     }
 
@@ -252,6 +263,12 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
         return keys
     }
 
+    override func residentKeys() -> [Key] {
+        var keys: [Key] = []
+        _slotArena()?.forEachResident { key, _, _ in keys.append(key) }
+        return keys
+    }
+
     override func cost(ofKey key: Key) -> Int { _slotArena()?.cost(ofKey: key) ?? 0 }
 
     /// The arena of a ``SlotPolicy`` (a copy sharing its storage), or `nil` for another policy.
@@ -278,6 +295,14 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }
+
+    override func entryTimes(of keys: [Key]) -> [(key: Key, time: Double)] {
+        keys.compactMap { key in policy.pointee.entryTime(forKey: key).map { (key, $0) } }
+    }
+
+    override func restoreEntryTimes(_ times: [(key: Key, time: Double)]) {
+        for (key, time) in times where policy.pointee.contains(key) { policy.pointee.restoreEntryTime(time, forKey: key) }
+    }
 
     override func reset(limits: CacheLimits) -> Any? {
         // The caller checked the limits, and making a policy is deterministic.

@@ -188,3 +188,19 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
     @inlinable
     func timerWouldEvict(at time: Double) -> Bool { earliestKept <= time }
 }
+
+extension KingfisherMemoryStorage {
+    /// An entry's expiry: Kingfisher's `config` setter changes the limits and leaves the entries'
+    /// expiration dates alone.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = base.store.find(key)
+        return slot >= 0 ? expiry[slot] : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = base.store.find(key)
+        if slot >= 0 { expiry[slot] = time }
+    }
+}

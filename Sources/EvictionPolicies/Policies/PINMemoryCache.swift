@@ -256,3 +256,19 @@ extension PINMemoryCache: SlotRelocatingPolicy {
         createdDates.relocate(relocation)
     }
 }
+
+extension PINMemoryCache {
+    /// An entry's creation date, which the age limit reads: PINMemoryCache's limit setters trim
+    /// and leave the dates alone.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = store.find(key)
+        return slot >= 0 ? createdDates[slot] : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = store.find(key)
+        if slot >= 0 { createdDates[slot] = time }
+    }
+}

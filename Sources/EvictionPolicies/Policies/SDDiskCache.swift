@@ -189,3 +189,19 @@ extension SDDiskCache: SlotRelocatingPolicy {
         stamps.relocate(relocation)
     }
 }
+
+extension SDDiskCache {
+    /// A file's date, which the clean-up's age limit reads: changing the limits does not touch
+    /// the files.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = store.find(key)
+        return slot >= 0 ? dates[slot] : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = store.find(key)
+        if slot >= 0 { dates[slot] = time }
+    }
+}

@@ -379,3 +379,19 @@ extension YYDiskCache: SlotRelocatingPolicy {
         forgetGatheredRows()
     }
 }
+
+extension YYDiskCache {
+    /// A row's `last_access_time`, which the age limit and the LRU order read: YYDiskCache's
+    /// limits are properties its trim reads, and changing them rewrites no row.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = store.find(key)
+        return slot >= 0 ? Double(accessTimes[slot]) : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = store.find(key)
+        if slot >= 0, let seconds = Int(exactly: time) { accessTimes[slot] = seconds }
+    }
+}

@@ -281,3 +281,19 @@ extension YYMemoryCache: SlotRelocatingPolicy {
     /// Renumbers the list's ends after a compaction.
     @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { relocation.relocate(&lru) }
 }
+
+extension YYMemoryCache {
+    /// An entry's last-use time (its `_time`), which the age limit reads: YYMemoryCache's limit
+    /// setters do not touch it.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = store.find(key)
+        return slot >= 0 ? store.stamp(slot) : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = store.find(key)
+        if slot >= 0 { store.setStamp(slot, time) }
+    }
+}

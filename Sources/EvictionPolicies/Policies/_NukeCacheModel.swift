@@ -59,6 +59,20 @@ extension _NukeCacheModel {
     @inlinable
     public mutating func continueClock(of previous: Self) { rules.now = previous.rules.now }
 
+    /// An entry's expiry: Nuke's `costLimit` and `countLimit` setters trim, and leave the
+    /// survivors' expiration dates alone.
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? {
+        let slot = store.find(key)
+        return slot >= 0 ? rules.expiry[slot] : nil
+    }
+
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
+        let slot = store.find(key)
+        if slot >= 0 { rules.expiry[slot] = time }
+    }
+
     /// A set (new key or resident) costing at least `entryMaxCost` is ignored; the old value stays.
     @inlinable
     public mutating func admits(_ key: Key, cost: Int) -> Bool {

@@ -59,6 +59,10 @@ extension ForwardingPolicy {
 
     @inlinable
     public mutating func continueClock(of previous: Self) { base.continueClock(of: previous.base) }
+    @inlinable
+    public func entryTime(forKey key: Key) -> Double? { base.entryTime(forKey: key) }
+    @inlinable
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) { base.restoreEntryTime(time, forKey: key) }
 
     @inlinable
     public mutating func finishDeferredWork(observer: inout some EvictionObserver<Key, Value>) {

@@ -57,3 +57,23 @@ public struct SideTable<Element> {
 }
 
 extension SideTable: Sendable where Element: Sendable {}
+
+extension SideTable {
+    /// The element of `key`'s slot in `store`, or `nil` when `key` has none there.
+    ///
+    /// - Complexity: O(1) expected (one lookup in `store`).
+    @inlinable
+    public func element<Key, Value>(forKey key: Key, in store: SlotArena<Key, Value>) -> Element? {
+        let slot = store.find(key)
+        return slot >= 0 ? self[slot] : nil
+    }
+
+    /// Sets the element of `key`'s slot in `store`; does nothing when `key` has none there.
+    ///
+    /// - Complexity: O(1) expected (one lookup in `store`).
+    @inlinable
+    public mutating func setElement<Key, Value>(_ element: Element, forKey key: Key, in store: SlotArena<Key, Value>) {
+        let slot = store.find(key)
+        if slot >= 0 { self[slot] = element }
+    }
+}

@@ -193,14 +193,8 @@ extension KingfisherMemoryStorage {
     /// An entry's expiry: Kingfisher's `config` setter changes the limits and leaves the entries'
     /// expiration dates alone.
     @inlinable
-    public func entryTime(forKey key: Key) -> Double? {
-        let slot = base.store.find(key)
-        return slot >= 0 ? expiry[slot] : nil
-    }
+    public func entryTime(forKey key: Key) -> Double? { expiry.element(forKey: key, in: base.store) }
 
     @inlinable
-    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
-        let slot = base.store.find(key)
-        if slot >= 0 { expiry[slot] = time }
-    }
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) { expiry.setElement(time, forKey: key, in: base.store) }
 }

@@ -261,14 +261,8 @@ extension PINMemoryCache {
     /// An entry's creation date, which the age limit reads: PINMemoryCache's limit setters trim
     /// and leave the dates alone.
     @inlinable
-    public func entryTime(forKey key: Key) -> Double? {
-        let slot = store.find(key)
-        return slot >= 0 ? createdDates[slot] : nil
-    }
+    public func entryTime(forKey key: Key) -> Double? { createdDates.element(forKey: key, in: store) }
 
     @inlinable
-    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
-        let slot = store.find(key)
-        if slot >= 0 { createdDates[slot] = time }
-    }
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) { createdDates.setElement(time, forKey: key, in: store) }
 }

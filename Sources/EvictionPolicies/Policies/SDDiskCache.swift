@@ -194,14 +194,8 @@ extension SDDiskCache {
     /// A file's date, which the clean-up's age limit reads: changing the limits does not touch
     /// the files.
     @inlinable
-    public func entryTime(forKey key: Key) -> Double? {
-        let slot = store.find(key)
-        return slot >= 0 ? dates[slot] : nil
-    }
+    public func entryTime(forKey key: Key) -> Double? { dates.element(forKey: key, in: store) }
 
     @inlinable
-    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
-        let slot = store.find(key)
-        if slot >= 0 { dates[slot] = time }
-    }
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) { dates.setElement(time, forKey: key, in: store) }
 }

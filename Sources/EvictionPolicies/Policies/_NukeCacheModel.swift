@@ -62,16 +62,10 @@ extension _NukeCacheModel {
     /// An entry's expiry: Nuke's `costLimit` and `countLimit` setters trim, and leave the
     /// survivors' expiration dates alone.
     @inlinable
-    public func entryTime(forKey key: Key) -> Double? {
-        let slot = store.find(key)
-        return slot >= 0 ? rules.expiry[slot] : nil
-    }
+    public func entryTime(forKey key: Key) -> Double? { rules.expiry.element(forKey: key, in: store) }
 
     @inlinable
-    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) {
-        let slot = store.find(key)
-        if slot >= 0 { rules.expiry[slot] = time }
-    }
+    public mutating func restoreEntryTime(_ time: Double, forKey key: Key) { rules.expiry.setElement(time, forKey: key, in: store) }
 
     /// A set (new key or resident) costing at least `entryMaxCost` is ignored; the old value stays.
     @inlinable

@@ -72,6 +72,12 @@ struct ChartFrameTests {
         // The canvas grows below the plot for the slanted names.
         #expect((height(slanted) ?? 0) > (height(short) ?? 0))
         _ = try XMLDocument(xmlString: slanted)
+        // A long name first, under one box: its slanted label (24 characters at about 7.2 px,
+        // reaching back cos 40° of that from its anchor) starts on the canvas.
+        let first = chart([long, "lru"])
+        let anchor = first.components(separatedBy: "rotate(-40 ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) }
+        let reach = 24 * 12 * 0.6 * cos(40 * Double.pi / 180)
+        #expect((anchor ?? 0) - reach >= 0, "label anchored at \(anchor ?? 0), reaching back \(reach)")
     }
 
     @Test("a number too large for fixed point is written with six significant digits")

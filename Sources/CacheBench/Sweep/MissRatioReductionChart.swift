@@ -15,7 +15,7 @@ extension MissRatioReduction {
     public var svg: String {
         let boxWidth = 14.0, boxGap = 4.0, groupGap = 26.0
         let groupWidth = Double(capacities.count) * (boxWidth + boxGap) - boxGap
-        let left = 78.0, top = 72.0, bottom = 70.0, legendWidth = 150.0
+        let top = 72.0, bottom = 70.0, legendWidth = 150.0
         let plotWidth = max(300, Double(policies.count) * (groupWidth + groupGap) + groupGap)
         // Taller than 520 px when the legend (20 px a size, below its title) needs it.
         // The plot keeps its size; a long legend only extends the canvas below it.
@@ -27,6 +27,10 @@ extension MissRatioReduction {
         let slanted = Double(policies.map(\.count).max() ?? 0) * characterWidth > groupWidth + groupGap - 4
         let labels = policies.map { slanted ? SVGLineChart.fitted($0, width: 24 * characterWidth, fontSize: 12) : $0 }
         let labelDepth = slanted ? Double(labels.map(\.count).max() ?? 0) * characterWidth * sin(labelSlant * .pi / 180) + 12 : 0
+        // A slanted label reaches back left of its group's centre: the first one must not start
+        // off the canvas (a long name under one or two boxes), so the margin grows to hold it.
+        let firstReach = slanted ? Double(labels.first?.count ?? 0) * characterWidth * cos(labelSlant * .pi / 180) : 0
+        let left = max(78.0, firstReach + 8 - groupGap - groupWidth / 2)
         let width = left + plotWidth + legendWidth + 24
         let height = max(520.0, top + 24 + Double(capacities.count) * 20 + 16, top + plotHeight + 20 + labelDepth + 12)
 

@@ -143,39 +143,39 @@ struct _ComparePlan {
     /// the first refusal, as a single run would; any other error (an option the policy refuses)
     /// is thrown.
     mutating func dropRefusedEntries() throws(CacheBenchError) -> [CompareRefusal] {
-        var kept: [Int] = []
         var refusals: [CompareRefusal] = []
         var firstRefusal: CacheBenchError?
-        for i in entries.indices {
-            do {
-                _ = try makeRun(i)
-                kept.append(i)
+        // Whether `make` succeeds; a refusal of the limits is recorded under `name`, any other
+        // error thrown.
+        func runs(_ entry: Entry, named name: String, countLimit: Int?, _ make: () throws(CacheBenchError) -> Void) throws(CacheBenchError) -> Bool {
+            do throws(CacheBenchError) {
+                try make()
+                return true
             } catch {
                 guard case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
                 firstRefusal = firstRefusal ?? error
                 // The refusal names its policy already.
                 var reason = refusal
                 if case .inPolicy(_, let inner) = refusal { reason = inner }
-                let descriptor = policies[entries[i].policy].descriptor
-                refusals.append(CompareRefusal(policy: descriptor.name, capacity: entries[i].capacity,
-                                               capacitySource: entries[i].source, countLimit: countLimit(for: descriptor),
-                                               ignoreSize: job.ignoreSize, reason: reason.description))
+                refusals.append(CompareRefusal(policy: name, capacity: entry.capacity, capacitySource: entry.source,
+                                               countLimit: countLimit, ignoreSize: job.ignoreSize, reason: reason.description))
+                return false
+            }
+        }
+        var kept: [Int] = []
+        for i in entries.indices {
+            let descriptor = policies[entries[i].policy].descriptor
+            if try runs(entries[i], named: descriptor.name, countLimit: countLimit(for: descriptor), { () throws(CacheBenchError) in _ = try makeRun(i) }) {
+                kept.append(i)
             }
         }
         // A tier pair whose memory tier refuses a capacity is left out the same way.
         var keptTiers: [Entry] = []
         for entry in tierEntries {
-            do {
-                _ = try makeTierRun(entry)
+            let memory = tierPolicies[entry.policy].memory.descriptor
+            let name = TierPair(memory: memory.name, tier: job.tiers[entry.policy].tier).name
+            if try runs(entry, named: name, countLimit: countLimit(for: memory), { () throws(CacheBenchError) in _ = try makeTierRun(entry) }) {
                 keptTiers.append(entry)
-            } catch {
-                guard case .configuration(let refusal) = error, refusal.isLimitRefusal else { throw error }
-                firstRefusal = firstRefusal ?? error
-                let memory = tierPolicies[entry.policy].memory.descriptor
-                refusals.append(CompareRefusal(policy: TierPair(memory: memory.name, tier: job.tiers[entry.policy].tier).name,
-                                               capacity: entry.capacity, capacitySource: entry.source,
-                                               countLimit: countLimit(for: memory), ignoreSize: job.ignoreSize,
-                                               reason: refusal.description))
             }
         }
         tierEntries = keptTiers

@@ -25,6 +25,34 @@ struct DiskCacheKillTests {
         return word(0)
     }
 
+    @Test("a directory another process has open is refused at once; the kill releases it")
+    func anotherProcessHoldsTheDirectory() throws {
+        let directory = scratchDirectory.appendingPathComponent("disk-cache-held-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = Self.writer
+        process.arguments = [directory.path, "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var received = Data()
+        while !received.starts(with: Data("ready\n".utf8)) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        #expect(received.starts(with: Data("ready\n".utf8)))
+        var refusal: DiskCacheError?
+        do { _ = try DiskCache(directory: directory) } catch let error as DiskCacheError { refusal = error }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(refusal?.code == EWOULDBLOCK, "opened beside a live writer: \(String(describing: refusal))")
+        // The kernel dropped the killed writer's lock: a relaunch opens and reads its entries.
+        let cache = try DiskCache(directory: directory)
+        #expect(cache.count <= 48)
+    }
+
     @Test("1,000 kills at random moments: no torn or wrong value, no acknowledged entry lost")
     func killAtRandomMoments() throws {
         let directory = scratchDirectory.appendingPathComponent("disk-cache-kill-\(UUID().uuidString)")

@@ -35,6 +35,60 @@ struct DiskCacheTests {
         #expect(files.count == 2, "evicted entries' files are deleted")
     }
 
+    /// Whether a `flock` of the directory's lock file on a descriptor of its own (as another
+    /// process would take it) succeeds; released at once if it does.
+    func lockIsFree(_ directory: URL) -> Bool {
+        let descriptor = open(directory.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    @Test("the directory is locked against other processes while an instance lives; one process's instances share it")
+    func directoryLock() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var cache: DiskCache? = try DiskCache(directory: directory)
+        try cache?.setData(bytes(1, 10), forKey: "a")
+        #expect(!lockIsFree(directory), "an open cache holds its directory's lock")
+        // Reopening by assignment opens the new instance while the old one lives.
+        cache = try DiskCache(directory: directory)
+        #expect(try cache?.data(forKey: "a") == bytes(1, 10))
+        #expect(!lockIsFree(directory), "the lock stays while an instance lives")
+        cache = nil
+        #expect(lockIsFree(directory), "the last instance releases the lock")
+
+        // Another holder (a descriptor of its own, as another process's): opening is refused,
+        // with the error's code, and touches nothing; once released, the cache opens.
+        let other = open(directory.appendingPathComponent("lock").path, O_RDWR | O_CLOEXEC)
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        #expect(throws: DiskCacheError.self) { try DiskCache(directory: directory) }
+        do { _ = try DiskCache(directory: directory) } catch let error as DiskCacheError {
+            #expect(error.code == EWOULDBLOCK && error.path.hasSuffix("/lock"))
+        }
+        close(other)
+        let reopened = try DiskCache(directory: directory)
+        #expect(try reopened.data(forKey: "a") == bytes(1, 10))
+    }
+
+    @Test("a folder that cannot be written to still opens, unlocked, for reading")
+    func directoryLockOnReadOnlyFolder() throws {
+        // Root ignores permissions; chattr's immutable flag stops even root.
+        let directory = temporaryDirectory()
+        defer {
+            _ = chattr("-i", directory.path)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        do {
+            let cache = try DiskCache(directory: directory)
+            try cache.setData(bytes(2, 10), forKey: "b")
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("lock"))
+        guard chattr("+i", directory.path) else { return }
+        let cache = try DiskCache(directory: directory)
+        #expect(try cache.data(forKey: "b") == bytes(2, 10))
+    }
+
     @Test("count limit and a policy by choice; an entry larger than the limit is not kept")
     func limits() throws {
         let directory = temporaryDirectory()

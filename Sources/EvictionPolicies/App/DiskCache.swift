@@ -21,10 +21,17 @@ import Foundation
 ///   whose length disagrees with its record, as after a power cut that took the journal's
 ///   unsynced tail, is read for its real size), or rebuilds the index from the files when the
 ///   journal is missing or corrupt.
-/// - **One instance per directory.** The index lives in the instance: two instances open on one
-///   directory at once (in one process or two) do not see each other's writes, and one may
-///   delete files the other has just written to enforce its own limits. Share one instance (it
-///   is `Sendable`), or give each its own directory.
+/// - **One instance per directory.** The index lives in the instance, so two instances on one
+///   directory would not see each other's writes and would delete each other's files to enforce
+///   their own limits. Opening takes an exclusive lock (`flock` on a `lock` file in the
+///   directory) that its process holds while any of its instances has the directory open, and
+///   releases when the last is deallocated or the process ends, however it ends: opening a
+///   directory that another process holds throws ``DiskCacheError`` with `EWOULDBLOCK` (an app
+///   and its extension sharing a container must share the cache another way). Within one
+///   process the lock is shared, so `cache = try DiskCache(directory: d)` can reopen while the
+///   old instance lives; using two instances at once is still a mistake. Share one instance (it
+///   is `Sendable`), or give each its own directory. Where no lock can be taken (a read-only or
+///   full disk, a file system without locks) the cache opens unlocked.
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
@@ -69,6 +76,8 @@ public final class DiskCache: @unchecked Sendable {
     var _directorySyncFault: Int32?
     private var uses: UInt64 = 0
     private var sets: UInt64 = 0
+    /// The directory's lock this instance shares, or `nil` when none could be taken.
+    private var directoryLock: _DirectoryLock.Identity?
 
     /// Opens (or creates) the cache in `directory`.
     ///
@@ -89,8 +98,9 @@ public final class DiskCache: @unchecked Sendable {
     ///     after), so that an entry whose `setData` returned survives a power loss, not only a
     ///     crash of the process. On by default. Off, writes are still atomic (a temporary file
     ///     renamed into place) and survive a process crash, and cost what SDWebImage's do.
-    /// - Throws: ``DiskCacheError`` when the directory cannot be created or read, and
-    ///   ``PolicyConfigurationError`` when the policy cannot take the limits.
+    /// - Throws: ``DiskCacheError`` when the directory cannot be created or read, or another
+    ///   process has it open (`EWOULDBLOCK`), and ``PolicyConfigurationError`` when the policy
+    ///   cannot take the limits.
     public init(directory: URL, policy: CachePolicy = .lru, sizeLimit: Int? = nil, countLimit: Int? = nil,
                 ageLimit: Double? = nil, clock: CacheClock = .system, durable: Bool = true) throws {
         // A relative path is resolved now, against the current directory, so that a later
@@ -116,11 +126,14 @@ public final class DiskCache: @unchecked Sendable {
         }
         let collector = evicted
         index.evictionHandler = { key, _, _ in collector.append(key) }
+        try _POSIX.makeDirectory(directory.path)
+        directoryLock = try _DirectoryLock.acquire(directory.appendingPathComponent("lock").path)
         try open()
     }
 
     deinit {
         journal.closeFile()
+        _DirectoryLock.release(directoryLock)
         lock.deallocate()
     }
 

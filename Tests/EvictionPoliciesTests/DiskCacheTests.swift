@@ -752,6 +752,30 @@ struct DiskCacheTests {
         #expect(reopened.count == 2 && reopened.totalSize == 110)
     }
 
+    @Test("a removal is flushed to the disk when durable: a failed flush throws, and the entry is removed all the same")
+    func removalsAreFlushed() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let disk = try DiskCache(directory: directory)
+            for key in ["a", "b", "c"] { try disk.setData(bytes(1, 40), forKey: key) }
+            disk._directorySyncFault = EIO
+            #expect(throws: DiskCacheError.self) { try disk.removeData(forKey: "a") }
+            #expect(try disk.data(forKey: "a") == nil && disk.count == 2 && disk.totalSize == 80)
+            #expect(throws: DiskCacheError.self) { try disk.removeAll() }
+            #expect(disk.count == 0 && disk.totalSize == 0)
+            disk._directorySyncFault = nil
+        }
+        #expect(try DiskCache(directory: directory).count == 0)
+        // Not durable: nothing is flushed, so the same fault is never met.
+        let quick = try DiskCache(directory: directory, durable: false)
+        try quick.setData(bytes(2, 40), forKey: "d")
+        quick._directorySyncFault = EIO
+        try quick.removeData(forKey: "d")
+        try quick.removeAll()
+        #expect(quick.count == 0)
+    }
+
     @Test("a clock set back between launches: an entry is taken as stored at the opening, so the age limit still ends it")
     func clockSetBack() throws {
         let directory = temporaryDirectory()

@@ -72,7 +72,7 @@ public final class DiskCache: @unchecked Sendable {
     private var compactionRetryLines = 0
     /// Rewrites of the journal tried, for tests.
     private(set) var _compactionAttempts = 0
-    /// For tests: the error every flush of the entries' folder after a rename fails with.
+    /// For tests: the error every flush of the entries' folder (after a rename or a removal) fails with.
     var _directorySyncFault: Int32?
     private var uses: UInt64 = 0
     private var sets: UInt64 = 0
@@ -233,6 +233,12 @@ public final class DiskCache: @unchecked Sendable {
     }
 
     /// Removes the entry for `key`, if any.
+    ///
+    /// Unless `durable` is off, the removal is flushed to the disk before this returns, so a
+    /// power cut cannot bring the entry back (data the app removed, a signed-out user's, must
+    /// stay removed). If that flush fails, the entry is removed all the same and the error says
+    /// a power cut might bring it back. Evictions are not flushed: an evicted entry that comes
+    /// back is still a value the app stored.
     public func removeData(forKey key: String) throws {
         let key = Self.canonical(key)
         try lock.withLock { () throws in try removeLocked(key) }
@@ -242,6 +248,7 @@ public final class DiskCache: @unchecked Sendable {
     ///
     /// A file that cannot be deleted (made immutable) does not stop the others; the first such
     /// failure is thrown once all were tried, and those files are tried again at the next write.
+    /// Flushed to the disk as ``removeData(forKey:)`` is.
     public func removeAll() throws {
         try lock.withLock { () throws in
             index.removeAll()
@@ -263,6 +270,7 @@ public final class DiskCache: @unchecked Sendable {
             do throws(DiskCacheError) { try journal.rewrite([], doomed: undeleted, temporaryDirectory: temporaryPath) } catch {
                 failure = failure ?? error
             }
+            do throws(DiskCacheError) { try flushRemovals() } catch { failure = failure ?? error }
             if let failure { throw failure }
         }
     }
@@ -369,6 +377,16 @@ public final class DiskCache: @unchecked Sendable {
         try? journal.append("D \(record.name)\n")
         deleteEvicted()
         try? compactJournalIfLong()
+        try flushRemovals()
+    }
+
+    /// Flushes the entries' folder after a removal the app asked for (`durable` only), so that a
+    /// power cut cannot undo the unlink: an opening takes a listed entry whose file is gone for
+    /// removed, whatever the unsynced journal says.
+    private func flushRemovals() throws(DiskCacheError) {
+        guard durable else { return }
+        if let code = _directorySyncFault { throw DiskCacheError(path: entriesPath, operation: "fsync", code: code) }
+        try _POSIX.syncDirectory(entriesPath)
     }
 
     /// Rewrites the journal once its lines outnumber twice the entries by 1,024: the rewrite is

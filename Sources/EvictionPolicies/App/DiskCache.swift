@@ -10,7 +10,8 @@ import Foundation
 /// ```
 ///
 /// - **Files.** Each entry is one file named by a 128-bit hash of its key, holding the key, the
-///   data and a checksum. A write goes to a temporary file, is flushed (`fsync`), renamed into
+///   data and a checksum. A write goes to a temporary file, is flushed (`fsync`, and on Apple
+///   platforms `F_FULLFSYNC`, which also empties the drive's own cache), renamed into
 ///   place and the rename flushed: after a crash at any moment an entry is either its old value
 ///   or its new one, and once `setData` has returned the entry survives a crash of the process
 ///   (and, unless `durable` is off, a power loss).
@@ -96,8 +97,11 @@ public final class DiskCache: @unchecked Sendable {
     ///     (it was set back) is taken as stored now when the cache opens.
     ///   - durable: flush each write to the disk (the file before its rename, the directory
     ///     after), so that an entry whose `setData` returned survives a power loss, not only a
-    ///     crash of the process. On by default. Off, writes are still atomic (a temporary file
-    ///     renamed into place) and survive a process crash, and cost what SDWebImage's do.
+    ///     crash of the process; removals the app asks for are flushed too. On by default. On
+    ///     Apple platforms each flush is an `F_FULLFSYNC`, milliseconds on a phone: an image
+    ///     cache that can refetch what a power cut loses may turn this off. Off, writes are still
+    ///     atomic (a temporary file renamed into place) and survive a process crash, and cost
+    ///     what SDWebImage's do.
     /// - Throws: ``DiskCacheError`` when the directory cannot be created or read, or another
     ///   process has it open (`EWOULDBLOCK`), and ``PolicyConfigurationError`` when the policy
     ///   cannot take the limits.

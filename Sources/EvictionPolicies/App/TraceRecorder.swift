@@ -154,7 +154,7 @@ public final class TraceRecorder: @unchecked Sendable {
             finished = true
             flushOldestMisses(pendingMisses.count)
             recordFailure { try write() }
-            if failure == nil, fsync(descriptor) != 0 { failure = DiskCacheError(path: partial.path, operation: "fsync", code: errno) }
+            if failure == nil, !_POSIX.flushToDisk(descriptor) { failure = DiskCacheError(path: partial.path, operation: "fsync", code: errno) }
             if close(descriptor) != 0, failure == nil { failure = DiskCacheError(path: partial.path, operation: "close", code: errno) }
             if let failure {
                 unlink(partial.path)

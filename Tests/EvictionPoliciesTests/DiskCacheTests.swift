@@ -69,6 +69,15 @@ struct DiskCacheTests {
         close(other)
         let reopened = try DiskCache(directory: directory)
         #expect(try reopened.data(forKey: "a") == bytes(1, 10))
+
+        // An opening that fails after taking the lock (a file where the entries' folder goes)
+        // gives it back.
+        let blocked = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: blocked) }
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: blocked.appendingPathComponent("entries"))
+        #expect(throws: DiskCacheError.self) { try DiskCache(directory: blocked) }
+        #expect(lockIsFree(blocked), "a failed opening keeps no lock")
     }
 
     @Test("a folder that cannot be written to still opens, unlocked, for reading")

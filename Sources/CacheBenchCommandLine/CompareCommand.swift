@@ -132,7 +132,7 @@ enum CompareCommand {
             let outputs = ["--output", "--plot", "--plot-latency", "--plot-intervals"]
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: outputs)
             try Output.requireDistinct(arguments, inputs: arguments.all("--baseline"), outputs: outputs, inputName: "the baseline")
-            if arguments.positionals[0] == "-" && arguments.all("--baseline").contains("-") {
+            if Output.readsStandardInput(arguments.positionals[0]) && arguments.all("--baseline").contains(where: Output.readsStandardInput) {
                 throw UsageError("the trace and --baseline both read standard input; save one of them to a file")
             }
             if tolerance != nil && arguments.value("--baseline") == nil {

@@ -119,6 +119,8 @@ public struct RegressionGate: Sendable {
         }
         // Rows by the trace each was made on (its own `trace`, else the report's): a merged
         // sweep holds several traces, and one (policy, capacity) per trace.
+        // Of the wrong type it is malformed, not absent: absent turns the check off.
+        if let trace = root["trace"], !(trace is String) { throw malformed("\"trace\" is not a string") }
         let reportTrace = root["trace"] as? String
         var byTrace: [String: (trace: String?, hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
         for (i, element) in results.enumerated() {

@@ -154,6 +154,8 @@ extension RunConfigurationError {
         case let .sampledLimit(limit, given, scaled, ratio, expected):
             let flag = limit == .capacity ? "--capacity" : "--count-limit"
             return "\(flag) \(given) with --sample \(ratio) is \(scaled) for the sampled cache: must be \(expected); raise \(flag) or --sample"
+        case let .sampledOption(option, given, scaled, ratio, expected):
+            return "--option \(option)=\(given) with --sample \(ratio) is \(scaled) for the sampled cache: expected \(expected); change --option or --sample"
         case .noPolicies: return "--policies: name at least one policy (\(catalog)), or give --tier"
         case .policyNamedTwice(let name): return "--policies: \(name) is named twice"
         case let .optionTakenByNone(option, policies):

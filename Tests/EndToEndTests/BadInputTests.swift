@@ -108,6 +108,10 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                  trace: .text(header + (0..<400).map { "\($0),\($0 % 97),1\n" }.joined()),
                  arguments: ["--policy", "lirs", "--capacity", "100", "--sample", "0.01"], exitCode: 2,
                  message: "--capacity 100 with --sample 0.01 is 1 for the sampled cache: must be at least 3"),
+        BadInput(name: "a sampled option value the policy refuses, named as given",
+                 trace: .text(header + (0..<400).map { "\($0),\($0 % 97),1\n" }.joined()),
+                 arguments: ["--policy", "car", "--capacity", "1000", "--option", "p=3000", "--sample", "0.5"], exitCode: 2,
+                 message: "--option p=3000 with --sample 0.5 is 1500 for the sampled cache: expected a value between 0 and 500"),
         BadInput(name: "xz-compressed trace", trace: .bytes([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0, 4, 0xE6, 0xD6, 0xB4, 0x46]), arguments: [],
                  exitCode: 65, message: "$TRACE: byte 0: compressed (xz) trace: not supported; decompress it first"),
     ]

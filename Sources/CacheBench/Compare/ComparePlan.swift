@@ -206,7 +206,7 @@ struct _ComparePlan {
                                       ignoreSize: job.ignoreSize, admission: job.admission)
         } catch {
             let refusal = error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
-                                           window: window)
+                                           givenOptions: options[entry.policy], window: window)
             // Among several policies, say whose refusal it is.
             guard policies.count > 1, case .configuration(let inner) = refusal else { throw refusal }
             throw .configuration(.inPolicy(policy.descriptor.name, inner))

@@ -283,7 +283,7 @@ public enum Replay {
         do {
             run = try policy.makeRun(limits: CacheLimits(capacity: capacity.map(window.scaled), countLimit: job.countLimit.map(window.scaled)),
                                      options: window.scaled(job.options, for: policy.descriptor), ignoreSize: job.ignoreSize, admission: job.admission)
-        } catch { throw error.asRunError(given: CacheLimits(capacity: capacity, countLimit: job.countLimit), window: window) }
+        } catch { throw error.asRunError(given: CacheLimits(capacity: capacity, countLimit: job.countLimit), givenOptions: job.options, window: window) }
         if let memoryWarning = job.memoryWarning {
             guard let override = run.overrideMemoryWarnings else { throw .configuration(.memoryWarningOverrideUnsupported) }
             override(memoryWarning)

@@ -13,6 +13,9 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
     /// In a sampled run, the policy refused the miniature cache's limit: the limit as given
     /// (`given`), scaled by the sampling ratio (`scaled`), and what the policy expected.
     case sampledLimit(PolicyConfigurationError.Limit, given: Int, scaled: Int, ratio: Double, expected: String)
+    /// In a sampled run, the policy refused an option's value as scaled for the miniature cache:
+    /// the option, its value as given, as scaled by the sampling ratio, and what was expected.
+    case sampledOption(String, given: String, scaled: String, ratio: Double, expected: String)
     /// A comparison names no policy and no tier pair.
     case noPolicies
     /// A comparison names this policy twice.
@@ -49,6 +52,8 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .diskTier(let error): "disk tier: \(error.description)"
         case let .sampledLimit(limit, given, scaled, ratio, expected):
             "\(limit.rawValue) \(given) at a sampling ratio of \(ratio) is \(scaled) for the sampled cache: must be \(expected)"
+        case let .sampledOption(option, given, scaled, ratio, expected):
+            "option '\(option)' = '\(given)' at a sampling ratio of \(ratio) is '\(scaled)' for the sampled cache: expected \(expected)"
         case .noPolicies: "no policy to run: name at least one policy or tier pair"
         case .policyNamedTwice(let name): "policy \(name) is named twice"
         case let .optionTakenByNone(option, policies):
@@ -88,11 +93,22 @@ extension PolicyLookupError {
 extension PolicyConfigurationError {
     @usableFromInline var asRunError: CacheBenchError { .configuration(.policy(self)) }
 
-    /// ``asRunError`` for a policy made with limits `given` scaled by `window`'s sampling
-    /// ratio: a refused limit is named as given, with the ratio, not as the scaled number alone.
-    func asRunError(given: CacheLimits, window: RequestWindow) -> CacheBenchError {
-        guard let ratio = window.sampleRatio, ratio < 1, case let .invalidLimit(limit, value, expected) = self,
-              let original = limit == .capacity ? given.capacity : given.countLimit else { return asRunError }
-        return .configuration(.sampledLimit(limit, given: original, scaled: value, ratio: ratio, expected: expected))
+    /// ``asRunError`` for a policy made with limits `given` and options `givenOptions` scaled by
+    /// `window`'s sampling ratio: a refused limit or option value is named as given, with the
+    /// ratio, not as the scaled number alone.
+    func asRunError(given: CacheLimits, givenOptions: PolicyOptions, window: RequestWindow) -> CacheBenchError {
+        guard let ratio = window.sampleRatio, ratio < 1 else { return asRunError }
+        switch self {
+        case let .invalidLimit(limit, value, expected):
+            guard let original = limit == .capacity ? given.capacity : given.countLimit else { return asRunError }
+            return .configuration(.sampledLimit(limit, given: original, scaled: value, ratio: ratio, expected: expected))
+        case let .invalidOption(option, value, expected):
+            // The option as the caller keyed it (the error names it so); unchanged by the scaling, it is as given.
+            guard let original = givenOptions.values.first(where: { $0.key.lowercased() == option.lowercased() })?.value,
+                  original != value else { return asRunError }
+            return .configuration(.sampledOption(option, given: original, scaled: value, ratio: ratio, expected: expected))
+        default:
+            return asRunError
+        }
     }
 }

@@ -21,8 +21,9 @@ enum SweepCommand {
 
     OPTIONS:
       --traces LIST           Trace files (repeatable, comma-separated): paths, globs
-                              ('traces/*.csv', quoted so the shell leaves them), or @FILE, a file
-                              listing one path per line (# starts a comment).
+                              ('traces/*.csv', quoted so the shell leaves them; an existing file
+                              of that very name is that file), or @FILE, a file listing one path
+                              per line (# starts a comment).
       --policies A,B,C        Policies from 'cachebench policies'; the groups all, research and
                               library may appear in the list.
       --capacities LIST       As compare's: sizes, LOW...HIGH:COUNT ranges, or fractions of each
@@ -179,11 +180,15 @@ enum SweepCommand {
                     do throws(TraceError) { data = try ByteSource.contents(ofPath: list) } catch {
                         throw .run(.trace(TraceError(.cannotOpen, file: list, reason: "cannot read this list of traces (--traces \(item))")))
                     }
-                    for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                    // A list saved by an editor that starts files with a byte-order mark: not part of the first path.
+                    var text = String(decoding: data, as: UTF8.self)
+                    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+                    for line in text.split(whereSeparator: \.isNewline) {
                         let path = line.trimmingCharacters(in: .whitespaces)
                         if !path.isEmpty && !path.hasPrefix("#") { add(path) }
                     }
-                } else if item.contains(where: { "*?[".contains($0) }) {
+                } else if item.contains(where: { "*?[".contains($0) }) && !FileManager.default.fileExists(atPath: item) {
+                    // A pattern, unless a file has that very name (`day[1].csv`): that file is what was meant.
                     let matches = glob(item)
                     guard !matches.isEmpty else { throw .usage(UsageError("--traces \(item): no file matches")) }
                     matches.forEach(add)

@@ -130,8 +130,12 @@ public struct SweepRecordStore: Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), !isFolder.boolValue {
             throw .output("\(directory): cannot write the sweep there: it is a file, not a folder")
         }
-        do throws(OutputError) { try Folders.make(recordsPath) } catch {
-            throw .output("\(directory): cannot write: \(error.reason)")
+        // The records' folder is made once the manifest is known to be this sweep's: a refused
+        // folder is left exactly as it was.
+        func makeRecordsFolder() throws(CacheBenchError) {
+            do throws(OutputError) { try Folders.make(recordsPath) } catch {
+                throw .output("\(directory): cannot write: \(error.reason)")
+            }
         }
         let path = directory + "/" + SweepManifest.fileName
         let text = manifest.json.serialized(pretty: true) + "\n"
@@ -141,14 +145,15 @@ public struct SweepRecordStore: Sendable {
         for _ in 0..<2 {
             if let data = FileManager.default.contents(atPath: path) {
                 let existing = String(decoding: data, as: UTF8.self)
-                if existing == text { return }
+                if existing == text { return try makeRecordsFolder() }
                 guard let other = SweepManifest(text: existing) else {
                     throw .trace(TraceError(.malformed, file: path,
                                             reason: "not a sweep manifest, so this folder is not a sweep's: it is left as it is (move it, or write the sweep to another folder)"))
                 }
                 guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory, difference: other.difference(from: manifest))) }
-                return
+                return try makeRecordsFolder()
             }
+            try makeRecordsFolder()
             do throws(OutputError) {
                 let file = try AtomicFile(path: path)
                 try file.write(text)

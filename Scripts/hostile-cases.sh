@@ -240,6 +240,28 @@ case_analyze_report_appended_to_stdin_trace() { cp "$T/lirs-cs.csv" t.csv; runsh
   expect 2 "standard output is the input trace (standard input reads it)"; same t.csv "$T/lirs-cs.csv"; }
 case_analyze_report_redirected_to_a_plot() { mkdir p; runsh '"$CB" analyze '"$T"'/lirs-cs.csv --plot p > p/sizes.svg'
   expect 2 "p/sizes.svg is standard output, where the report goes"; [ "$(ls p)" = sizes.svg ] || fail WRONG "plots written: $(ls p)"; }
+# Standard input by another name (/dev/stdin, /dev/fd/0) is still read once.
+case_compare_trace_and_baseline_both_stdin_by_other_names() { cp "$T/lirs-cs.csv" t.csv
+  runsh 'cat t.csv | "$CB" compare - --policies lru --capacities 100 --ignore-size --baseline /dev/stdin'
+  expect 2 "both read standard input"
+  runsh 'cat t.csv | "$CB" compare /dev/fd/0 --policies lru --capacities 100 --ignore-size --baseline -'
+  expect 2 "both read standard input"; }
+# A baseline whose "trace" is of the wrong type is malformed, not a baseline without a trace.
+case_baseline_trace_of_wrong_type() { cp "$T/lirs-cs.csv" a.csv; cp "$T/loop.csv" b.csv
+  run compare a.csv --policies lru --capacities 100 --ignore-size --format json --output base.json; expect 0
+  python3 -c 'import json; d=json.load(open("base.json")); d["trace"]=5; [r.pop("trace", None) for r in d["results"]]; json.dump(d, open("bad.json", "w"))'
+  run compare b.csv --policies lru --capacities 100 --ignore-size --baseline bad.json
+  expect 65 '"trace" is not a string'; }
+# A refused sweep folder is left exactly as it was: no records folder made in it.
+case_sweep_refused_folder_left_as_it_was() { mkdir S; echo '{}' > S/sweep.json
+  run sweep --traces "$T/lirs-cs.csv" --policies lru --capacities 0.1 --output S
+  expect 65 "not a sweep manifest"; [ "$(ls -A S)" = sweep.json ] || fail LOST "the refused folder changed: $(ls -A S)"; }
+# --traces: a file whose name has glob characters, and a list saved with a byte-order mark.
+case_sweep_traces_literal_and_bom_list() { cp "$T/lirs-cs.csv" 'day[1].csv'; cp "$T/loop.csv" b.csv
+  run sweep --traces 'day[1].csv' --policies lru --capacities 0.1 --plan; expect 0
+  grep -qF 'day[1].csv' "$OUT" || fail WRONG "the plan lacks day[1].csv: $(head -c 200 "$OUT")"
+  printf '\xef\xbb\xbfb.csv\nday[1].csv\n' > list.txt
+  run sweep --traces @list.txt --policies lru --capacities 0.1 --plan; expect 0; }
 # A sweep's own files and its traces, aimed at by standard output: each command that prints.
 sweep_of_t() { cp "$T/lirs-cs.csv" t.csv; cp t.csv t.ref; run sweep --traces t.csv --policies lru,fifo --capacities 0.1 --output S; expect 0
   cp S/sweep.json manifest.ref; cp S/cells/* cells.ref; }

@@ -252,7 +252,7 @@ public final class DiskCache: @unchecked Sendable {
     ///
     /// A file that cannot be deleted (made immutable) does not stop the others; the first such
     /// failure is thrown once all were tried, and those files are tried again at the next write.
-    /// Flushed to the disk as ``removeData(forKey:)`` is.
+    /// Flushed to the disk as ``removeData(forKey:)-97s67`` is.
     public func removeAll() throws {
         try lock.withLock { () throws in
             index.removeAll()

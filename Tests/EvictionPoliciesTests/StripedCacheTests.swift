@@ -5,6 +5,13 @@ import TestSupport
 
 @Suite("StripedCache: independent stripes, each an exact policy")
 struct StripedCacheTests {
+    @Test("totalCost of unlimited stripes full of the largest costs is Int.max, not a trap")
+    func totalCostSaturates() {
+        let cache = StripedCache<Int, Int>(policy: .lru, stripes: 8, observesSystemEvents: false)
+        for i in 0..<5_000 { cache.setValue(i, forKey: i, cost: .max) }
+        #expect(cache.totalCost == .max)
+    }
+
     @Test("limits split evenly, the first stripes take the remainder, and sum to the limit")
     func limitShares() {
         #expect((0..<4).map { _share(of: 10, stripe: $0, stripes: 4) } == [3, 3, 2, 2])

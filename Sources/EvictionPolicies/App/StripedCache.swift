@@ -146,8 +146,14 @@ public final class StripedCache<Key: Hashable, Value> {
     /// The number of entries: the sum over the stripes.
     public var count: Int { _stripes.reduce(0) { $0 + $1.count } }
 
-    /// The sum of the entries' costs over the stripes.
-    public var totalCost: Int { _stripes.reduce(0) { $0 + $1.totalCost } }
+    /// The sum of the entries' costs over the stripes, at most `Int.max` (each stripe's total is
+    /// bounded, but with no limit eight stripes' totals can add up past it).
+    public var totalCost: Int {
+        _stripes.reduce(0) { sum, stripe in
+            let (total, overflow) = sum.addingReportingOverflow(stripe.totalCost)
+            return overflow ? .max : total
+        }
+    }
 
     // MARK: Limits, time and events
 

@@ -1,4 +1,4 @@
-import EvictionPolicies
+@testable import EvictionPolicies
 import Foundation
 import TestSupport
 import Testing
@@ -43,6 +43,36 @@ struct RecordingTierTests {
         try recorder.finish()
         let written = try rows(trace)
         #expect(written == ["a set", "a get", "b get", "a delete", "c set", "c get", "b delete", "c delete", "c delete"], "\(written)")
+    }
+
+    @Test("a set that is stored but then throws (its folder not flushed) is recorded before the error")
+    func storedSetThatThrows() throws {
+        let (folder, trace) = (scratch("recorded-flush"), scratch("recorded-flush.csv"))
+        defer { for url in [folder, trace] { try? FileManager.default.removeItem(at: url) } }
+        let recorder = try TraceRecorder(url: trace)
+        let base = try DiskCache(directory: folder)
+        let disk = RecordingDiskCache(base, recorder: recorder)
+        base._directorySyncFault = EIO
+        #expect(throws: DiskCacheError.self) { try disk.setData(Data(count: 10), forKey: "a") }
+        base._directorySyncFault = nil
+        #expect(try disk.data(forKey: "a")?.count == 10)
+        try recorder.finish()
+        #expect(try rows(trace) == ["a set", "a get"])
+    }
+
+    @Test("a cost above 2^53 is recorded as 2^53, the most a cost counts for and a trace's size may be")
+    func hugeCostsStayReadable() throws {
+        let trace = scratch("recorded-huge.csv")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        let recorder = try TraceRecorder(url: trace)
+        let cache = RecordingCache(Cache<String, Int>(observesSystemEvents: false), recorder: recorder)
+        cache.setValue(1, forKey: "a", cost: .max)
+        _ = cache.value(forKey: "a")
+        try recorder.finish()
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").dropFirst()
+        let fields: [[Substring]] = lines.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let sizes: [Substring] = fields.filter { $0[3] == "set" || $0[3] == "get" }.map { $0[2] }
+        #expect(sizes == ["9007199254740992", "9007199254740992"])
     }
 
     @Test("a tiered cache's lookups (either tier a hit), stores, removals, memory events and removeAll are the trace's rows")

@@ -44,7 +44,8 @@ import Foundation
 ///   expired entry of ``Cache`` does.
 /// - **Failures.** A set that throws stored nothing (the old value stays), except one whose file
 ///   was renamed into place when flushing the folder failed: that value is stored and the error
-///   says it may not survive a power cut. One that returns `true` stored the new value (`false`: the policy refused the entry, as a ``Cache``
+///   says it may not survive a power cut; and one the policy refuses (larger than `sizeLimit`),
+///   whose old value is removed before the error of deleting or flushing its file is thrown. One that returns `true` stored the new value (`false`: the policy refused the entry, as a ``Cache``
 ///   refuses one larger than its limit, and the key has no entry); a read throws only when the entry's file cannot be read (the
 ///   order of use it writes to the journal is bookkeeping that a full disk may lose).
 /// - **Threads.** All methods are thread-safe. The synchronous ones do their I/O on the caller's
@@ -190,15 +191,28 @@ public final class DiskCache: @unchecked Sendable {
     ///   process kill does not lose it, and the error says that a power cut might.
     @discardableResult
     public func setData(_ data: Data, forKey key: String) throws -> Bool {
+        let (stored, failure) = try _setData(data, forKey: key)
+        if let failure { throw failure }
+        return stored
+    }
+
+    /// ``setData(_:forKey:)-62mvz``'s work: whether the value is stored, and the error to throw
+    /// for a set that changed the cache all the same (its folder not flushed after the rename, or
+    /// a refused set's old value removed but its file not deleted or the removal not flushed),
+    /// which a recorder must record before throwing it. Throws only when nothing changed.
+    func _setData(_ data: Data, forKey key: String) throws -> (stored: Bool, failure: DiskCacheError?) {
         let key = Self.canonical(key)
         if let limit = index.costLimit, data.count > limit {
-            try lock.withLock { () throws in try removeLocked(key) }
-            return false
+            let failure: DiskCacheError? = lock.withLock {
+                do throws(DiskCacheError) { try removeLocked(key) } catch { return error }
+                return nil
+            }
+            return (false, failure)
         }
         let name = _DiskFile.name(forKey: key)
         let bytes = _DiskFile.encode(key: key, data: data)
         let temporary = try writeTemporary(bytes)
-        return try lock.withLock { () throws -> Bool in
+        return try lock.withLock { () throws -> (stored: Bool, failure: DiskCacheError?) in
             // A torn journal (a crash mid-line) is rewritten, with the same back-off as a long one.
             try? compactJournal(when: journal.needsRewrite)
             // Announced before the rename: a crash between the rename and the set record leaves
@@ -231,8 +245,7 @@ public final class DiskCache: @unchecked Sendable {
             if !stored { evicted.append(key) }
             deleteEvicted()
             try? compactJournalIfLong()
-            if let flushFailure { throw flushFailure }
-            return stored
+            return (stored, flushFailure)
         }
     }
 

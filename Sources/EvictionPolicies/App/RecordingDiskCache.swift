@@ -33,9 +33,12 @@ public final class RecordingDiskCache: @unchecked Sendable {
     public func setData(_ data: Data, forKey key: String) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let stored = try base.setData(data, forKey: key)
+        // A set that changed the cache and then failed (a folder flush after the rename) is
+        // recorded before its error is thrown: the trace says what the cache did.
+        let (stored, failure) = try base._setData(data, forKey: key)
         recorder.recordSet(key, size: data.count)
         storedKeys.stored(key, named: key, entries: base.count, contains: base.contains)
+        if let failure { throw failure }
         return stored
     }
 

@@ -41,6 +41,10 @@ public final class RecordingTieredCache<Value> {
     }
 
     /// ``TieredCache/setValue(_:forKey:toDisk:)``, recorded as a `set`.
+    ///
+    /// A trace has no memory-only store: one made with `toDisk: false` is recorded as a `set`,
+    /// which a replay stores in both tiers, so a later lookup the app's memory tier missed may
+    /// hit the replay's disk tier. Where the replay must give the app's hits, store to both tiers.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
         lock.lock()
         defer { lock.unlock() }

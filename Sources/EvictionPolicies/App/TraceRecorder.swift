@@ -206,9 +206,11 @@ public final class TraceRecorder: @unchecked Sendable {
     }
 
     /// One row. A size of 0 is written as 1: the replay skips rows of size 0 (replay traces of
-    /// caches whose costs are all 0 with `--ignore-size`).
+    /// caches whose costs are all 0 with `--ignore-size`). A size above 2^53 is written as 2^53,
+    /// the most a cost counts for (``CacheLimits/clampedCost(_:)``) and the most a trace's size
+    /// may be.
     private func row(_ time: Double, _ key: String, _ size: Int, _ op: String) {
-        buffer += "\(format(time)),\(field(key)),\(max(size, 1)),\(op)\n"
+        buffer += "\(format(time)),\(field(key)),\(max(CacheLimits.clampedCost(size), 1)),\(op)\n"
         flushIfLarge()
     }
 

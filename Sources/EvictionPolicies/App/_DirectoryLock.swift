@@ -22,6 +22,11 @@ enum _DirectoryLock {
     struct Identity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
+        }
     }
 
     private static let lock = _Lock()
@@ -34,6 +39,19 @@ enum _DirectoryLock {
     /// cache then works unlocked rather than not at all.
     /// - Throws: `EWOULDBLOCK` when another process holds it.
     static func acquire(_ path: String) throws(DiskCacheError) -> Identity? {
+        // Shared without opening the file again where this process holds it already: on a file
+        // system that emulates `flock` with POSIX record locks (Linux over NFS), closing any
+        // descriptor of the file would drop the process's lock.
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            let identity = Identity(existing)
+            let shared: Bool = lock.withLock {
+                guard let held = held[identity] else { return false }
+                self.held[identity] = (held.descriptor, held.holders + 1)
+                return true
+            }
+            if shared { return identity }
+        }
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         // A folder that cannot be written to: an existing lock file can still be locked.
         if descriptor < 0 { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
@@ -43,8 +61,9 @@ enum _DirectoryLock {
             close(descriptor)
             return nil
         }
-        let identity = Identity(device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
+        let identity = Identity(status)
         let code: Int32 = lock.withLock {
+            // Another instance took it between the check above and here.
             if let shared = held[identity] {
                 held[identity] = (shared.descriptor, shared.holders + 1)
                 close(descriptor)

@@ -16,7 +16,8 @@ enum AnalyzeCommand {
     over complete windows, or over the whole trace when it is shorter than one; per window in
     JSON and plots), popularity (rank-frequency with a fitted Zipf alpha and R2), one-hit
     wonders (whole trace and per window), objects by request count, the most requested
-    objects, reuse time (5 s bins) and requests since the previous request (traceAnalyzer's
+    objects, reuse time (5 s bins, widened in doublings past 500,000 s; reuseTimeBin gives the
+    width) and requests since the previous request (traceAnalyzer's
     log-1.5 bins), and the reuse distance (distinct objects in between; log2 bins;
     traceAnalyzer has none). Requests are get rows of non-zero size; an object's size is its
     first. JSON holds every histogram.

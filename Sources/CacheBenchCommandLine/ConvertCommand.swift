@@ -8,9 +8,11 @@ enum ConvertCommand {
     Converts a trace to libCacheSim's oracleGeneral binary format (24-byte records with each
     request's next-access index) or to lcs v1 (traceConv's 8 KiB statistics header, then the
     same records), as libCacheSim's traceConv does, so that libCacheSim's cachesim can replay
-    exactly the same requests (byte-identical to traceConv's output). Only get rows of
-    non-zero size are written, and only they count in the next-access chain; numeric keys (up to
-    20 digits) are kept as numbers. Set, delete, event and zero-size rows are counted on stderr.
+    exactly the same requests (byte-identical to traceConv's output). Only get rows are
+    written, and only they count in the next-access chain; from text traces only those of
+    non-zero size (a binary input's zero-size rows are written, as traceConv writes them);
+    numeric keys (up to 20 digits) are kept as numbers. Set, delete, event and left-out
+    zero-size rows are counted on stderr.
     Any input format cachebench reads works, compressed or not; TRACE may be '-' or a pipe (it is
     read once; the second pass reads a temporary copy). The output is opened before the first
     pass, and may not be the input.

@@ -1,7 +1,8 @@
 // The writer the DiskCache kill test (Tests/EndToEndTests/DiskCacheKillTests.swift) kills with
 // SIGKILL at random moments: it stores entries as fast as it can and prints `KEY VERSION` on
 // standard output, flushed, each time `setData` has returned, so that the test knows which
-// entries were acknowledged before the kill.
+// entries were acknowledged before the kill. One operation in eight is a removal, printed as
+// `KEY VERSION removing` before it starts and `KEY VERSION removed` once it returned.
 //
 // Usage: disk-cache-crash-writer DIRECTORY TRIAL. It prints `ready` once the cache is open.
 //
@@ -32,6 +33,15 @@ do {
     for index in 0..<UInt64(100_000) {
         let key = "https://images.example.com/\(UInt64.random(in: 0..<48, using: &random)).jpg"
         let version = trial &* 1_000_000 &+ index
+        // One operation in eight removes the key instead: announced before it starts (a kill
+        // during it may or may not have removed the entry), acknowledged once it returned (the
+        // entry and every older value must then stay gone).
+        if index % 8 == 7 {
+            FileHandle.standardOutput.write(Data("\(key) \(version) removing\n".utf8))
+            try cache.removeData(forKey: key)
+            FileHandle.standardOutput.write(Data("\(key) \(version) removed\n".utf8))
+            continue
+        }
         var body = [UInt8](repeating: 0, count: Int.random(in: 0...4_096, using: &random))
         var state = UInt64.random(in: 1...UInt64.max, using: &random)
         for i in body.indices {

@@ -53,12 +53,15 @@ struct DiskCacheKillTests {
         #expect(cache.count <= 48)
     }
 
-    @Test("1,000 kills at random moments: no torn or wrong value, no acknowledged entry lost")
+    @Test("1,000 kills at random moments: no torn or wrong value, no acknowledged entry lost, no removed value back")
     func killAtRandomMoments() throws {
         let directory = scratchDirectory.appendingPathComponent("disk-cache-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let trials = 1_000
         var acknowledged: [String: UInt64] = [:]       // key → newest acknowledged version
+        var removed: [String: UInt64] = [:]            // key → newest acknowledged removal
+        var mayBeRemoved: [String: UInt64] = [:]       // key → newest removal begun
+        var removals = 0
         var checked = 0, acknowledgements = 0, killedMidRun = 0
         var verified: [String: (data: Data, version: UInt64)] = [:]
         var random = SystemRandomNumberGenerator()
@@ -90,9 +93,17 @@ struct DiskCacheKillTests {
             for line in lines.split(separator: "\n") {
                 let fields = line.split(separator: " ")
                 // Each line is one write(2) of under PIPE_BUF bytes: it arrives whole or not at all.
-                guard fields.count == 2, let version = UInt64(fields[1]) else { continue }
-                acknowledged[String(fields[0]), default: 0] = max(acknowledged[String(fields[0]), default: 0], version)
-                acknowledgements += 1
+                guard fields.count >= 2, let version = UInt64(fields[1]) else { continue }
+                let key = String(fields[0])
+                switch fields.count == 3 ? fields[2] : "" {
+                case "removing": mayBeRemoved[key] = version
+                case "removed":
+                    removed[key] = version
+                    removals += 1
+                default:
+                    acknowledged[key] = max(acknowledged[key] ?? 0, version)
+                    acknowledgements += 1
+                }
             }
             // Relaunch: open the cache and read every key the writer uses.
             let cache = try DiskCache(directory: directory)
@@ -110,16 +121,18 @@ struct DiskCacheKillTests {
                         verified[key] = (data, version)
                     }
                     #expect(version >= acknowledged[key] ?? 0, "trial \(trial): \(key) went back to version \(version)")
+                    #expect(version > removed[key] ?? 0, "trial \(trial): \(key)'s version \(version) came back after its removal")
                     checked += 1
-                } else {
-                    #expect(acknowledged[key] == nil, "trial \(trial): acknowledged \(key) was lost")
+                } else if let set = acknowledged[key] {
+                    // Gone: only a removal begun after the newest acknowledged set may explain it.
+                    #expect((mayBeRemoved[key] ?? 0) > set, "trial \(trial): acknowledged \(key) was lost")
                 }
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        print("DiskCache kill test: \(trials) trials (\(killedMidRun) killed while running), \(acknowledgements) acknowledged writes, "
+        print("DiskCache kill test: \(trials) trials (\(killedMidRun) killed while running), \(acknowledgements) acknowledged writes, \(removals) acknowledged removals, "
               + "\(checked) entries checked, \(acknowledged.count) keys acknowledged, torn or lost: 0 unless reported above; "
               + String(format: "%.1f s", seconds))
-        #expect(acknowledgements > 0 && killedMidRun > trials / 2)
+        #expect(acknowledgements > 0 && removals > 0 && killedMidRun > trials / 2)
     }
 }

@@ -76,7 +76,8 @@ public enum PolicyCatalog {
 
     static func defaultCapacity(_ d: PolicyDescriptor) -> String {
         switch d.defaultCapacity {
-        case .workingSetFraction: "working-set-10%"
+        // A share of the device's memory is stood in for by the working set, as the label says.
+        case .workingSetFraction, .deviceShare: "working-set-10%"
         case .library(let bytes): "library-default \(bytes)"
         }
     }

@@ -25,9 +25,12 @@ enum ReplayCommand {
                               K M G T (powers of 1024: 64M is 64 MiB); or a fraction of the
                               trace's working set, a decimal below 1 or a percentage (0.1 or
                               10%; from a first pass over the trace).
-                              Default: the library's own default where it ships one, otherwise
-                              10% of the trace's working set, from a first pass (standard input
-                              too: its temporary copy is read again).
+                              Default: the library's own default where it ships one in bytes
+                              (not with --ignore-size), otherwise 10% of the trace's working set,
+                              from a first pass (standard input too: its temporary copy is read
+                              again). With only --count-limit, none (the library's own), except
+                              where the library's default is a share of the device's memory
+                              (kingfisher, nuke-*): 10% of the working set.
       --count-limit N         An object-count limit, for policies that have one.
       --ignore-size           Every object has size 1; capacities count objects.
       --trace-format F        auto (default: by content), csv, oracle-general, lcs, vscsi, twr or twr-ns.

@@ -17,6 +17,11 @@ public struct PolicyDescriptor: Sendable {
         case workingSetFraction
         /// The library ships a bounded default: this many cost units.
         case library(Int)
+        /// The library's default cost limit is a share of the device's memory (Kingfisher's
+        /// quarter, Nuke's fifth), which a replay cannot know: 10 % of the trace's working set
+        /// stands in for it, also when only a count limit is given (the library would still bound
+        /// the cost), so that a result does not depend on the machine it ran on.
+        case deviceShare
     }
 
     /// The command-line name, e.g. `yy-lru`.

@@ -33,5 +33,19 @@ struct SeedPolicyRegistryTests {
         let yy = try Replay.run(ReplayJob(trace: trace, policy: "yy-lru"))
         #expect(yy.capacitySource == .workingSet && yy.capacity == 27_930_878_640 / 10)
         #expect(yy.counters.events == 8)
+        // With sizes ignored, a library default in bytes is no count of objects: the working set's give it.
+        let afObjects = try Replay.run(ReplayJob(trace: trace, policy: "af-lru", ignoreSize: true))
+        #expect(afObjects.capacitySource == .workingSet && afObjects.capacity == 16_539 / 10)
+        // A library whose default is a share of the device's memory keeps the stand-in beside a
+        // count limit: a count limit above the trace's objects changes nothing.
+        for name in ["nuke-lru", "nuke-clock", "kingfisher"] {
+            let plain = try Replay.run(ReplayJob(trace: trace, policy: name))
+            let counted = try Replay.run(ReplayJob(trace: trace, policy: name, countLimit: 100_000))
+            #expect(counted.capacitySource == .workingSet && counted.capacity == plain.capacity, "\(name)")
+            #expect(counted.counters.hits == plain.counters.hits, "\(name)")
+        }
+        // One whose default is none keeps none.
+        let nscache = try Replay.run(ReplayJob(trace: trace, policy: "nscache", countLimit: 100_000))
+        #expect(nscache.capacity == nil && nscache.capacitySource == .libraryDefault)
     }
 }

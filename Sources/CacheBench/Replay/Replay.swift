@@ -374,12 +374,23 @@ public enum Replay {
 
     /// A policy's capacity when none is given: its library's default, else 10 % of the working
     /// set, which `workingSet` measures only when it is needed.
+    ///
+    /// A library default in bytes does not apply when sizes are ignored (every size is 1, so
+    /// 100 MiB would be a hundred million objects, no limit at all): the working set's objects
+    /// give it then, as for any policy.
     static func defaultCapacity(for descriptor: PolicyDescriptor, countLimit: Int?, ignoreSize: Bool,
                                 workingSet: () throws(CacheBenchError) -> WorkingSet) throws(CacheBenchError) -> (Int?, CapacitySource) {
-        if case .library(let bytes) = descriptor.defaultCapacity, !ignoreSize { return (bytes, .libraryDefault) }
-        // The contract: the working-set default applies only when neither limit is given; with a
-        // count limit alone, the cost limit is the library's own default, which is none.
-        if countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
+        switch descriptor.defaultCapacity {
+        case .library(let bytes) where !ignoreSize:
+            return (bytes, .libraryDefault)
+        case .deviceShare:
+            // The library bounds the cost even beside a count limit: the stand-in does too.
+            break
+        case .library, .workingSetFraction:
+            // The contract: the working-set default applies only when neither limit is given;
+            // with a count limit alone, the cost limit is the library's own default, which is none.
+            if countLimit != nil && descriptor.supportsCountLimit { return (nil, .libraryDefault) }
+        }
         return (max(1, try workingSet().total(ignoreSize: ignoreSize) / 10), .workingSet)
     }
 }

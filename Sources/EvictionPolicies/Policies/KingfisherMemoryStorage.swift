@@ -49,7 +49,7 @@ public struct KingfisherMemoryStorage<Key: Hashable, Value>: ForwardingPolicy, _
             name: "kingfisher",
             reproduces: "Kingfisher 8.11.0 MemoryStorage.Backend over NSCache (the nscache-darwin approximation)",
             rule: "NSCache (Darwin approximation: oldest insertion first under the limits, background purges all) with a sliding 300 s expiry: expired objects are misses but stay until a 120 s sweep removes them; memory warning removes all",
-            family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            family: .library, isApproximation: true, supportsCountLimit: true, defaultCapacity: .deviceShare,
             parameters: [
                 PolicyParameter("expiration", default: "300", "seconds an object lives after its last store or hit (never: no expiry; 0 or less: nothing is stored, as Kingfisher's .seconds(s) with s <= 0 is expired at once)"),
                 PolicyParameter("clean-interval", default: "120", "seconds between sweeps of expired objects"),

@@ -47,7 +47,7 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
             name: "nuke-clock",
             reproduces: "Nuke 13.0.5 and later ImageCache / Cache, CLOCK",
             rule: "CLOCK second chance: get sets a reference bit, the sweep spares referenced entries once; a set costing at least 10 % of the cost limit is ignored; sync trim on set; lazy TTL; memory warning removes all; background sweeps to 10 %",
-            family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            family: .library, supportsCountLimit: true, defaultCapacity: .deviceShare,
             parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1)"))
     }
 

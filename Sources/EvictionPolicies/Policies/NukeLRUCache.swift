@@ -41,7 +41,7 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
             name: "nuke-lru",
             reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache",
             rule: "LRU; a set costing at least 10 % of the cost limit is ignored (old value kept); sync trim to the limits on set; lazy TTL; memory warning removes all; background trims to 10 %",
-            family: .library, supportsCountLimit: true, defaultCapacity: .workingSetFraction,
+            family: .library, supportsCountLimit: true, defaultCapacity: .deviceShare,
             parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1; skipped above 2^31-1 bytes)"))
     }
 

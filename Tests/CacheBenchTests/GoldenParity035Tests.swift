@@ -84,4 +84,16 @@ struct GoldenParity035Tests {
     func random(_ row: Golden035Row) throws {
         try row.expectMeanInRange(policy: "random")
     }
+
+    /// libCacheSim's WTinyLFU.c passes main's capacity (99 % of the cache, an `int64_t`) to its
+    /// sketch as an `int`, which wraps from 2^31 bytes. Misses from `lcs_exact` 0.3.5 on
+    /// Traces/image-feed.csv converted to oracleGeneral (`cachebench convert`): below the wrap,
+    /// within it (a negative entry count, the smallest filter), and past 2^32 (a positive one).
+    @Test("wtinylfu's sketch size wraps as libCacheSim's int does past 2^31 bytes of main cache",
+          arguments: [(2_000_000_000, 32_678), (2_500_000_000, 31_683), (4_000_000_000, 27_341), (5_000_000_000, 24_711)])
+    func wtinylfuSketchSizeWraps(capacity: Int, misses: Int) throws {
+        let result = try Replay.run(ReplayJob(trace: TraceSpec(path: Repository.trace("image-feed.csv")),
+                                              policy: "wtinylfu", capacity: capacity))
+        #expect(result.misses == misses)
+    }
 }

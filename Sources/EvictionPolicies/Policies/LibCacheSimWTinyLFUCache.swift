@@ -11,6 +11,8 @@
 //   (⌈14.38 × entries⌉ counters, 10 hashes) whose `add` increments all of a key's counters,
 //   not only the minimal ones, despite its name. Its hashes are the low 32 bits of XXH64 of the
 //   8-byte key with seeds 0x12345678 and 0x12344321, combined as a + i·b mod counters in 32 bits.
+//   Main's capacity reaches the sketch as a C `int`: from 2^31 bytes it wraps, and a negative
+//   entry count gives the smallest filter (20 counters), which saturates at once.
 // - Keys enter the sketch when they enter the window, on every hit in main (not in the window)
 //   and each time the window's victim is examined; the sketch halves every counter after
 //   32 × main's capacity hits in main.
@@ -214,7 +216,9 @@ struct _CountingBloomFilter {
     init(entries: Int) {
         let bitsPerEntry = -log(0.001) / 0.480453013918201
         let hashes = Int((0.693147180559945 * bitsPerEntry).rounded(.up))
-        let wanted = (bitsPerEntry * Double(Int32(clamping: entries))).rounded(.up)
+        // libCacheSim passes the main cache's size (an int64_t) as an `int`: above 2^31 it
+        // wraps (x86-64), and a negative count gives the smallest filter, 2 × hashes counters.
+        let wanted = (bitsPerEntry * Double(Int32(truncatingIfNeeded: entries))).rounded(.up)
         var counters = wanted < Double(Int32.max) ? Int(wanted) : Int(Int32.max)
         if counters < hashes { counters = hashes * 2 }
         self.counters = UInt32(counters)

@@ -127,10 +127,7 @@ enum Output {
     /// is (`/dev/stdin`, `/dev/fd/0`, the pipe or file it comes from), which two inputs cannot
     /// both read.
     static func readsStandardInput(_ path: String) -> Bool {
-        if path == "-" { return true }
-        var open = stat(), named = stat()
-        guard fstat(STDIN_FILENO, &open) == 0, stat(path, &named) == 0 else { return false }
-        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+        path == "-" || AtomicFile.names(path, openAs: STDIN_FILENO)
     }
 
     /// Whether standard output is redirected to a regular file (not a terminal, pipe or device).

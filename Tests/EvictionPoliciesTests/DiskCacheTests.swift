@@ -84,10 +84,7 @@ struct DiskCacheTests {
     func directoryLockOnReadOnlyFolder() throws {
         // Root ignores permissions; chattr's immutable flag stops even root.
         let directory = temporaryDirectory()
-        defer {
-            _ = chattr("-i", directory.path)
-            try? FileManager.default.removeItem(at: directory)
-        }
+        defer { thawAndRemove(directory) }
         do {
             let cache = try DiskCache(directory: directory)
             try cache.setData(bytes(2, 10), forKey: "b")
@@ -629,6 +626,12 @@ struct DiskCacheTests {
         #expect(FileManager.default.fileExists(atPath: "/etc/hostname") || !FileManager.default.fileExists(atPath: "/etc"))
     }
 
+    /// Lifts the immutable flag a test set on `directory`, then removes it.
+    func thawAndRemove(_ directory: URL) {
+        _ = chattr("-i", directory.path)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     /// Runs `chattr` on `path`; `false` where it cannot (not root, a file system without the flag).
     func chattr(_ flag: String, _ path: String) -> Bool {
         let process = Process()
@@ -722,10 +725,7 @@ struct DiskCacheTests {
     @Test("a torn journal that cannot be rewritten (its folder frozen) is retried as the journal doubles, not at every write")
     func tornJournalRewriteBacksOff() throws {
         let directory = temporaryDirectory()
-        defer {
-            _ = chattr("-i", directory.path)
-            try? FileManager.default.removeItem(at: directory)
-        }
+        defer { thawAndRemove(directory) }
         do {
             let disk = try DiskCache(directory: directory)
             for i in 0..<200 { try disk.setData(bytes(i, 16), forKey: "k\(i)") }

@@ -404,8 +404,15 @@ public final class AtomicFile {
     /// standard output written as `-`, redirected to a file), so that writing it would replace
     /// that file: the same device and inode.
     public static func isFile(_ path: String, openAs descriptor: Int32) -> Bool {
+        names(path, openAs: descriptor, regularFilesOnly: true)
+    }
+
+    /// Whether `path` names what is open as `descriptor`, of any type (a pipe, a terminal) or,
+    /// with `regularFilesOnly`, only a regular file: the same device and inode.
+    public static func names(_ path: String, openAs descriptor: Int32, regularFilesOnly: Bool = false) -> Bool {
         var open = stat(), named = stat()
-        guard fstat(descriptor, &open) == 0, (open.st_mode & S_IFMT) == S_IFREG, stat(path, &named) == 0 else { return false }
+        guard fstat(descriptor, &open) == 0, !regularFilesOnly || (open.st_mode & S_IFMT) == S_IFREG,
+              stat(path, &named) == 0 else { return false }
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 

@@ -287,7 +287,7 @@ public final class DiskCache: @unchecked Sendable {
             do throws(DiskCacheError) { try journal.rewrite([], doomed: undeleted, temporaryDirectory: temporaryPath) } catch {
                 failure = failure ?? error
             }
-            do throws(DiskCacheError) { try flushRemovals() } catch { failure = failure ?? error }
+            do throws(DiskCacheError) { try flushEntriesFolder() } catch { failure = failure ?? error }
             if let failure { throw failure }
         }
     }
@@ -347,9 +347,7 @@ public final class DiskCache: @unchecked Sendable {
             try _POSIX.makeDirectory(entriesPath)
             try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: false)
         }
-        guard durable else { return nil }
-        if let code = _directorySyncFault { return DiskCacheError(path: entriesPath, operation: "fsync", code: code) }
-        do { try _POSIX.syncDirectory(entriesPath) } catch { return error }
+        do { try flushEntriesFolder() } catch { return error }
         return nil
     }
 
@@ -394,13 +392,14 @@ public final class DiskCache: @unchecked Sendable {
         try? journal.append("D \(record.name)\n")
         deleteEvicted()
         try? compactJournalIfLong()
-        try flushRemovals()
+        try flushEntriesFolder()
     }
 
-    /// Flushes the entries' folder after a removal the app asked for (`durable` only), so that a
-    /// power cut cannot undo the unlink: an opening takes a listed entry whose file is gone for
-    /// removed, whatever the unsynced journal says.
-    private func flushRemovals() throws(DiskCacheError) {
+    /// Flushes the entries' folder (`durable` only): after a rename, so that the new file is
+    /// there after a power cut; after a removal the app asked for, so that a power cut cannot
+    /// undo the unlink (an opening takes a listed entry whose file is gone for removed, whatever
+    /// the unsynced journal says).
+    private func flushEntriesFolder() throws(DiskCacheError) {
         guard durable else { return }
         if let code = _directorySyncFault { throw DiskCacheError(path: entriesPath, operation: "fsync", code: code) }
         try _POSIX.syncDirectory(entriesPath)

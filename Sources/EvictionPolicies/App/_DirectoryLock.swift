@@ -45,12 +45,7 @@ enum _DirectoryLock {
         var existing = stat()
         if stat(path, &existing) == 0 {
             let identity = Identity(existing)
-            let shared: Bool = lock.withLock {
-                guard let held = held[identity] else { return false }
-                self.held[identity] = (held.descriptor, held.holders + 1)
-                return true
-            }
-            if shared { return identity }
+            if lock.withLock({ shareIfHeld(identity) }) { return identity }
         }
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         // A folder that cannot be written to: an existing lock file can still be locked.
@@ -64,8 +59,7 @@ enum _DirectoryLock {
         let identity = Identity(status)
         let code: Int32 = lock.withLock {
             // Another instance took it between the check above and here.
-            if let shared = held[identity] {
-                held[identity] = (shared.descriptor, shared.holders + 1)
+            if shareIfHeld(identity) {
                 close(descriptor)
                 return 0
             }
@@ -82,6 +76,14 @@ enum _DirectoryLock {
             throw DiskCacheError(path: path, operation: "lock (another process has this cache directory open)", code: code)
         }
         return code == 0 ? identity : nil
+    }
+
+    /// One instance more shares the lock `identity` names, if this process holds it. Called
+    /// holding ``lock``.
+    private static func shareIfHeld(_ identity: Identity) -> Bool {
+        guard let shared = held[identity] else { return false }
+        held[identity] = (shared.descriptor, shared.holders + 1)
+        return true
     }
 
     /// One instance fewer holds the lock `identity` names; the last one releases it.

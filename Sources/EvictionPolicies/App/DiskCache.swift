@@ -27,7 +27,8 @@ import Foundation
 ///   their own limits. Opening takes an exclusive lock (`flock` on a `lock` file in the
 ///   directory) that its process holds while any of its instances has the directory open, and
 ///   releases when the last is deallocated or the process ends, however it ends: opening a
-///   directory that another process holds throws ``DiskCacheError`` with `EWOULDBLOCK` (an app
+///   directory that another process holds throws ``DiskCacheError`` with `EWOULDBLOCK`, after
+///   a second of retries (a child being started holds a copy of a just-released lock until its exec) (an app
 ///   and its extension sharing a container must share the cache another way). Within one
 ///   process the lock is shared, so `cache = try DiskCache(directory: d)` can reopen while the
 ///   old instance lives; using two instances at once is still a mistake. Share one instance (it

@@ -63,9 +63,19 @@ enum _DirectoryLock {
                 close(descriptor)
                 return 0
             }
+            // A refusal is retried for up to a second: a child this process is starting holds a
+            // copy of a lock its last instance just released until the child's exec closes it
+            // (the descriptor is close-on-exec), and that must not refuse a reopening. Another
+            // process's lock lasts.
+            var retries = 200
             while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-                if errno == EINTR { continue }
                 let code = errno
+                if code == EINTR { continue }
+                if code == EWOULDBLOCK && retries > 0 {
+                    retries -= 1
+                    usleep(5_000)
+                    continue
+                }
                 close(descriptor)
                 return code
             }

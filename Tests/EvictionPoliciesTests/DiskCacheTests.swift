@@ -560,6 +560,42 @@ struct DiskCacheTests {
         #expect(reopened.count == 0 && FileManager.default.fileExists(atPath: stray.path))
     }
 
+    @Test("a directory deleted behind its back is made again with its lock and journal: no other process can take it meanwhile")
+    func directoryDeletedOutside() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DiskCache(directory: directory)
+        try cache.setData(bytes(1, 50), forKey: "a")
+        try FileManager.default.removeItem(at: directory)
+        #expect(try cache.data(forKey: "a") == nil)
+        try cache.setData(bytes(2, 60), forKey: "b")
+        #expect(try cache.data(forKey: "b") == bytes(2, 60))
+        #expect(!lockIsFree(directory), "the new lock file is held, as the deleted one was")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("journal").path))
+        try cache.setData(bytes(3, 70), forKey: "c")
+        let reopened = try DiskCache(directory: directory)
+        #expect(try reopened.data(forKey: "b") == bytes(2, 60) && reopened.data(forKey: "c") == bytes(3, 70))
+        #expect(reopened.count == 2 && !reopened.contains("a"))
+
+        // Another process took the remade directory first: the write is refused and stores nothing.
+        let other = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: other) }
+        let refused = try DiskCache(directory: other)
+        try refused.setData(bytes(4, 10), forKey: "d")
+        try FileManager.default.removeItem(at: other)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let holder = open(other.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        do {
+            try refused.setData(bytes(5, 10), forKey: "e")
+            Issue.record("a write into a directory another process locked was not refused")
+        } catch let error as DiskCacheError {
+            #expect(error.code == EWOULDBLOCK)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.appendingPathComponent("entries").path).isEmpty)
+    }
+
     @Test("a folder in an entry file's place, or among the temporary files, is left alone: the cache opens and the other entries stay")
     func folderInAnEntrysPlace() throws {
         let directory = temporaryDirectory()

@@ -346,10 +346,25 @@ public final class DiskCache: @unchecked Sendable {
         do { try _POSIX.commit(temporary, to: path(name), syncDirectory: false) } catch {
             guard error.code == ENOENT else { throw error }
             try _POSIX.makeDirectory(entriesPath)
+            try retakeDirectory()
             try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: false)
         }
         do { try flushEntriesFolder() } catch { return error }
         return nil
+    }
+
+    /// After the cache's folders were deleted behind its back and made again: if the lock file
+    /// went with them, another process could lock a new one and take the directory for its own,
+    /// so the lock is taken again on the new file (throwing `EWOULDBLOCK` if another process has
+    /// it: the write then stores nothing), and the journal, gone too, is written anew.
+    private func retakeDirectory() throws(DiskCacheError) {
+        let lockPath = directory.appendingPathComponent("lock").path
+        var status = stat()
+        if let held = directoryLock, stat(lockPath, &status) == 0, _DirectoryLock.Identity(status) == held { return }
+        let taken = try _DirectoryLock.acquire(lockPath)
+        _DirectoryLock.release(directoryLock)
+        directoryLock = taken
+        try? compactJournal()
     }
 
     /// Deletes the files of the entries the index evicted, and those whose deletion failed

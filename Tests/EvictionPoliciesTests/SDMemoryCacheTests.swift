@@ -4,10 +4,11 @@ import Testing
 
 /// SDMemoryCache written from EvictionPolicies.docc/SDWebImage.md over the §2.2 NSCache approximation: an
 /// array in insertion order for the NSCache, and the held window (the last N distinct keys a get
-/// served, with their costs) standing for the weak map's live objects.
+/// served, with their costs, and whether the weak map still maps each to the object its view holds)
+/// standing for the weak map's live objects.
 struct ReferenceSDMemoryCache: ReferenceModel {
     var strong: [(key: Int, cost: Int)] = []     // oldest insertion first
-    var held: [(key: Int, cost: Int)] = []       // most recent get first
+    var held: [(key: Int, cost: Int, mapped: Bool)] = []       // most recent get first
     var costLimit: Int
     var countLimit: Int
     var weak: Bool
@@ -37,7 +38,7 @@ struct ReferenceSDMemoryCache: ReferenceModel {
     mutating func hold(_ key: Int, _ cost: Int) {
         guard weak else { return }
         held.removeAll { $0.key == key }
-        held.insert((key, cost), at: 0)
+        held.insert((key, cost, true), at: 0)
         if held.count > window { held.removeLast(held.count - window) }
     }
 
@@ -46,7 +47,7 @@ struct ReferenceSDMemoryCache: ReferenceModel {
             hold(key, entry.cost)
             return (true, [])
         }
-        guard weak, let entry = held.first(where: { $0.key == key }) else { return (false, []) }
+        guard weak, let entry = held.first(where: { $0.key == key && $0.mapped }) else { return (false, []) }
         hold(key, entry.cost)
         return (true, nscacheSet(key, entry.cost))
     }
@@ -61,15 +62,21 @@ struct ReferenceSDMemoryCache: ReferenceModel {
 
     mutating func set(_ key: Int, cost: Int) -> [Pass] {
         let passes = nscacheSet(key, cost)
-        held.removeAll { $0.key == key }
+        unmap(key)
         return passes
+    }
+
+    /// A set or a removal: the key's view keeps its place in the window, showing an object the weak
+    /// map no longer has.
+    mutating func unmap(_ key: Int) {
+        if let i = held.firstIndex(where: { $0.key == key }) { held[i].mapped = false }
     }
 
     mutating func delete(_ key: Int) -> (removed: Bool, passes: [Pass]) {
         let wasStrong = strong.contains { $0.key == key }
-        let wasHeld = weak && held.contains { $0.key == key }
+        let wasHeld = weak && held.contains { $0.key == key && $0.mapped }
         strong.removeAll { $0.key == key }
-        held.removeAll { $0.key == key }
+        unmap(key)
         return (wasStrong || wasHeld, [])
     }
 
@@ -144,6 +151,23 @@ struct SDMemoryCacheTests {
         // An explicit remove clears both stores.
         #expect(cache.remove("b", observer: &observer) == 1)
         #expect(!cache.isRecoverable("b") && cache.lookup("b", observer: &observer) == nil)
+    }
+
+    @Test("weak map: a set keeps its key's view in the held window, so the window stays the last held-window gets")
+    func setKeepsItsViewsPlace() throws {
+        var cache = try Cache.make(options: ["weak-cache": "true", "held-window": "2"])
+        var observer = EvictionRecorder<String, Int>()
+        _ = cache.access("a", cost: 1, orInsert: 1, observer: &observer)
+        _ = cache.access("b", cost: 1, orInsert: 2, observer: &observer)
+        cache.insert(3, forKey: "b", cost: 1, observer: &observer)     // b's view still shows the old b
+        _ = cache.access("c", cost: 1, orInsert: 4, observer: &observer)  // the views: c and b; a's is gone
+        cache.handle(.memoryWarning, observer: &observer)
+        #expect(!cache.isRecoverable("a") && !cache.isRecoverable("b") && cache.isRecoverable("c"))
+        #expect(cache.lookup("a", observer: &observer) == nil && cache.lookup("b", observer: &observer) == nil)
+        // A get serves b again: its view shows the new object, which is recoverable after a warning.
+        _ = cache.access("b", cost: 1, orInsert: 5, observer: &observer)
+        cache.handle(.memoryWarning, observer: &observer)
+        #expect(cache.isRecoverable("b") && cache.isRecoverable("c") && cache.lookup("b", observer: &observer) == 5)
     }
 
     @Test("background: Darwin's purge of the NSCache, the weak map untouched; terminate does nothing")

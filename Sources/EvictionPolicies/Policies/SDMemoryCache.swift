@@ -21,7 +21,9 @@
 // the images of the last N distinct keys served by a get (a hit, a weak-map hit, or a miss the
 // app then stored). An object is alive while the NSCache holds it or a view does; once neither
 // does it is freed, and the weak entry with it. A set gives the weak map a new object that no
-// view holds yet, so a set takes its key out of the held window until the next get serves it.
+// view holds yet: the key's view keeps its place in the held window (the window is the last N
+// gets, whatever was stored since) but shows the old object, which the weak map no longer has,
+// until the next get serves the new one. A removal leaves the view the same way.
 // This is exact for the weak map under that rule: its live entries are the NSCache's plus the
 // held window's, and the model keeps the held window, with the objects the views hold.
 //
@@ -96,7 +98,9 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     /// Whether `key` is out of the NSCache but alive in the weak map, so a get would re-insert it.
     @inlinable
     public func isRecoverable(_ key: Key) -> Bool {
-        usesWeakCache && !nscache.contains(key) && held.find(key) >= 0
+        guard usesWeakCache && !nscache.contains(key) else { return false }
+        let slot = held.find(key)
+        return slot >= 0 && held.isResident(slot)
     }
 
     /// `objectForKey:`.
@@ -133,7 +137,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
         nscache.insert(value, forKey: key, cost: cost, observer: &observer)
-        if usesWeakCache { release(key) }
+        if usesWeakCache { unmap(key) }
     }
 
     /// `removeObjectForKey:`: both stores; not an eviction.
@@ -141,7 +145,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     @discardableResult
     public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
         let strong = nscache.remove(key, observer: &observer)
-        let weak = usesWeakCache ? release(key) : nil
+        let weak = usesWeakCache ? unmap(key) : nil
         return strong ?? weak
     }
 
@@ -159,7 +163,7 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
     mutating func hold(_ value: Value, forKey key: Key, cost: Int) {
         let slot = held.find(key)
         if slot >= 0 {
-            held.values[Int(slot)] = value
+            held.setValue(slot, value)
             held.setCost(slot, cost, in: &heldOrder)
             held.moveToHead(slot, &heldOrder)
             return
@@ -173,13 +177,16 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         }
     }
 
-    /// Takes `key` out of the held window; returns the image it held.
+    /// The weak map no longer maps `key` to the object its view holds (a set replaced it, or a
+    /// removal cleared it): the view keeps its place in the held window, and the object is no
+    /// longer recoverable. Returns that object, if the weak map had it.
     @inlinable
     @discardableResult
-    mutating func release(_ key: Key) -> Value? {
+    mutating func unmap(_ key: Key) -> Value? {
         let slot = held.find(key)
         guard slot >= 0 else { return nil }
-        held.unlink(slot, &heldOrder)
-        return held.release(slot)
+        let value = held.value(slot)
+        held.setValue(slot, nil)
+        return value
     }
 }

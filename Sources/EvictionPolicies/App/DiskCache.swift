@@ -33,7 +33,9 @@ import Foundation
 ///   process the lock is shared, so `cache = try DiskCache(directory: d)` can reopen while the
 ///   old instance lives; using two instances at once is still a mistake. Share one instance (it
 ///   is `Sendable`), or give each its own directory. Where no lock can be taken (a read-only or
-///   full disk, a file system without locks) the cache opens unlocked.
+///   full disk, a file system without locks) the cache opens unlocked. A directory deleted while
+///   open (a "clear caches" tool) is made again by the next write, which takes the lock again
+///   first (and is refused with `EWOULDBLOCK` if another process has taken the new directory).
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever

@@ -30,6 +30,17 @@ struct ChartFrameTests {
         }
     }
 
+    @Test("names with characters XML does not allow (controls, U+FFFE, U+FFFF) still give a well-formed chart")
+    func charactersXMLForbids() {
+        let name = "trace\u{1}\u{FFFE}\u{FFFF}<&\"'>\u{10FFFD}é.csv"
+        let chart = SVGLineChart(title: name, xTitle: name, yTitle: "y", xUnit: .objects, yAxis: .percentFitted,
+                                 series: [.init(name: name, points: [(1, 0.5), (2, 0.25)], color: 0)])
+        let svg = chart.render()
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        #expect(svg.contains("trace \u{FFFD}\u{FFFD}&lt;&amp;&quot;&apos;&gt;\u{10FFFD}é.csv"))
+    }
+
     @Test("sweep-report: a policy far worse than the baseline is cut at −100 % with an arrow, not stretch the axis")
     func reductionFloor() throws {
         let capacity = SweepCapacity(.fraction(numerator: 1, denominator: 100))

@@ -376,7 +376,9 @@ public struct SVGLineChart: Sendable {
     /// A coordinate with two decimals.
     static func n(_ value: Double) -> String { trimmed(value, decimals: 2) }
 
-    /// Text content and attribute values, escaped for XML.
+    /// Text content and attribute values, escaped for XML. Characters XML 1.0 does not allow at
+    /// all (C0 controls other than tab and line feed, and the noncharacters U+FFFE and U+FFFF, which
+    /// a file name may hold) are replaced, so the chart stays well-formed.
     static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -387,6 +389,7 @@ public struct SVGLineChart: Sendable {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             case let s where s.value < 0x20 && s != "\t" && s != "\n": out += " "
+            case "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -761,6 +761,10 @@ struct RegressionGateTests {
         "not json", "[]", "{\"results\": 3}", "{\"results\": [3]}", "{\"results\": [{\"capacity\": 1, \"hitRatio\": 0.5}]}",
         "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1}]}", "{\"results\": [{\"policy\": \"lru\", \"capacity\": \"big\", \"hitRatio\": 0.5}]}",
         "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1, \"hitRatio\": 1.5}]}",
+        "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1, \"hitRatio\": 0.5, \"hits\": \"3\", \"requests\": 6}]}",
+        "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1, \"hitRatio\": 0.5, \"hits\": 7, \"requests\": 6}]}",
+        "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1, \"hitRatio\": 0.5, \"hits\": -1}]}",
+        "{\"results\": [{\"policy\": \"lru\", \"capacity\": 1, \"hitRatio\": 0.5, \"hits\": 1.5, \"requests\": 6}]}",
     ])
     func malformed(_ text: String) {
         do {

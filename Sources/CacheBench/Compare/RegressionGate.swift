@@ -159,9 +159,16 @@ public struct RegressionGate: Sendable {
             // The ratio from the integer counts when the report has them: Foundation's JSON parser does
             // not always read back the exact double that was written, and a gate with tolerance 0 must
             // pass against its own output.
-            if let hits = jsonNumber(entry["hits"]), let requests = jsonNumber(entry["requests"]),
-               let hitRatio, requests.intValue > 0, hits.intValue >= 0, hits.intValue <= requests.intValue {
-                let exact = Double(hits.intValue) / Double(requests.intValue)
+            // Of the wrong type, or more than the requests, they are malformed, as every field read.
+            let hits = try integerOrNull(entry["hits"], field: "hits", index: i, malformed)
+            let requestCount = try integerOrNull(entry["requests"], field: "requests", index: i, malformed)
+            if let hits {
+                guard hits >= 0, hits <= requestCount ?? .max else {
+                    throw malformed("results[\(i)]: \"hits\" \(hits) is not between 0 and the requests")
+                }
+            }
+            if let hits, let requests = requestCount, let hitRatio, requests > 0 {
+                let exact = Double(hits) / Double(requests)
                 if abs(exact - hitRatio) < 1e-6 { ratio = exact }
             }
             let key = Key(policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
@@ -170,7 +177,7 @@ public struct RegressionGate: Sendable {
                 throw malformed("results[\(i)]: \(key) appears twice" + (trace.map { " for \($0)" } ?? ""))
             }
             rows.hitRatios[key] = ratio
-            if let requests = try integerOrNull(entry["requests"], field: "requests", index: i, malformed) {
+            if let requests = requestCount {
                 guard requests >= 0 else { throw malformed("results[\(i)]: \"requests\" \(requests) is negative") }
                 // A null ratio stands for a run without requests, which this one is not.
                 guard ratio != nil || requests == 0 else {

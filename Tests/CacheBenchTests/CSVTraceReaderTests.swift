@@ -116,17 +116,25 @@ struct CSVTraceReaderTests {
         #expect(rows == [Request(time: 100, key: 77, size: 4096), Request(time: 101, key: 78, size: 512)])
     }
 
-    @Test("aliases and case: read/write, GET")
+    @Test("aliases and case: read/write (a block trace's write is a request, as libCacheSim counts it), GET, SET")
     func aliases() throws {
-        let rows = try decode("time,key,size,op\n1,1,1,READ\n2,1,1,Write\n3,1,1,GET\n")
-        #expect(rows.map(\.operation) == [.get, .set, .get])
+        let rows = try decode("time,key,size,op\n1,1,1,READ\n2,1,1,Write\n3,1,1,GET\n4,1,1,SET\n")
+        #expect(rows.map(\.operation) == [.get, .get, .get, .set])
     }
 
-    @Test("CRLF line endings, a last line without newline, blank and comment lines")
+    @Test("CRLF line endings, a last line without newline, blank lines, comment lines at the top")
     func lineEndings() throws {
-        let rows = try decode("timestamp,key,size\r\n1,1,10\r\n\r\n# a comment\r\n2,2,20")
+        let rows = try decode("# exported 2026-12-02\r\n# by a script\r\ntimestamp,key,size\r\n1,1,10\r\n\r\n2,2,20")
         #expect(rows.map(\.key) == [1, 2])
         #expect(rows.map(\.size) == [10, 20])
+    }
+
+    @Test("after the header or a row, a line starting with # is a row whose key starts with #, as libCacheSim reads it")
+    func keysStartingWithHash() throws {
+        let rows = try decode("key,size\n#a,10\n#b,10\n#a,10\nc,10\n")
+        #expect(rows.count == 4 && rows[0].key == rows[2].key && Set(rows.map(\.key)).count == 3)
+        let keysOnly = try decode("a\n#b\n#b\n")
+        #expect(keysOnly.count == 3 && keysOnly[1].key == keysOnly[2].key && keysOnly[0].key != keysOnly[1].key)
     }
 
     @Test("string keys are hashed consistently; quoted fields may hold commas and quotes")

@@ -208,11 +208,13 @@ public struct CSVTraceReader: TraceReader {
         var lineEnd = rawEnd
         if lineEnd > lineStart && base[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         if lineEnd == lineStart { return }                               // blank line
-        if base[lineStart] == 0x23 {                                     // '#' comment…
-            // …unless it is the first line and names columns, as in libCacheSim's CSV samples.
+        if !sawFirstLine && base[lineStart] == 0x23 {                    // '#' at the top…
+            // …is a header when it names columns, as in libCacheSim's CSV samples, and otherwise
+            // a comment, skipped. Once the header or a row has been read, a line starting with
+            // '#' is a row, as libCacheSim reads it: a key may start with '#'.
             let text = String(decoding: UnsafeBufferPointer(start: base + lineStart + 1, count: lineEnd - lineStart - 1), as: UTF8.self)
             let names = text.split(whereSeparator: { $0 == "," || $0 == "\t" }).map { String($0).trimmingSpaces.lowercased() }
-            guard !sawFirstLine, header != .absent, names.contains(where: { CSVColumns.fieldNames[$0] != nil }) else { return }
+            guard header != .absent, names.contains(where: { CSVColumns.fieldNames[$0] != nil }) else { return }
         }
         if !sawFirstLine {
             if memchr(base + lineStart, 0, lineEnd - lineStart) != nil { throw nulByte() }
@@ -513,8 +515,10 @@ public struct CSVTraceReader: TraceReader {
             if bytes[0] == 0x73 && bytes[1] == 0x65 && bytes[2] == 0x74 { return .set }    // "set"
         }
         switch String(decoding: bytes, as: UTF8.self).lowercased() {
-        case "get", "read", "gets": return .get
-        case "set", "write", "update": return .set
+        // A block trace's write is a request, as libCacheSim counts it and as the binary readers
+        // hand it over: a CSV and its conversion count the same requests.
+        case "get", "read", "gets", "write": return .get
+        case "set", "update": return .set
         // libCacheSim's `nop` (code 0), which its binary readers hand over as a get.
         case "nop": return .get
         // memcached's other writes, as libCacheSim counts them (see `_libCacheSimOperation`).

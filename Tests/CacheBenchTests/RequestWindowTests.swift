@@ -244,6 +244,20 @@ struct RequestWindowTests {
         } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
     }
 
+    @Test("a duration warm-up counts whole seconds of decimal times, as libCacheSim's clock and a converted trace do")
+    func warmupCountsWholeSeconds() throws {
+        // libCacheSim keeps (int64_t)strtod of a CSV's time: 0.5, 60.7, 61.9, 62.0 are 0, 60, 61, 62,
+        // so a 60 s warm-up holds the first two rows (cachesim --warmup-sec=60 measures 2 requests).
+        let path = try temporaryFile("time,key,size\n0.5,a,1\n60.7,b,1\n61.9,c,1\n62.0,d,1\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try replay(path, capacity: 10, window: RequestWindow(warmup: .seconds(60)))
+        #expect(result.requests == 2 && result.window?.warmupTraceRows == 2)
+        // The same rows in whole seconds (what `convert` writes) warm up alike.
+        let whole = try temporaryFile("time,key,size\n0,a,1\n60,b,1\n61,c,1\n62,d,1\n")
+        defer { try? FileManager.default.removeItem(atPath: whole) }
+        #expect(try replay(whole, capacity: 10, window: RequestWindow(warmup: .seconds(60))).requests == 2)
+    }
+
     @Test("intervals stay apart when a trace's times divided by the interval pass any integer")
     func hugeIntervalNumbers() throws {
         let path = try temporaryFile("timestamp,key,size,op\n0,0,1,get\n1e19,1,1,get\n2e19,2,1,get\n3e19,3,1,get\n")

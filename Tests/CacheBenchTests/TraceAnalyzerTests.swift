@@ -70,6 +70,20 @@ struct TraceAnalyzerTests {
         #expect(a.minimumRate == 0.5 && a.maximumRate == 1.0)
     }
 
+    @Test("rate windows count whole seconds from the first request's, as traceAnalyzer: decimal times and their conversion agree")
+    func windowsOfWholeSeconds() throws {
+        func windows(_ times: [String]) throws -> [Int] {
+            let path = try temporaryFile("time,key,size\n" + times.enumerated().map { "\($1),\($0 % 3),1\n" }.joined())
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var reader = try TraceSpec(path: path).open()
+            return try TraceAnalyzer.analyze(&reader, window: 10).windows.map(\.requests)
+        }
+        // 10.4 is 9.9 s after 0.5, but in second 10: the second window's, as in traceAnalyzer.
+        let decimal = try windows(["0.5", "5", "9.9", "10.4", "15", "19.9", "20.5"])
+        #expect(decimal == [3, 3, 1])
+        #expect(try windows(["0", "5", "9", "10", "15", "19", "20"]) == decimal)
+    }
+
     /// traceAnalyzer 0.3.5 `--reuse --size --reqRate --warmup-sec=0` on the same file writes
     /// (`.reuse`) reuse real time in 5 s bins, e.g. 753:1241, 763:1520, 766:6975, 767:7679, 384
     /// bins in all, and reuse virtual time in log-1.5 bins 0:2685, 1:655, 2:534, 3:975, 9:1038,

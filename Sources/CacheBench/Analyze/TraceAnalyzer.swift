@@ -82,6 +82,8 @@ struct _AnalyzerState {
     private var requestsBySize: [Int: (requests: Int, objects: Int)] = [:]
     private var ttls: [Int: Int] = [:]
     private var started = false
+    /// The first request's time in whole seconds, where the rate windows start.
+    private var firstSecond = 0.0
     private var rowsByOperation = [Int](repeating: 0, count: Operation.allCases.count)
 
     init(window: Double) { result.rateWindow = window }
@@ -94,14 +96,19 @@ struct _AnalyzerState {
     /// Counts `request`; `false` (nothing counted) when its rate window is past ``TraceAnalyzer/maximumWindows``.
     mutating func add(_ request: Request) -> Bool {
         if request.operation == .get && request.size > 0 && started {
-            let offset = (request.time - result.firstTime) / result.rateWindow
+            let offset = (request.time.rounded(.down) - firstSecond) / result.rateWindow
             if offset.isFinite && offset >= Double(TraceAnalyzer.maximumWindows) { return false }
         }
         rowsByOperation[Int(request.operation.rawValue)] += 1
         if request.operation == .set && request.ttl > 0 { result.setsWithTTL += 1; ttls[Int(request.ttl), default: 0] += 1 }
         guard request.operation == .get else { return true }
         guard request.size > 0 else { result.zeroSizeRequests += 1; return true }
-        if !started { result.firstTime = request.time; result.smallestSize = request.size; started = true }
+        if !started {
+            result.firstTime = request.time
+            firstSecond = request.time.rounded(.down)
+            result.smallestSize = request.size
+            started = true
+        }
         result.lastTime = request.time
         let index = result.requests
         result.requests += 1
@@ -109,9 +116,10 @@ struct _AnalyzerState {
         result.smallestSize = min(result.smallestSize, request.size)
         result.largestSize = max(result.largestSize, request.size)
         if request.ttl > 0 { result.requestsWithTTL += 1; ttls[Int(request.ttl), default: 0] += 1 }
-        // Whole seconds, as traceAnalyzer's 32-bit clock; windows from the first request.
+        // Whole seconds, as traceAnalyzer's 32-bit clock; windows from the first request's second,
+        // so a CSV with decimal times and its conversion fall in the same windows.
         let second = Int64(request.time.isFinite ? max(-9e15, min(9e15, request.time.rounded(.down))) : 0)
-        let offset = (request.time - result.firstTime) / result.rateWindow
+        let offset = (request.time.rounded(.down) - firstSecond) / result.rateWindow
         let slot = Int(offset.isFinite ? max(0, min(offset.rounded(.down), 1e8)) : 0)
         if slot >= result.windows.count {
             result.windows += repeatElement(TraceAnalysis.Window(), count: slot - result.windows.count + 1)

@@ -29,6 +29,8 @@ public struct WindowedReader: TraceReader {
     private var keptRows = 0
     private var firstTime: Double?
     private var lastTime = -Double.infinity
+    /// ``lastTime`` in whole seconds of the trace's clock, for the warm-up.
+    private var lastSecond = -Double.infinity
     private var warming: Bool
     private var warmedRows = 0
     /// The end of the current interval (row index or seconds after the first row); infinite when
@@ -103,7 +105,14 @@ public struct WindowedReader: TraceReader {
                 let time: Double
                 if let firstTime { time = request.time - firstTime } else { firstTime = request.time; time = 0 }
                 if time > lastTime { lastTime = time }
-                if warming { endWarmupIfDue(row: position, counted: counted, traceRow: traceRows, time: lastTime) }
+                // The warm-up counts whole seconds, as libCacheSim's clock keeps a CSV's time
+                // (`(int64_t)strtod`) and a binary trace holds it, so a CSV with decimal times and
+                // its conversion warm up alike; intervals keep the decimals (`--report-interval 0.1s`).
+                if warming, let firstTime {
+                    let second = request.time.rounded(.down) - firstTime.rounded(.down)
+                    if second > lastSecond { lastSecond = second }
+                    endWarmupIfDue(row: position, counted: counted, traceRow: traceRows, time: lastSecond)
+                }
                 if !warming {
                     markIntervalsIfDue(row: position, counted: counted, time: lastTime)
                     intervalHasRows = true

@@ -408,6 +408,12 @@ struct SweepCommandTests {
         try Data(report.stdout.utf8).write(to: URL(fileURLWithPath: baseline))
         let gated = try CLI.run(["compare", "Traces/lirs-cs.csv", "--baseline", baseline] + grid)
         #expect(gated.status == 0, "\(gated.stderr)")
+        // A replay's warning for those cells (S3-FIFO caches nothing in one object) is noted once too.
+        let nothing = folder + "/nothing"
+        #expect(try CLI.run(["sweep", "--traces", "Traces/lirs-cs.csv", "--output", nothing, "--policies", "s3fifo",
+                             "--capacities", "0.0001,0.0002", "--ignore-size"]).status == 0)
+        let noted = try CLI.run(["merge", nothing, "--format", "json"])
+        #expect(noted.stderr.components(separatedBy: "cached nothing").count == 2, "\(noted.stderr)")
 
         // merge and sweep-report never write over a trace the sweep read.
         let before = try Data(contentsOf: URL(fileURLWithPath: original))

@@ -153,9 +153,13 @@ public struct SweepMerge: Sendable {
         for entry in duplicated {
             notes.append("\(entry.cell.description): recorded \(entry.places.count) times with equal results (\(entry.places.joined(separator: ", "))); the first is kept")
         }
-        // What replay and compare print as warnings, with the trace they came from.
+        // What replay and compare print as warnings, with the trace they came from; once for cells
+        // whose capacities resolve alike (reported once, above), as their results are.
+        var warned = Set<String>()
         for (cell, result) in zip(resultCells, results) {
-            for warning in result.warnings { notes.append("\(cell.trace): \(warning)") }
+            for warning in result.warnings where warned.insert("\(cell.trace): \(warning)").inserted {
+                notes.append("\(cell.trace): \(warning)")
+            }
         }
         if let first = refused.first {
             notes.append("\(refused.count) cell(s) refused by their policy, e.g. \(first.cell.description): \(first.reason)")

@@ -49,22 +49,6 @@ struct GoldenAdmissionRow: Sendable, CustomTestStringConvertible {
         "car", "arcv0", "clockpro", "clock2qplus", "qdlp", "s3fifod", "s3fifov0", "belady", "size", "mq",
     ])
 
-    /// Rows where libCacheSim 0.3.5 is wrong, with the count of libCacheSim with the bug fixed.
-    /// ARC_find clears its "this request hit a ghost" flags only when the key is in the hash
-    /// table, so after a ghost hit the admission algorithm refused, the flags stay set into the
-    /// next requests, and a later miss's REPLACE reads a stale `key in B2` (`_ARC_to_replace`,
-    /// case |T1| = p). Without admission every ghost hit is inserted, which clears them. cachebench
-    /// follows the paper; with the flags cleared at every find, libCacheSim gives these counts
-    /// (Traces/README.md shows how).
-    static let departures: [String: Int] = [
-        "arc prob seed 1 lirs-sprite.csv 70": 106218,
-        "arc prob seed 2 lirs-sprite.csv 70": 106009,
-        "arc prob seed 3 lirs-sprite.csv 70": 106202,
-    ]
-
-    /// The misses cachebench must give: libCacheSim's, or the corrected count of a departure.
-    var expectedMisses: Int { Self.departures["\(algorithm) \(admission) seed \(seed) \(trace) \(cacheSize)"] ?? misses }
-
     static func load() throws -> [GoldenAdmissionRow] {
         let text = try String(contentsOfFile: Repository.trace("golden-libcachesim-0.3.5-admission.tsv"), encoding: .utf8)
         return text.split(separator: "\n").dropFirst().compactMap { line in
@@ -96,7 +80,6 @@ struct GoldenParityAdmissionTests {
         #expect(rows.count == 1332)
         #expect(GoldenAdmissionRow.subset.count == 222)
         #expect(Set(rows.map(\.algorithm)) == GoldenAdmissionRow.policies)
-        #expect(GoldenAdmissionRow.departures.keys.allSatisfy { key in rows.contains { "\($0.algorithm) \($0.admission) seed \($0.seed) \($0.trace) \($0.cacheSize)" == key } })
         for algorithm in GoldenAdmissionRow.policies {
             let mine = rows.filter { $0.algorithm == algorithm }
             #expect(Set(mine.map(\.admission)) == ["size", "bloomfilter", "prob", "sizeprob", "adaptsize"], "\(algorithm)")
@@ -105,6 +88,18 @@ struct GoldenParityAdmissionTests {
             #expect(traces >= (GoldenAdmissionRow.firstPolicies.contains(algorithm) ? 8 : algorithm == "belady" ? 1 : 4), "\(algorithm)")
             #expect(Set(mine.filter { !$0.bytesMode && $0.admission == "prob" }.map(\.seed)) == [1, 2, 3], "\(algorithm)")
         }
+    }
+
+    /// ARC's `curr_obj_in_L2_ghost` stays set after a B2 ghost hit the rule refused, and later
+    /// full misses' REPLACE reads it. Counts from libCacheSim 0.3.5 (`lcs_adm`, `LCS_SEED=5
+    /// LCS_ADMISSION=prob LCS_ADMISSION_PARAMS=prob=0.25`, object mode); the paper's rule (the flag
+    /// cleared at every find) gave 24,956, 24,627 and 24,434.
+    @Test("arc keeps libCacheSim's B2 flag after a refused ghost hit", arguments: [(20, 25_014), (33, 24_528), (34, 24_457)])
+    func arcStaleGhostFlag(_ capacity: Int, _ misses: Int) throws {
+        var job = ReplayJob(trace: TraceSpec(path: Repository.trace("lirs-multi2.csv")), policy: "arc",
+                            capacity: capacity, ignoreSize: true)
+        job.admission = try LibCacheSimAdmission(AdmissionChoice(name: "prob", parameters: [("prob", "0.25"), ("seed", "5")]))
+        #expect(try Replay.run(job).misses == misses)
     }
 
     /// libCacheSim draws from lehmer64 seeded with the seed, once per miss that reaches
@@ -119,10 +114,8 @@ struct GoldenParityAdmissionTests {
         let result = try Replay.run(job)
         #expect(result.requests == row.requests)
         #expect(result.counters.byteRequests == row.byteRequests)
-        #expect(result.misses == row.expectedMisses)
-        if row.expectedMisses == row.misses {
-            #expect(result.counters.byteRequests - result.counters.byteHits == row.byteMisses)
-        }
+        #expect(result.misses == row.misses)
+        #expect(result.counters.byteRequests - result.counters.byteHits == row.byteMisses)
         let admission = try #require(result.admission)
         // Every miss either was admitted, or refused by the rule, or never reached it (too large).
         #expect(admission.admitted + admission.rejected <= result.misses)

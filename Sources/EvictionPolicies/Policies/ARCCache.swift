@@ -16,6 +16,8 @@
 ///   (when there is one), then REPLACE. The object enters T1's head.
 /// - REPLACE: if (|T1| > 0 and (|T1| > p or (|T1| == p and the request hit B2))) or |T2| == 0,
 ///   T1's LRU object leaves the cache and its key enters B1's head; otherwise T2's LRU goes to B2.
+///   Under an admission policy, a refused B2 hit still counts as "the request hit B2" for the
+///   full misses after it, until a request finds its key, as libCacheSim's flag stays set then.
 ///
 /// libCacheSim departs from the paper only where sizes vary: it tests "|T1| + |B1| + cost > c"
 /// rather than "|T1| + |B1| == c", and it runs the ghost trimming of case IV once per eviction
@@ -38,6 +40,10 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
     // aux = the list the slot is in.
     public var store = SlotArena<Key, Value>()
     @usableFromInline var lists: Lists
+    /// Whether a B2 ghost hit was refused by an admission policy, with no request finding its key
+    /// since: libCacheSim's `curr_obj_in_L2_ghost`, which its insert would have cleared, stays set
+    /// and steers the tie rule of later full misses' REPLACE steps.
+    @usableFromInline var refusedB2 = false
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         lists = try Lists(limits, options, for: Self.descriptor)
@@ -51,6 +57,7 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
     /// Case I: a hit moves the object to T2's head.
     @inlinable @inline(__always)
     public mutating func didHit(_ slot: Int32) {
+        refusedB2 = false
         if store.aux(slot) == Lists.t1Tag {
             store.unlink(slot, &lists.t1)
             store.pushHead(slot, &lists.t2, tag: Lists.t2Tag)
@@ -70,10 +77,14 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
         if slot >= 0 {
             lists.adaptTarget(hitB1: !hitB2, step: Lists.ratioStep)
             lists.unlink(slot, in: &store)
+            refusedB2 = false
         }
         // libCacheSim's find has consumed the ghost and moved p before can_insert asks.
         guard observer.admits(key, cost: cost) else {
-            if slot >= 0 { store.release(slot) }
+            if slot >= 0 {
+                store.release(slot)
+                refusedB2 = hitB2
+            }
             return
         }
         var pass = TrimPass(.caller)
@@ -102,12 +113,12 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
             if lists.b1.cost > 0 && lists.b1.tail >= 0 {
                 store.forgetGhost(lists.b1.tail, from: &lists.b1)
                 store.prefetchEviction(of: lists.b1.tail)
-                replaceStep(hitB2: false, &pass, observer: &observer)
+                replaceStep(hitB2: refusedB2, &pass, observer: &observer)
             } else if lists.t1.tail >= 0 {
                 pass.willRemove(&observer)
                 store.evict(lists.t1.tail, from: &lists.t1, observer: &observer)
             } else {
-                replaceStep(hitB2: false, &pass, observer: &observer)
+                replaceStep(hitB2: refusedB2, &pass, observer: &observer)
             }
         } else {
             // |T1| + |B1| + |T2| + |B2| >= 2c, written so that it cannot overflow.
@@ -116,7 +127,7 @@ public struct ARCCache<Key: Hashable, Value>: _ARCListsPolicy {
                 store.forgetGhost(lists.b2.tail, from: &lists.b2)
                 store.prefetchEviction(of: lists.b2.tail)
             }
-            replaceStep(hitB2: false, &pass, observer: &observer)
+            replaceStep(hitB2: refusedB2, &pass, observer: &observer)
         }
     }
 

@@ -99,6 +99,8 @@ extension GeneratorError {
         case let .sizeRangeInverted(minimum, maximum): return "--max-size \(maximum) is below --min-size \(minimum)"
         case .weightsAllZero(let names): return "\(flags(names)) cannot all be 0"
         case .sharesAboveOne(let names): return "\(flags(names)) add up to more than 1"
+        case .sizesPastLimit(let row):
+            return "the sizes of the first \(row) rows add up to more than 2^63-1 bytes, which no trace can hold: lower --requests or the sizes"
         }
     }
 }

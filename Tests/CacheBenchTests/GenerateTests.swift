@@ -140,5 +140,12 @@ struct GenerateTests {
         #expect(exitCode("image-feed", ["objects": "1000000"]) == 2)
         #expect(exitCode("zipf", requests: -1) == 2)
         #expect(exitCode("zipf", output: "/nonexistent-dir/x.csv") == 74)
+        // Sizes that add up past 2^63-1 bytes make a trace every reader refuses: none is written.
+        let huge = scratchDirectory.appendingPathComponent("cachebench-gen-\(UUID().uuidString).csv").path
+        let sizes = ["min-size": "1125899906842624", "max-size": "1125899906842624"]
+        #expect(exitCode("zipf", requests: 10_000, sizes, output: huge) == 2)
+        #expect(!FileManager.default.fileExists(atPath: huge))
+        #expect(exitCode("zipf", requests: 8_191, sizes, output: huge) == nil)
+        try? FileManager.default.removeItem(atPath: huge)
     }
 }

@@ -15,6 +15,9 @@ public enum GeneratorError: Error, Sendable, Equatable, CustomStringConvertible 
     case weightsAllZero([String])
     /// Shares of the requests that add up to more than 1.
     case sharesAboveOne([String])
+    /// The rows' sizes add up past `Int.max` bytes by row `row` (1-based): a trace that every
+    /// reader refuses, since no byte total over it could be represented.
+    case sizesPastLimit(row: Int)
 
     /// The problem in one line, in the engine's words.
     public var description: String {
@@ -26,6 +29,8 @@ public enum GeneratorError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .sizeRangeInverted(minimum, maximum): "max-size \(maximum) is below min-size \(minimum)"
         case .weightsAllZero(let names): "\(Self.list(names)) cannot all be 0"
         case .sharesAboveOne(let names): "\(Self.list(names)) add up to more than 1"
+        case .sizesPastLimit(let row):
+            "the sizes of the first \(row) rows add up to more than 2^63-1 bytes, which no trace can hold: ask for fewer requests or smaller sizes"
         }
     }
 

@@ -142,7 +142,12 @@ public enum TraceGeneration {
         sink.append(header)
         sink.append("\n")
         var gets = 0
+        // Every reader refuses a trace whose sizes add up past 2^63-1 bytes; none is written.
+        var sizeTotal = 0
         while let row = generator.next() {
+            let (total, overflow) = sizeTotal.addingReportingOverflow(max(row.size, 0))
+            if overflow { throw .generator(.sizesPastLimit(row: rows + 1)) }
+            sizeTotal = total
             sink.appendRow(row)
             rows += 1
             if row.operation == .get { gets += 1 }

@@ -457,6 +457,30 @@ struct AppCacheTests {
         }
     }
 
+    @Test("a timer that fires in the call replacing the handler reports to the replaced one, and its values are let go")
+    func handlerReplacedWhileATimerFires() throws {
+        final class Token: Sendable {
+            nonisolated(unsafe) static var alive = 0
+            init() { Token.alive += 1 }
+            deinit { Token.alive -= 1 }
+        }
+        let time = ManualTime()
+        let cache = try Cache<String, Token>(policyType: YYMemoryCache<String, CacheEntry<Token>>.self, costLimit: 1_000,
+                                             options: PolicyOptions(["auto-trim-interval": "5", "age-limit": "1"]),
+                                             clock: time.clock, observesSystemEvents: false)
+        let first = AppEvictionLog<String>(), second = AppEvictionLog<String>()
+        cache.evictionHandler = { key, _, reason in first.append(key, reason) }
+        cache.setValue(Token(), forKey: "old", cost: 1)
+        time.seconds += 10
+        cache.evictionHandler = nil            // the age-limit trim fires in this call, evicting "old"
+        #expect(first.keys == ["old"] && Token.alive == 0)
+        cache.evictionHandler = { key, _, reason in second.append(key, reason) }
+        cache.setValue(Token(), forKey: "a", cost: 1)
+        time.seconds += 10
+        _ = cache.count
+        #expect(second.keys == ["a"] && first.keys == ["old"] && Token.alive == 0)
+    }
+
     @Test("differential: LRU Cache against a list model, with sets, gets, removes and limit changes")
     func differential() {
         var rng = SeededRandom(seed: 42)

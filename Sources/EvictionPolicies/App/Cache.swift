@@ -312,10 +312,17 @@ public final class Cache<Key: Hashable, Value> {
         get { _withState(.limit) { state, _ in state.pointee.handler } }
         set {
             // The handler replaced, and all it captured, is released once the lock is: a deinit
-            // there may call back into the cache, as an evicted value's may.
-            let replaced = _withState(.limit) { state, _ in
+            // there may call back into the cache, as an evicted value's may. A timer that fired
+            // in this call (before the body) evicted under the replaced handler: it is told of
+            // those, after the lock, and the new one only of evictions from its installation on.
+            let (replaced, evicted) = _withState(.limit) { state, _ in
+                var evicted: [(Key, Value, CacheEvictionReason)] = []
+                swap(&evicted, &state.pointee.evicted)
                 defer { state.pointee.handler = newValue }
-                return state.pointee.handler
+                return (state.pointee.handler, evicted)
+            }
+            if let replaced {
+                for (key, value, why) in evicted { replaced(key, value, why) }
             }
             withExtendedLifetime(replaced) {}
         }

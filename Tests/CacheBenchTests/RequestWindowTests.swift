@@ -256,6 +256,11 @@ struct RequestWindowTests {
         let whole = try temporaryFile("time,key,size\n0,a,1\n60,b,1\n61,c,1\n62,d,1\n")
         defer { try? FileManager.default.removeItem(atPath: whole) }
         #expect(try replay(whole, capacity: 10, window: RequestWindow(warmup: .seconds(60))).requests == 2)
+        // After a warm-up of rows, intervals of seconds start at the exact time it ended.
+        let quarters = try temporaryFile("time,key,size\n0.5,a,1\n1.25,b,1\n1.75,c,1\n2.5,d,1\n3.0,e,1\n")
+        defer { try? FileManager.default.removeItem(atPath: quarters) }
+        let split = try #require(try replay(quarters, capacity: 10, window: RequestWindow(warmup: .requests(1), reportInterval: .seconds(1))).window)
+        #expect(split.intervals.map(\.start) == [0.75, 1.75] && split.intervals.map(\.counters.requests) == [2, 2], "\(split.intervals.map(\.start))")
     }
 
     @Test("intervals stay apart when a trace's times divided by the interval pass any integer")

@@ -111,7 +111,7 @@ public struct WindowedReader: TraceReader {
                 if warming, let firstTime {
                     let second = request.time.rounded(.down) - firstTime.rounded(.down)
                     if second > lastSecond { lastSecond = second }
-                    endWarmupIfDue(row: position, counted: counted, traceRow: traceRows, time: lastSecond)
+                    endWarmupIfDue(row: position, counted: counted, traceRow: traceRows, second: lastSecond, time: lastTime)
                 }
                 if !warming {
                     markIntervalsIfDue(row: position, counted: counted, time: lastTime)
@@ -221,13 +221,14 @@ public struct WindowedReader: TraceReader {
 
     /// Ends the warm-up at this row when it is due: `row` counts the rows before it as
     /// `--max-requests` does (`counted`: whether this row is one of them), `traceRow` counts every
-    /// row before it.
-    private mutating func endWarmupIfDue(row: Int, counted: Bool, traceRow: Int, time: Double) {
+    /// row before it; `second` is the latest time so far in whole seconds after the first row's,
+    /// `time` the same exactly (where intervals after a warm-up of rows start).
+    private mutating func endWarmupIfDue(row: Int, counted: Bool, traceRow: Int, second: Double, time: Double) {
         switch window.warmup {
         case .requests(let rows)? where counted && row >= rows: break
         // libCacheSim's rule (`cachesim`: `clock_time <= warmup_sec` warms): a row at exactly the
         // warm-up's length from the first is still warming, so counts agree with `--warmup-sec`.
-        case .seconds(let seconds)? where time > seconds: break
+        case .seconds(let seconds)? where second > seconds: break
         default: return
         }
         warming = false

@@ -228,7 +228,7 @@ struct LRUStackProfilerTests {
 
     static let cloudPhysics: [(String, TraceSpec)] = [
         ("binary", TraceSpec(path: Repository.trace("cloudPhysicsIO.oracleGeneral.bin"))),
-        ("csv, with its op column", TraceSpec(path: Repository.trace("cloudPhysicsIO.og.csv"))),
+        ("csv, writes as sets", TraceSpec(path: Repository.trace("cloudPhysicsIO.og.csv"))),
     ]
 
     @Test("cloudPhysicsIO in byte mode, including capacities smaller than its largest objects (68 KiB)",

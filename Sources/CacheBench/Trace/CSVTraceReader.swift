@@ -515,10 +515,10 @@ public struct CSVTraceReader: TraceReader {
             if bytes[0] == 0x73 && bytes[1] == 0x65 && bytes[2] == 0x74 { return .set }    // "set"
         }
         switch String(decoding: bytes, as: UTF8.self).lowercased() {
-        // A block trace's write is a request, as libCacheSim counts it and as the binary readers
-        // hand it over: a CSV and its conversion count the same requests.
-        case "get", "read", "gets", "write": return .get
-        case "set", "update": return .set
+        // `write` is `set`'s alias, as the command-line contract fixes it (libCacheSim's cachesim
+        // counts a CSV's writes as requests: drop the op column with --columns to do the same).
+        case "get", "read", "gets": return .get
+        case "set", "write", "update": return .set
         // libCacheSim's `nop` (code 0), which its binary readers hand over as a get.
         case "nop": return .get
         // memcached's other writes, as libCacheSim counts them (see `_libCacheSimOperation`).

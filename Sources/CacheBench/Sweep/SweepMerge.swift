@@ -157,8 +157,9 @@ public struct SweepMerge: Sendable {
         // whose capacities resolve alike (reported once, above), as their results are.
         var warned = Set<String>()
         for (cell, result) in zip(resultCells, results) {
-            for warning in result.warnings where warned.insert("\(cell.trace): \(warning)").inserted {
-                notes.append("\(cell.trace): \(warning)")
+            for warning in result.warnings {
+                let note = "\(cell.trace): \(warning)"
+                if warned.insert(note).inserted { notes.append(note) }
             }
         }
         if let first = refused.first {

@@ -360,10 +360,9 @@ public final class DiskCache: @unchecked Sendable {
     /// so the lock is taken again on the new file (throwing `EWOULDBLOCK` if another process has
     /// it: the write then stores nothing), and the journal, gone too, is written anew.
     private func retakeDirectory() throws(DiskCacheError) {
-        let lockPath = directory.appendingPathComponent("lock").path
-        var status = stat()
-        if let held = directoryLock, stat(lockPath, &status) == 0, _DirectoryLock.Identity(status) == held { return }
-        let taken = try _DirectoryLock.acquire(lockPath)
+        // The lock file this instance holds, if it is still there, is shared once more and given
+        // back below: nothing changes.
+        let taken = try _DirectoryLock.acquire(directory.appendingPathComponent("lock").path)
         _DirectoryLock.release(directoryLock)
         directoryLock = taken
         try? compactJournal()

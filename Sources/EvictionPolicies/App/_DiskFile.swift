@@ -49,6 +49,16 @@ enum _DiskFile {
         return hex(_finalize(high)) + hex(_finalize(low ^ high))
     }
 
+    /// The key whose UTF-8 bytes are `bytes`, or `nil` when they are not valid UTF-8. Every byte
+    /// counts: Foundation's decoding drops a leading byte order mark (U+FEFF), which would turn
+    /// such a key's file into another key's and lose it.
+    static func key(fromUTF8 bytes: some Collection<UInt8>) -> String? {
+        // Decoding repairs invalid sequences (with U+FFFD), so the bytes come back unchanged
+        // exactly when they were valid.
+        let key = String(decoding: bytes, as: UTF8.self)
+        return key.utf8.elementsEqual(bytes) ? key : nil
+    }
+
     static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
@@ -112,7 +122,7 @@ enum _DiskFile {
         defer { keyBuffer.deallocate() }
         guard try _POSIX.readFully(descriptor, into: keyBuffer, at: headerLength, path: path) == header.keyLength else { return nil }
         let keyBytes = Array(UnsafeRawBufferPointer(keyBuffer))
-        guard let key = String(bytes: keyBytes, encoding: .utf8) else { return nil }
+        guard let key = key(fromUTF8: keyBytes) else { return nil }
         guard let buffer = malloc(max(header.dataLength, 1)) else {
             throw DiskCacheError(path: path, operation: "malloc", code: ENOMEM)
         }
@@ -137,7 +147,7 @@ enum _DiskFile {
             guard let header = Header(raw, fileSize: raw.count) else { return nil }
             let keyBytes = Array(raw[headerLength..<headerLength + header.keyLength])
             let data = UnsafeRawBufferPointer(rebasing: raw[(headerLength + header.keyLength)...])
-            guard header.verifies(keyBytes, data), let key = String(bytes: keyBytes, encoding: .utf8) else { return nil }
+            guard header.verifies(keyBytes, data), let key = key(fromUTF8: keyBytes) else { return nil }
             return (key, Data(data))
         }
     }

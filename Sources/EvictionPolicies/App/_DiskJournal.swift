@@ -86,7 +86,7 @@ struct _DiskJournal {
                 doomed.remove(name)
             case "S":
                 guard fields.count == 5, let size = Int(fields[2]), size >= 0, let created = Double(fields[3]), created.isFinite,
-                      let keyData = Data(base64Encoded: fields[4]), let key = String(data: keyData, encoding: .utf8),
+                      let keyData = Data(base64Encoded: fields[4]), let key = _DiskFile.key(fromUTF8: keyData),
                       _DiskFile.name(forKey: key) == name else { return nil }
                 byName[name] = (key, _DiskRecord(name: name, size: size, created: created, lastUse: order, serial: 0))
                 pending.remove(name)

@@ -74,17 +74,21 @@ struct DiskCacheKillTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // One trial in ten is killed while it starts or opens the cache; the others at a
-            // random moment among the writes, timed from the writer's `ready`.
+            // One trial in ten is killed while it starts or opens the cache. Of the others, half
+            // are killed at a random moment timed from the writer's `ready`, and half after a
+            // random number of the writer's lines (up to 20, past its first removal) and a
+            // moment more: on a loaded machine, where a write's fsync takes longer than the
+            // timed window, those still reach the removals and the writes that follow them.
             var received = Data()
             if trial % 10 != 0 {
-                while !received.starts(with: Data("ready\n".utf8)) {
+                let lines = trial % 10 >= 5 ? Int.random(in: 0...20, using: &random) : 0
+                while !received.starts(with: Data("ready\n".utf8)) || received.lazy.filter({ $0 == 0x0A }).count < 1 + lines {
                     let chunk = output.fileHandleForReading.availableData
                     if chunk.isEmpty { break }
                     received += chunk
                 }
             }
-            usleep(UInt32.random(in: 0...20_000, using: &random))
+            usleep(UInt32.random(in: 0...(trial % 10 >= 5 ? 3_000 : 20_000), using: &random))
             if process.isRunning { killedMidRun += 1 }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -150,6 +150,28 @@ struct AtomicFileTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link") == dir + "/real")
     }
 
+
+    @Test("a loop of links, or a chain of more than 40, is an error (ELOOP): no link is replaced by a file")
+    func linkLoops() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a", withDestinationPath: "b")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/b", withDestinationPath: "a")
+        // A chain of 45 links ending at a file not yet made: the kernel follows at most 40.
+        for n in 0..<45 { try FileManager.default.createSymbolicLink(atPath: dir + "/c\(n)", withDestinationPath: "c\(n + 1)") }
+        for name in ["a", "b", "c0"] {
+            #expect(throws: OutputError(path: dir + "/" + name, errno: ELOOP)) { try AtomicFile(path: dir + "/" + name) }
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/a") == "b")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/b") == "a")
+        #expect(try contents(dir).count == 47)
+        // A chain the kernel follows still writes the file at its end, through every link.
+        let file = try AtomicFile(path: dir + "/c20")
+        try file.write("end")
+        try file.commit()
+        #expect(try String(contentsOfFile: dir + "/c45", encoding: .utf8) == "end")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/c44") == "c45")
+    }
     @Test("a device is written in place, never replaced")
     func deviceInPlace() throws {
         let file = try AtomicFile(path: "/dev/null")

@@ -8,7 +8,7 @@ import Foundation
 /// `fsync`ed, then renamed over the target, so a reader sees either the old file or the whole new
 /// one. The target is never removed or truncated before the new content is complete. Any error
 /// (a full disk, a closed descriptor, a missing folder) removes the temporary file and leaves the
-/// target as it was; so does SIGINT, SIGTERM or SIGHUP while the file is open.
+/// target as it was; so does a terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) while the file is open.
 ///
 /// Some targets are written in place instead, because renaming over them would replace
 /// something that is not ours: `-` (standard output); a path that names a descriptor the process
@@ -60,6 +60,13 @@ public final class AtomicFile {
     /// Set with ``standardOutputWasClosed``: writing to `/dev/stderr` then fails (exit 74).
     nonisolated(unsafe) private static var standardErrorWasClosed = false
 
+    /// Makes every terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+    /// SIGALRM) remove the temporary files of unfinished writes and end the process with the
+    /// signal's default action, from now on rather than from the first write. A program calls it
+    /// at its start: without it, SIGQUIT (Ctrl-\) reaches Swift's backtracer, which reports a
+    /// crash and lets the run go on. A signal the parent set to be ignored stays ignored.
+    public static func handleTerminatingSignals() { _cs_signals_install() }
+
     /// Call first thing in `main`: a standard descriptor (0, 1, 2) the process was started
     /// without (`>&-`) is occupied by `/dev/null`, so no file opened later takes its number
     /// and receives output meant for the terminal. A closed standard output is remembered:
@@ -110,7 +117,7 @@ public final class AtomicFile {
             destination = path
             return
         }
-        let resolved = Self.followingLinks(path)
+        guard let resolved = Self.followingLinks(path) else { throw OutputError(path: path, errno: ELOOP) }
         var info = stat()
         if stat(resolved, &info) == 0 {
             let type = info.st_mode & S_IFMT
@@ -237,14 +244,14 @@ public final class AtomicFile {
     /// folder, an immutable file) puts back the targets already replaced. Targets written in place
     /// (standard output, devices) go last, once every file is installed: standard output failing
     /// then puts the files back too. (What was already written in place cannot be taken back.)
-    /// SIGINT, SIGTERM and SIGHUP are held back meanwhile (``holdingSignals(_:)``): one that
+    /// The terminating signals are held back meanwhile (``holdingSignals(_:)``): one that
     /// arrives takes effect once every file is in place or every target is put back, so a signal
     /// never leaves a new report beside an old chart, or the kept targets' links behind.
     public static func commitAll(_ files: [AtomicFile]) throws(OutputError) {
         try holdingSignals { () throws(OutputError) in try _commitAll(files) }
     }
 
-    /// Runs `body` with SIGINT, SIGTERM and SIGHUP held back: one that arrives meanwhile ends the
+    /// Runs `body` with the terminating signals held back: one that arrives meanwhile ends the
     /// process (removing the registered temporary files, with the signal's own exit status) only
     /// once `body` has returned or thrown. For steps that must not be cut in two; keep them short.
     public static func holdingSignals<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
@@ -344,8 +351,10 @@ public final class AtomicFile {
     }
 
     /// `path` with its symbolic links followed, the last one too even when it dangles (so a
-    /// link to a file not yet made makes that file, and the link stays); at most 40 links.
-    static func followingLinks(_ path: String) -> String {
+    /// link to a file not yet made makes that file, and the link stays); `nil` when more than
+    /// 40 links follow one another (a loop), where writing through them fails as `open` would
+    /// (`ELOOP`) rather than replacing the last link read with a file.
+    static func followingLinks(_ path: String) -> String? {
         var current = path
         for _ in 0..<40 {
             var info = stat()
@@ -366,7 +375,8 @@ public final class AtomicFile {
                 current = (slash.map { String(current[...$0]) } ?? "") + named
             }
         }
-        return current
+        var info = stat()
+        return lstat(current, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK ? nil : current
     }
 
     /// A name for a temporary beside `name` in `directory`: `.NAME.cachebench-PID-N-RANDOM.tmp`,

@@ -23,6 +23,7 @@ public enum CacheBenchCommandLine {
     public static func main(registry: PolicyRegistry = .standard,
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         AtomicFile.protectStandardDescriptors()
+        AtomicFile.handleTerminatingSignals()
         // A reader that goes away (`| head`) or a file-size limit (`ulimit -f`) then fails the
         // write that meets it (EPIPE, EFBIG): the command exits 74 and removes its temporary
         // files, rather than dying of the signal with them left behind.

@@ -73,7 +73,11 @@ static void cs_temporary_cleanup(int signal_number) {
 // Installs the handlers once; the caller holds `cs_temporary_lock`.
 static void cs_install_handlers(void) {
     if (cs_temporary_handlers_installed) return;
-    const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    // Every signal whose default action ends the process and that a user or a scheduler sends
+    // to stop a run: Ctrl-C, Ctrl-\, kill, a closed terminal, a job's time limit (SIGALRM,
+    // SIGUSR1/2 from batch systems). SIGQUIT's default would first pass through Swift's
+    // backtracer, which reports a crash and lets the run go on.
+    const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
     for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
         struct sigaction current;
         // A signal the parent set to be ignored (nohup, a shell's background job) stays ignored.
@@ -85,6 +89,12 @@ static void cs_install_handlers(void) {
         sigaction(signals[index], &action, NULL);
     }
     cs_temporary_handlers_installed = 1;
+}
+
+void _cs_signals_install(void) {
+    pthread_mutex_lock(&cs_temporary_lock);
+    cs_install_handlers();
+    pthread_mutex_unlock(&cs_temporary_lock);
 }
 
 void _cs_signals_hold(void) {

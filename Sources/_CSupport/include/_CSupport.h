@@ -46,8 +46,8 @@ static inline __attribute__((always_inline)) void _cs_spin_pause(void) {
 /// timer runs at a fixed frequency), elsewhere never.
 int _cs_ticks_are_invariant(void);
 
-/// Registers a temporary file to be unlinked if the process is ended by SIGINT, SIGTERM or
-/// SIGHUP before the file is renamed into place or discarded. Installs the handlers on first use
+/// Registers a temporary file to be unlinked if the process is ended by a terminating signal
+/// (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM) before the file is renamed into place or discarded. Installs the handlers on first use
 /// (each removes every registered file, then re-raises the signal with its default action, so
 /// the exit status still says which signal ended the process). Returns a slot for
 /// `_cs_temporary_unregister`, or -1 when every slot is taken (the file is then not cleaned up
@@ -57,13 +57,19 @@ int _cs_temporary_register(const char *path);
 /// Forgets slot `slot` (a value `_cs_temporary_register` returned; -1 is ignored).
 void _cs_temporary_unregister(int slot);
 
-/// Holds back SIGINT, SIGTERM and SIGHUP until the matching `_cs_signals_release` (holds nest,
+/// Holds back the terminating signals until the matching `_cs_signals_release` (holds nest,
 /// from any thread): one that arrives meanwhile is recorded, and when the last hold is released
 /// the registered temporaries are removed and the signal is raised again with its default
 /// action. For steps that must not be cut in two: renaming several files into place together,
 /// creating a temporary and registering it. Keep a hold short: the process cannot be
 /// interrupted (except by SIGKILL) while it lasts.
 void _cs_signals_hold(void);
+
+/// Installs the handlers `_cs_temporary_register` installs on first use, now: a program calls it
+/// at its start so that every terminating signal (SIGQUIT included, which Swift's backtracer
+/// would otherwise report as a crash and survive) ends it with the signal's default action, with
+/// or without temporaries registered. A signal the parent set to be ignored stays ignored.
+void _cs_signals_install(void);
 
 /// Ends a hold begun by `_cs_signals_hold`; the last one acts on a signal that arrived meanwhile.
 void _cs_signals_release(void);

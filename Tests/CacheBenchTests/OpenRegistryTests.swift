@@ -258,8 +258,15 @@ struct OpenRegistryTests {
                 "\(victimless.warnings)")
         job.policy = "miscounting-fifo"
         let miscounted = try Replay.run(job)
-        #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo: it reports 0 objects costing 0") && $0.contains("its count or totalCost is wrong") },
+        #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it reports 0 objects costing 0") && $0.contains("its count or totalCost is wrong") },
                 "\(miscounted.warnings)")
+        // compare gathers every run's warnings: each names the run it is about.
+        var compare = CompareJob(trace: trace, policies: ["miscounting-fifo"], capacities: CapacityList([.size(50), .size(100)]),
+                                 ignoreSize: true, threads: 1)
+        compare.registry = registry
+        let notes = try Compare.run(compare).notes.filter { $0.contains("its count or totalCost is wrong") }
+        #expect(notes.count == 2 && notes.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it reports") }
+                && notes.contains { $0.hasPrefix("miscounting-fifo at capacity 100: it reports") }, "\(notes)")
         // The arena's count also feeds the limit check the wrong count hid.
         #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it holds") }, "\(miscounted.warnings)")
         // A built-in policy's count is its arena's: no such warning, in objects or bytes.

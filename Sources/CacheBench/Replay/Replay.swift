@@ -142,8 +142,11 @@ extension ReplayResult {
         // A policy that keeps its own count (one of someone else's package, say) may keep it
         // wrong; its arena's slots say what it holds. A wrong count also hides the policy from
         // the limit check below, which then reads the arena's.
+        let limits = [capacity.0.map { "capacity \($0)" }, countLimit.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        // Named with its limits: compare and mrc gather the warnings of every run.
+        let named = policy.name + (limits.isEmpty ? "" : " at " + limits)
         if let residents = run.residents?() ?? nil, residents != held {
-            warnings.append("\(policy.name): it reports \(held.count) objects costing \(held.cost) at the end of the run, but its slot arena holds \(residents.count) costing \(residents.cost), so its count or totalCost is wrong and these counts are not a cache's")
+            warnings.append("\(named): it reports \(held.count) objects costing \(held.cost) at the end of the run, but its slot arena holds \(residents.count) costing \(residents.cost), so its count or totalCost is wrong and these counts are not a cache's")
             held = residents
         }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
@@ -151,8 +154,7 @@ extension ReplayResult {
         // size (libCacheSim aborts on some of these; others refuse such limits outright).
         if held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
            counters.sets == 0, counters.deletes == 0, counters.events == 0 {
-            let limits = [capacity.0.map { "capacity \($0)" }, countLimit.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
-            warnings.append("\(policy.name)\(limits.isEmpty ? "" : " at " + limits) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
+            warnings.append("\(named) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
         }
         // A research policy keeps within its limits at every moment: one that ended over them
         // did not evict as they require (a policy of someone else's package, say), and its

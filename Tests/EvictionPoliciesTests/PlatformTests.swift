@@ -143,6 +143,40 @@ struct PlatformTests {
         #expect(seen == Set([0, 1, 2, 4, 5, 6, 7, 8]))
     }
 
+    @Test("ResidentSample follows a compaction: it holds the renumbered residents and draws them as it would have")
+    func residentSampleRelocates() throws {
+        var arena = SlotArena<Int, Int>()
+        var sample = ResidentSample()
+        var slots: [Int: Int32] = [:]
+        for key in 0..<400 {
+            let slot = arena.allocate(key: key, value: key, cost: 1)
+            slots[key] = slot
+            sample.insert(slot)
+        }
+        // A purge of all but every tenth key leaves the arena sparse.
+        for key in 0..<400 where key % 10 != 0 {
+            let slot = try #require(slots[key])
+            sample.remove(slot)
+            _ = arena.release(slot)
+        }
+        var before = sample, generator = SeededGenerator(seed: 9), same = generator
+        let drawnBefore = (0..<200).map { _ in arena.key(before.randomElement(using: &generator)) }
+        let compacted = arena.compactIfSparse()
+        let relocation = try #require(compacted)
+        sample.relocate(relocation)
+        #expect(sample.count == 40)
+        // The same draws, by key: each slot kept its place in the sample.
+        #expect((0..<200).map { _ in arena.key(sample.randomElement(using: &same)) } == drawnBefore)
+        var seen = Set<Int>()
+        for _ in 0..<4_000 { seen.insert(arena.key(sample.randomElement(using: &generator))) }
+        #expect(seen == Set(stride(from: 0, to: 400, by: 10)))
+        // Removal still finds each renumbered slot.
+        for key in stride(from: 0, to: 400, by: 20) { sample.remove(arena.find(key)) }
+        #expect(sample.count == 20)
+        before = sample
+        for _ in 0..<1_000 { #expect(arena.key(before.randomElement(using: &generator)) % 20 == 10) }
+    }
+
     @Test("SeededGenerator repeats its sequence for a seed and differs between seeds")
     func generator() {
         var a = SeededGenerator(seed: 1), b = SeededGenerator(seed: 1), c = SeededGenerator(seed: 2)

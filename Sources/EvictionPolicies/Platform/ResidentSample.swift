@@ -2,7 +2,8 @@
 /// (libCacheSim's `hashtable_rand_obj`, without its bias toward long hash chains).
 ///
 /// - Complexity: ``insert(_:)``, ``remove(_:)`` and ``randomElement(using:)`` are O(1)
-///   (amortised for insert); a removal moves the last element into the hole.
+///   (amortised for insert); a removal moves the last element into the hole;
+///   ``relocate(_:)`` is O(n).
 @frozen
 public struct ResidentSample {
     @usableFromInline var slots: ContiguousArray<Int32> = []
@@ -33,6 +34,16 @@ public struct ResidentSample {
             positions[last] = position
         }
         positions[slot] = -1
+    }
+
+    /// Renumbers the slots held after the arena compacted (for a ``SlotRelocatingPolicy``). Each
+    /// slot keeps its place in the dense array, so the draws that follow are the ones the same
+    /// generator would have made without the compaction. Gives back the spare room of a purge. O(n).
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        for i in slots.indices { slots[i] = relocation[slots[i]] }
+        slots._giveBackSpareRoom()
+        positions.relocate(relocation)
     }
 
     /// A slot drawn uniformly from those held. The sample must not be empty.

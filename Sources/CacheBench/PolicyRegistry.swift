@@ -136,7 +136,32 @@ public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvert
     /// The name asked for and the known names (or why it is not provided), in one line.
     public var description: String {
         if let reason = notProvidedBecause { return "policy '\(name)' is not provided: \(reason)" }
-        return "unknown policy '\(name)' (known: \(known.joined(separator: ", ")))"
+        let guess = nearest.map { "did you mean '\($0)'? " } ?? ""
+        return "unknown policy '\(name)' (\(guess)known: \(known.joined(separator: ", ")))"
+    }
+
+    /// The known name closest to ``name`` (ignoring case, `-` and `_`), when at most two edits
+    /// away and closer than every other; `nil` otherwise.
+    public var nearest: String? {
+        func plain(_ text: String) -> [Character] { Array(text.lowercased().filter { $0 != "-" && $0 != "_" }) }
+        let wanted = plain(name)
+        guard !wanted.isEmpty else { return nil }
+        let ranked = known.map { (name: $0, distance: Self.editDistance(wanted, plain($0))) }.sorted { $0.distance < $1.distance }
+        guard let best = ranked.first, best.distance <= min(2, wanted.count / 2) else { return nil }
+        return ranked.dropFirst().first?.distance == best.distance ? nil : best.name
+    }
+
+    /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }
 
@@ -239,6 +264,10 @@ extension PolicyRegistry {
                          reason: "LRB (Song et al., NSDI'20) trains a gradient-boosted model with LightGBM"),
         UnprovidedPolicy(name: "3lcache", aliases: [],
                          reason: "3L-Cache trains its eviction model with LightGBM"),
+        UnprovidedPolicy(name: "nop", aliases: [],
+                         reason: "libCacheSim's nop caches nothing, to time its trace reading alone; cachebench reports its replay loop's own requests/s, and a capacity of 0 is refused"),
+        UnprovidedPolicy(name: "plugincache", aliases: [],
+                         reason: "libCacheSim's pluginCache loads a policy from a C shared library; write the policy in Swift and register it (see the Writing a policy article of EvictionPolicies)"),
     ]
 }
 

@@ -13,6 +13,35 @@ struct UnprovidedPolicyTests {
         }
     }
 
+    @Test("nop and pluginCache, libCacheSim's overhead probe and C plug-in host, name themselves as not provided, with why", arguments: ["nop", "NOP", "pluginCache", "plugincache"])
+    func libCacheSimInfrastructure(_ name: String) {
+        #expect {
+            _ = try PolicyRegistry.policy(named: name)
+        } throws: { error in
+            "\(error)".contains("is not provided") && ("\(error)".contains("nothing") || "\(error)".contains("register it"))
+        }
+    }
+
+    @Test("an unknown name suggests the one known name a slip away from it, and none when it is far from all or near two")
+    func suggestion() {
+        func nearest(_ name: String) -> String? {
+            do { _ = try PolicyRegistry.policy(named: name) } catch { return error.nearest }
+            return "found"
+        }
+        #expect(nearest("s3fif") == "s3fifo")
+        #expect(nearest("Sieeve") == "sieve")
+        #expect(nearest("w_tinylfu") == "wtinylfu")
+        #expect(nearest("clok") == "clock")
+        #expect(nearest("yylru") == "yy-lru")
+        #expect(nearest("zzzzzz") == nil)
+        #expect(nearest("x") == nil)
+        // Equally near lru and lfu (one substitution each): no guess.
+        #expect(nearest("lXu") == nil)
+        let error = PolicyLookupError(name: "s3fif", known: ["s3fifo", "lru"])
+        #expect(error.description == "unknown policy 's3fif' (did you mean 's3fifo'? known: s3fifo, lru)")
+        #expect(!PolicyLookupError(name: "qqqq", known: ["s3fifo", "lru"]).description.contains("did you mean"))
+    }
+
     @Test("the policy list ends with them in the table and the Markdown, and never lists them as policies")
     func listed() {
         let table = PolicyCatalog.render(PolicyRegistry.descriptors, as: .table, notProvided: PolicyRegistry.notProvided)

@@ -111,6 +111,19 @@ os.execv(sys.argv[1], sys.argv[1:])' "$CB" generate zipf --requests 100000000 >/
   sleep 1; kill -QUIT $pid; wait $pid; RC=$?
   [ "$RC" = 131 ] || fail FAIL "exit $RC after SIGQUIT with no file open, expected 131: $(head -c 200 "$W/err")"
   grep -q "crashed" "$W/err" && fail FAIL "SIGQUIT was reported as a crash: $(head -c 200 "$W/err")"; true; }
+case_output_checked_before_the_run() { printf 'timestamp,key,size\n1,2,x\n' > "$W/bad.csv"
+  # A folder that is missing is found before the trace is read (the malformed trace would say 65):
+  # a run of hours does not end in a failure to write that was there from the start.
+  run replay "$W/bad.csv" --policy lru --capacity 10 --output "$W/nodir/r.txt"; expect 74 "r.txt"
+  run replay "$W/bad.csv" --policy lru --capacity 10 --report-interval 1req --plot-intervals "$W/nodir/i.svg"; expect 74 "i.svg"
+  run compare "$W/bad.csv" --policies lru,fifo --capacities 10 --plot "$W/nodir/p.svg"; expect 74 "p.svg"
+  run mrc "$W/bad.csv" --points 4 --output "$W"; expect 74 "is a directory"
+  run analyze "$W/bad.csv" --output "$W/nodir/a.txt"; expect 74 "a.txt"
+  ln -s loop1 "$W/loop2"; ln -s loop2 "$W/loop1"
+  run replay "$W/bad.csv" --policy lru --capacity 10 --output "$W/loop1"; expect 74 "loop1"
+  [ -L "$W/loop1" ] || fail LOST "the link was replaced"
+  run merge "$W/no-sweep" --output "$W/nodir/m.json"; expect 74 "m.json"
+  run sweep-report "$W/no-sweep" --output "$W/nodir/s.md"; expect 74 "s.md"; }
 
 # ---- 2. standard streams
 case_stdout_dev_full() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 > /dev/full'; expect 74 "standard output: cannot write"; }

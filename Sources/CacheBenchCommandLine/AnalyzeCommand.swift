@@ -79,6 +79,8 @@ enum AnalyzeCommand {
             window = seconds
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
+            // The plots' folder may not exist yet: it is made with them.
+            try Output.requireWritable(arguments, ["--output"])
             let analysis: TraceAnalysis
             do throws(TraceError) {
                 var reader = try trace.open()

@@ -154,6 +154,7 @@ enum MRCCommand {
             }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
+            try Output.requireWritable(arguments, ["--output", "--plot"])
             let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
             let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                                 ignoreSize: arguments.flags.contains("--ignore-size"),

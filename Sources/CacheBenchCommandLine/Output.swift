@@ -20,6 +20,16 @@ enum Output {
         }
     }
 
+    /// Fails at once (exit 74) when a file `options` name could not be written (a missing or
+    /// unwritable folder, a folder as the target, a loop of links), before a run that may take
+    /// hours ends in the same failure. Nothing is written; ``emit(_:)`` still writes atomically.
+    static func requireWritable(_ arguments: Arguments, _ options: [String]) throws(CacheBenchError) {
+        for option in options {
+            guard let path = arguments.value(option) else { continue }
+            do throws(OutputError) { try AtomicFile.checkWritable(path) } catch { throw CacheBenchError(error) }
+        }
+    }
+
     /// Writes `text` to `path` (`nil` or `-` is standard output), whole or not at all.
     static func emit(_ text: String, to path: String?) throws(CacheBenchError) {
         try emit([(text, path)])

@@ -350,6 +350,27 @@ public final class AtomicFile {
         return number
     }
 
+    /// Whether a file could be written at `path` now, checked without writing anything: for a
+    /// command to fail at once, before a long run, rather than after it. Throws what
+    /// ``init(path:)`` would: a loop of links, a folder as the target, a missing folder, or one
+    /// the process may not write in. Standard output, open descriptors and devices pass (they are
+    /// written in place). A pass promises nothing: the disk may still fill, or the folder change.
+    public static func checkWritable(_ path: String) throws(OutputError) {
+        if path == "-" || openDescriptor(named: path) != nil { return }
+        guard let resolved = followingLinks(path) else { throw OutputError(path: path, errno: ELOOP) }
+        var info = stat()
+        if stat(resolved, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR { throw OutputError(path: path, reason: "is a directory") }
+            if type != S_IFREG { return }
+        }
+        let slash = resolved.lastIndex(of: "/")
+        let directory = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? "."
+        guard stat(directory, &info) == 0 else { throw OutputError(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw OutputError(path: path, errno: ENOTDIR) }
+        guard access(directory, W_OK | X_OK) == 0 else { throw OutputError(path: path, errno: errno) }
+    }
+
     /// `path` with its symbolic links followed, the last one too even when it dangles (so a
     /// link to a file not yet made makes that file, and the link stays); `nil` when more than
     /// 40 links follow one another (a loop), where writing through them fails as `open` would

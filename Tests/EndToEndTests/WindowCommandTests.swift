@@ -220,6 +220,8 @@ struct WindowCommandTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: plot))
         #expect(XMLParser(data: data).parse())
         #expect(String(decoding: data, as: UTF8.self).contains("<polyline"))
+        // Every chart cachebench draws opens with the XML declaration, as the others do.
+        #expect(String(decoding: data, as: UTF8.self).hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
         let refused = try CLI.run(["replay", Self.trace, "--policy", "lru", "--plot-intervals", plot + ".2.svg"])
         #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: plot + ".2.svg"))
     }

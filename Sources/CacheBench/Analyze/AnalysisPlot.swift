@@ -43,6 +43,7 @@ struct AnalysisPlot {
         func py(_ y: Double) -> Double { Self.top + h - (scaled(y, logY) - y0) / (y1 - y0) * h }
         func n(_ v: Double) -> String { SVGLineChart.n(v) }
         var svg = """
+        <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(Self.height))" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" font-family="sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="white"/>
         <text x="\(n(Self.width / 2))" y="24" text-anchor="middle" font-size="15">\(SVGLineChart.escape(title))</text>

@@ -32,6 +32,7 @@ public enum IntervalChart {
         let n = SVGLineChart.n
 
         var svg = """
+        <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="white"/>
         <text x="\(n(left))" y="28" font-size="16" font-weight="bold">\(SVGLineChart.escape(SVGLineChart.fitted("Miss ratio per interval: " + (results.first.map { CompareCharts.traceName($0.trace) } ?? ""), width: width - left - 12, fontSize: 16, bold: true)))</text>

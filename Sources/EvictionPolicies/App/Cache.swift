@@ -17,7 +17,9 @@
 ///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or
 ///   ``countLimit`` trims at once and keeps the policy's order: the entries come out in the order
 ///   the policy would evict them and go back in that order under the new limits, so an LRU cache
-///   keeps its exact recency order and drops its least recently used entries; FIFO, CLOCK, SIEVE
+///   keeps its exact recency order and drops its least recently used entries (and any entry
+///   whose own cost is above the new cost limit, however recent), reported to
+///   ``evictionHandler`` once the refill is done, not necessarily in eviction order; FIFO, CLOCK, SIEVE
 ///   and LFU keep their order (not their reference bits or counts). Policies outside the slot
 ///   flow (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU and the library models) are refilled oldest set first,
 ///   each entry as a new set, so the policy's own admission rules apply: S3-FIFO sends them

@@ -10,6 +10,20 @@
 ///   ghost slot (still in its ghost list) or -1: what it refuses, what it evicts or demotes,
 ///   where the object goes.
 /// - ``ArenaPolicy/unlink(_:)``: take a resident or a ghost out of its queue.
+///
+/// Because the miss is the policy's own, it also keeps the conventions ``SlotPolicy``'s flow
+/// keeps for its policies (see 2Q's `miss` for all four):
+///
+/// - an object larger than the capacity leaves the cache untouched, its ghost included;
+/// - it asks `observer.admits(key, cost:)` before it inserts, or an admission policy
+///   (`cachebench --admission`) never sees the policy's objects;
+/// - it evicts down to the count limit as well as the capacity, when the descriptor says
+///   `supportsCountLimit`;
+/// - it brackets its evictions with a ``TrimPass`` (``TrimPass/willRemove(_:)`` before each,
+///   ``TrimPass/end(_:)`` after), which the trim latency report counts.
+///
+/// It need not give storage back: ``ArenaPolicy/shrinkStorageIfSparse()`` runs after every
+/// removal and trim, where an arena becomes sparse; a miss inserts as many slots as it frees.
 /// - ``ArenaPolicy/replace(_:with:cost:observer:)``, optionally: by default the same cost keeps
 ///   the entry and counts as a hit, and a new cost is a new object: the old one goes (not an
 ///   eviction) and the new one misses.

@@ -65,7 +65,10 @@ public struct PolicyRegistry: Sendable {
         if case .library(let bytes) = policy.descriptor.defaultCapacity, bytes < 1 {
             throw .invalidDescriptor(policy.descriptor.name, reason: "its default capacity, \(bytes) bytes, is below 1")
         }
+        var own = Set<String>()
         for name in [policy.descriptor.name] + policy.descriptor.aliases {
+            // An alias that repeats the name or another alias (in any case) is a slip in the descriptor.
+            if !own.insert(name.lowercased()).inserted { throw .duplicateName(name) }
             // A name every list of policies can hold: not empty, no comma (lists are separated by
             // commas), no white space (lists trim it), and not a group's name (`all`, `research`,
             // `library` stand for groups).

@@ -81,6 +81,13 @@ private enum GroupNaming: TestPolicyNaming {
     }
 }
 
+/// An alias that repeats the policy's own name in other capitals.
+private enum EchoNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "echo-fifo", reproduces: "a test", rule: "fifo", family: .research, aliases: ["Echo-FIFO"])
+    }
+}
+
 /// Names with white space, which lists of policies trim.
 private enum SpacedNaming: TestPolicyNaming {
     static var descriptor: PolicyDescriptor { PolicyDescriptor(name: " pad", reproduces: "a test", rule: "fifo", family: .research) }
@@ -192,7 +199,7 @@ struct OpenRegistryTests {
         }
     }
 
-    @Test("a name no list could select (empty, with a comma, a group's) is refused, and nothing is added")
+    @Test("a name no list could select (empty, with a comma, a group's, an alias repeating the name) is refused, and nothing is added")
     func unusableNames() throws {
         var copy = PolicyRegistry.standard
         #expect(throws: PolicyRegistryError.unusableName(" ", reason: "it is empty")) { try copy.add(.of(NamedFIFO<UInt64, Void, EmptyNaming>.self)) }
@@ -206,6 +213,7 @@ struct OpenRegistryTests {
         #expect(throws: PolicyRegistryError.invalidDescriptor("zero-default", reason: "its default capacity, 0 bytes, is below 1")) {
             try copy.add(.of(NamedFIFO<UInt64, Void, ZeroDefaultNaming>.self))
         }
+        #expect(throws: PolicyRegistryError.duplicateName("Echo-FIFO")) { try copy.add(.of(NamedFIFO<UInt64, Void, EchoNaming>.self)) }
         #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
     }
 

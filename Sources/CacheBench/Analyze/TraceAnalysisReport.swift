@@ -21,8 +21,10 @@ public enum TraceAnalysisReport {
         }
     }
 
+    /// `part` over `whole` with 4 decimals (more when 4 would round it to 0 or 1 and it is
+    /// neither), or `n/a` when `whole` is 0: JSON's null, not a measured 0.
     private static func ratio(_ part: Int, _ whole: Int) -> String {
-        whole == 0 ? "0" : String(format: "%.4f", Double(part) / Double(whole))
+        whole == 0 ? "n/a" : _ratio(Double(part) / Double(whole), decimals: 4)
     }
 
     /// The range a log-2 bin covers: `0`, `1`, `2-3`, `4-7`, … (reuse distance: bin k ≥ 1 is 2^(k-1)..<2^k).

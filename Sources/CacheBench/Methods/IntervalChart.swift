@@ -64,7 +64,7 @@ public enum IntervalChart {
                 let line = points.map { "\(n(px($0.x))),\(n(py($0.y)))" }
                 svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\"\(byte ? " stroke-dasharray=\"5 4\"" : "") points=\"\(line.joined(separator: " "))\"/>\n"
                 for point in points {
-                    let tooltip = "\(name), from \(SVGLineChart.trimmed(point.x, decimals: 3)): \(byte ? "byte miss ratio" : "miss ratio") \(_fixed(point.y * 100, decimals: 2)) %"
+                    let tooltip = "\(name), from \(SVGLineChart.trimmed(point.x, decimals: 3)): \(byte ? "byte miss ratio" : "miss ratio") \(_ratio(point.y * 100, decimals: 2, of: 100)) %"
                     svg += SVGLineChart.marker(shape: shape, x: px(point.x), y: py(point.y), color: color, hollow: byte, tooltip: tooltip)
                 }
             }

@@ -77,7 +77,8 @@ public struct WindowReport: Sendable, Equatable {
         }
         if let interval = window.reportInterval {
             let ratios = intervals.compactMap(\.missRatio)
-            let range = ratios.isEmpty ? "" : ", miss ratio \(String(format2: (ratios.min() ?? 0) * 100)) % to \(String(format2: (ratios.max() ?? 0) * 100)) %"
+            let low = _ratio((ratios.min() ?? 0) * 100, decimals: 2, of: 100), high = _ratio((ratios.max() ?? 0) * 100, decimals: 2, of: 100)
+            let range = ratios.isEmpty ? "" : ", miss ratio \(low) % to \(high) %"
             rows.append(("intervals", "\(intervals.count) of \(interval)\(range) (each one is in the JSON report and the interval chart)"))
         }
         return rows

@@ -108,7 +108,9 @@ public struct ReplayResult: Sendable, Equatable {
     public var hits: Int { counters.hits }
     public var misses: Int { counters.requests &- counters.hits }   // wrapping: a hand-made result may hold anything
     public var hitRatio: Double? { counters.requests == 0 ? nil : Double(counters.hits) / Double(counters.requests) }
-    public var missRatio: Double? { hitRatio.map { 1 - $0 } }
+    /// Misses over requests (not 1 minus ``hitRatio``, which loses the digits of a ratio near 0),
+    /// `nil` without requests.
+    public var missRatio: Double? { counters.requests == 0 ? nil : Double(misses) / Double(counters.requests) }
     public var byteHitRatio: Double? {
         counters.byteRequests == 0 ? nil : Double(counters.byteHits) / Double(counters.byteRequests)
     }

@@ -15,12 +15,21 @@ public enum CompareReport {
 
     /// The miss-ratio curve of `mrc`: JSON as `compare`; otherwise one row per capacity.
     public static func renderCurve(_ result: CompareResult, as format: ReportFormat) -> String {
+        // Behind an admission rule, its name and counts go with every format (JSON has them).
+        let admitted = result.results.contains { $0.admission != nil }
         let header = ["capacity", result.results.first?.ignoreSize == true ? "objects" : "bytes",
                       "hitRatio", "missRatio", "byteHitRatio", "hits", "requests"]
-        func ratio(_ value: Double?) -> String { value.map { String(format6: $0) } ?? "" }
-        let rows = result.results.map { r in
-            [capacityLabel(r), r.capacity.map(String.init) ?? "", ratio(r.hitRatio), ratio(r.missRatio),
-             ratio(r.byteHitRatio), String(r.hits), String(r.requests)]
+            + (admitted ? ["admission", "admitted", "rejected"] : [])
+        func ratio(_ value: Double?) -> String { value.map { _ratio($0, decimals: 6) } ?? "" }
+        func admission(_ r: ReplayResult, none: String) -> [String] {
+            guard admitted else { return [] }
+            guard let counts = r.admission else { return [none, none, none] }
+            return [counts.rule, String(counts.admitted), String(counts.rejected)]
+        }
+        let rows: [[String]] = result.results.map { r in
+            let counts: [String] = [capacityLabel(r), r.capacity.map(String.init) ?? "", ratio(r.hitRatio), ratio(r.missRatio),
+                                    ratio(r.byteHitRatio), String(r.hits), String(r.requests)]
+            return counts + admission(r, none: "")
         }
         switch format {
         case .json: return result.json.serialized(pretty: true) + "\n"
@@ -44,10 +53,12 @@ public enum CompareReport {
             default: out += "method: simulation per capacity\n"
             }
             out += "\n"
-            let table = [["capacity", header[1], "hit ratio", "miss ratio", "byte hit ratio"]] + result.results.map { r in
-                [capacityLabel(r), r.capacity.map(String.init) ?? "", percent(r.hitRatio), percent(r.missRatio), percent(r.byteHitRatio)]
-            }
-            out += aligned(table, rightAligned: [1, 2, 3, 4])
+            let table = [["capacity", header[1], "hit ratio", "miss ratio", "byte hit ratio"] + (admitted ? ["admission", "admitted", "rejected"] : [])]
+                + result.results.map { r in
+                    [capacityLabel(r), r.capacity.map(String.init) ?? "", percent(r.hitRatio), percent(r.missRatio), percent(r.byteHitRatio)]
+                        + admission(r, none: "-")
+                }
+            out += aligned(table, rightAligned: admitted ? [1, 2, 3, 4, 6, 7] : [1, 2, 3, 4])
             for note in result.notes { out += "note: \(note)\n" }
             return out
         }
@@ -84,8 +95,17 @@ public enum CompareReport {
         if let ws = result.workingSet {
             out += (markdown ? "\n" : "") + "working set: \(SizeFormat.grouped(ws.objects)) objects, \(SizeFormat.describe(ws.bytes, objects: false))\n"
         }
+        if let limit = result.results.lazy.compactMap(\.countLimit).first {
+            out += (markdown ? "\n" : "") + "count limit: \(SizeFormat.grouped(limit)) objects\n"
+        }
+        if let rule = result.results.lazy.compactMap(\.admission).first?.rule {
+            out += (markdown ? "\n" : "") + "admission: \(rule), ahead of every run (admitted / rejected misses below)\n"
+        }
         out += "\n" + matrix("hit ratio (%)") { percentNumber($0.hitRatio) }
         if !objects { out += "\n" + matrix("byte hit ratio (%)") { percentNumber($0.byteHitRatio) } }
+        if result.results.contains(where: { $0.admission != nil }) {
+            out += "\n" + matrix("admission: admitted / rejected misses") { r in r.admission.map { "\($0.admitted) / \($0.rejected)" } ?? "-" }
+        }
         out += "\n" + matrix("throughput (million requests/s, each run's own policy calls)") {
             $0.method == .stackDistance ? _fixed($0.requestsPerSecond / 1e6, decimals: 2) + "*" : _fixed($0.requestsPerSecond / 1e6, decimals: 2)
         }
@@ -115,8 +135,8 @@ public enum CompareReport {
         r.capacity.map { SVGLineChart.xLabel(Double($0), unit: r.ignoreSize ? .objects : .bytes, exact: true) } ?? "unlimited"
     }
 
-    static func percent(_ value: Double?) -> String { value.map { _fixed($0 * 100, decimals: 2) + " %" } ?? "n/a" }
-    static func percentNumber(_ value: Double?) -> String { value.map { _fixed($0 * 100, decimals: 2) } ?? "n/a" }
+    static func percent(_ value: Double?) -> String { value.map { _ratio($0 * 100, decimals: 2, of: 100) + " %" } ?? "n/a" }
+    static func percentNumber(_ value: Double?) -> String { value.map { _ratio($0 * 100, decimals: 2, of: 100) } ?? "n/a" }
 
     /// Columns padded to their widest cell; `rightAligned` columns (numbers) align right.
     static func aligned(_ rows: [[String]], rightAligned: Set<Int>) -> String {

@@ -103,7 +103,7 @@ extension ReplayResult {
     }
 
     var flatValues: [String] {
-        func ratio(_ value: Double?) -> String { value.map { String(format6: $0) } ?? "" }
+        func ratio(_ value: Double?) -> String { value.map { _ratio($0, decimals: 6) } ?? "" }
         return [
             policy, trace, capacity.map(String.init) ?? "", capacitySource.rawValue, countLimit.map(String.init) ?? "",
             String(ignoreSize), String(requests), String(hits), String(misses),
@@ -217,7 +217,7 @@ public enum ReplayReport {
     private static let _markdownMarkup: Set<Unicode.Scalar> = ["|", "\\", "`", "*", "_", "[", "]", "<", ">", "&", "~", "$"]
 
     static func renderTable(_ r: ReplayResult) -> String {
-        func percent(_ value: Double?) -> String { value.map { String(format2: $0 * 100) + " %" } ?? "n/a" }
+        func percent(_ value: Double?) -> String { value.map { _ratio($0 * 100, decimals: 2, of: 100) + " %" } ?? "n/a" }
         func trimLine(_ t: TrimSummary) -> String {
             "\(t.count) passes, p50 \(Duration.format(t.p50Nanoseconds)), p99 \(Duration.format(t.p99Nanoseconds)), max \(Duration.format(t.maxNanoseconds)), total \(Duration.format(t.totalNanoseconds))"
         }
@@ -274,6 +274,19 @@ extension String {
     init(format6 value: Double) { self = _fixed(value, decimals: 6) }
     /// Fixed-point with 2 decimals, without Foundation.
     init(format2 value: Double) { self = _fixed(value, decimals: 2) }
+}
+
+/// A ratio of `whole` (1, or 100 for a percentage) in fixed point with at least `decimals`
+/// decimals, and more when fewer would print an end the ratio is not at: one miss in three million
+/// is `0.9999997`, not `1.000000`, and one hit `0.0000003`, not `0.000000` (up to 15 decimals).
+func _ratio(_ value: Double, decimals: Int, of whole: Double = 1) -> String {
+    var decimals = decimals
+    var text = _fixed(value, decimals: decimals)
+    while decimals < 15, value > 0 && value < whole, let shown = Double(text), shown <= 0 || shown >= whole {
+        decimals += 1
+        text = _fixed(value, decimals: decimals)
+    }
+    return text
 }
 
 func _fixed(_ value: Double, decimals: Int) -> String {

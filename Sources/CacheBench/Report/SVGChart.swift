@@ -210,7 +210,7 @@ public struct SVGLineChart: Sendable {
             let path = s.points.map { "\(Self.n(px($0.x))),\(Self.n(py($0.y)))" }.joined(separator: " ")
             svg += "<g>\n<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\"\(s.dashed ? " stroke-dasharray=\"6 4\"" : "")/>\n"
             for point in s.points {
-                let label = "\(s.name), \(Self.xLabel(point.x, unit: xUnit, exact: true)): \(yLog ? Self.durationLabel(point.y) : _fixed(point.y * 100, decimals: 2) + " %")"
+                let label = "\(s.name), \(Self.xLabel(point.x, unit: xUnit, exact: true)): \(yLog ? Self.durationLabel(point.y) : _ratio(point.y * 100, decimals: 2, of: 100) + " %")"
                 svg += Self.marker(shape: s.color / Self.palette.count + s.color, x: px(point.x), y: py(point.y),
                                    color: color, hollow: s.dashed, tooltip: label)
             }

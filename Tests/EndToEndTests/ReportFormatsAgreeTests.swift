@@ -37,6 +37,23 @@ struct ReportFormatsAgreeTests {
         #expect(csv.status == 0 && csv.stdout.contains(",0.000033,") && csv.stdout.contains(",0.999967,"), "\(csv.stdout)")
     }
 
+    @Test("a trace of sets and deletes reports them in CSV and Markdown as in JSON; a trace of gets keeps the contract's columns")
+    func operationColumns() throws {
+        let trace = try temporaryFile("timestamp,key,size,op\n1,1,10,set\n2,2,10,set\n3,1,0,delete\n4,3,10,set\n")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let json = try #require(try CLI.run(["replay", trace, "--policy", "lru", "--capacity", "1", "--ignore-size", "--format", "json"]).json)
+        #expect(json["sets"] as? Int == 3 && json["deletes"] as? Int == 1 && json["requests"] as? Int == 0)
+        let csv = try CLI.run(["replay", trace, "--policy", "lru", "--capacity", "1", "--ignore-size", "--format", "csv"]).stdout
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first), row = try #require(lines.dropFirst().first)
+        let sets = try #require(header.firstIndex(of: "sets")), deletes = try #require(header.firstIndex(of: "deletes"))
+        #expect(row[sets] == "3" && row[deletes] == "1" && header.contains("events"))
+        let markdown = try CLI.run(["replay", trace, "--policy", "lru", "--capacity", "1", "--ignore-size", "--format", "markdown"]).stdout
+        #expect(markdown.contains("| sets | deletes | events |") && markdown.contains("| simulation | 3 | 1 | 0 |"), "\(markdown)")
+        let gets = try CLI.run(["replay", Repository.trace("zipf.csv"), "--policy", "lru", "--capacity", "10", "--ignore-size", "--format", "csv"]).stdout
+        #expect(!(gets.split(separator: "\n").first ?? "").contains("sets"))
+    }
+
     @Test("analyze shows a ratio of nothing as n/a in every text format, as JSON's null")
     func undefinedRatios() throws {
         let trace = try temporaryFile("timestamp,key,size,op\n1,1,10,set\n2,2,10,set\n3,1,0,delete\n")

@@ -78,7 +78,14 @@ extension ReplayResult {
         [admission?.rule ?? "", admission.map { String($0.admitted) } ?? "", admission.map { String($0.rejected) } ?? ""]
     }
 
-    /// Columns added after ``columns`` (and the admission columns) when a run had a window
+    /// Columns added after ``columns`` and the admission columns when a trace had rows other
+    /// than gets (an op column's sets and deletes, memory events): what a run of sets alone did,
+    /// which ``columns`` (requests are gets) cannot show. Traces of gets keep the contract's columns.
+    static let operationColumns = ["sets", "deletes", "events"]
+
+    var operationValues: [String] { [String(counters.sets), String(counters.deletes), String(counters.events)] }
+
+    /// Columns added after ``columns`` (and the admission and operation columns) when a run had a window
     /// (`--warmup`, `--max-requests`, `--sample`, `--report-interval`): the `window` object's
     /// figures, flat; `intervals` is the number of intervals, whose points are in the JSON.
     /// Runs without a window keep the contract's columns exactly.
@@ -134,11 +141,13 @@ public enum ReplayReport {
     /// Several results as rows (CSV or Markdown), one per result.
     public static func renderRows(_ results: [ReplayResult], as format: ReportFormat) -> String {
         let withAdmission = results.contains { $0.admission != nil }
+        let withOperations = results.contains { $0.counters.sets > 0 || $0.counters.deletes > 0 || $0.counters.events > 0 }
         let withWindow = results.contains { $0.window != nil }
         let header = ReplayResult.columns + (withAdmission ? ReplayResult.admissionColumns : [])
-            + (withWindow ? ReplayResult.windowColumns : [])
+            + (withOperations ? ReplayResult.operationColumns : []) + (withWindow ? ReplayResult.windowColumns : [])
         let rows = results.map {
-            $0.flatValues + (withAdmission ? $0.admissionValues : []) + (withWindow ? $0.windowValues : [])
+            $0.flatValues + (withAdmission ? $0.admissionValues : []) + (withOperations ? $0.operationValues : [])
+                + (withWindow ? $0.windowValues : [])
         }
         switch format {
         case .markdown:

@@ -572,6 +572,20 @@ struct SVGChartTests {
         #expect(SizeFormat.describe(1 << 60, objects: false) == "1 EiB (\(1 << 60) bytes)")
     }
 
+    @Test("a capacity's label never claims a round size it is not: cut, not rounded, with decimals added until it is not whole")
+    func exactSizeLabels() {
+        #expect(SizeFormat.describe(1_048_575, objects: false) == "1023.99 KiB (1048575 bytes)")
+        #expect(SizeFormat.describe(1_073_741_823, objects: false) == "1023.99 MiB (1073741823 bytes)")
+        #expect(SizeFormat.describe(5_121, objects: false) == "5.0009 KiB (5121 bytes)")
+        #expect(SizeFormat.describe(1_536, objects: false) == "1.5 KiB (1536 bytes)")
+        #expect(SizeFormat.describe(64 << 20, objects: false) == "64 MiB (67108864 bytes)")
+        #expect(SizeFormat.describe(1_023, objects: false) == "1023 bytes")
+        #expect(SVGLineChart.xLabel(1_048_575, unit: .bytes, exact: true) == "1023.99 KiB")
+        #expect(SVGLineChart.xLabel(1_048_576, unit: .bytes, exact: true) == "1 MiB")
+        // Axis ticks may round: they are round numbers already.
+        #expect(SVGLineChart.xLabel(1_048_575, unit: .bytes, exact: false) == "1024 KiB")
+    }
+
     @Test("byte capacities get binary-unit ticks; names with markup characters are escaped")
     func byteTicksAndEscaping() throws {
         let chart = SVGLineChart(title: "a <b> & \"c\"", xTitle: "x", yTitle: "y", xUnit: .bytes, yAxis: .percentFull,

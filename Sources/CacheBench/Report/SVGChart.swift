@@ -301,7 +301,8 @@ public struct SVGLineChart: Sendable {
         case .bytes:
             let units: [(Double, String)] = [(0x1p60, "EiB"), (0x1p50, "PiB"), (0x1p40, "TiB"), (0x1p30, "GiB"), (0x1p20, "MiB"), (1024, "KiB")]
             for (size, name) in units where value >= size {
-                return trimmed(value / size, decimals: exact ? 2 : 1) + " " + name
+                // An exact label (a table's capacity, a tooltip) never rounds to a size it is not.
+                return (exact ? SizeFormat.figure(value / size, decimals: 2) : trimmed(value / size, decimals: 1)) + " " + name
             }
             return trimmed(value, decimals: 0) + " B"
         case .objects:

@@ -27,11 +27,29 @@ public enum SizeFormat {
         if objects { return "\(size) objects" }
         let units: [(Int, String)] = [(1 << 60, "EiB"), (1 << 50, "PiB"), (1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
         for (unit, name) in units where size >= unit {
-            let value = Double(size) / Double(unit)
-            let text = value == value.rounded() ? String(Int(value)) : String(format2: value)
-            return "\(text) \(name) (\(size) bytes)"
+            return "\(figure(Double(size) / Double(unit), decimals: 2)) \(name) (\(size) bytes)"
         }
         return "\(size) bytes"
+    }
+
+    /// A size in a unit, `value`: whole when it is whole, otherwise cut (not rounded) to
+    /// `decimals` and given more when fewer would read as a whole number, so that a label never
+    /// claims a round size it is not: 2^20 - 1 bytes is `1023.99 KiB`, not `1024 KiB`, and 5,121
+    /// bytes `5.0009 KiB`, not `5 KiB` (up to 9 decimals).
+    static func figure(_ value: Double, decimals: Int) -> String {
+        if value == value.rounded() { return SVGLineChart.trimmed(value, decimals: 0) }
+        var decimals = decimals
+        while true {
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let cut = (value * scale).rounded(.towardZero) / scale
+            if cut != cut.rounded() || decimals >= 9 {
+                var text = _fixed(cut, decimals: decimals)
+                while text.hasSuffix("0") { text.removeLast() }
+                return text
+            }
+            decimals += 1
+        }
     }
 
     /// `12,345,678`.

@@ -1,4 +1,4 @@
-import CacheBench
+@testable import CacheBench
 import EvictionPolicies
 import Foundation
 import Testing
@@ -134,6 +134,30 @@ struct SweepTests {
         let optioned = SweepSpec(traces: [first], policies: ["lru"], options: PolicyOptions(["k": "v"])).configurationKey
         #expect(Set([key, ignoring, optioned]).count == 3)
         #expect(throws: TraceError.self) { try TraceIdentity.of(path: "/nonexistent/trace.csv") }
+    }
+
+    @Test("a record keeps its result's warnings in the result, still reads an older record's beside it, and refuses a capacity below 1")
+    func recordWarnings() throws {
+        let path = try randomTrace(seed: 2, rows: 300)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "lru", capacity: 5000))
+        result.warnings = ["lru at capacity 5000: a test's warning"]
+        let cell = SweepCell(trace: path, policy: "lru", capacity: SweepCapacity(.size(5000)))
+        let record = SweepRecord(cell: cell, identity: "0123456789abcdef", traceIdentity: try TraceIdentity.of(path: path),
+                                 configurationKey: "k", shard: "1/1", result: result)
+        let read = try #require(SweepRecord(line: Substring(record.line)))
+        #expect(read == record && read.result?.warnings == result.warnings)
+        // Rewritten as a record of the previous layout (the warnings beside the result), with its check.
+        func signed(_ body: String) -> Substring { Substring(String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}") }
+        let body = String(record.line.dropLast(30)) + "}"
+        let older = body.replacingOccurrences(of: ", \"warnings\": [\"lru at capacity 5000: a test's warning\"]}", with: "}")
+            .dropLast() + ", \"warnings\": [\"lru at capacity 5000: a test's warning\"]}"
+        #expect(older.components(separatedBy: "warnings").count == 2 && older.hasSuffix("]}"), "\(older)")
+        #expect(SweepRecord(line: signed(String(older)))?.result?.warnings == result.warnings)
+        // A hand-edited capacity no run can have, with its check recomputed: not a record.
+        let negative = body.replacingOccurrences(of: "\"capacity\": 5000,", with: "\"capacity\": -10,")
+        #expect(negative != body)
+        #expect(SweepRecord(line: signed(negative)) == nil)
     }
 
     @Test("a record line reads back equal; every cut and every changed byte is detected")

@@ -54,6 +54,16 @@ struct ReportFormatsAgreeTests {
         #expect(!(gets.split(separator: "\n").first ?? "").contains("sets"))
     }
 
+    @Test("replay's JSON carries the warnings it prints on standard error, and has no such field without them")
+    func warningsInJSON() throws {
+        let trace = Repository.trace("zipf.csv")
+        let refused = try CLI.run(["replay", trace, "--policy", "lru", "--capacity", "1", "--format", "json"])
+        let warnings = try #require(refused.json?["warnings"] as? [String])
+        #expect(warnings.count == 1 && warnings[0].contains("cached nothing") && refused.stderr.contains(warnings[0]), "\(refused.stderr)")
+        let plain = try #require(try CLI.run(["replay", trace, "--policy", "lru", "--capacity", "1MiB", "--format", "json"]).json)
+        #expect(plain["warnings"] == nil)
+    }
+
     @Test("analyze shows a ratio of nothing as n/a in every text format, as JSON's null")
     func undefinedRatios() throws {
         let trace = try temporaryFile("timestamp,key,size,op\n1,1,10,set\n2,2,10,set\n3,1,0,delete\n")

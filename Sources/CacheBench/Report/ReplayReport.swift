@@ -28,7 +28,8 @@ extension TrimSummary {
 extension ReplayResult {
     /// The contract's `replay --format json` object, with `capacitySource`, the other row counts,
     /// the trim breakdown (`trim.caller`, `trim.deferred`), `method`, `policyMetrics` (the
-    /// policy's own figures, an object, empty for most) and, for a tiered run, `tiers`.
+    /// policy's own figures, an object, empty for most), for a tiered run `tiers`, and when the
+    /// engine found the run wrong, `warnings` (what `replay` prints on standard error).
     public var json: JSONValue {
         var trimFields: [(String, JSONValue)] = []
         if case .object(let fields) = trim.json { trimFields = fields }
@@ -56,6 +57,8 @@ extension ReplayResult {
             fields.append(("admission", .object([("rule", .string(admission.rule)), ("admitted", .int(admission.admitted)),
                                                  ("rejected", .int(admission.rejected))])))
         }
+        // What `replay` prints as warnings on standard error, for programs too; absent when none.
+        if !warnings.isEmpty { fields.append(("warnings", .array(warnings.map { .string($0) }))) }
         return .object(fields)
     }
 

@@ -59,8 +59,7 @@ public struct SweepRecord: Sendable, Equatable {
         ] + (build.map { [("build", JSONValue.string($0))] } ?? []) + [
             ("shard", .string(shard)),
             result.map { ("result", $0.json) } ?? ("refused", .string(refusal ?? "")),
-        ] + (result.map { $0.warnings.isEmpty ? [] : [("warnings", JSONValue.array($0.warnings.map { .string($0) }))] } ?? [])
-        ).serialized()
+        ]).serialized()
         return String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}"
     }
 
@@ -83,6 +82,7 @@ public struct SweepRecord: Sendable, Equatable {
         var result: ReplayResult?
         if let resultObject = object["result"] {
             guard var decoded = ReplayResult(json: resultObject) else { return nil }
+            // Records written before results carried their warnings keep them beside the result.
             if let warnings = object["warnings"] {
                 guard case .array(let values) = warnings else { return nil }
                 decoded.warnings = values.compactMap(\.stringValue)
@@ -148,7 +148,8 @@ extension ReplayResult {
         }
         // Counts no replay can give (a hand-edited record whose check was recomputed): not a result.
         guard counters.hits <= counters.requests, counters.byteHits <= counters.byteRequests,
-              seconds.isFinite, seconds >= 0, threads >= 1 else { return nil }
+              seconds.isFinite, seconds >= 0, threads >= 1,
+              (capacity ?? nil).map({ $0 >= 1 }) ?? true, (countLimit ?? nil).map({ $0 >= 1 }) ?? true else { return nil }
         var policyMetrics: [PolicyMetric] = []
         for (name, value) in metrics {
             guard let number = value.intValue else { return nil }
@@ -164,6 +165,10 @@ extension ReplayResult {
             guard let rule = admission["rule"]?.stringValue, let admitted = admission["admitted"]?.intValue,
                   let rejected = admission["rejected"]?.intValue else { return nil }
             self.admission = AdmissionCounts(rule: rule, admitted: admitted, rejected: rejected)
+        }
+        if let warnings = object["warnings"] {
+            guard case .array(let values) = warnings else { return nil }
+            self.warnings = values.compactMap(\.stringValue)
         }
     }
 

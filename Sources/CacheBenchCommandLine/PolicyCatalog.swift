@@ -14,19 +14,29 @@ public enum PolicyCatalog {
         case .json:
             return JSONValue.array(descriptors.map(json)).serialized(pretty: true) + "\n"
         case .csv:
-            var out = "name,family,reproduces,rule,approximation,countLimit,defaultCapacity,parameters,aliases,deterministic\n"
+            // JSON's fields, in its order after the first columns (kept where they were).
+            var out = "name,family,reproduces,rule,approximation,countLimit,defaultCapacity,parameters,aliases,deterministic,"
+                + "needsFuture,slowByDesign,parameterDescriptions\n"
             for d in descriptors {
                 out += [d.name, d.family.rawValue, d.reproduces, d.rule, String(d.isApproximation),
                         String(d.supportsCountLimit), defaultCapacity(d), parameters(d),
-                        d.aliases.joined(separator: " "), String(d.isDeterministic)]
+                        d.aliases.joined(separator: " "), String(d.isDeterministic),
+                        String(d.needsFuture), d.slowByDesign ?? "", parameterDescriptions(d)]
                     .map(ReplayReport.csvField).joined(separator: ",") + "\n"
             }
             return out
         case .markdown:
-            var out = "| name | aliases | family | deterministic | reproduces | rule | parameters |\n|---|---|---|---|---|---|---|\n"
+            var out = "| name | aliases | family | deterministic | reproduces | rule | parameters | default capacity | count limit | needs the future | slow by design |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n"
             for d in descriptors {
                 let aliases = d.aliases.map { "`\($0)`" }.joined(separator: ", ")
-                out += "| `\(d.name)` | \(aliases) | \(d.family.rawValue)\(d.isApproximation ? " (approximation)" : "") | \(d.isDeterministic ? "yes" : "no (seeded)") | \(d.reproduces) | \(d.rule) | \(parameters(d)) |\n"
+                let cells = [
+                    "`\(d.name)`", aliases, d.family.rawValue + (d.isApproximation ? " (approximation)" : ""),
+                    d.isDeterministic ? "yes" : "no (seeded)", ReplayReport.markdownCell(d.reproduces), ReplayReport.markdownCell(d.rule),
+                    ReplayReport.markdownCell(parameterDescriptions(d)), defaultCapacity(d), d.supportsCountLimit ? "yes" : "no",
+                    d.needsFuture ? "yes" : "no", ReplayReport.markdownCell(d.slowByDesign ?? ""),
+                ]
+                out += "| " + cells.joined(separator: " | ") + " |\n"
             }
             if !notProvided.isEmpty {
                 out += "\nNot provided:\n\n"
@@ -85,6 +95,13 @@ public enum PolicyCatalog {
     static func parameters(_ d: PolicyDescriptor) -> String {
         d.parameters.map { p in
             "\(p.name)=\(p.defaultValue)" + (p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))")
+        }.joined(separator: "; ")
+    }
+
+    /// Each parameter with its default and what it sets: `seed=1: seed of the random generator; …`.
+    static func parameterDescriptions(_ d: PolicyDescriptor) -> String {
+        d.parameters.map { p in
+            "\(p.name)=\(p.defaultValue): \(p.summary)" + (p.aliases.isEmpty ? "" : " (also \(p.aliases.joined(separator: ", ")))")
         }.joined(separator: "; ")
     }
 }

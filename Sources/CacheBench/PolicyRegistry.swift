@@ -139,8 +139,7 @@ public struct PolicyLookupError: Error, Sendable, Equatable, CustomStringConvert
     /// The name asked for and the known names (or why it is not provided), in one line.
     public var description: String {
         if let reason = notProvidedBecause { return "policy '\(name)' is not provided: \(reason)" }
-        let guess = nearest.map { "did you mean '\($0)'? " } ?? ""
-        return "unknown policy '\(name)' (\(guess)known: \(known.joined(separator: ", ")))"
+        return "unknown policy '\(name)' (known: \(known.joined(separator: ", ")))"
     }
 
     /// The known name closest to ``name`` (ignoring case, `-` and `_`), when at most two edits

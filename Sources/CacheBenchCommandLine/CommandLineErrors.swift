@@ -150,7 +150,8 @@ extension RunConfigurationError {
     var commandLineMessage: String {
         let catalog = "see 'cachebench policies'"
         switch self {
-        case .unknownPolicy(let error): return "\(error.description); \(catalog)"
+        case .unknownPolicy(let error):
+            return "\(error.description); " + (error.nearest.map { "did you mean '\($0)'? (\(catalog))" } ?? catalog)
         case .policy(let error): return error.commandLineMessage
         case .diskTier(let error): return error.commandLineMessage(flagPrefix: "--disk-")
         case let .sampledLimit(limit, given, scaled, ratio, expected):

@@ -119,6 +119,9 @@ case_output_checked_before_the_run() { printf 'timestamp,key,size\n1,2,x\n' > "$
   run compare "$W/bad.csv" --policies lru,fifo --capacities 10 --plot "$W/nodir/p.svg"; expect 74 "p.svg"
   run mrc "$W/bad.csv" --points 4 --output "$W"; expect 74 "is a directory"
   run analyze "$W/bad.csv" --output "$W/nodir/a.txt"; expect 74 "a.txt"
+  # A report inside the --plot folder the command makes is not refused before the folder exists.
+  run analyze "$T/lirs-cs.csv" --plot "$W/plots" --output "$W/plots/report.json"; expect 0
+  [ -s "$W/plots/report.json" ] || fail LOST "the report in the plots folder was not written"
   ln -s loop1 "$W/loop2"; ln -s loop2 "$W/loop1"
   run replay "$W/bad.csv" --policy lru --capacity 10 --output "$W/loop1"; expect 74 "loop1"
   [ -L "$W/loop1" ] || fail LOST "the link was replaced"

@@ -58,8 +58,8 @@ public struct PolicyRegistry: Sendable {
     ///
     /// - Throws: ``PolicyRegistryError/duplicateName(_:)`` when a registered policy already
     ///   answers to its name or one of its aliases; ``PolicyRegistryError/unusableName(_:reason:)``
-    ///   for a name that is empty, holds a comma or white space, or is a group's
-    ///   (``groupNames``); ``PolicyRegistryError/invalidDescriptor(_:reason:)`` for a library
+    ///   for a name that is empty, holds a comma or white space, is a group's (``groupNames``),
+    ///   or repeats the policy's own name or alias; ``PolicyRegistryError/invalidDescriptor(_:reason:)`` for a library
     ///   default capacity below 1.
     public mutating func add(_ policy: RegisteredPolicy) throws(PolicyRegistryError) {
         if case .library(let bytes) = policy.descriptor.defaultCapacity, bytes < 1 {
@@ -68,7 +68,9 @@ public struct PolicyRegistry: Sendable {
         var own = Set<String>()
         for name in [policy.descriptor.name] + policy.descriptor.aliases {
             // An alias that repeats the name or another alias (in any case) is a slip in the descriptor.
-            if !own.insert(name.lowercased()).inserted { throw .duplicateName(name) }
+            if !own.insert(name.lowercased()).inserted {
+                throw .unusableName(name, reason: "it repeats the policy's name or another of its aliases")
+            }
             // A name every list of policies can hold: not empty, no comma (lists are separated by
             // commas), no white space (lists trim it), and not a group's name (`all`, `research`,
             // `library` stand for groups).

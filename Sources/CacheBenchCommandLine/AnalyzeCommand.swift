@@ -79,8 +79,9 @@ enum AnalyzeCommand {
             window = seconds
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            // The plots' folder may not exist yet: it is made with them.
-            try Output.requireWritable(arguments, ["--output"])
+            // The plots' folder may not exist yet (it is made with them, and a report may go in it):
+            // with --plot, the report's file is checked when it is written.
+            if arguments.value("--plot") == nil { try Output.requireWritable(arguments, ["--output"]) }
             let analysis: TraceAnalysis
             do throws(TraceError) {
                 var reader = try trace.open()

@@ -151,7 +151,9 @@ extension RunConfigurationError {
         let catalog = "see 'cachebench policies'"
         switch self {
         case .unknownPolicy(let error):
-            return "\(error.description); " + (error.nearest.map { "did you mean '\($0)'? (\(catalog))" } ?? catalog)
+            // A name cachebench knows but does not provide gets its reason alone.
+            let guess = error.notProvidedBecause == nil ? error.nearest : nil
+            return "\(error.description); " + (guess.map { "did you mean '\($0)'? (\(catalog))" } ?? catalog)
         case .policy(let error): return error.commandLineMessage
         case .diskTier(let error): return error.commandLineMessage(flagPrefix: "--disk-")
         case let .sampledLimit(limit, given, scaled, ratio, expected):

@@ -213,7 +213,9 @@ struct OpenRegistryTests {
         #expect(throws: PolicyRegistryError.invalidDescriptor("zero-default", reason: "its default capacity, 0 bytes, is below 1")) {
             try copy.add(.of(NamedFIFO<UInt64, Void, ZeroDefaultNaming>.self))
         }
-        #expect(throws: PolicyRegistryError.duplicateName("Echo-FIFO")) { try copy.add(.of(NamedFIFO<UInt64, Void, EchoNaming>.self)) }
+        #expect(throws: PolicyRegistryError.unusableName("Echo-FIFO", reason: "it repeats the policy's name or another of its aliases")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, EchoNaming>.self))
+        }
         #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
     }
 

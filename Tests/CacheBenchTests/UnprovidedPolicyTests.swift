@@ -44,6 +44,16 @@ struct UnprovidedPolicyTests {
         #expect(message == "unknown policy 's3fif' (known: s3fifo, lru); did you mean 's3fifo'? (see 'cachebench policies')")
         #expect(RunConfigurationError.unknownPolicy(PolicyLookupError(name: "qqqq", known: ["lru"])).commandLineMessage
                 == "unknown policy 'qqqq' (known: lru); see 'cachebench policies'")
+        // A name known but not provided (LRB, one edit from lru) gets its reason alone.
+        for name in ["lrb", "3lcache", "glcache"] {
+            do {
+                _ = try PolicyRegistry.policy(named: name)
+                Issue.record("\(name) was found")
+            } catch {
+                let message = RunConfigurationError.unknownPolicy(error).commandLineMessage
+                #expect(message.contains("is not provided") && !message.contains("did you mean"), "\(message)")
+            }
+        }
     }
 
     @Test("the policy list ends with them in the table and the Markdown, and never lists them as policies")

@@ -368,7 +368,8 @@ public final class AtomicFile {
         let directory = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? "."
         guard stat(directory, &info) == 0 else { throw OutputError(path: path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw OutputError(path: path, errno: ENOTDIR) }
-        guard access(directory, W_OK | X_OK) == 0 else { throw OutputError(path: path, errno: errno) }
+        // The effective user's rights (AT_EACCESS), which creating and renaming use, not the real one's.
+        guard faccessat(AT_FDCWD, directory, W_OK | X_OK, AT_EACCESS) == 0 else { throw OutputError(path: path, errno: errno) }
     }
 
     /// `path` with its symbolic links followed, the last one too even when it dangles (so a

@@ -125,8 +125,12 @@ case_output_checked_before_the_run() { printf 'timestamp,key,size\n1,2,x\n' > "$
   ln -s loop1 "$W/loop2"; ln -s loop2 "$W/loop1"
   run replay "$W/bad.csv" --policy lru --capacity 10 --output "$W/loop1"; expect 74 "loop1"
   [ -L "$W/loop1" ] || fail LOST "the link was replaced"
-  run merge "$W/no-sweep" --output "$W/nodir/m.json"; expect 74 "m.json"
-  run sweep-report "$W/no-sweep" --output "$W/nodir/s.md"; expect 74 "s.md"; }
+  mkdir "$W/empty-sweep"
+  run merge "$W/empty-sweep" --output "$W/nodir/m.json"; expect 74 "m.json"
+  run sweep-report "$W/empty-sweep" --output "$W/nodir/s.md"; expect 74 "s.md"
+  # An input that cannot be opened is reported first, as before the check (66).
+  run replay "$W/missing.csv" --policy lru --capacity 10 --output "$W/nodir/r.txt"; expect 66 "missing.csv"
+  run merge "$W/no-sweep" --output "$W/nodir/m.json"; expect 66 "no-sweep"; }
 
 # ---- 2. standard streams
 case_stdout_dev_full() { runsh '"$CB" replay '"$T"'/lirs-cs.csv --policy lru --capacity 10 > /dev/full'; expect 74 "standard output: cannot write"; }

@@ -81,7 +81,7 @@ enum AnalyzeCommand {
         do throws(CacheBenchError) {
             // The plots' folder may not exist yet (it is made with them, and a report may go in it):
             // with --plot, the report's file is checked when it is written.
-            if arguments.value("--plot") == nil { try Output.requireWritable(arguments, ["--output"]) }
+            if arguments.value("--plot") == nil { try Output.requireWritable(arguments, ["--output"], inputs: [arguments.positionals[0]]) }
             let analysis: TraceAnalysis
             do throws(TraceError) {
                 var reader = try trace.open()

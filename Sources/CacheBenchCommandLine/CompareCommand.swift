@@ -143,7 +143,8 @@ enum CompareCommand {
             }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            try Output.requireWritable(arguments, ["--output", "--plot", "--plot-latency", "--plot-intervals"])
+            try Output.requireWritable(arguments, ["--output", "--plot", "--plot-latency", "--plot-intervals"],
+                                       inputs: [arguments.positionals[0]] + arguments.all("--baseline"))
             // Read the baseline first: a broken one fails before the long run, not after.
             let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
                 try RegressionGate.load(path: path, tolerance: tolerance ?? 0)

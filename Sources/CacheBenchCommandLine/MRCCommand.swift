@@ -154,7 +154,7 @@ enum MRCCommand {
             }
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            try Output.requireWritable(arguments, ["--output", "--plot"])
+            try Output.requireWritable(arguments, ["--output", "--plot"], inputs: [arguments.positionals[0]])
             let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
             let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                                 ignoreSize: arguments.flags.contains("--ignore-size"),

@@ -41,7 +41,7 @@ enum MergeCommand {
             try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            try Output.requireWritable(arguments, ["--output"])
+            try Output.requireWritable(arguments, ["--output"], inputs: [arguments.positionals[0]])
             let merged = try load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
             // CSV rows cannot list the cells without a record (JSON, the table and Markdown do).
             if format == .csv {

@@ -23,7 +23,10 @@ enum Output {
     /// Fails at once (exit 74) when a file `options` name could not be written (a missing or
     /// unwritable folder, a folder as the target, a loop of links), before a run that may take
     /// hours ends in the same failure. Nothing is written; ``emit(_:)`` still writes atomically.
-    static func requireWritable(_ arguments: Arguments, _ options: [String]) throws(CacheBenchError) {
+    /// An input that cannot be read (`inputs`, `-` aside) is reported first, by the run (exit 66),
+    /// as before this check: then it checks nothing.
+    static func requireWritable(_ arguments: Arguments, _ options: [String], inputs: [String]) throws(CacheBenchError) {
+        for input in inputs where input != "-" && faccessat(AT_FDCWD, input, R_OK, AT_EACCESS) != 0 { return }
         for option in options {
             guard let path = arguments.value(option) else { continue }
             do throws(OutputError) { try AtomicFile.checkWritable(path) } catch { throw CacheBenchError(error) }

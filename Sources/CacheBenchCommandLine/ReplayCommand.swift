@@ -107,7 +107,7 @@ enum ReplayCommand {
             format = try arguments.choice("--format", default: ReportFormat.table)
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            try Output.requireWritable(arguments, ["--output", "--plot-intervals"])
+            try Output.requireWritable(arguments, ["--output", "--plot-intervals"], inputs: [arguments.positionals[0]])
             let slow = SlowByDesign.reason(job.policy, in: job.registry).map { " [slow by design: \($0)]" } ?? ""
             let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "replay \(job.policy) \(job.trace.path)\(slow)") : nil
             let result = try Replay.run(job, progress: progress)

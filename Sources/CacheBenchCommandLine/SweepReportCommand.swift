@@ -42,7 +42,7 @@ enum SweepReportCommand {
             try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output", "--plot"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
-            try Output.requireWritable(arguments, ["--output", "--plot"])
+            try Output.requireWritable(arguments, ["--output", "--plot"], inputs: [arguments.positionals[0]])
             let merged = try MergeCommand.load(arguments.positionals[0], allowMissing: arguments.flags.contains("--allow-missing"))
             let report: MissRatioReduction
             // The baseline in any case or by an alias: the sweep's own name for that policy.

@@ -11,8 +11,8 @@ enum AdmissionOptions {
       --admission NAME        Put libCacheSim's admission algorithm NAME in front of the policy
                               (any case; a miss enters only if it admits it): size, bloomfilter
                               (second miss), prob, sizeprob (probability e^(-exponent x size)) or
-                              adaptsize. The report adds admitted and rejected misses (mrc's in
-                              its JSON only).
+                              adaptsize. The report adds the rule with its admitted and rejected
+                              misses, in every format.
       --admission-option KEY=VALUE
                               Its parameters, by libCacheSim's names (repeatable; "a=1,b=2" gives
                               several, as libCacheSim's --admission-params): size: size (refuse

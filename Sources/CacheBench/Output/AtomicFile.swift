@@ -117,23 +117,17 @@ public final class AtomicFile {
             destination = path
             return
         }
-        guard let resolved = Self.followingLinks(path) else { throw OutputError(path: path, errno: ELOOP) }
-        var info = stat()
-        if stat(resolved, &info) == 0 {
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR { throw OutputError(path: path, reason: "is a directory") }
-            if type != S_IFREG {
-                let fd = open(resolved, O_WRONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
-                descriptor = fd
-                temporary = nil
-                destination = resolved
-                return
-            }
+        let (resolved, inPlace) = try Self.fileTarget(path)
+        if inPlace {
+            let fd = open(resolved, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError(path: path, errno: errno) }
+            descriptor = fd
+            temporary = nil
+            destination = resolved
+            return
         }
-        let slash = resolved.lastIndex(of: "/")
-        let directory = slash.map { String(resolved[...$0]) } ?? ""
-        let name = slash.map { String(resolved[resolved.index(after: $0)...]) } ?? resolved
+        let (directory, name) = Self.folderAndName(resolved)
+        var info = stat()
         // Created and registered with signals held: a signal between the two left the file behind.
         let (temporary, fd, slot) = try Self.holdingSignals { () throws(OutputError) -> (String, Int32, Int32) in
             let (temporary, fd) = Self.createTemporary(in: directory, for: name)
@@ -322,9 +316,7 @@ public final class AtomicFile {
     private func keepPrevious() -> String? {
         var info = stat()
         guard lstat(destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let slash = destination.lastIndex(of: "/")
-        let directory = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        let (directory, name) = Self.folderAndName(destination)
         for _ in 0..<8 {
             let candidate = Self.temporaryName(in: directory, for: name, kind: "previous")
             if link(destination, candidate) == 0 { return candidate }
@@ -357,19 +349,32 @@ public final class AtomicFile {
     /// written in place). A pass promises nothing: the disk may still fill, or the folder change.
     public static func checkWritable(_ path: String) throws(OutputError) {
         if path == "-" || openDescriptor(named: path) != nil { return }
-        guard let resolved = followingLinks(path) else { throw OutputError(path: path, errno: ELOOP) }
+        let (resolved, inPlace) = try fileTarget(path)
+        if inPlace { return }
+        let directory = folder(of: resolved)
         var info = stat()
-        if stat(resolved, &info) == 0 {
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR { throw OutputError(path: path, reason: "is a directory") }
-            if type != S_IFREG { return }
-        }
-        let slash = resolved.lastIndex(of: "/")
-        let directory = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? "."
         guard stat(directory, &info) == 0 else { throw OutputError(path: path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw OutputError(path: path, errno: ENOTDIR) }
         // The effective user's rights (AT_EACCESS), which creating and renaming use, not the real one's.
         guard faccessat(AT_FDCWD, directory, W_OK | X_OK, AT_EACCESS) == 0 else { throw OutputError(path: path, errno: errno) }
+    }
+
+    /// The file a path other than a descriptor's names, its links followed, and whether it is
+    /// written in place (an existing device or FIFO) rather than replaced by a renamed temporary.
+    /// Throws for a loop of links (ELOOP) and for a folder as the target.
+    private static func fileTarget(_ path: String) throws(OutputError) -> (resolved: String, inPlace: Bool) {
+        guard let resolved = followingLinks(path) else { throw OutputError(path: path, errno: ELOOP) }
+        var info = stat()
+        guard stat(resolved, &info) == 0 else { return (resolved, false) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR { throw OutputError(path: path, reason: "is a directory") }
+        return (resolved, type != S_IFREG)
+    }
+
+    /// `path`'s folder, with its final `/` (empty for a bare name), and the name in it.
+    private static func folderAndName(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
     }
 
     /// `path` with its symbolic links followed, the last one too even when it dangles (so a
@@ -393,8 +398,7 @@ public final class AtomicFile {
             if named.hasPrefix("/") {
                 current = named
             } else {
-                let slash = current.lastIndex(of: "/")
-                current = (slash.map { String(current[...$0]) } ?? "") + named
+                current = folderAndName(current).directory + named
             }
         }
         var info = stat()

@@ -19,17 +19,12 @@ public enum CompareReport {
         let admitted = result.results.contains { $0.admission != nil }
         let header = ["capacity", result.results.first?.ignoreSize == true ? "objects" : "bytes",
                       "hitRatio", "missRatio", "byteHitRatio", "hits", "requests"]
-            + (admitted ? ["admission", "admitted", "rejected"] : [])
+            + (admitted ? ReplayResult.admissionColumns : [])
         func ratio(_ value: Double?) -> String { value.map { _ratio($0, decimals: 6) } ?? "" }
-        func admission(_ r: ReplayResult, none: String) -> [String] {
-            guard admitted else { return [] }
-            guard let counts = r.admission else { return [none, none, none] }
-            return [counts.rule, String(counts.admitted), String(counts.rejected)]
-        }
         let rows: [[String]] = result.results.map { r in
             let counts: [String] = [capacityLabel(r), r.capacity.map(String.init) ?? "", ratio(r.hitRatio), ratio(r.missRatio),
                                     ratio(r.byteHitRatio), String(r.hits), String(r.requests)]
-            return counts + admission(r, none: "")
+            return counts + (admitted ? r.admissionValues : [])
         }
         switch format {
         case .json: return result.json.serialized(pretty: true) + "\n"
@@ -53,10 +48,10 @@ public enum CompareReport {
             default: out += "method: simulation per capacity\n"
             }
             out += "\n"
-            let table = [["capacity", header[1], "hit ratio", "miss ratio", "byte hit ratio"] + (admitted ? ["admission", "admitted", "rejected"] : [])]
+            let table = [["capacity", header[1], "hit ratio", "miss ratio", "byte hit ratio"] + (admitted ? ReplayResult.admissionColumns : [])]
                 + result.results.map { r in
                     [capacityLabel(r), r.capacity.map(String.init) ?? "", percent(r.hitRatio), percent(r.missRatio), percent(r.byteHitRatio)]
-                        + admission(r, none: "-")
+                        + (admitted ? r.admissionValues.map { $0.isEmpty ? "-" : $0 } : [])
                 }
             out += aligned(table, rightAligned: admitted ? [1, 2, 3, 4, 6, 7] : [1, 2, 3, 4])
             for note in result.notes { out += "note: \(note)\n" }
@@ -98,12 +93,13 @@ public enum CompareReport {
         if let limit = result.results.lazy.compactMap(\.countLimit).first {
             out += (markdown ? "\n" : "") + "count limit: \(SizeFormat.grouped(limit)) objects\n"
         }
-        if let rule = result.results.lazy.compactMap(\.admission).first?.rule {
+        let admissionRule = result.results.lazy.compactMap(\.admission).first?.rule
+        if let rule = admissionRule {
             out += (markdown ? "\n" : "") + "admission: \(rule), ahead of every run (admitted / rejected misses below)\n"
         }
         out += "\n" + matrix("hit ratio (%)") { percentNumber($0.hitRatio) }
         if !objects { out += "\n" + matrix("byte hit ratio (%)") { percentNumber($0.byteHitRatio) } }
-        if result.results.contains(where: { $0.admission != nil }) {
+        if admissionRule != nil {
             out += "\n" + matrix("admission: admitted / rejected misses") { r in r.admission.map { "\($0.admitted) / \($0.rejected)" } ?? "-" }
         }
         out += "\n" + matrix("throughput (million requests/s, each run's own policy calls)") {

@@ -5,13 +5,12 @@
 /// A CLOCK cache with an n-bit reference counter per entry.
 ///
 /// **Rule.** One FIFO list and an n-bit counter per object (`bits`, default 1: a reference bit).
-/// A new object enters at the head with its counter at `init-freq` (default 0; libCacheSim sets
-/// it as given, even above the ceiling, so it then takes that many passes of the hand). A hit adds 1 to the counter, saturating
-/// at 2^bits - 1; it never moves the object. To make room, look at the tail (the oldest): while
-/// its counter is >= 1, subtract 1 and move it to the head; the first tail object with counter 0
-/// is evicted. Repeat until the new object fits (cost and count), then insert it. An object larger
-/// than the capacity is never inserted and leaves the cache untouched (`cache_can_insert_default`).
-/// Re-inserting a resident key replaces its cost in place and counts as a hit.
+/// A new object enters at the head with its counter at `init-freq` (default 0; set as given, even
+/// above the ceiling, as libCacheSim does). A hit adds 1, saturating at 2^bits − 1, and never
+/// moves the object. To make room, while the tail's counter is ≥ 1, subtract 1 and move it to
+/// the head; evict the first tail at 0; repeat until the new object fits (cost and count). An
+/// object larger than the capacity is never inserted. Re-inserting a resident key replaces its
+/// cost in place and counts as a hit.
 ///
 /// - Complexity: lookup, insert and remove are O(1) expected. One eviction moves at most
 ///   `count × (2^bits − 1)` entries, O(1) amortised per counter increment.
@@ -73,7 +72,5 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
 
 extension ClockCache: SlotRelocatingPolicy {
     /// Renumbers the list's ends after a compaction.
-    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
-        residents.relocate(relocation)
-    }
+    @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) { residents.relocate(relocation) }
 }

@@ -95,7 +95,7 @@ enum Output {
             // The traces the manifest names are the data behind the records. (A folder without a
             // readable manifest is refused later, when it is loaded.)
             for trace in (try? SweepRecordStore(directory: directory).manifest())?.traces ?? []
-            where AtomicFile.sameFile(trace, path) && !isDevice(path) {
+            where sweepTracePaths(trace, of: directory).contains(where: { AtomicFile.sameFile($0, path) }) && !isDevice(path) {
                 throw UsageError("\(option) \(path) is \(trace), a trace of the sweep in \(directory): writing it would destroy the data behind its records")
             }
         }
@@ -119,18 +119,20 @@ enum Output {
         URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Refuses a standard output redirected to one of a sweep's `traces`. A relative trace path
-    /// is the one the sweep was given, relative to where it ran, which the manifest does not
-    /// record: it is looked for from here and from the folder that holds the sweep's output
-    /// (where a sweep usually runs), so `cd / && merge /data/sw >> /data/t.csv` is refused too.
+    /// Where a sweep's `trace` may be. A relative trace path is the one the sweep was given,
+    /// relative to where it ran, which the manifest does not record: it is looked for from here
+    /// and from the folder that holds the sweep's output (where a sweep usually runs), so
+    /// `cd / && merge /data/sw --output /data/t.csv` is refused too.
+    private static func sweepTracePaths(_ trace: String, of directory: String?) -> [String] {
+        guard !trace.hasPrefix("/"), let directory else { return [trace] }
+        return [trace, ((sweepRoot(directory) as NSString).deletingLastPathComponent as NSString).appendingPathComponent(trace)]
+    }
+
+    /// Refuses a standard output redirected to one of a sweep's `traces` (looked for as
+    /// ``sweepTracePaths(_:of:)`` says).
     static func requireStandardOutputOutside(traces: [String], of directory: String?) throws(UsageError) {
         guard standardOutputIsAFile else { return }
-        let sweepParent = directory.map { (sweepRoot($0) as NSString).deletingLastPathComponent }
-        func candidates(_ trace: String) -> [String] {
-            guard !trace.hasPrefix("/"), let sweepParent else { return [trace] }
-            return [trace, (sweepParent as NSString).appendingPathComponent(trace)]
-        }
-        for trace in traces where candidates(trace).contains(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
+        for trace in traces where sweepTracePaths(trace, of: directory).contains(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
             let sweep = directory.map { " of the sweep in \($0)" } ?? " of the sweep"
             throw UsageError("standard output is \(trace), a trace\(sweep): writing there would destroy the data behind its records")
         }

@@ -143,8 +143,9 @@ struct SweepTests {
         var result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "lru", capacity: 5000))
         result.warnings = ["lru at capacity 5000: a test's warning"]
         let cell = SweepCell(trace: path, policy: "lru", capacity: SweepCapacity(.size(5000)))
-        let record = SweepRecord(cell: cell, identity: "0123456789abcdef", traceIdentity: try TraceIdentity.of(path: path),
-                                 configurationKey: "k", shard: "1/1", result: result)
+        let traceIdentity = try TraceIdentity.of(path: path)
+        let record = SweepRecord(cell: cell, identity: cell.identity(trace: traceIdentity, configurationKey: "k"),
+                                 traceIdentity: traceIdentity, configurationKey: "k", shard: "1/1", result: result)
         let read = try #require(SweepRecord(line: Substring(record.line)))
         #expect(read == record && read.result?.warnings == result.warnings)
         // Rewritten as a record of the previous layout (the warnings beside the result), with its check.
@@ -166,8 +167,9 @@ struct SweepTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "yy-lru", capacity: 5000))
         let cell = SweepCell(trace: path, policy: "yy-lru", capacity: SweepCapacity(.size(5000)))
-        let record = SweepRecord(cell: cell, identity: "0123456789abcdef", traceIdentity: try TraceIdentity.of(path: path),
-                                 configurationKey: "k", shard: "1/1", result: result)
+        let traceIdentity = try TraceIdentity.of(path: path)
+        let record = SweepRecord(cell: cell, identity: cell.identity(trace: traceIdentity, configurationKey: "k"),
+                                 traceIdentity: traceIdentity, configurationKey: "k", shard: "1/1", result: result)
         let line = record.line
         #expect(SweepRecord(line: Substring(line)) == record)
         #expect(!line.contains("\n"))
@@ -278,6 +280,45 @@ struct SweepTests {
         #expect(merged.missing.isEmpty && merged.duplicated.count == 19)
         #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("the file can be deleted") })
         #expect(!merged.notes.contains { $0.contains("keep the file") })
+    }
+
+    @Test("a record that checks itself but disagrees with itself (a relabelled policy or capacity) is not read")
+    func forgedRecords() throws {
+        let trace = try randomTrace(seed: 620, onlyGets: true)
+        let folder = scratchFolder()
+        defer { for path in [trace, folder] { try? FileManager.default.removeItem(atPath: path) } }
+        let spec = SweepSpec(traces: [trace], policies: ["fifo"], capacities: try CapacityList.parse("10").items, ignoreSize: true)
+        _ = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+        let cells = folder + "/" + SweepRecordStore.recordsFolder
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cells).first)
+        let text = try String(contentsOfFile: cells + "/" + file, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first)
+        let record = try #require(SweepRecord(line: line))
+        var relabelled = record
+        relabelled.cell.policy = "lru"
+        #expect(SweepRecord(line: Substring(relabelled.line)) == nil)
+        var otherCapacity = record
+        otherCapacity.cell.capacity = SweepCapacity(.size(11))
+        #expect(SweepRecord(line: Substring(otherCapacity.line)) == nil)
+        #expect(SweepRecord(line: Substring(record.line)) != nil)
+    }
+
+    @Test("a policy option spelled by its libCacheSim alias or in capitals is applied, as compare applies it")
+    func optionSpellings() throws {
+        let trace = try randomTrace(seed: 610, rows: 3000, onlyGets: true)
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        func hits(_ key: String?) throws -> [Int] {
+            let folder = scratchFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let spec = SweepSpec(traces: [trace], policies: ["s3fifo", "fifo"], capacities: try CapacityList.parse("5,12").items,
+                                 ignoreSize: true, options: PolicyOptions(key.map { [$0: "0.4"] } ?? [:]))
+            _ = try Sweep.run(SweepPlan.make(spec, shardCount: 1), shard: .whole, directory: folder)
+            return try SweepMerge.load(directory: folder).results.filter { $0.policy == "s3fifo" }.map(\.hits)
+        }
+        let canonical = try hits("small-ratio")
+        #expect(try hits(nil) != canonical, "the option must change the outcome for the test to mean anything")
+        #expect(try hits("fifo-size-ratio") == canonical)
+        #expect(try hits("SMALL-RATIO") == canonical)
     }
 
     @Test("sweep-report says why a (trace, policy, size) is left out: refused by its policy, not recorded, or no baseline misses")

@@ -302,6 +302,40 @@ struct SweepCommandTests {
         #expect(try CLI.run(plan, environment: ["SLURM_CPUS_PER_TASK": "4"]).status == 0)
     }
 
+    @Test("a sweep whose manifest cannot be written leaves no folder behind")
+    func failedStartLeavesNothing() throws {
+        let parent = scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let output = parent + "/deeper/sw"
+        let failed = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo", "--capacities", "0.1",
+                                  "--output", output], environment: ["CACHEBENCH_FAULT_WRITE_AFTER_BYTES": "10"])
+        #expect(failed.status == 74, "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: parent), "left behind: \(parent)")
+        // And the same folder then takes the sweep.
+        let started = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo", "--capacities", "0.1",
+                                   "--output", output])
+        #expect(started.status == 0 && FileManager.default.fileExists(atPath: output + "/sweep.json"), "\(started.stderr)")
+    }
+
+    @Test("merge and sweep-report run from another folder never write over a trace the sweep named by a relative path")
+    func protectsRelativeTracesFromElsewhere() throws {
+        let work = URL(fileURLWithPath: scratchFolder())
+        defer { try? FileManager.default.removeItem(at: work) }
+        let elsewhere = work.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let trace = work.appendingPathComponent("t.csv")
+        try FileManager.default.copyItem(at: CLI.root.appendingPathComponent("Traces/loop.csv"), to: trace)
+        let before = try Data(contentsOf: trace)
+        let sweep = try CLI.run(["sweep", "--traces", "t.csv", "--policies", "fifo,lru", "--capacities", "0.1", "--output", "sw"],
+                                directory: work)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        for (command, option) in [("merge", "--output"), ("sweep-report", "--output"), ("sweep-report", "--plot")] {
+            let refused = try CLI.run([command, "../sw", option, "../t.csv"], directory: elsewhere)
+            #expect(refused.status == 2 && refused.stderr.contains("a trace of the sweep"), "\(command) \(option): \(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: trace) == before)
+    }
+
     @Test("the sweep's own files are never an output; one trace or policy under two names is refused")
     func protectsItsRecords() throws {
         let folder = scratchFolder()

@@ -195,11 +195,11 @@ public enum Sweep {
         let policies = spec.policies.filter { name in cells.contains { $0.policy == name } }
         let capacities = spec.capacities.filter { item in cells.contains { $0.capacity == SweepCapacity(item) } }
         // Only the options the policies of this run declare, or compare would call the others a typo.
-        var declared = Set<String>()
-        for name in policies {
-            if let policy = try? registry.policy(named: name) { declared.formUnion(policy.descriptor.parameters.map(\.name)) }
-        }
-        let options = PolicyOptions(spec.options.values.filter { declared.contains($0.key) })
+        // Declared by name or alias, in any case, as compare and validate read them.
+        let runPolicies = policies.compactMap { try? registry.policy(named: $0) }
+        let options = PolicyOptions(spec.options.values.filter { option in
+            runPolicies.contains { $0.declares(option: option.key) }
+        })
         var trace = spec.reading
         // The layout is for the sweep's CSV traces; its binary ones ignore it.
         trace.layoutNeedsCSV = false

@@ -63,7 +63,8 @@ public struct SweepRecord: Sendable, Equatable {
         return String(body.dropLast()) + ", \"check\": \"" + _FNV1a64.hex(of: body) + "\"}"
     }
 
-    /// Reads a line written by ``line``; `nil` when it is cut short, damaged or not a record.
+    /// Reads a line written by ``line``; `nil` when it is cut short, damaged, not a record, or
+    /// disagrees with itself (a cell identity that is not the hash of its fields).
     public init?(line: Substring) {
         guard line.utf8.count > Self.checkSuffixLength, line.hasSuffix("\"}") else { return nil }
         let split = line.utf8.index(line.utf8.endIndex, offsetBy: -Self.checkSuffixLength)
@@ -91,7 +92,11 @@ public struct SweepRecord: Sendable, Equatable {
         } else if object["refused"]?.stringValue == nil {
             return nil
         }
-        self.init(cell: SweepCell(trace: trace, policy: policy, capacity: capacity), identity: identity,
+        // A line that checks itself must also agree with itself: its cell's identity is the hash
+        // of the fields it names (a relabelled cell would stand for a run it is not).
+        let cell = SweepCell(trace: trace, policy: policy, capacity: capacity)
+        guard cell.identity(trace: traceIdentity, configurationKey: configurationKey) == identity else { return nil }
+        self.init(cell: cell, identity: identity,
                   traceIdentity: traceIdentity, configurationKey: configurationKey, version: version,
                   build: object["build"]?.stringValue, shard: shard, result: result, refusal: object["refused"]?.stringValue)
     }

@@ -124,6 +124,17 @@ public struct SweepRecordStore: Sendable {
     ///
     /// - Throws: ``CacheBenchError/usage(_:)`` when the folder holds another sweep's manifest;
     ///   ``CacheBenchError/output(_:)`` when it cannot be created or written.
+    /// The folders on the way to `path` (itself included) that do not exist yet, deepest first.
+    static func missingFolders(upTo path: String) -> [String] {
+        var missing: [String] = []
+        var folder = path
+        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return missing
+    }
+
     public func prepare(for manifest: SweepManifest) throws(CacheBenchError) {
         // Foundation's error for a path through a file reads "error 512": say what is wrong.
         var isFolder: ObjCBool = false
@@ -153,12 +164,16 @@ public struct SweepRecordStore: Sendable {
                 guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory, difference: other.difference(from: manifest))) }
                 return try makeRecordsFolder()
             }
+            let made = Self.missingFolders(upTo: recordsPath)
             try makeRecordsFolder()
             do throws(OutputError) {
                 let file = try AtomicFile(path: path)
                 try file.write(text)
                 if try file.commitIfAbsent() { return }
             } catch {
+                // Nothing left behind: the folders made for this sweep go again (rmdir removes
+                // only an empty one, so a folder another run has begun to fill stays).
+                for folder in made { rmdir(folder) }
                 throw .output(error.description)
             }
         }

@@ -259,8 +259,10 @@ extension PolicyRegistry {
         .of(NukeClockCache<UInt64, Void>.self),
     ]
 
-    /// libCacheSim algorithms cachebench does not provide, and why: each trains a learned model
-    /// with a machine-learning library, which the project does not depend on.
+    /// libCacheSim algorithms cachebench does not provide, and why: three train a learned model
+    /// with a machine-learning library, which the project does not depend on; `nop` measures
+    /// nothing cachebench's own figures do not; `pluginCache` loads C, where a Swift policy
+    /// registers instead.
     public static let notProvided: [UnprovidedPolicy] = [
         UnprovidedPolicy(name: "glcache", aliases: ["gl-cache"],
                          reason: "GL-Cache (Yang et al., FAST'23) trains a group-level model with XGBoost"),

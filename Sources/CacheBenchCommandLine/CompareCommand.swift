@@ -69,7 +69,8 @@ enum CompareCommand {
                               falls more than the tolerance below it. Pairs missing from the
                               baseline are noted on stderr, not failed; but the gate also
                               fails (exit 3) when it compared nothing, or when the baseline's
-                              trace (file name), mode (--ignore-size) or request count differ.
+                              trace (file name), mode (--ignore-size), admission rule
+                              (--admission) or request count differ.
       --allow-partial         Let those comparisons pass, with a note on stderr.
       --tolerance X           Allowed drop: a hit-ratio difference (0.01) or points (1%).
                               Default 0.
@@ -147,7 +148,7 @@ enum CompareCommand {
                                        inputs: [arguments.positionals[0]] + arguments.all("--baseline"))
             // Read the baseline first: a broken one fails before the long run, not after.
             let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
-                try RegressionGate.load(path: path, tolerance: tolerance ?? 0)
+                try RegressionGate.load(path: path, tolerance: tolerance ?? 0, registry: registry)
             }
             let slow = job.policies.filter { SlowByDesign.reason($0, in: job.registry) != nil }
             let progress = ProgressReporter.isTerminal

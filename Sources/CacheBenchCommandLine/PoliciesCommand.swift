@@ -7,7 +7,7 @@ enum PoliciesCommand {
 
     Lists every policy: its name, what it reproduces (library and version, or paper), its rule,
     and the parameters --option accepts with their defaults. The table and the Markdown end with
-    the libCacheSim algorithms that are not provided (GLCache, LRB, 3LCache) and why.
+    the libCacheSim algorithms that are not provided (\(PolicyRegistry.notProvided.map(\.name).joined(separator: ", "))) and why.
 
     OPTIONS:
       --format F              table (default), json, csv or markdown.

@@ -191,6 +191,13 @@ struct AtomicFileTests {
         #expect(AtomicFile.sameFile(dir + "/t.csv", dir + "/l.csv"))
         #expect(AtomicFile.sameFile(dir + "/new.svg", dir + "/../" + (dir as NSString).lastPathComponent + "/new.svg"))
         #expect(!AtomicFile.sameFile(dir + "/t.csv", dir + "/u.csv"))
+        // A dangling link names the file a write through it would create, relative or absolute.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.svg", withDestinationPath: "b.svg")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/far.svg", withDestinationPath: dir + "/c.svg")
+        #expect(AtomicFile.sameFile(dir + "/link.svg", dir + "/b.svg"))
+        #expect(AtomicFile.sameFile(dir + "/b.svg", dir + "/link.svg"))
+        #expect(AtomicFile.sameFile(dir + "/far.svg", dir + "/c.svg"))
+        #expect(!AtomicFile.sameFile(dir + "/link.svg", dir + "/c.svg"))
         #expect(!AtomicFile.sameFile("-", dir + "/t.csv"))
         #expect(AtomicFile.sameFile("-", "-"))
     }

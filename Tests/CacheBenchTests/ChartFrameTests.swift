@@ -13,6 +13,22 @@ private func attribute(_ name: String, in svg: String) -> [Double] {
 
 @Suite("charts: what lies at an axis's end stays readable")
 struct ChartFrameTests {
+    @Test("capacity ticks of a few bytes or objects: none below one, each label its own value")
+    func ticksOfTinyCapacities() {
+        // One capacity of 1 (the axis then spans about 0.5 to 2), and a few other small ones.
+        for (low, high) in [(0.47, 2.1), (0.2, 40.0), (1.4, 6.4), (3.0, 3_000.0)] {
+            for unit in [SVGLineChart.XUnit.bytes, .objects] {
+                let ticks = SVGLineChart.xTicks(low: low, high: high, unit: unit)
+                let labels = ticks.map(\.label)
+                #expect(Set(labels).count == labels.count, "\(low)...\(high) \(unit): \(labels)")
+                for tick in ticks where tick.value >= low && tick.value <= high && ticks.count > 1 {
+                    #expect(tick.label == SVGLineChart.xLabel(tick.value.rounded(), unit: unit, exact: false),
+                            "\(low)...\(high) \(unit): \(tick)")
+                }
+            }
+        }
+    }
+
     @Test("a miss ratio of 0 % or 100 % is drawn inside the frame, not on it")
     func endsInsideTheFrame() {
         for axis in [SVGLineChart.YAxis.percentFull, .percentFitted] {

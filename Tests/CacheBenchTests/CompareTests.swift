@@ -737,6 +737,39 @@ struct RegressionGateTests {
         #expect(partialOutcome.notes.contains { $0.contains("fifo at 1,400 objects") || $0.contains("fifo at 1400 objects") })
     }
 
+    @Test("a baseline naming a policy by its alias, in any case, checks that policy; alias and name together are one cell twice")
+    func baselineAliases() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        let run = try Compare.run(CompareJob(trace: trace, policies: ["2q", "clock"], capacities: try CapacityList.parse("100"), ignoreSize: true))
+        let twoQ = try #require(run.results[0].hitRatio), clock = try #require(run.results[1].hitRatio)
+        let aliased = try RegressionGate.parse(Data(Self.result([("TwoQ", 100, twoQ + 0.01), ("fifo-reinsertion", 100, clock)]).utf8),
+                                               name: "b.json", tolerance: 0.005)
+        let outcome = aliased.check(run)
+        #expect(outcome.regressions.count == 1 && outcome.regressions.first?.contains("2q at 100 objects") == true, "\(outcome)")
+        #expect(!outcome.notes.contains { $0.contains("not in the baseline") }, "\(outcome.notes)")
+        #expect(throws: CacheBenchError.self) {
+            try RegressionGate.parse(Data(Self.result([("2q", 100, twoQ), ("twoq", 100, twoQ)]).utf8), name: "b.json", tolerance: 0)
+        }
+    }
+
+    @Test("a baseline made behind another admission rule, or none, is not compared as alike")
+    func baselineAdmission() throws {
+        let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))
+        var job = CompareJob(trace: trace, policies: ["lru"], capacities: try CapacityList.parse("100"), ignoreSize: true)
+        let plain = try Compare.run(job)
+        job.admission = try LibCacheSimAdmission(AdmissionChoice(name: "prob", parameters: [("prob", "0.5")]))
+        let admitted = try Compare.run(job)
+        func baseline(_ result: CompareResult) throws -> RegressionGate {
+            try RegressionGate.parse(Data(CompareReport.render(result, as: .json).utf8), name: "b.json", tolerance: 1)
+        }
+        #expect(try baseline(plain).check(plain).passed && baseline(admitted).check(admitted).passed)
+        for (made, run) in [(plain, admitted), (admitted, plain)] {
+            let outcome = try baseline(made).check(run)
+            #expect(!outcome.passed && outcome.mismatches.contains { $0.contains("admission prob") }, "\(outcome)")
+            #expect(try baseline(made).check(run, allowPartial: true).passed)
+        }
+    }
+
     @Test("what the gate does not check is said: baseline results the run lacks, a baseline without a trace or request counts; a null ratio with requests is malformed")
     func uncheckedIsSaid() throws {
         let trace = TraceSpec(path: Repository.trace("lirs-cs.csv"))

@@ -40,6 +40,10 @@ public struct RegressionGate: Sendable {
     /// the baseline names it; a run is checked against its own trace's (see
     /// ``rows(for:)``). Empty for a one-trace baseline, whose rows are ``baseline``.
     public var baselinesByTrace: [String: (hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
+    /// The admission rules the baseline's results ran behind (`admission.rule`; `none` for a
+    /// result without one), so that a run with another admission rule is not compared as alike.
+    /// Empty for a gate made from values alone, which checks nothing of it.
+    public var baselineAdmissionRules: Set<String> = []
     /// The largest drop in hit ratio (absolute, e.g. 0.01 = one percentage point) that passes.
     public var tolerance: Double
 
@@ -67,13 +71,14 @@ public struct RegressionGate: Sendable {
     ///
     /// - Throws: ``CacheBenchError/trace(_:)``: `cannotOpen` (exit 66) when the file cannot be
     ///   read, `malformed` (exit 65) when it is not such a report; the message is `FILE: reason`.
-    public static func load(path: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
+    /// Policy names are read as `registry` reads them: `twoq` is `2q`, in any case.
+    public static func load(path: String, tolerance: Double, registry: PolicyRegistry = .standard) throws(CacheBenchError) -> RegressionGate {
         // Read with read(2), as traces are: a FIFO, `/dev/stdin` and `-` (standard input) too.
         let data: Data
         do throws(TraceError) { data = Data(try ByteSource.contents(ofPath: path)) } catch {
             throw .trace(TraceError(error.kind, file: path, reason: "cannot read the baseline: \(error.reason)"))
         }
-        return try parse(data, name: path, tolerance: tolerance)
+        return try parse(data, name: path, tolerance: tolerance, registry: registry)
     }
 
     /// The 1-based line of a JSON parse error, from the place Foundation's message gives ("around
@@ -96,8 +101,10 @@ public struct RegressionGate: Sendable {
         1 + data.prefix(offset).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
 
-    /// Parses a baseline report's bytes; `name` is used in messages.
-    public static func parse(_ data: Data, name: String, tolerance: Double) throws(CacheBenchError) -> RegressionGate {
+    /// Parses a baseline report's bytes; `name` is used in messages. A policy named by an alias
+    /// (`twoq`) is the policy `registry` finds under it (`2q`), as every command reads names.
+    public static func parse(_ data: Data, name: String, tolerance: Double,
+                             registry: PolicyRegistry = .standard) throws(CacheBenchError) -> RegressionGate {
         func malformed(_ reason: String) -> CacheBenchError { .trace(TraceError(.malformed, file: name, reason: reason)) }
         let report = TraceError.Hint.comparisonReport
         func notAReport(_ reason: String, line: Int? = nil) -> CacheBenchError {
@@ -123,8 +130,17 @@ public struct RegressionGate: Sendable {
         if let trace = root["trace"], !(trace is String) { throw malformed("\"trace\" is not a string") }
         let reportTrace = root["trace"] as? String
         var byTrace: [String: (trace: String?, hitRatios: [Key: Double?], requests: [Key: Int])] = [:]
+        var admissionRules = Set<String>()
         for (i, element) in results.enumerated() {
             guard let entry = element as? [String: Any] else { throw malformed("results[\(i)] is not an object") }
+            switch entry["admission"] {
+            case nil, is NSNull: admissionRules.insert(Self.noAdmission)
+            case let admission?:
+                guard let rule = (admission as? [String: Any])?["rule"] as? String else {
+                    throw malformed("results[\(i)]: \"admission\" is not an object with a \"rule\" string")
+                }
+                admissionRules.insert(rule.lowercased())
+            }
             guard let policy = entry["policy"] as? String else { throw malformed("results[\(i)]: missing \"policy\" (a string)") }
             if let trace = entry["trace"], !(trace is String) { throw malformed("results[\(i)]: \"trace\" is not a string") }
             let trace = entry["trace"] as? String ?? reportTrace
@@ -171,7 +187,7 @@ public struct RegressionGate: Sendable {
                 let exact = Double(hits) / Double(requests)
                 if abs(exact - hitRatio) < 1e-6 { ratio = exact }
             }
-            let key = Key(policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
+            let key = Key(policy: registry.canonicalName(policy), capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize)
             var rows = byTrace[group] ?? (trace, [:], [:])
             guard rows.hitRatios[key] == nil else {
                 throw malformed("results[\(i)]: \(key) appears twice" + (trace.map { " for \($0)" } ?? ""))
@@ -191,10 +207,12 @@ public struct RegressionGate: Sendable {
             let rows = byTrace.values.first
             var gate = RegressionGate(baseline: rows?.hitRatios ?? [:], baselineTrace: rows?.trace ?? reportTrace, tolerance: tolerance)
             gate.baselineRequests = rows?.requests ?? [:]
+            gate.baselineAdmissionRules = admissionRules
             return gate
         }
         var gate = RegressionGate(baseline: [:], baselineTrace: nil, tolerance: tolerance)
         gate.baselinesByTrace = byTrace.mapValues { ($0.hitRatios, $0.requests) }
+        gate.baselineAdmissionRules = admissionRules
         return gate
     }
 
@@ -236,11 +254,14 @@ public struct RegressionGate: Sendable {
         }
     }
 
+    /// How ``baselineAdmissionRules`` names a result that ran without an admission rule.
+    static let noAdmission = "none"
+
     /// Compares `result` with the baseline.
     ///
     /// The comparison must be valid to pass: at least one (policy, capacity) compared, on a
-    /// trace of the same name, in the same mode (sizes or objects) and with the same request
-    /// count. With `allowPartial`, those problems are notes instead of failures.
+    /// trace of the same name, in the same mode (sizes or objects), behind the same admission
+    /// rule and with the same request count. With `allowPartial`, those problems are notes instead of failures.
     public func check(_ result: CompareResult, allowPartial: Bool = false) -> Outcome {
         var regressions: [String] = []
         var notes: [String] = []
@@ -254,6 +275,11 @@ public struct RegressionGate: Sendable {
         if !baselineModes.isEmpty, !runModes.isEmpty, baselineModes.isDisjoint(with: runModes) {
             let mode = { (ignoreSize: Bool) in ignoreSize ? "object counts (sizes ignored)" : "bytes" }
             mismatches.append("the baseline's capacities count \(mode(baselineModes.contains(true))), this run's count \(mode(runModes.contains(true)))")
+        }
+        let runAdmissionRules = Set(result.results.map { $0.admission?.rule.lowercased() ?? Self.noAdmission })
+        if !baselineAdmissionRules.isEmpty, !runAdmissionRules.isEmpty, baselineAdmissionRules != runAdmissionRules {
+            let rules = { (rules: Set<String>) in rules.sorted().map { $0 == Self.noAdmission ? "no admission rule" : "admission \($0)" }.joined(separator: " and ") }
+            mismatches.append("the baseline ran with \(rules(baselineAdmissionRules)), this run with \(rules(runAdmissionRules))")
         }
         // A baseline of several traces: this run's trace's rows.
         var rows = (hitRatios: baseline, requests: baselineRequests)

@@ -427,13 +427,16 @@ public final class AtomicFile {
     }
 
     /// Whether two paths name the same file: the same device and inode when both exist,
-    /// otherwise the same absolute path once `.`, `..` and symbolic links in existing folders
-    /// are resolved. `-` (standard output) is the same only as `-`.
+    /// otherwise the same absolute path once `.`, `..`, symbolic links in existing folders and a
+    /// dangling link at the end are resolved, as writing would resolve them. `-` (standard
+    /// output) is the same only as `-`.
     public static func sameFile(_ first: String, _ second: String) -> Bool {
         if first == "-" || second == "-" { return first == second }
         var a = stat(), b = stat()
         if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
-        return canonical(first) == canonical(second)
+        // Not both there yet: compare where writing each would land, through any dangling link
+        // (a link to a file not yet written is the file a write creates).
+        return canonical(followingLinks(first) ?? first) == canonical(followingLinks(second) ?? second)
     }
 
     /// Whether `path` is the regular file open as `descriptor` (standard input read as `-`,

@@ -277,8 +277,12 @@ public struct SVGLineChart: Sendable {
                 let span = e1 - e0
                 let step = [1, 2, 3, 4, 5, 10, 20].first { span / $0 <= 8 } ?? 20
                 // Prefer exponents that are multiples of the step, so labels land on round units.
-                values = (e0...e1).filter { $0 % step == 0 }.map { pow(2, Double($0)) }
-                if values.count < 2 { values = stride(from: e0, through: e1, by: step).map { pow(2, Double($0)) } }
+                // No tick below one byte: a fraction of a byte has no label (0.5 B would read "1 B").
+                let lowest = max(e0, 0)
+                if e1 >= lowest {
+                    values = (lowest...e1).filter { $0 % step == 0 }.map { pow(2, Double($0)) }
+                    if values.count < 2 { values = stride(from: lowest, through: e1, by: step).map { pow(2, Double($0)) } }
+                }
             }
         case .objects:
             let d0 = Int(floor(log10(low))), d1 = Int(ceil(log10(high)))

@@ -78,6 +78,41 @@ struct ChartFrameTests {
         _ = try XMLDocument(xmlString: extreme)
     }
 
+    @Test("analyze's plots: a long title is cut to the canvas (whole in its tooltip), the legend stands above the frame")
+    func analysisPlotLayout() throws {
+        let name = String(repeating: "msr-cambridge-web_2-", count: 10) + ".oracleGeneral.bin"
+        let plot = AnalysisPlot(title: "Requests per second: \(name), windows of 30 s", xTitle: "time (s)", yTitle: "per second",
+                                logX: false, logY: false,
+                                series: [.init(name: "requests", points: [(0, 117), (30, 1), (60, 117)]),
+                                         .init(name: "unique objects", points: [(0, 50), (30, 1), (60, 60)])])
+        let svg = plot.render()
+        _ = try XMLDocument(xmlString: svg)
+        #expect(svg.contains("<title>Requests per second: \(name), windows of 30 s</title>"))
+        let shown = try #require(svg.components(separatedBy: "font-size=\"15\">").dropFirst().first?.prefix { $0 != "<" })
+        #expect(shown.hasSuffix("…") && Double(shown.count) * 15 * 0.6 <= 720 - 24)
+        // Both legend labels lie above the frame's top (y 48), where no point is drawn.
+        for label in ["requests", "unique objects"] {
+            let before = try #require(svg.components(separatedBy: ">\(label)</text>").first)
+            let y = try #require(attribute("y", in: before).last)
+            #expect(y < 48, "\(label) at y \(y)")
+        }
+    }
+
+    @Test("sweep-report: with few policies the canvas is still wide enough for the title and the subtitle")
+    func reductionSubtitleFits() throws {
+        let capacity = SweepCapacity(.fraction(numerator: 1, denominator: 100))
+        for policies in [["lru"], ["lifo", "mru"], ["lru", "arc", "sieve"]] {
+            let svg = MissRatioReduction(baseline: "fifo", policies: policies, capacities: [capacity],
+                                         distributions: policies.map { .init(policy: $0, capacity: capacity, values: [-2, 0.1, 0.2]) },
+                                         traceCount: 3).svg
+            let width = try #require(attribute("width", in: svg).first)
+            let subtitle = try #require(svg.components(separatedBy: "fill=\"#555555\">").dropFirst().first?.prefix { $0 != "<" })
+            let left = try #require(attribute("x", in: svg.components(separatedBy: "font-weight=\"bold\"").first ?? "").last)
+            // At the chart's own estimate of 0.6 em a character, 12 px type.
+            #expect(left + Double(subtitle.count) * 12 * 0.6 <= width, "\(policies): \(width)")
+        }
+    }
+
     @Test("sweep-report: policy names wider than their group are slanted (cut at 24 characters, whole in a tooltip), not overlapped")
     func reductionLabels() throws {
         let capacity = SweepCapacity(.fraction(numerator: 1, denominator: 100))

@@ -224,6 +224,16 @@ struct WindowCommandTests {
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
         let refused = try CLI.run(["replay", Self.trace, "--policy", "lru", "--plot-intervals", plot + ".2.svg"])
         #expect(refused.status == 2 && !FileManager.default.fileExists(atPath: plot + ".2.svg"))
+        // Runs of one long-named policy differ only at the end of their names: the legend shows
+        // each whole, so a printed chart tells them apart.
+        let alike = try CLI.run(["compare", Self.trace, "--policies", "caffeine-wtinylfu", "--capacities", "150,151,152",
+                                 "--ignore-size", "--report-interval", "2h", "--plot-intervals", plot])
+        #expect(alike.status == 0, "\(alike.stderr)")
+        let svg = String(decoding: try Data(contentsOf: URL(fileURLWithPath: plot)), as: UTF8.self)
+        let legend = svg.components(separatedBy: "</title>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            .filter { $0.hasPrefix("caffeine-wtinylfu @") }
+        #expect(legend == ["caffeine-wtinylfu @ 150 objects", "caffeine-wtinylfu @ 151 objects", "caffeine-wtinylfu @ 152 objects"],
+                "\(legend)")
     }
 
     @Test("bad values: exit 2 for ratios 0 or above 1 and bad spans; exit 65 for a warm-up past the end, with no output")

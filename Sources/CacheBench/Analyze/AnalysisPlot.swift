@@ -46,7 +46,8 @@ struct AnalysisPlot {
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(Self.height))" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" font-family="sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="white"/>
-        <text x="\(n(Self.width / 2))" y="24" text-anchor="middle" font-size="15">\(SVGLineChart.escape(title))</text>
+        <title>\(SVGLineChart.escape(title))</title>
+        <text x="\(n(Self.width / 2))" y="24" text-anchor="middle" font-size="15">\(SVGLineChart.escape(SVGLineChart.fitted(title, width: Self.width - 24, fontSize: 15)))</text>
         <rect x="\(n(Self.left))" y="\(n(Self.top))" width="\(n(w))" height="\(n(h))" fill="none" stroke="#999"/>
 
         """
@@ -62,6 +63,8 @@ struct AnalysisPlot {
         }
         svg += "<text x=\"\(n(Self.left + w / 2))\" y=\"\(n(Self.height - 14))\" text-anchor=\"middle\">\(SVGLineChart.escape(xTitle))</text>\n"
         svg += "<text transform=\"translate(18 \(n(Self.top + h / 2))) rotate(-90)\" text-anchor=\"middle\">\(SVGLineChart.escape(yTitle))</text>\n"
+        // The legend, when there are two series, stands in a row above the frame, where no data is.
+        var legendX = Self.left
         for (i, s) in drawn.enumerated() {
             let color = Self.colors[i % Self.colors.count]
             let path = s.points.map { "\(n(px($0.x))),\(n(py($0.y)))" }.joined(separator: " ")
@@ -71,9 +74,10 @@ struct AnalysisPlot {
                 svg += "\n"
             }
             if drawn.count > 1 {
-                let y = Self.top + 14 + 16 * Double(i)
-                svg += "<line x1=\"\(n(Self.left + w - 150))\" y1=\"\(n(y - 4))\" x2=\"\(n(Self.left + w - 130))\" y2=\"\(n(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
-                svg += "<text x=\"\(n(Self.left + w - 124))\" y=\"\(n(y))\">\(SVGLineChart.escape(s.name))</text>\n"
+                let y = Self.top - 8
+                svg += "<line x1=\"\(n(legendX))\" y1=\"\(n(y - 4))\" x2=\"\(n(legendX + 20))\" y2=\"\(n(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+                svg += "<text x=\"\(n(legendX + 26))\" y=\"\(n(y))\">\(SVGLineChart.escape(s.name))</text>\n"
+                legendX += 26 + Double(s.name.count) * 12 * 0.6 + 24
             }
         }
         return svg + "</svg>\n"

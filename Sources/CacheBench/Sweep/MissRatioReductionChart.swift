@@ -31,7 +31,6 @@ extension MissRatioReduction {
         // off the canvas (a long name under one or two boxes), so the margin grows to hold it.
         let firstReach = slanted ? Double(labels.first?.count ?? 0) * characterWidth * cos(labelSlant * .pi / 180) : 0
         let left = max(78.0, firstReach + 8 - groupGap - groupWidth / 2)
-        let width = left + plotWidth + legendWidth + 24
         let height = max(520.0, top + 24 + Double(capacities.count) * 20 + 16, top + plotHeight + 20 + labelDepth + 12)
 
         // Y range: the whiskers and means of every box, and 0, on round steps.
@@ -54,13 +53,19 @@ extension MissRatioReduction {
         let n = SVGLineChart.n, escape = SVGLineChart.escape
 
         let title = "Miss-ratio reduction against \(baseline) across \(traceCount) traces"
+        let subtitle = "(\(baseline) − policy) / \(baseline) miss ratio per trace; box p25–p75, bar median, whiskers p10–p90, ◆ mean"
+            + (clipped ? "; ▼ below the axis" : "")
+        // Wide enough for the title and the subtitle, whose text is not cut: with few policies
+        // the plot alone is narrower than they are.
+        let textWidth = max(Double(title.count) * 17 * 0.64, Double(subtitle.count) * 12 * 0.6)
+        let width = max(left + plotWidth + legendWidth + 24, left + textWidth + 12)
         var svg = """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
         <title>\(escape(title))</title>
         <rect x="0" y="0" width="\(n(width))" height="\(n(height))" fill="#ffffff"/>
         <text x="\(n(left))" y="28" font-size="17" font-weight="bold" fill="#222222">\(escape(title))</text>
-        <text x="\(n(left))" y="48" font-size="12" fill="#555555">(\(escape(baseline)) − policy) / \(escape(baseline)) miss ratio per trace; box p25–p75, bar median, whiskers p10–p90, ◆ mean\(clipped ? "; ▼ below the axis" : "")</text>
+        <text x="\(n(left))" y="48" font-size="12" fill="#555555">\(escape(subtitle))</text>
 
         """
         // Grid, 0 line and labels.

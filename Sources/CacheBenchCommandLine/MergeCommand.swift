@@ -38,6 +38,9 @@ enum MergeCommand {
         do throws(UsageError) {
             arguments = try Arguments(words, spec: spec)
             format = try arguments.choice("--format", default: ReportFormat.table)
+            if arguments.positionals[0] == "-" {
+                throw UsageError("DIR -: a sweep's output folder (sweep --output), not standard input")
+            }
             try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {

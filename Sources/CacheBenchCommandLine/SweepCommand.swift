@@ -89,8 +89,7 @@ enum SweepCommand {
         do throws(UsageError) {
             sweep = try sweepSpec(arguments, traces: traces, environment: environment, registry: registry)
             if let text = arguments.value("--shard") {
-                // The shard's problems read as the engine words them ("shard 5/4: ..."), as they always have.
-                do { shard = try SweepShard.parse(text) } catch { throw UsageError(error.description) }
+                shard = try parseValue(text, of: "--shard") { (text) throws(InvalidValueError) in try SweepShard.parse(text) }
             } else {
                 do { shard = try SweepShard.slurm(environment) ?? .whole } catch { throw UsageError(error.commandLineMessage) }
             }
@@ -130,7 +129,14 @@ enum SweepCommand {
     /// The sweep the arguments describe.
     static func sweepSpec(_ arguments: Arguments, traces: [String], environment: [String: String],
                           registry: PolicyRegistry) throws(UsageError) -> SweepSpec {
-        guard !traces.isEmpty else { throw UsageError("sweep: --traces is required (files, globs or @LIST)") }
+        guard !traces.isEmpty else {
+            // Given, but naming nothing (an @LIST of blank or comment lines): say so, not that it is missing.
+            let given = arguments.all("--traces")
+            if !given.isEmpty {
+                throw UsageError("--traces \(given.joined(separator: ",")): names no trace (an @LIST of only blank or comment lines?)")
+            }
+            throw UsageError("sweep: --traces is required (files, globs or @LIST)")
+        }
         // Each name as the registry spells it (any case, any alias): the manifest, the records and
         // the reports then name a policy one way, and a rerun typed differently resumes the sweep.
         let policies = try CompareCommand.policyNames(arguments, registry: registry).map(registry.canonicalName)

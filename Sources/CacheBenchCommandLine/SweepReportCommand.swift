@@ -39,6 +39,9 @@ enum SweepReportCommand {
             format = try arguments.choice("--format", default: ReportFormat.markdown)
             try Output.requireCharts(arguments, ["--plot"])
             try Output.requireDistinct(arguments, inputs: [], outputs: ["--output", "--plot"])
+            if arguments.positionals[0] == "-" {
+                throw UsageError("DIR -: a sweep's output folder (sweep --output), not standard input")
+            }
             try Output.requireOutsideSweep(arguments, directory: arguments.positionals[0], outputs: ["--output", "--plot"])
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {

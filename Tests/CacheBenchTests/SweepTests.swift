@@ -261,16 +261,16 @@ struct SweepTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: cells + "/" + name))
         try data.prefix(data.count - 40).write(to: URL(fileURLWithPath: cells + "/" + name))
         merged = try SweepMerge.load(directory: folder)
-        #expect(merged.damaged == ["cells/\(name):20"])
+        #expect(merged.damaged == ["\(folder)/cells/\(name):20"])
         #expect(merged.missing.count == 1)
-        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.hasSuffix("(rerun the sweep to redo its cell)") })
+        #expect(merged.notes.contains { $0.hasPrefix("\(folder)/cells/\(name):20") && $0.hasSuffix("(rerun the sweep to redo its cell)") })
         let repair = try Sweep.run(whole, shard: .whole, directory: folder)
         #expect(repair.cellsRun == 1 && repair.cellsSkipped == 59)
         merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty && merged.duplicated.isEmpty)
         // The damaged line stays in its file, but no longer asks for a rerun: its cell has one. The
         // file's other 19 lines are their cells' only records, so it must stay.
-        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("keep the file") })
+        #expect(merged.notes.contains { $0.hasPrefix("\(folder)/cells/\(name):20") && $0.contains("keep the file") })
         #expect(!merged.notes.contains { $0.contains("rerun the sweep") || $0.contains("can be deleted") })
         #expect(merged.results.map(\.withoutTimings).map(\.counters) == reference.map(\.counters))
         // Once those 19 records are copied to another file, the damaged file holds nothing of its own.
@@ -278,7 +278,7 @@ struct SweepTests {
         try data.prefix(whole19 + 1).write(to: URL(fileURLWithPath: cells + "/copy.jsonl"))
         merged = try SweepMerge.load(directory: folder)
         #expect(merged.missing.isEmpty && merged.duplicated.count == 19)
-        #expect(merged.notes.contains { $0.hasPrefix("cells/\(name):20") && $0.contains("the file can be deleted") })
+        #expect(merged.notes.contains { $0.hasPrefix("\(folder)/cells/\(name):20") && $0.contains("the file can be deleted") })
         #expect(!merged.notes.contains { $0.contains("keep the file") })
     }
 

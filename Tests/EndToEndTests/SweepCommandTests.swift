@@ -288,7 +288,7 @@ struct SweepCommandTests {
                                 stdin: Data("# traces\nTraces/lirs-cs.csv\n".utf8))
         #expect(piped.status == 0 && piped.stdout.contains("Traces/lirs-cs.csv"), "\(piped.stderr)")
         let empty = try CLI.run(["sweep", "--traces", "@/dev/null", "--policies", "lru", "--plan"])
-        #expect(empty.status == 2 && empty.stderr.contains("--traces is required"), "\(empty.stderr)")
+        #expect(empty.status == 2 && empty.stderr.contains("--traces @/dev/null: names no trace"), "\(empty.stderr)")
         #expect(try CLI.run(["merge", scratchFolder()]).status == 66)
         #expect(try CLI.run(["sweep", "--help"]).stdout.contains("SLURM_ARRAY_TASK_ID"))
         // A CPU count Slurm would never set is the job script's mistake, as a bad task id is; --threads overrides it.
@@ -300,6 +300,20 @@ struct SweepCommandTests {
         }
         #expect(try CLI.run(plan + ["--threads", "2"], environment: ["SLURM_CPUS_PER_TASK": "abc"]).status == 0)
         #expect(try CLI.run(plan, environment: ["SLURM_CPUS_PER_TASK": "4"]).status == 0)
+    }
+
+    @Test("usage mistakes name their option: --shard out of range, an empty @LIST, standard input as a sweep folder")
+    func usageMistakesNameTheirOption() throws {
+        let shard = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo", "--shard", "0/2", "--output", scratchFolder()])
+        #expect(shard.status == 2 && shard.stderr.contains("--shard 0/2: K must be from 1 to N"), "\(shard.stderr)")
+        let list = try temporaryFile("# nothing yet\n\n")
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        let empty = try CLI.run(["sweep", "--traces", "@" + list, "--policies", "fifo", "--output", scratchFolder()])
+        #expect(empty.status == 2 && empty.stderr.contains("names no trace"), "\(empty.stderr)")
+        for command in ["merge", "sweep-report"] {
+            let stdin = try CLI.run([command, "-"])
+            #expect(stdin.status == 2 && stdin.stderr.contains("not standard input"), "\(command): \(stdin.stderr)")
+        }
     }
 
     @Test("a sweep whose manifest cannot be written leaves no folder behind")

@@ -59,7 +59,7 @@ public struct SweepMerge: Sendable {
             if let first = found[record.cell] {
                 guard first.record.traceIdentity == record.traceIdentity,
                       first.record.result?.withoutTimings == record.result?.withoutTimings else {
-                    throw .trace(TraceError(.malformed, file: "\(directory)/\(entry.place)",
+                    throw .trace(TraceError(.malformed, file: entry.place,
                                             reason: "\(record.cell.description) is recorded with a different result at \(first.place) (was the trace changed during the sweep?)"))
                 }
                 duplicatePlaces[record.cell, default: [first.place]].append(entry.place)
@@ -102,7 +102,7 @@ public struct SweepMerge: Sendable {
         return merge
     }
 
-    /// The file of a record's place (`cells/NAME.jsonl:LINE`).
+    /// The file of a record's place (`DIR/cells/NAME.jsonl:LINE`).
     static func _file(of place: String) -> String {
         guard let colon = place.lastIndex(of: ":") else { return place }
         return String(place[..<colon])

@@ -29,7 +29,7 @@ public struct SweepRecordStore: Sendable {
     public struct Entry: Sendable {
         /// The record.
         public var record: SweepRecord
-        /// `cells/NAME.jsonl:LINE`.
+        /// `DIR/cells/NAME.jsonl:LINE`, DIR as the store was given it.
         public var place: String
     }
 
@@ -37,7 +37,7 @@ public struct SweepRecordStore: Sendable {
     public struct Contents: Sendable {
         /// Every valid record, file by file (sorted by name), line by line.
         public var entries: [Entry] = []
-        /// `cells/NAME.jsonl:LINE` of each line that is cut short or damaged.
+        /// `DIR/cells/NAME.jsonl:LINE`, DIR as the store was given it.of each line that is cut short or damaged.
         public var damaged: [String] = []
 
         /// Whether a record holds the cell of `trace` (the path as the manifest gives it) whose
@@ -88,7 +88,8 @@ public struct SweepRecordStore: Sendable {
             }
             let text = String(decoding: data, as: UTF8.self)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-                let place = "\(Self.recordsFolder)/\(name):\(number + 1)"
+                // As a path from here, so that a note's place can be opened where it is read.
+                let place = "\(path):\(number + 1)"
                 if let record = SweepRecord(line: line) {
                     contents.entries.append(Entry(record: record, place: place))
                 } else {

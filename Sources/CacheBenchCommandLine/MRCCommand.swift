@@ -10,7 +10,9 @@ enum MRCCommand {
 
     LRU's curve (the default) comes from one exact
     stack-distance pass over the trace (Mattson's algorithm with a Fenwick tree over last-access
-    times, O(N log M)). The counts equal 'replay --policy lru' at each capacity. A trace where a
+    times: O(N log M) for N requests over M keys with --ignore-size; in byte mode, where an object
+    larger than a cache never enters it, a boundary per capacity, O(N x capacities) with a small
+    constant). The counts equal 'replay --policy lru' at each capacity. A trace where a
     key changes size (byte mode) or a requested key is deleted cannot be profiled exactly; LRU is
     then simulated at each capacity on a second read (a note says so).
 

@@ -282,6 +282,15 @@ struct SweepTests {
         #expect(!merged.notes.contains { $0.contains("keep the file") })
     }
 
+    @Test("the folders a new sweep would make, for one-letter and nested names (Foundation's deletingLastPathComponent traps on one letter)")
+    func missingFolders() {
+        let base = scratchFolder()
+        #expect(SweepRecordStore.missingFolders(upTo: base + "/S/cells") == [base + "/S/cells", base + "/S", base])
+        #expect(SweepRecordStore.missingFolders(upTo: base + "//q/") == [base + "//q", base])
+        #expect(SweepRecordStore.missingFolders(upTo: "S") == (FileManager.default.fileExists(atPath: "S") ? [] : ["S"]))
+        #expect(SweepRecordStore.missingFolders(upTo: scratchDirectory.path) == [])
+    }
+
     @Test("a record that checks itself but disagrees with itself (a relabelled policy or capacity) is not read")
     func forgedRecords() throws {
         let trace = try randomTrace(seed: 620, onlyGets: true)

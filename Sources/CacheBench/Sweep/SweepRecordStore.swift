@@ -128,10 +128,16 @@ public struct SweepRecordStore: Sendable {
     /// The folders on the way to `path` (itself included) that do not exist yet, deepest first.
     static func missingFolders(upTo path: String) -> [String] {
         var missing: [String] = []
-        var folder = path
-        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: folder) {
-            missing.append(folder)
-            folder = (folder as NSString).deletingLastPathComponent
+        var folder = Substring(path)
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: String(folder)) {
+            missing.append(String(folder))
+            // The folder that holds it: up to its last separator ("" for a name alone).
+            // (Foundation's deletingLastPathComponent trapped on a one-letter relative name.)
+            guard let slash = folder.lastIndex(of: "/") else { break }
+            folder = folder[..<slash]
+            while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+            if folder.isEmpty { break }
         }
         return missing
     }

@@ -37,7 +37,7 @@ public struct SweepRecordStore: Sendable {
     public struct Contents: Sendable {
         /// Every valid record, file by file (sorted by name), line by line.
         public var entries: [Entry] = []
-        /// `DIR/cells/NAME.jsonl:LINE`, DIR as the store was given it.of each line that is cut short or damaged.
+        /// `DIR/cells/NAME.jsonl:LINE` (DIR as the store was given it) of each line that is cut short or damaged.
         public var damaged: [String] = []
 
         /// Whether a record holds the cell of `trace` (the path as the manifest gives it) whose
@@ -121,10 +121,6 @@ public struct SweepRecordStore: Sendable {
         }
     }
 
-    /// Creates the folder and its records folder, and writes or checks the manifest.
-    ///
-    /// - Throws: ``CacheBenchError/usage(_:)`` when the folder holds another sweep's manifest;
-    ///   ``CacheBenchError/output(_:)`` when it cannot be created or written.
     /// The folders on the way to `path` (itself included) that do not exist yet, deepest first.
     static func missingFolders(upTo path: String) -> [String] {
         var missing: [String] = []
@@ -142,6 +138,11 @@ public struct SweepRecordStore: Sendable {
         return missing
     }
 
+    /// Creates the folder and its records folder, and writes or checks the manifest; when the
+    /// manifest cannot be written, the folders it made for it are removed again.
+    ///
+    /// - Throws: ``CacheBenchError/usage(_:)`` when the folder holds another sweep's manifest;
+    ///   ``CacheBenchError/output(_:)`` when it cannot be created or written.
     public func prepare(for manifest: SweepManifest) throws(CacheBenchError) {
         // Foundation's error for a path through a file reads "error 512": say what is wrong.
         var isFolder: ObjCBool = false

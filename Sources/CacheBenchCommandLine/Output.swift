@@ -1,5 +1,6 @@
 import CacheBench
 import Foundation
+import EvictionPolicies
 
 /// Writes command output through ``AtomicFile``: every report and chart is rendered first, then
 /// all of a command's files are committed together, so a failure leaves every target as it was.
@@ -125,7 +126,7 @@ enum Output {
     /// `cd / && merge /data/sw --output /data/t.csv` is refused too.
     private static func sweepTracePaths(_ trace: String, of directory: String?) -> [String] {
         guard !trace.hasPrefix("/"), let directory else { return [trace] }
-        return [trace, ((sweepRoot(directory) as NSString).deletingLastPathComponent as NSString).appendingPathComponent(trace)]
+        return [trace, (_parentPath(sweepRoot(directory)) as NSString).appendingPathComponent(trace)]
     }
 
     /// Refuses a standard output redirected to one of a sweep's `traces` (looked for as

@@ -282,13 +282,22 @@ struct SweepTests {
         #expect(!merged.notes.contains { $0.contains("keep the file") })
     }
 
-    @Test("the folders a new sweep would make, for one-letter and nested names (Foundation's deletingLastPathComponent traps on one letter)")
-    func missingFolders() {
+    @Test("the folders a failed start made go again, nested or one letter long; a folder with anything in it stays")
+    func removeEmptyFolders() throws {
         let base = scratchFolder()
-        #expect(SweepRecordStore.missingFolders(upTo: base + "/S/cells") == [base + "/S/cells", base + "/S", base])
-        #expect(SweepRecordStore.missingFolders(upTo: base + "//q/") == [base + "//q", base])
-        #expect(SweepRecordStore.missingFolders(upTo: "S") == (FileManager.default.fileExists(atPath: "S") ? [] : ["S"]))
-        #expect(SweepRecordStore.missingFolders(upTo: scratchDirectory.path) == [])
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        for records in [base + "/S/cells", base + "//q/cells/"] {
+            let outermost = try #require(try Folders.make(records))
+            #expect(outermost == base)
+            SweepRecordStore.removeEmptyFolders(from: records, upTo: outermost)
+            #expect(!FileManager.default.fileExists(atPath: base), "\(records)")
+        }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        // Another run's file in the folder: the folder stays, and so does everything above it.
+        _ = try Folders.make(base + "/T/cells")
+        try "x".write(toFile: base + "/T/cells/r.jsonl", atomically: false, encoding: .utf8)
+        SweepRecordStore.removeEmptyFolders(from: base + "/T/cells", upTo: base)
+        #expect(FileManager.default.fileExists(atPath: base + "/T/cells/r.jsonl"))
     }
 
     @Test("a record that checks itself but disagrees with itself (a relabelled policy or capacity) is not read")

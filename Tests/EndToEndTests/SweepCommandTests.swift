@@ -325,6 +325,14 @@ struct SweepCommandTests {
                                   "--output", output], environment: ["CACHEBENCH_FAULT_WRITE_AFTER_BYTES": "10"])
         #expect(failed.status == 74, "\(failed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: parent), "left behind: \(parent)")
+        // A one-letter folder named from where the command runs (Foundation's
+        // deletingLastPathComponent traps on one letter): refused the same way, nothing left.
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let relative = try CLI.run(["sweep", "--traces", CLI.root.path + "/Traces/loop.csv", "--policies", "fifo", "--capacities", "0.1",
+                                    "--output", "S"], environment: ["CACHEBENCH_FAULT_WRITE_AFTER_BYTES": "10"],
+                                   directory: URL(fileURLWithPath: parent))
+        #expect(relative.status == 74, "\(relative.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty)
         // And the same folder then takes the sweep.
         let started = try CLI.run(["sweep", "--traces", "Traces/loop.csv", "--policies", "fifo", "--capacities", "0.1",
                                    "--output", output])

@@ -77,7 +77,7 @@ struct AnalysisPlot {
                 let y = Self.top - 8
                 svg += "<line x1=\"\(n(legendX))\" y1=\"\(n(y - 4))\" x2=\"\(n(legendX + 20))\" y2=\"\(n(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
                 svg += "<text x=\"\(n(legendX + 26))\" y=\"\(n(y))\">\(SVGLineChart.escape(s.name))</text>\n"
-                legendX += 26 + Double(s.name.count) * 12 * 0.6 + 24
+                legendX += 26 + SVGLineChart.textWidth(s.name, fontSize: 12) + 24
             }
         }
         return svg + "</svg>\n"

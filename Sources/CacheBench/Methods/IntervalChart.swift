@@ -26,8 +26,8 @@ public enum IntervalChart {
         // The legend column is as wide as its longest name (from 220 px, at most 600 px, where
         // a name is cut, whole in its tooltip): runs of one policy differ only at their end
         // (`caffeine-wtinylfu @ 150 objects`, `@ 151 objects`). The plot keeps its width.
-        let longestName = Double(runs.map(\.0.count).max() ?? 0)
-        let right = min(600, max(220, 52 + longestName * 12 * 0.6 + 8))
+        let longestName = runs.map { SVGLineChart.textWidth($0.0, fontSize: 12) }.max() ?? 0
+        let right = min(600, max(220, 52 + longestName + 8))
         let width = 680.0 + right, left = 78.0, top = 56.0, bottom = 62.0
         let height = max(520.0, top + 16 + Double(runs.count) * 18 + 16)
         // The plot keeps its size; a long legend only extends the canvas below it.

@@ -369,11 +369,20 @@ public struct SVGLineChart: Sendable {
         return text
     }
 
-    /// `text`, cut to what fits in `width` px at `fontSize` (by a character width of 0.6 em, 0.64
-    /// bold: generous for Helvetica's Latin letters) and ended with an ellipsis when cut, so a
-    /// long trace or policy name never runs off the canvas (the document's `<title>` keeps it whole).
+    /// The width in px a character of `fontSize` is taken to need: 0.6 em, 0.64 bold (generous
+    /// for Helvetica's Latin letters). Every chart lays out its text by it.
+    static func characterWidth(fontSize: Double, bold: Bool = false) -> Double { fontSize * (bold ? 0.64 : 0.6) }
+
+    /// The width in px `text` is taken to need at `fontSize` (``characterWidth(fontSize:bold:)``).
+    static func textWidth(_ text: String, fontSize: Double, bold: Bool = false) -> Double {
+        Double(text.count) * characterWidth(fontSize: fontSize, bold: bold)
+    }
+
+    /// `text`, cut to what fits in `width` px at `fontSize` (``characterWidth(fontSize:bold:)``)
+    /// and ended with an ellipsis when cut, so a long trace or policy name never runs off the
+    /// canvas (the document's `<title>` keeps it whole).
     static func fitted(_ text: String, width: Double, fontSize: Double, bold: Bool = false) -> String {
-        let fits = max(4, Int(width / (fontSize * (bold ? 0.64 : 0.6))))
+        let fits = max(4, Int(width / characterWidth(fontSize: fontSize, bold: bold)))
         guard text.count > fits else { return text }
         return String(text.prefix(fits - 1)) + "…"
     }

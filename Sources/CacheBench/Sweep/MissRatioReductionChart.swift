@@ -57,7 +57,7 @@ extension MissRatioReduction {
             + (clipped ? "; ▼ below the axis" : "")
         // Wide enough for the title and the subtitle, whose text is not cut: with few policies
         // the plot alone is narrower than they are.
-        let textWidth = max(Double(title.count) * 17 * 0.64, Double(subtitle.count) * 12 * 0.6)
+        let textWidth = max(SVGLineChart.textWidth(title, fontSize: 17, bold: true), SVGLineChart.textWidth(subtitle, fontSize: 12))
         let width = max(left + plotWidth + legendWidth + 24, left + textWidth + 12)
         var svg = """
         <?xml version="1.0" encoding="UTF-8"?>

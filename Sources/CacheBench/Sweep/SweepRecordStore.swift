@@ -1,4 +1,5 @@
 import Foundation
+import EvictionPolicies
 
 /// The records in a sweep's output folder: `cells/*.jsonl`, each written whole by ``AtomicFile``.
 ///
@@ -121,21 +122,15 @@ public struct SweepRecordStore: Sendable {
         }
     }
 
-    /// The folders on the way to `path` (itself included) that do not exist yet, deepest first.
-    static func missingFolders(upTo path: String) -> [String] {
-        var missing: [String] = []
-        var folder = Substring(path)
-        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-        while !folder.isEmpty, folder != "/", folder != ".", !FileManager.default.fileExists(atPath: String(folder)) {
-            missing.append(String(folder))
-            // The folder that holds it: up to its last separator ("" for a name alone).
-            // (Foundation's deletingLastPathComponent trapped on a one-letter relative name.)
-            guard let slash = folder.lastIndex(of: "/") else { break }
-            folder = folder[..<slash]
-            while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-            if folder.isEmpty { break }
+    /// Removes `path` and the folders above it up to `outermost` (which ``Folders/make(_:)`` made
+    /// for it), each only while empty: `rmdir`, so a folder another run has begun to fill stays.
+    static func removeEmptyFolders(from path: String, upTo outermost: String) {
+        var folder = path
+        while rmdir(folder) == 0 && folder != outermost {
+            let parent = _parentPath(folder)
+            if parent.isEmpty || parent == folder { return }
+            folder = parent
         }
-        return missing
     }
 
     /// Creates the folder and its records folder, and writes or checks the manifest; when the
@@ -151,8 +146,9 @@ public struct SweepRecordStore: Sendable {
         }
         // The records' folder is made once the manifest is known to be this sweep's: a refused
         // folder is left exactly as it was.
-        func makeRecordsFolder() throws(CacheBenchError) {
-            do throws(OutputError) { try Folders.make(recordsPath) } catch {
+        @discardableResult
+        func makeRecordsFolder() throws(CacheBenchError) -> String? {
+            do throws(OutputError) { return try Folders.make(recordsPath) } catch {
                 throw .output("\(directory): cannot write: \(error.reason)")
             }
         }
@@ -164,24 +160,23 @@ public struct SweepRecordStore: Sendable {
         for _ in 0..<2 {
             if let data = FileManager.default.contents(atPath: path) {
                 let existing = String(decoding: data, as: UTF8.self)
-                if existing == text { return try makeRecordsFolder() }
+                if existing == text { try makeRecordsFolder(); return }
                 guard let other = SweepManifest(text: existing) else {
                     throw .trace(TraceError(.malformed, file: path,
                                             reason: "not a sweep manifest, so this folder is not a sweep's: it is left as it is (move it, or write the sweep to another folder)"))
                 }
                 guard other == manifest else { throw .sweep(.folderHoldsAnotherSweep(directory, difference: other.difference(from: manifest))) }
-                return try makeRecordsFolder()
+                try makeRecordsFolder()
+                return
             }
-            let made = Self.missingFolders(upTo: recordsPath)
-            try makeRecordsFolder()
+            let outermost = try makeRecordsFolder()
             do throws(OutputError) {
                 let file = try AtomicFile(path: path)
                 try file.write(text)
                 if try file.commitIfAbsent() { return }
             } catch {
-                // Nothing left behind: the folders made for this sweep go again (rmdir removes
-                // only an empty one, so a folder another run has begun to fill stays).
-                for folder in made { rmdir(folder) }
+                // Nothing left behind: the folders made for this sweep go again.
+                if let outermost { Self.removeEmptyFolders(from: recordsPath, upTo: outermost) }
                 throw .output(error.description)
             }
         }

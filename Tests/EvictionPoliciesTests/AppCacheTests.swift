@@ -723,6 +723,30 @@ struct AppCacheTests {
         try exercise(LRUCache<Int, CacheEntry<Int>>.self)
     }
 
+    @Test("a time to live begun while the clock reads no finite time ends at once; NaN and +∞ readings expire every timed entry",
+          arguments: [CachePolicy.lru, .sieve, .s3fifo, .arc])
+    func timeToLiveOnAWrongClock(policy: CachePolicy) {
+        for wrong in [Double.nan, .infinity, -.infinity] {
+            let time = ManualTime()
+            time.seconds = 100
+            let cache = Cache<String, Int>(policy: policy, timeToLive: 60, clock: time.clock, observesSystemEvents: false)
+            cache.setValue(1, forKey: "timed")
+            cache.setValue(2, forKey: "forever", timeToLive: .infinity)
+            time.seconds = wrong
+            cache.setValue(3, forKey: "set while wrong")
+            // While the clock is wrong: NaN and +∞ are past every finite expiry, −∞ before all.
+            #expect((cache.value(forKey: "timed") == nil) == !(wrong < 0), "\(policy) at \(wrong)")
+            #expect(cache.value(forKey: "set while wrong") == nil, "\(policy) at \(wrong)")
+            #expect(cache.value(forKey: "forever") == 2, "\(policy) at \(wrong)")
+            cache.setValue(4, forKey: "swept while wrong")
+            cache.removeExpired()
+            #expect(!cache.contains("swept while wrong") && cache.contains("forever"), "\(policy) at \(wrong)")
+            time.seconds = 110
+            #expect(cache.value(forKey: "set while wrong") == nil && cache.value(forKey: "forever") == 2)
+            #expect((cache.value(forKey: "timed") == 1) == (wrong < 0), "\(policy) at \(wrong), then 110")
+        }
+    }
+
     @Test("a recorder on a clock gone wrong writes finite, ordered times; released unfinished, it leaves no file")
     func recorderOnAWildClock() throws {
         let url = scratchDirectory.appendingPathComponent("wild-\(UUID().uuidString).csv")

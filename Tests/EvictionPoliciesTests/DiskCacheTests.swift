@@ -202,6 +202,34 @@ struct DiskCacheTests {
         for i in 396..<400 { #expect(try disk.data(forKey: "k\(i)") == Data([UInt8(truncatingIfNeeded: i)])) }
     }
 
+    @Test("an eviction handler that reads through the tiered cache gets the disk's value without promoting it again")
+    func handlerReadsBack() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        let tiers = TieredCache<Data>(memory: Cache(policy: .lru, countLimit: 2, observesSystemEvents: false), disk: disk)
+        for key in ["a", "b", "c"] { try disk.setData(Data(key.utf8), forKey: key) }
+        // "Is it still on disk?": each promotion evicted another key, whose handler promoted it
+        // back, evicting the next, until the stack overflowed.
+        let found = Locked([String: Data]())
+        tiers.memory.evictionHandler = { [weak tiers] key, _, _ in
+            if let (value, source) = try? tiers?.value(forKey: key) {
+                #expect(source == .disk)
+                found.update { $0[key] = value }
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for key in ["a", "b", "c", "a", "b", "c"] { _ = try? tiers.value(forKey: key) }
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(found.value == ["a": Data("a".utf8), "b": Data("b".utf8), "c": Data("c".utf8)])
+        #expect(tiers.memory.count == 2)
+    }
+
     @Test("hundreds of async stores with the app's memory cost finish, however the pool runs their disk steps")
     func manyAsyncStores() async throws {
         let directory = temporaryDirectory()
@@ -256,6 +284,32 @@ struct DiskCacheTests {
         time.seconds = 1_091
         try reopened.removeExpired()
         #expect(reopened.count == 0)
+    }
+
+    @Test("an entry stored while the clock reads no finite time expires at once, in memory and across a reopen")
+    func ageLimitOnAWrongClock() throws {
+        for wrong in [Double.nan, .infinity, -.infinity] {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let time = ManualTime()
+            time.seconds = 1_000
+            try DiskCache(directory: directory, ageLimit: 60, clock: time.clock).setData(bytes(1, 10), forKey: "kept")
+            let cache = try DiskCache(directory: directory, ageLimit: 60, clock: time.clock)
+            time.seconds = wrong
+            try cache.setData(bytes(2, 10), forKey: "wrong")
+            time.seconds = 1_010
+            #expect(try cache.data(forKey: "wrong") == nil, "stored at \(wrong)")
+            #expect(try cache.data(forKey: "kept") == bytes(1, 10))
+            time.seconds = wrong
+            try cache.setData(bytes(3, 10), forKey: "reopened")
+            time.seconds = 1_020
+            let reopened = try DiskCache(directory: directory, ageLimit: 60, clock: time.clock)
+            #expect(!reopened.contains("reopened"), "stored at \(wrong), then reopened")
+            #expect(reopened.contains("kept"))
+            time.seconds = 1_061
+            try reopened.removeExpired()
+            #expect(reopened.count == 0)
+        }
     }
 
     @Test("a missing or corrupt journal is rebuilt from the files; damaged files are never returned")

@@ -12,6 +12,9 @@
 ///   iOS 13; elsewhere a lock on one atomic word whose waiters spin, then yield, then poll, and
 ///   a waiter that has polled in vain is let in next, so a get is never starved by a thread
 ///   setting in a loop), so each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
+///   The lock is not reentrant: a key's `hash(into:)` and `==` run under it and must not call the
+///   cache (that call would wait for itself for ever); the eviction handler and values' `deinit`
+///   run after it is released and may.
 /// - **Limits.** `nil` (or 0, as with NSCache) means none: for costs, totals up to
 ///   ``CacheLimits/maximumCapacity`` (2^60), the most any cost limit enforces, so that no sum of
 ///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or
@@ -310,6 +313,11 @@ public final class Cache<Key: Hashable, Value> {
     }
 
     /// Called for each entry the cache drops on its own; see the type's documentation.
+    ///
+    /// Evictions are delivered after the lock is released, so a handler replaced (or set to `nil`)
+    /// while another thread is delivering a batch taken before the replacement is still called
+    /// for that batch, possibly after this setter returns. A handler that must not run once
+    /// replaced checks a flag of its own.
     public var evictionHandler: EvictionHandler? {
         get { _withState(.limit) { state, _ in state.pointee.handler } }
         set {

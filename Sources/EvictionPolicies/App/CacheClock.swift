@@ -11,6 +11,11 @@ import Foundation
 /// ```
 public struct CacheClock: Sendable {
     /// The current time in seconds. Only differences matter.
+    ///
+    /// A reading that is not a finite number is no time: it moves no policy timer, an entry
+    /// given a time to live while the clock reads it expires at once, and a reading of NaN or
+    /// +∞ finds every entry with a time to live expired (a cache in doubt misses rather than
+    /// return what may be stale). Entries without one are not affected.
     public var now: @Sendable () -> Double
 
     /// A clock that reads `now`.

@@ -39,3 +39,11 @@ public struct CacheEntry<Value> {
     /// entry it still belongs to.
     @inlinable var stamp: UInt32 { UInt32(truncatingIfNeeded: _word >> 32) }
 }
+
+/// Whether an entry that expires at `expires` (`.infinity`: never) has expired when the clock
+/// reads `now`: a finite expiry has passed unless `now` is before it, so a clock reading NaN
+/// (no time at all) or +∞ finds every entry with a time to live expired, and −∞ none.
+@inlinable @inline(__always)
+func _hasExpired(_ expires: Double, at now: Double) -> Bool {
+    expires < .infinity && !(now < expires)
+}

@@ -98,7 +98,8 @@ public final class DiskCache: @unchecked Sendable {
     ///   - clock: where the age limit reads the time. Entries keep their time across launches,
     ///     so the clock must count on across launches, as the default wall clock does (not a
     ///     clock of time since boot). An entry stored at a time the clock has not reached again
-    ///     (it was set back) is taken as stored now when the cache opens.
+    ///     (it was set back) is taken as stored now when the cache opens; one stored while the
+    ///     clock read no finite number has expired (see ``CacheClock/now``).
     ///   - durable: flush each write to the disk (the file before its rename, the directory
     ///     after), so that an entry whose `setData` returned survives a power loss, not only a
     ///     crash of the process; removals the app asks for are flushed too. On by default. On
@@ -239,7 +240,11 @@ public final class DiskCache: @unchecked Sendable {
             undeleted.removeAll { $0 == name }
             sets += 1
             uses += 1
-            let record = _DiskRecord(name: name, size: data.count, created: clock.now(), lastUse: uses, serial: sets)
+            // Stored while the clock reads no finite time, the entry is as old as any can be:
+            // under an age limit it has expired, in memory now and in the journal at a reopen.
+            let now = clock.now()
+            let created = now.isFinite ? now : -.greatestFiniteMagnitude
+            let record = _DiskRecord(name: name, size: data.count, created: created, lastUse: uses, serial: sets)
             records[key] = record
             try? journal.append(_DiskJournal.setLine(key: key, record: record))
             index.setValue((), forKey: key, cost: data.count)
@@ -539,7 +544,9 @@ public final class DiskCache: @unchecked Sendable {
                 record.serial = sets
                 records[key] = record
                 let remaining = ageLimit.map { record.created + $0 - now }
-                if let remaining, remaining <= 0 {
+                // A time that is no finite number (stored or read while the clock was wrong) ends
+                // the entry, as it does in memory (see ``CacheClock/now``).
+                if let remaining, !(remaining > 0 && remaining.isFinite) {
                     evicted.append(key)
                     continue
                 }

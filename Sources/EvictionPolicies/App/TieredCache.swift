@@ -23,8 +23,9 @@ import Foundation
 /// the order they reached memory, so once they have all returned both tiers hold the last one's
 /// value (a relaunch finds what memory held). The bookkeeping is one lock held around the
 /// memory tier's calls (not the disk's or the decoding); the memory tier's eviction handler runs
-/// under it and may call this cache again on its own thread. Calls made on ``memory`` directly
-/// bypass it.
+/// under it and may call this cache again on its own thread. A disk hit found from the handler
+/// of a promotion's eviction is returned but not copied into memory (copying it could evict
+/// again, without end). Calls made on ``memory`` directly bypass it.
 ///
 /// (The replay engine's two-level model of the same composition is ``TieredModel``.)
 public final class TieredCache<Value> {
@@ -46,6 +47,9 @@ public final class TieredCache<Value> {
     private var inProgress = [Int](repeating: 0, count: 64)
     private var epoch: UInt64 = 0
     private var clearing = 0
+    /// Whether a disk hit is being copied into memory; read and written under `lock`, so only
+    /// the promoting thread (in the memory tier's eviction handler) can see it set.
+    private var promoting = false
     /// Per stripe: the disk steps of stores and removals, queued in the order of their memory
     /// steps and run in that order, so the disk sees a key's stores in the order memory saw
     /// them: once they have all returned, both tiers hold the last one's value. Whichever caller
@@ -90,7 +94,12 @@ public final class TieredCache<Value> {
         defer { lock.unlock() }
         // Promoted only if nothing about this key changed meanwhile or is still being written:
         // otherwise memory would keep a value older than the disk's, or one the app removed.
-        if before == (epoch, changes[stripe]) && inProgress[stripe] == 0 && clearing == 0 {
+        // Nor while this thread is promoting (a lookup from the eviction handler the promotion
+        // called): each promotion may evict another entry whose handler promotes it back, and
+        // the recursion would not end.
+        if before == (epoch, changes[stripe]) && inProgress[stripe] == 0 && clearing == 0 && !promoting {
+            promoting = true
+            defer { promoting = false }
             memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
         }
         return (value, .disk)

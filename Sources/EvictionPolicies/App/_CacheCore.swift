@@ -258,7 +258,7 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     override func expiredKeys(by time: Double) -> [Key] {
         var keys: [Key] = []
         _slotArena()?.forEachResident { key, entry, _ in
-            if entry.expires <= time { keys.append(key) }
+            if _hasExpired(entry.expires, at: time) { keys.append(key) }
         }
         return keys
     }

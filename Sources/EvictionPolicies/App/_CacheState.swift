@@ -48,7 +48,7 @@ internal struct _CacheState<Key: Hashable, Value> {
         } else {
             expires = entry.expires
         }
-        return expires < .infinity && clock.now() >= expires
+        return _hasExpired(expires, at: clock.now())
     }
 
     /// The cost an entry was stored with, from the key ring (0 if its slot was reclaimed).
@@ -66,7 +66,10 @@ internal struct _CacheState<Key: Hashable, Value> {
         let lifetime: Double?
         if let timeToLive, !timeToLive.isNaN { lifetime = _duration(timeToLive) } else { lifetime = self.timeToLive }
         if let seconds = lifetime {
-            expires = clock.now() + seconds
+            // Set while the clock reads no finite time (an app's clock gone wrong), the entry
+            // cannot say when its time to live ends: it expires at once rather than never.
+            let now = clock.now()
+            expires = now.isFinite ? now + seconds : -.infinity
             mayExpire = true
         }
         guard usesKeyRing else { return CacheEntry(value: value, expires: expires) }

@@ -107,7 +107,7 @@ internal struct _KeyRing<Key: Hashable> {
         return newest.sorted { $0.value < $1.value }.map(\.key)
     }
 
-    /// The keys whose newest slot's entry expires at or before `time`. A replaced entry's slot
+    /// The keys whose newest slot's entry has expired at `time` (see `_hasExpired(_:at:)`). A replaced entry's slot
     /// that was left behind is not its key's newest, so a key whose current entry is still valid
     /// is never listed, however early its old entry expired.
     ///
@@ -120,7 +120,7 @@ internal struct _KeyRing<Key: Hashable> {
             if let other = newest[key], other.serial > slot.serial { continue }
             newest[key] = (slot.serial, slot.expires)
         }
-        return newest.compactMap { $0.value.expires <= time ? $0.key : nil }
+        return newest.compactMap { _hasExpired($0.value.expires, at: time) ? $0.key : nil }
     }
 
     /// Frees the slots of keys that are not resident and, for a key with several slots, every slot

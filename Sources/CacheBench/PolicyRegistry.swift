@@ -60,7 +60,8 @@ public struct PolicyRegistry: Sendable {
     ///   answers to its name or one of its aliases; ``PolicyRegistryError/unusableName(_:reason:)``
     ///   for a name that is empty, holds a comma or white space, is a group's (``groupNames``),
     ///   or repeats the policy's own name or alias; ``PolicyRegistryError/invalidDescriptor(_:reason:)`` for a library
-    ///   default capacity below 1.
+    ///   default capacity below 1, or a parameter name or alias that is empty, holds a comma, an
+    ///   equals sign or white space, or is another parameter's (in any case).
     public mutating func add(_ policy: RegisteredPolicy) throws(PolicyRegistryError) {
         if case .library(let bytes) = policy.descriptor.defaultCapacity, bytes < 1 {
             throw .invalidDescriptor(policy.descriptor.name, reason: "its default capacity, \(bytes) bytes, is below 1")
@@ -84,7 +85,59 @@ public struct PolicyRegistry: Sendable {
             }
             if lookup(name) != nil { throw .duplicateName(name) }
         }
+        // Options are given as `key=value` pairs separated by commas, and matched to a parameter
+        // by its name or an alias in any case: each key must be one that can be typed, and name
+        // one parameter.
+        var keys = Set<String>()
+        for parameter in policy.descriptor.parameters {
+            for key in [parameter.name] + parameter.aliases {
+                let problem: String? =
+                    key.isEmpty ? "a parameter's name or alias is empty"
+                    : key.contains(where: { $0 == "," || $0 == "=" || $0.isWhitespace })
+                        ? "its parameter '\(key)' holds a comma, an equals sign or white space, which separate options"
+                    : !keys.insert(key.lowercased()).inserted ? "two of its parameters answer to '\(key)'" : nil
+                if let problem { throw .invalidDescriptor(policy.descriptor.name, reason: problem) }
+            }
+        }
+        if policy.descriptor.evictsAsLRU, let mismatch = Self.lruMismatch(policy) {
+            throw .invalidDescriptor(policy.descriptor.name, reason: mismatch)
+        }
         policies.append(policy)
+    }
+
+    /// Why `policy`, whose descriptor says it evicts as LRU, does not, or `nil` when it hits as
+    /// LRU does on a fixed sequence of 3,000 requests at three limits (in objects, then bytes):
+    /// the claim lets `compare` and `mrc` take its counts from one LRU stack-distance pass
+    /// instead of running it, so a wrong one would report LRU's figures under its name. A limit
+    /// the policy refuses is skipped. O(requests), once per registration.
+    static func lruMismatch(_ policy: RegisteredPolicy) -> String? {
+        guard let lru = try? PolicyRegistry.standard.policy(named: "lru") else { return nil }
+        var generator = SeededGenerator(seed: 0x5EED_1A0)
+        // Reuse at every distance: a hot set, a loop longer than the small limits, and scans.
+        let requests = (0..<3_000).map { i -> Request in
+            let key: UInt64 = switch i % 5 {
+            case 0, 1: UInt64.random(in: 0..<12, using: &generator)
+            case 2, 3: UInt64(i / 5 % 90) + 100
+            default: UInt64.random(in: 1_000..<1_400, using: &generator)
+            }
+            return Request(time: Double(i), key: key, size: Int(key % 97) + 1)
+        }
+        for (capacity, ignoreSize) in [(8, true), (48, true), (1_500, false)] {
+            let limits = CacheLimits(capacity: capacity)
+            guard let own = try? policy.makeRun(limits: limits, options: PolicyOptions(), ignoreSize: ignoreSize),
+                  let reference = try? lru.makeRun(limits: limits, options: PolicyOptions(), ignoreSize: ignoreSize) else { continue }
+            own.apply(requests)
+            reference.apply(requests)
+            let (ownHits, lruHits) = (own.counters().hits, reference.counters().hits)
+            let (ownBytes, lruBytes) = (own.counters().byteHits, reference.counters().byteHits)
+            if ownHits != lruHits || ownBytes != lruBytes {
+                let unit = ignoreSize ? "objects" : "bytes"
+                return "its descriptor says it evicts as LRU (evictsAsLRU), which lets compare and mrc report LRU's counts for it, "
+                    + "but on a test sequence of \(requests.count) requests at a capacity of \(capacity) \(unit) it hits "
+                    + "\(ownHits) times (\(ownBytes) bytes) where LRU hits \(lruHits) times (\(lruBytes) bytes)"
+            }
+        }
+        return nil
     }
 
     /// The names that stand for groups of policies in a list of them, not for one policy.
@@ -176,8 +229,8 @@ public enum PolicyRegistryError: Error, Sendable, Equatable, CustomStringConvert
     /// A name or alias no list of policies could select: empty, with a comma or white space, or
     /// a group's name.
     case unusableName(String, reason: String)
-    /// A descriptor the commands could not use (a library default capacity below 1): the
-    /// policy's name, and why.
+    /// A descriptor the commands could not use (a library default capacity below 1, parameter
+    /// names that cannot be typed or that collide): the policy's name, and why.
     case invalidDescriptor(String, reason: String)
 
     /// The problem in one line.

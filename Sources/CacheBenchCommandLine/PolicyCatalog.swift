@@ -29,10 +29,12 @@ public enum PolicyCatalog {
             var out = "| name | aliases | family | deterministic | reproduces | rule | parameters | default capacity | count limit | needs the future | slow by design |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|\n"
             for d in descriptors {
-                let aliases = d.aliases.map { "`\($0)`" }.joined(separator: ", ")
+                // A plug-in's name may hold a `|` (which ends a cell even in a code span) or a backtick.
+                func code(_ name: String) -> String { ReplayReport.markdownCode(name).replacingOccurrences(of: "|", with: "\\|") }
+                let aliases = d.aliases.map(code).joined(separator: ", ")
                 let cells = [
-                    "`\(d.name)`", aliases, d.family.rawValue + (d.isApproximation ? " (approximation)" : ""),
-                    d.isDeterministic ? "yes" : "no (seeded)", ReplayReport.markdownCell(d.reproduces), ReplayReport.markdownCell(d.rule),
+                    code(d.name), aliases, d.family.rawValue + (d.isApproximation ? " (approximation)" : ""),
+                    d.isDeterministic ? "yes" : hasSeed(d) ? "no (seeded)" : "no", ReplayReport.markdownCell(d.reproduces), ReplayReport.markdownCell(d.rule),
                     ReplayReport.markdownCell(parameterDescriptions(d)), defaultCapacity(d), d.supportsCountLimit ? "yes" : "no",
                     d.needsFuture ? "yes" : "no", ReplayReport.markdownCell(d.slowByDesign ?? ""),
                 ]
@@ -53,7 +55,9 @@ public enum PolicyCatalog {
                 out += "\(d.reproduces)\(d.isApproximation ? " [APPROXIMATION]" : "")\n"
                 out += indent + d.rule + "\n"
                 if !d.aliases.isEmpty { out += indent + "also: " + d.aliases.joined(separator: ", ") + "\n" }
-                if !d.isDeterministic { out += indent + "randomized: --option seed=N makes a run repeatable\n" }
+                if !d.isDeterministic {
+                    out += indent + (hasSeed(d) ? "randomized: --option seed=N makes a run repeatable\n" : "randomized, with no seed option: runs may differ\n")
+                }
                 out += indent + "default capacity: \(defaultCapacity(d))"
                 out += d.supportsCountLimit ? "; --count-limit supported\n" : "\n"
                 if let slow = d.slowByDesign { out += indent + "slow by design: \(slow)\n" }
@@ -82,6 +86,11 @@ public enum PolicyCatalog {
                          ("aliases", .array($0.aliases.map { .string($0) }))])
             })),
         ])
+    }
+
+    /// Whether the policy takes a `seed` option (a plug-in that draws random numbers may not).
+    static func hasSeed(_ d: PolicyDescriptor) -> Bool {
+        d.parameters.contains { ([$0.name] + $0.aliases).contains { $0.lowercased() == "seed" } }
     }
 
     static func defaultCapacity(_ d: PolicyDescriptor) -> String {

@@ -1,17 +1,22 @@
 import CacheBench
+import CacheBenchCommandLine
 import EvictionPolicies
 import TestSupport
 import Testing
 
-/// The names a test's own FIFO answers to, and whether its rule is broken to have no victim.
+/// What a test's FIFO gives as its victim: its oldest entry, or, broken, nothing (-1), a number
+/// out of the arena's range, or every other time the slot it gave last (released by then).
+private enum VictimRule { case oldest, none, outOfRange, released }
+
+/// The names a test's own FIFO answers to, and whether its rule is broken.
 private protocol TestPolicyNaming {
     static var descriptor: PolicyDescriptor { get }
-    static var hasNoVictim: Bool { get }
+    static var victimRule: VictimRule { get }
     /// Whether its count and total cost are broken to read 0, so that it never evicts.
     static var countsNothing: Bool { get }
 }
 extension TestPolicyNaming {
-    static var hasNoVictim: Bool { false }
+    static var victimRule: VictimRule { .oldest }
     static var countsNothing: Bool { false }
 }
 
@@ -41,7 +46,19 @@ private struct NamedFIFO<Key: Hashable, Value, Naming: TestPolicyNaming>: Single
     var count: Int { Naming.countsNothing ? 0 : residents.list.count }
     var totalCost: Int { Naming.countsNothing ? 0 : residents.list.cost }
     mutating func didHit(_ slot: Int32) {}
-    mutating func victim() -> Int32 { Naming.hasNoVictim ? -1 : residents.tail }
+    var lastVictim: Int32 = -1, victimCalls = 0
+    mutating func victim() -> Int32 {
+        switch Naming.victimRule {
+        case .oldest: return residents.tail
+        case .none: return -1
+        case .outOfRange: return 1_000_000
+        case .released:
+            victimCalls += 1
+            if victimCalls % 2 == 0, lastVictim >= 0 { return lastVictim }
+            lastVictim = residents.tail
+            return lastVictim
+        }
+    }
 }
 
 /// A broken plug-in that keeps its own count and keeps it wrong (always empty), so it never evicts.
@@ -65,7 +82,46 @@ private enum VictimlessNaming: TestPolicyNaming {
     static var descriptor: PolicyDescriptor {
         PolicyDescriptor(name: "victimless-fifo", reproduces: "a broken test policy", rule: "victim() is -1", family: .research)
     }
-    static var hasNoVictim: Bool { true }
+    static var victimRule: VictimRule { .none }
+}
+private enum OutOfRangeNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "wild-fifo", reproduces: "a broken test policy", rule: "victim() is slot 1,000,000", family: .research)
+    }
+    static var victimRule: VictimRule { .outOfRange }
+}
+private enum ReleasedNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "stale-fifo", reproduces: "a broken test policy", rule: "victim() repeats a released slot", family: .research)
+    }
+    static var victimRule: VictimRule { .released }
+}
+
+/// Parameters no option could reach, or two reached by one key.
+private enum CollidingParameters: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "colliding-fifo", reproduces: "a test", rule: "fifo", family: .research,
+                         parameters: [PolicyParameter("ratio", default: "0.1", "a ratio"),
+                                      PolicyParameter("size", default: "1", "a size", aliases: ["RATIO"])])
+    }
+}
+private enum UntypableParameter: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "untypable-fifo", reproduces: "a test", rule: "fifo", family: .research,
+                         parameters: [PolicyParameter("a=b", default: "1", "a key with an equals sign")])
+    }
+}
+/// FIFO's rule, claiming to evict as LRU.
+private enum FalseLRUNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "false-lru", reproduces: "a test", rule: "fifo", family: .research, evictsAsLRU: true)
+    }
+}
+/// A randomized plug-in without a seed option, and one with `|` and a backtick in its names.
+private enum UnseededNaming: TestPolicyNaming {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "pipe|fifo", reproduces: "a test", rule: "fifo", family: .research, aliases: ["tick`fifo"], isDeterministic: false)
+    }
 }
 
 /// Names no list of policies could select.
@@ -144,6 +200,21 @@ private struct CallerLRU<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &queue) }
 }
 
+/// FIFO that needs a count limit, and says so with `missingLimit`.
+private struct CountedFIFO<Key: Hashable, Value>: SingleListPolicy {
+    static var descriptor: PolicyDescriptor {
+        PolicyDescriptor(name: "counted-fifo", reproduces: "a test", rule: "fifo, under a count limit", family: .research, supportsCountLimit: true)
+    }
+    var store = SlotArena<Key, Value>()
+    var residents: LimitedList
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        guard limits.countLimit != nil else { throw .missingLimit(.countLimit, policy: Self.descriptor.name) }
+        residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
+    }
+    mutating func didHit(_ slot: Int32) {}
+    mutating func victim() -> Int32 { residents.tail }
+}
+
 /// FIFO that never evicts: a policy that ignores its limits.
 private struct HoardingFIFO<Key: Hashable, Value>: SingleListPolicy {
     static var descriptor: PolicyDescriptor {
@@ -219,6 +290,42 @@ struct OpenRegistryTests {
         #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
     }
 
+    @Test("parameters an option cannot reach, or two answering to one key, and a false claim to evict as LRU are refused")
+    func invalidDescriptors() throws {
+        var copy = PolicyRegistry.standard
+        #expect(throws: PolicyRegistryError.invalidDescriptor("colliding-fifo", reason: "two of its parameters answer to 'RATIO'")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, CollidingParameters>.self))
+        }
+        #expect(throws: PolicyRegistryError.invalidDescriptor("untypable-fifo", reason: "its parameter 'a=b' holds a comma, an equals sign or white space, which separate options")) {
+            try copy.add(.of(NamedFIFO<UInt64, Void, UntypableParameter>.self))
+        }
+        do {
+            try copy.add(.of(NamedFIFO<UInt64, Void, FalseLRUNaming>.self))
+            Issue.record("FIFO claiming to evict as LRU was registered")
+        } catch {
+            guard case .invalidDescriptor("false-lru", let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.contains("evicts as LRU") && reason.contains("where LRU hits"), "\(reason)")
+        }
+        #expect(copy.descriptors.count == PolicyRegistry.standard.descriptors.count)
+        // True claims pass: LRU itself under other names, and an LRU that refuses small capacities.
+        try copy.add(.of(PickyLRU<UInt64, Void>.self))
+        try copy.add(.of(CallerLRU<UInt64, Void>.self))
+    }
+
+    @Test("policies lists a plug-in's names with | and backticks in one Markdown cell each, and promises no seed it lacks")
+    func catalogOfAnOddPlugIn() throws {
+        let descriptor = UnseededNaming.descriptor
+        let markdown = PolicyCatalog.render([descriptor], as: .markdown).split(separator: "\n")
+        // Cells split on `|` not escaped: as many as the header's.
+        func cells(_ line: Substring) -> Int { line.replacingOccurrences(of: "\\|", with: "").split(separator: "|", omittingEmptySubsequences: false).count }
+        #expect(markdown.count == 3 && cells(markdown[2]) == cells(markdown[0]), "\(markdown)")
+        #expect(markdown[2].contains("| no |"), "\(markdown[2])")
+        let table = PolicyCatalog.render([descriptor], as: .table)
+        #expect(table.contains("randomized, with no seed option") && !table.contains("seed=N"), "\(table)")
+        let seeded = PolicyCatalog.render(PolicyRegistry.descriptors.filter { $0.name == "random" }, as: .table)
+        #expect(seeded.contains("--option seed=N makes a run repeatable"), "\(seeded)")
+    }
+
     @Test("a research policy that ends over its limits is reported, in replay's warnings and compare's notes; the built-in ones never are")
     func overLimitsIsReported() throws {
         let registry = PolicyRegistry.standard.adding(HoardingFIFO<UInt64, Void>.self)
@@ -231,6 +338,23 @@ struct OpenRegistryTests {
                                  ignoreSize: true, threads: 1)
         compare.registry = registry
         #expect(try Compare.run(compare).notes.contains { $0.hasPrefix("hoarding-fifo at capacity 40: it holds") })
+        // Shared by threads, or as a tier, it is held to its limits just the same.
+        job.threads = 2
+        #expect(try Replay.run(job).warnings.contains { $0.hasPrefix("hoarding-fifo at capacity 40: it holds") })
+        job.threads = 1
+        job.tier = TierJob(disk: "fifo", diskCapacity: 400)
+        let tiered = try Replay.run(job)
+        #expect(tiered.warnings.count == 1 && tiered.warnings[0].hasPrefix("memory tier hoarding-fifo at capacity 40: it holds"), "\(tiered.warnings)")
+        job.policy = "fifo"
+        job.tier = TierJob(disk: "hoarding-fifo", diskCapacity: 400)
+        let hoardingDisk = try Replay.run(job)
+        #expect(hoardingDisk.warnings.count == 1 && hoardingDisk.warnings[0].hasPrefix("disk tier hoarding-fifo at capacity 400: it holds"), "\(hoardingDisk.warnings)")
+        // A policy that needs a limit it was not given is refused at that run, with a note; the others run.
+        var counted = CompareJob(trace: trace, policies: ["counted-fifo", "fifo"], capacities: CapacityList([.size(40)]),
+                                 ignoreSize: true, threads: 1)
+        counted.registry = PolicyRegistry.standard.adding(CountedFIFO<UInt64, Void>.self)
+        let partial = try Compare.run(counted)
+        #expect(partial.results.map(\.policy) == ["fifo"] && partial.refusals.map(\.policy) == ["counted-fifo"], "\(partial.refusals)")
         // Every built-in research policy keeps within its limits, in objects and in bytes.
         for ignoreSize in [true, false] {
             let capacities = ignoreSize ? CapacityList([.size(3), .size(40), .size(400)]) : CapacityList([.size(100_000), .size(1 << 20)])
@@ -277,6 +401,19 @@ struct OpenRegistryTests {
         let notes = try Compare.run(compare).notes.filter { $0.contains("its count or totalCost is wrong") }
         #expect(notes.count == 2 && notes.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it reports") }
                 && notes.contains { $0.hasPrefix("miscounting-fifo at capacity 100: it reports") }, "\(notes)")
+        // A victim that is no resident (released, or a number out of range) ends the pass, as -1
+        // does: it corrupted the free list (a run that never ended) or read out of range (a trap).
+        let broken = PolicyRegistry.standard.adding(NamedFIFO<UInt64, Void, OutOfRangeNaming>.self)
+            .adding(NamedFIFO<UInt64, Void, ReleasedNaming>.self)
+        // (The released slot is reused by the next insertion: only a pass that evicts several,
+        // as one in bytes does, meets it released.)
+        for (name, capacity, ignoreSize) in [("wild-fifo", 50, true), ("stale-fifo", 1 << 20, false)] {
+            var job = ReplayJob(trace: trace, policy: name, capacity: capacity, ignoreSize: ignoreSize)
+            job.registry = broken
+            let result = try Replay.run(job)
+            #expect(result.warnings.contains { $0.hasPrefix("\(name) at capacity \(capacity): it holds") }, "\(name): \(result.warnings)")
+            #expect(name == "wild-fifo" ? result.counters.evictions == 0 : result.counters.evictions > 0)
+        }
         // The arena's count also feeds the limit check the wrong count hid.
         #expect(miscounted.warnings.contains { $0.hasPrefix("miscounting-fifo at capacity 50: it holds") }, "\(miscounted.warnings)")
         // A built-in policy's count is its arena's: no such warning, in objects or bytes.

@@ -17,6 +17,10 @@ enum ConcurrentReplay {
         @usableFromInline var trims: TrimTimings
         @usableFromInline var seconds: Double
         @usableFromInline var policyMetrics: [PolicyMetric] = []
+        /// What the policy holds at the end, by its own count and by its arena's (see
+        /// ``PolicyRun/residents``), for the end-of-run checks.
+        @usableFromInline var held: (count: Int, cost: Int) = (0, 0)
+        @usableFromInline var residents: (count: Int, cost: Int)?
     }
 
     /// Inlinable, as ``RegisteredPolicy/of(_:)``: the loop is compiled where `P` is concrete, in
@@ -43,7 +47,11 @@ enum ConcurrentReplay {
         }
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         var outcome = try shared.outcome(seconds: seconds)
-        outcome.policyMetrics = cache.withLock { $0.extraMetrics }
+        cache.withLock { policy in
+            outcome.policyMetrics = policy.extraMetrics
+            outcome.held = (policy.count, policy.totalCost)
+            outcome.residents = _arenaResidents(policy)
+        }
         return outcome
     }
 }

@@ -140,21 +140,32 @@ extension ReplayResult {
                   trace: trace, capacity: capacity, countLimit: countLimit, ignoreSize: ignoreSize, seconds: seconds)
         self.window = window
         admission = run.admission?()
-        guard var held = run.occupancy?() else { return }
+        guard let held = run.occupancy?() else { return }
+        warnings += Self.endOfRunWarnings(policy: policy, held: held, residents: run.residents?() ?? nil, counters: counters,
+                                          capacity: capacity.0, countLimit: countLimit, window: lane.window)
+    }
+
+    /// What the end of a run says about the policy itself, each warning naming the run (compare
+    /// and mrc gather every run's): a count that disagrees with its arena's `residents`, a run
+    /// that admitted nothing (with `counters`), and a research policy holding more than its
+    /// limits (scaled by `window`'s sampling) allow.
+    static func endOfRunWarnings(policy: PolicyDescriptor, held: (count: Int, cost: Int), residents: (count: Int, cost: Int)?,
+                                 counters: ReplayCounters?, capacity: Int?, countLimit: Int?,
+                                 window: RequestWindow = RequestWindow()) -> [String] {
+        var warnings: [String] = [], held = held
         // A policy that keeps its own count (one of someone else's package, say) may keep it
         // wrong; its arena's slots say what it holds. A wrong count also hides the policy from
         // the limit check below, which then reads the arena's.
-        let limits = [capacity.0.map { "capacity \($0)" }, countLimit.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
-        // Named with its limits: compare and mrc gather the warnings of every run.
+        let limits = [capacity.map { "capacity \($0)" }, countLimit.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
         let named = policy.name + (limits.isEmpty ? "" : " at " + limits)
-        if let residents = run.residents?() ?? nil, residents != held {
+        if let residents, residents != held {
             warnings.append("\(named): it reports \(held.count) objects costing \(held.cost) at the end of the run, but its slot arena holds \(residents.count) costing \(residents.cost), so its count or totalCost is wrong and these counts are not a cache's")
             held = residents
         }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
         // every object was larger than the capacity, or the rule's queues hold nothing at this
         // size (libCacheSim aborts on some of these; others refuse such limits outright).
-        if held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
+        if let counters, held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
            counters.sets == 0, counters.deletes == 0, counters.events == 0 {
             warnings.append("\(named) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
         }
@@ -162,13 +173,13 @@ extension ReplayResult {
         // did not evict as they require (a policy of someone else's package, say), and its
         // counts are not a cache's. Library models may hold more until a deferred trim.
         if policy.family == .research {
-            let scale = lane.window
-            let costLimit = capacity.0.map(scale.scaled), count = policy.supportsCountLimit ? countLimit.map(scale.scaled) : nil
+            let costLimit = capacity.map(window.scaled), count = policy.supportsCountLimit ? countLimit.map(window.scaled) : nil
             if held.cost > (costLimit ?? .max) || held.count > (count ?? .max) {
                 let limits = [costLimit.map { "capacity \($0)" }, count.map { "count limit \($0)" }].compactMap { $0 }.joined(separator: ", ")
                 warnings.append("\(policy.name) at \(limits): it holds \(held.count) objects costing \(held.cost) at the end of the run, over its limits, so it did not evict as they require and these counts are not a cache's")
             }
         }
+        return warnings
     }
 
     /// The result of a simulated run from its figures (a threaded run has no ``PolicyRun``).
@@ -210,6 +221,11 @@ extension ReplayResult {
             memory: tierResult(memory.name, memoryCapacity, memoryCountLimit,
                                hits: counters.hits - diskHits, byteHits: counters.byteHits - diskByteHits, memoryState),
             disk: tierResult(disk.name, diskCapacity, tier.diskCountLimit, hits: diskHits, byteHits: diskByteHits, diskState))
+        // Each tier's policy is held to its own limits, as in a run of its own.
+        warnings = Self.endOfRunWarnings(policy: memory, held: (memoryState.entries, memoryState.bytes), residents: nil, counters: nil,
+                                         capacity: memoryCapacity.0, countLimit: memoryCountLimit).map { "memory tier " + $0 }
+            + Self.endOfRunWarnings(policy: disk, held: (diskState.entries, diskState.bytes), residents: nil, counters: nil,
+                                    capacity: diskCapacity.0, countLimit: tier.diskCountLimit).map { "disk tier " + $0 }
     }
 
     /// The result of a policy that evicts as LRU, read from a stack-distance pass: exact counts,
@@ -323,9 +339,13 @@ public enum Replay {
             limits: CacheLimits(capacity: capacity, countLimit: job.countLimit), options: job.options,
             ignoreSize: job.ignoreSize, threads: job.threads, reader: reader)
         try requireRows(outcome.counters, job)
-        return ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
-                            policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
-                            countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds, threads: job.threads)
+        var result = ReplayResult(simulated: outcome.counters, trims: outcome.trims, policyMetrics: outcome.policyMetrics,
+                                  policy: policy.descriptor, trace: job.trace.path, capacity: (capacity, source),
+                                  countLimit: job.countLimit, ignoreSize: job.ignoreSize, seconds: outcome.seconds, threads: job.threads)
+        // The same end-of-run checks as a single-threaded run's.
+        result.warnings = ReplayResult.endOfRunWarnings(policy: policy.descriptor, held: outcome.held, residents: outcome.residents,
+                                                        counters: outcome.counters, capacity: capacity, countLimit: job.countLimit)
+        return result
     }
 
     /// A trace with no rows at all is almost always a mistake (an empty file, a header alone), so

@@ -75,11 +75,12 @@ public enum RunConfigurationError: Error, Sendable, Equatable, CustomStringConve
 }
 
 extension RunConfigurationError {
-    /// Whether the policy refused a limit (too small for it), not a name or an option.
+    /// Whether the policy refused a limit (too small for it, or none given where it needs
+    /// one), not a name or an option.
     var isLimitRefusal: Bool {
         switch self {
         case .sampledLimit: return true
-        case .policy(.invalidLimit), .diskTier(.invalidLimit): return true
+        case .policy(.invalidLimit), .diskTier(.invalidLimit), .policy(.missingLimit), .diskTier(.missingLimit): return true
         case .inPolicy(_, let error): return error.isLimitRefusal
         default: return false
         }

@@ -63,9 +63,11 @@ extension SlotPolicy {
         while self.count > 0 && (self.count > count || totalCost > cost) {
             // A rule with no victim to give (-1) ends the pass: an entry goes in over the limits
             // rather than the process trapping on slot -1, and a replay names the policy as one
-            // that did not evict as its limits require.
+            // that did not evict as its limits require. So does a victim that is no resident
+            // (a released slot, a made-up number: a plug-in rule's mistake), which would
+            // otherwise corrupt the free list or read out of range.
             let slot = victim()
-            guard slot >= 0 else { break }
+            guard _inPlace({ $0.isInUse(slot) && $0.isResident(slot) }) else { break }
             pass.willRemove(&observer)
             evict(slot, observer: &observer)
         }

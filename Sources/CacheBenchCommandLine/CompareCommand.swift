@@ -150,9 +150,8 @@ enum CompareCommand {
             let gate = try arguments.value("--baseline").map { (path) throws(CacheBenchError) in
                 try RegressionGate.load(path: path, tolerance: tolerance ?? 0, registry: registry)
             }
-            let slow = job.policies.filter { SlowByDesign.reason($0, in: job.registry) != nil }
             let progress = ProgressReporter.isTerminal
-                ? ProgressReporter(label: "compare \(job.trace.path)" + (slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]")) : nil
+                ? ProgressReporter(label: "compare \(job.trace.path)" + SlowByDesign.label(job.policies, in: job.registry)) : nil
             let result = try Compare.run(job, progress: progress)
             // CSV has no place for notes (the other formats carry them): they go to standard error.
             if format == .csv { for note in result.notes { Output.error("note: \(note)") } }

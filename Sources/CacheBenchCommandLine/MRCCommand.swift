@@ -157,7 +157,8 @@ enum MRCCommand {
         } catch { throw .usage(error) }
         do throws(CacheBenchError) {
             try Output.requireWritable(arguments, ["--output", "--plot"], inputs: [arguments.positionals[0]])
-            let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)") : nil
+            let slow = SlowByDesign.label([arguments.value("--policy") ?? "lru"], in: registry)
+            let progress = ProgressReporter.isTerminal ? ProgressReporter(label: "mrc \(trace.path)" + slow) : nil
             let result = try MissRatioCurve.run(trace: trace, capacities: capacities, points: points,
                                                 ignoreSize: arguments.flags.contains("--ignore-size"),
                                                 threads: threads, progress: progress,

@@ -114,7 +114,8 @@ enum SweepCommand {
                 return
             }
             guard let directory = arguments.value("--output") else { return }
-            let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("sweep: \($0)") } : nil
+            let label = "sweep" + SlowByDesign.label(sweep.policies, in: registry)
+            let progress: ((String) -> Void)? = ProgressReporter.isTerminal ? { Output.error("\(label): \($0)") } : nil
             let summary = try Sweep.run(plan, shard: shard, directory: directory, registry: registry, progress: progress)
             try Output.emit("shard \(shard): \(summary.traces) traces (\(summary.tracesRun) replayed), \(summary.cellsRun) cells recorded, "
                             + "\(summary.cellsSkipped) already recorded, \(_seconds(summary.seconds)) s\n", to: nil)

@@ -51,7 +51,8 @@ public struct PolicyDescriptor: Sendable {
     /// Whether the policy evicts exactly as LRU does under the research conventions, so a replay
     /// tool may take its counts at every capacity from one stack-distance pass instead of one
     /// simulation per capacity (cachebench does so only when no option reaches the policy:
-    /// options may change the rule, and the pass knows only LRU's).
+    /// options may change the rule, and the pass knows only LRU's, and its registry refuses a
+    /// policy that claims this but hits otherwise than LRU on a short check sequence).
     public var evictsAsLRU: Bool
     /// The fewest objects a miniature of this policy needs to evict as a full-size cache of it
     /// does, for miss-ratio curves from miniature simulations (a cache scaled down with a sampled

@@ -207,8 +207,9 @@ struct _ComparePlan {
         } catch {
             let refusal = error.asRunError(given: CacheLimits(capacity: entry.capacity, countLimit: countLimit(for: policy.descriptor)),
                                            givenOptions: options[entry.policy], window: window)
-            // Among several policies, say whose refusal it is.
+            // Among several policies, say whose refusal it is, unless it says so already.
             guard policies.count > 1, case .configuration(let inner) = refusal else { throw refusal }
+            if case .policy(let error) = inner, error.namesItsPolicy { throw refusal }
             throw .configuration(.inPolicy(policy.descriptor.name, inner))
         }
     }

@@ -87,6 +87,16 @@ extension RunConfigurationError {
     }
 }
 
+extension PolicyConfigurationError {
+    /// Whether the error names its policy (so that a comparison's message need not again).
+    var namesItsPolicy: Bool {
+        switch self {
+        case .unknownOption, .missingLimit, .unsupportedLimit: true
+        case .invalidOption, .missingOption, .invalidLimit: false
+        }
+    }
+}
+
 extension PolicyLookupError {
     var asRunError: CacheBenchError { .configuration(.unknownPolicy(self)) }
 }

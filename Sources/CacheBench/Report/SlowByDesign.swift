@@ -10,4 +10,11 @@ public enum SlowByDesign {
     public static func reason(_ policy: String, in registry: PolicyRegistry = .standard) -> String? {
         (try? registry.policy(named: policy))?.descriptor.slowByDesign
     }
+
+    /// What a progress line for runs of `policies` adds: ` [slow by design: a, b]` naming those
+    /// that are, or nothing.
+    public static func label(_ policies: [String], in registry: PolicyRegistry = .standard) -> String {
+        let slow = policies.filter { reason($0, in: registry) != nil }
+        return slow.isEmpty ? "" : " [slow by design: \(slow.joined(separator: ", "))]"
+    }
 }

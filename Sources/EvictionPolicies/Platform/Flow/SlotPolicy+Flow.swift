@@ -67,9 +67,9 @@ extension SlotPolicy {
             // (a released slot, a made-up number: a plug-in rule's mistake), which would
             // otherwise corrupt the free list or read out of range.
             let slot = victim()
-            guard _inPlace({ $0.isInUse(slot) && $0.isResident(slot) }) else { break }
+            guard _inPlace({ $0._unindexResident(slot) }) else { break }
             pass.willRemove(&observer)
-            evict(slot, observer: &observer)
+            _evict(slot, observer: &observer, indexed: false)
         }
         pass.end(&observer)
         shrinkStorageIfSparse()
@@ -79,6 +79,13 @@ extension SlotPolicy {
     /// the pass. O(1) expected.
     @inlinable
     public mutating func evict(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>) {
+        _evict(slot, observer: &observer, indexed: true)
+    }
+
+    /// ``evict(_:observer:)``, of a slot still `indexed` or one the eviction loop took out of
+    /// the index as it checked it.
+    @inlinable @inline(__always)
+    mutating func _evict(_ slot: Int32, observer: inout some EvictionObserver<Key, Value>, indexed: Bool) {
         // The victim after this one is usually the newer neighbour (LRU's and FIFO's new tail,
         // SIEVE's hand): start loading it and its index bucket now.
         // The arena is read in place: a plain read of `store` here copied the arena (an
@@ -87,7 +94,7 @@ extension SlotPolicy {
         unlink(slot)
         // A victim is resident (see `victim()`): where values are only marks (replay's), its mark
         // need not be read back.
-        let (key, cost, value) = _inPlace { store in (store.key(slot), store.cost(slot), store._releaseResident(slot)) }
+        let (key, cost, value) = _inPlace { store in (store.key(slot), store.cost(slot), indexed ? store._releaseResident(slot) : store._releaseUnindexedResident(slot)) }
         if let value { observer.didEvict(key, value: value, cost: cost) }
         _inPlace { $0.prefetchEviction(of: newer) }
     }

@@ -163,8 +163,29 @@ public struct SlotArena<Key: Hashable, Value> {
         return _release(slot, isResident: true)
     }
 
+    /// Takes `slot` out of the index if it holds a resident entry, and says whether it did,
+    /// changing nothing otherwise: the first step of evicting a slot that came from outside the
+    /// arena's lists (a rule's victim), which may be released or out of range. The eviction
+    /// then ends with ``_releaseUnindexedResident(_:)``. O(1) expected: the probe the release
+    /// would make anyway, and where values are marks and no slot is a ghost, no read of the
+    /// mark (a cache miss per eviction).
     @inlinable @inline(__always)
-    mutating func _release(_ slot: Int32, isResident: Bool) -> Value? {
+    mutating func _unindexResident(_ slot: Int32) -> Bool {
+        guard slot >= 0, Int(slot) < slots.count else { return false }
+        // Where no mark may be a ghost's, every slot in use is resident, and one not in use is
+        // not in the index: the removal below says which.
+        if !(Self._valuesAreMarks && !marksMayBeGhosts) && values[Int(slot)] == nil { return false }
+        return index.remove(hash: hash(slots[Int(slot)].key), slot: slot)
+    }
+
+    /// ``_releaseResident(_:)`` of a slot ``_unindexResident(_:)`` took out of the index.
+    @inlinable
+    mutating func _releaseUnindexedResident(_ slot: Int32) -> Value? {
+        _release(slot, isResident: true, indexed: false)
+    }
+
+    @inlinable @inline(__always)
+    mutating func _release(_ slot: Int32, isResident: Bool, indexed: Bool = true) -> Value? {
         let i = Int(slot)
         let freeHead = self.freeHead
         let placeholder = placeholderKey
@@ -175,7 +196,7 @@ public struct SlotArena<Key: Hashable, Value> {
             if !_isPOD(Key.self), let placeholder { slots[i].key = placeholder }
             return key
         }
-        index.remove(hash: hash(key), slot: slot)
+        if indexed { index.remove(hash: hash(key), slot: slot) }
         self.freeHead = slot
         liveCount -= 1
         // A value of no size (replay's `Void`) holds nothing to release: the slot keeps its

@@ -166,9 +166,10 @@ public struct SlotIndex: Sendable {
         count += 1
     }
 
-    /// Forgets `slot` filed under `hash`, if it is there. O(1) expected.
+    /// Forgets `slot` filed under `hash`, if it is there, and says whether it was. O(1) expected.
     @inlinable
-    public mutating func remove(hash: UInt64, slot: Int32) {
+    @discardableResult
+    public mutating func remove(hash: UInt64, slot: Int32) -> Bool {
         let entry = hash & 0xffff_ffff_0000_0000 | UInt64(UInt32(slot) + 1)
         let mask = self.mask
         let shift = UInt64(truncatingIfNeeded: self.shift)
@@ -197,6 +198,7 @@ public struct SlotIndex: Sendable {
             return true
         }
         if removed { count -= 1 }
+        return removed
     }
 
     /// Rebuilds the table at the smallest size (at least 16) that holds its entries at most a

@@ -45,6 +45,11 @@ struct Arguments {
                 let value: String
                 if let inlineValue { value = inlineValue } else {
                     guard i < words.count else { throw UsageError("\(name) needs a value") }
+                    // `--policy --capacity 10`: the value was left out, and the next option is not it.
+                    let next = words[i].split(separator: "=", maxSplits: 1).first.map(String.init) ?? words[i]
+                    if next.hasPrefix("--") && (spec.flags.contains(next) || spec.valueOptions.contains(next) || spec.repeatableOptions.contains(next)) {
+                        throw UsageError("\(name) needs a value (\(next) is an option)")
+                    }
                     value = words[i]
                     i += 1
                 }

@@ -254,6 +254,18 @@ struct OpenRegistryTests {
         #expect(CachePolicy.tinyLFU.rawValue == "caffeine-wtinylfu")
     }
 
+    @Test("libCacheSim's cachesim names, in any case, find the policy they run there")
+    func libCacheSimNames() throws {
+        let names: [(String, String)] = [
+            ("LRU", "lru"), ("fifo-reinsertion", "clock"), ("second-chance", "clock"), ("Second-Chance", "clock"),
+            ("twoq", "2q"), ("s3-fifo", "s3fifo"), ("multiqueue", "mq"), ("randomTwo", "randomtwo"),
+            ("RandomLRU", "randomlru"), ("tinyLFU", "wtinylfu"), ("wtinyLFU", "wtinylfu"), ("beladySize", "beladysize"),
+        ]
+        for (name, policy) in names {
+            #expect(try PolicyRegistry.standard.policy(named: name).descriptor.name == policy, "\(name)")
+        }
+    }
+
     @Test("a caller's policy is listed last, found by name, and refused when it takes a registered name")
     func adding() throws {
         let registry = PolicyRegistry.standard.adding(CallerFIFO<UInt64, Void>.self)

@@ -202,6 +202,31 @@ struct DiskCacheTests {
         for i in 396..<400 { #expect(try disk.data(forKey: "k\(i)") == Data([UInt8(truncatingIfNeeded: i)])) }
     }
 
+    @Test("a memory-only store takes the key's older value off the disk: it never comes back once memory lets the new one go")
+    func memoryOnlyStoreReplacesTheDisksValue() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskCache(directory: directory, durable: false)
+        for appsCost in [false, true] {
+            var cost: (@Sendable (Data) -> Int)?
+            if appsCost { cost = { (data: Data) -> Int in data.count } }
+            let tiers = TieredCache<Data>(memory: Cache(countLimit: 2, observesSystemEvents: false), disk: disk,
+                                          encode: { $0 }, decode: { $0 }, memoryCost: cost)
+            try tiers.setValue(Data("v1".utf8), forKey: "a")
+            try tiers.setValue(Data("v2".utf8), forKey: "a", toDisk: false)
+            #expect(try tiers.value(forKey: "a")?.value == Data("v2".utf8))
+            // Memory lets v2 go (an eviction, a memory warning): v1 must not be found in its place.
+            tiers.memory.handle(.memoryWarning)
+            #expect(try tiers.value(forKey: "a") == nil, "app's cost: \(appsCost)")
+            #expect(try disk.data(forKey: "a") == nil)
+            try tiers.setValue(Data("v3".utf8), forKey: "a", toDisk: false)
+            try tiers.setValue(Data("x".utf8), forKey: "x")
+            try tiers.setValue(Data("y".utf8), forKey: "y")
+            #expect(try tiers.value(forKey: "a") == nil)
+            try tiers.removeAll()
+        }
+    }
+
     @Test("an eviction handler that reads through the tiered cache gets the disk's value without promoting it again")
     func handlerReadsBack() throws {
         let directory = temporaryDirectory()

@@ -107,22 +107,31 @@ public final class TieredCache<Value> {
 
     /// Stores `value` in memory and, unless `toDisk` is `false`, on disk.
     ///
+    /// A memory-only store (`toDisk: false`) removes the key's older value from the disk, in
+    /// order with the key's other stores and removals, so that the value it replaced cannot come
+    /// back once memory lets the new one go (an eviction, a memory warning, a relaunch).
+    ///
     /// The memory copy costs what the initializer's `memoryCost` says; without one, its encoded
     /// size, so a memory-only set encodes the value too (to measure it) and throws what encoding
-    /// throws, storing nothing. When the disk write throws, the memory copy is taken back too:
+    /// throws, storing nothing. When the disk write (or a memory-only store's removal from disk)
+    /// throws, the memory copy is taken back too:
     /// the key then reads what the disk still holds, as after a relaunch. A value the disk refuses
     /// without an error (larger than its size limit: ``DiskCache/setData(_:forKey:)-62mvz`` returns
     /// `false`) is kept in memory only, and found there until memory evicts it.
     public func setValue(_ value: Value, forKey key: String, toDisk: Bool = true) throws {
-        guard toDisk else {
-            let cost = costIsTheAppsOwn ? memoryCost(value, 0) : try encode(value).count
-            change(key) { memory.setValue(value, forKey: key, cost: cost) }
-            return
-        }
-        let data = try encode(value)
         let disk = self.disk
-        let (stripe, step) = begin(key, diskStep: { _ = try disk.setData(data, forKey: key) }) {
-            memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+        let (stripe, step): (Int, _DiskStep)
+        if toDisk {
+            let data = try encode(value)
+            (stripe, step) = begin(key, diskStep: { _ = try disk.setData(data, forKey: key) }) {
+                memory.setValue(value, forKey: key, cost: memoryCost(value, data.count))
+            }
+        } else {
+            // The disk's older value goes: it would come back once memory lets this one go.
+            let cost = costIsTheAppsOwn ? memoryCost(value, 0) : try encode(value).count
+            (stripe, step) = begin(key, diskStep: { try disk.removeData(forKey: key) }) {
+                memory.setValue(value, forKey: key, cost: cost)
+            }
         }
         defer { end(stripe) }
         do { try inTurn(stripe, step) } catch {

@@ -21,7 +21,7 @@ public struct ClockCache<Key: Hashable, Value>: SingleListPolicy {
             rule: "FIFO with a reference counter: a hit increments it (saturating); eviction scans from the oldest, "
                 + "decrementing and reinserting at the head objects with a non-zero counter, and evicts the first at 0; "
                 + "new objects start at 0",
-            family: .research, supportsCountLimit: true, aliases: ["fifo-reinsertion"],
+            family: .research, supportsCountLimit: true, aliases: ["fifo-reinsertion", "second-chance"],
             parameters: [
                 PolicyParameter("bits", default: "1",
                                 "counter width in bits (libCacheSim n-bit-counter); a hit saturates at 2^bits-1",

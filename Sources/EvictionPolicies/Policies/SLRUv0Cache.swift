@@ -1,6 +1,11 @@
 // SLRUv0: segmented LRU (Karedla, Love & Wherry, IEEE Computer 27(3), 1994) in the form of
 // libCacheSim 0.3.5's SLRUv0.c (PyPI `libcachesim` 0.3.5, src/libCacheSim/cache/eviction/SLRUv0.c):
 // n LRU caches stacked, each moving room before it takes an entry. Exact on every golden row.
+//
+// It differs from SLRUv0.c in one place, by the project's research convention (a hit does not
+// change an object's size): a hit below the top segment re-enters the next segment at the
+// object's own cost, where libCacheSim re-inserts it at the request's size. The two agree
+// wherever a key is always requested at one size, as in every golden trace.
 
 /// Segmented LRU, libCacheSim's first version: `n` stacked LRU segments where an entry moves
 /// up one segment per hit and a segment makes room (pushing its tail down) *before* it takes an
@@ -8,7 +13,8 @@
 ///
 /// **Rule** (libCacheSim 0.3.5 `SLRUv0.c`). Segment *i* holds at most ⌊capacity / n⌋.
 /// - **Hit** in the top segment: nothing moves. Hit in segment *i* below: the entry leaves *i*;
-///   while segment *i* + 1 has no room for it, *cool* *i* + 1; the entry enters its head.
+///   while segment *i* + 1 has no room for it, *cool* *i* + 1; the entry enters its head, at its
+///   own cost (a hit does not change an object's size).
 /// - **Cool** segment *j* > 0: its tail leaves; while segment *j* − 1 has no room for it, cool
 ///   *j* − 1; the tail enters the head of *j* − 1. Cooling segment 0 evicts its tail.
 /// - **Miss**: an object larger than a segment's share is never inserted. Evict the tail of the

@@ -29,11 +29,9 @@ public enum PolicyCatalog {
             var out = "| name | aliases | family | deterministic | reproduces | rule | parameters | default capacity | count limit | needs the future | slow by design |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|\n"
             for d in descriptors {
-                // A plug-in's name may hold a `|` (which ends a cell even in a code span) or a backtick.
-                func code(_ name: String) -> String { ReplayReport.markdownCode(name).replacingOccurrences(of: "|", with: "\\|") }
-                let aliases = d.aliases.map(code).joined(separator: ", ")
+                let aliases = d.aliases.map(codeCell).joined(separator: ", ")
                 let cells = [
-                    code(d.name), aliases, d.family.rawValue + (d.isApproximation ? " (approximation)" : ""),
+                    codeCell(d.name), aliases, d.family.rawValue + (d.isApproximation ? " (approximation)" : ""),
                     d.isDeterministic ? "yes" : hasSeed(d) ? "no (seeded)" : "no", ReplayReport.markdownCell(d.reproduces), ReplayReport.markdownCell(d.rule),
                     ReplayReport.markdownCell(parameterDescriptions(d)), defaultCapacity(d), d.supportsCountLimit ? "yes" : "no",
                     d.needsFuture ? "yes" : "no", ReplayReport.markdownCell(d.slowByDesign ?? ""),
@@ -86,6 +84,12 @@ public enum PolicyCatalog {
                          ("aliases", .array($0.aliases.map { .string($0) }))])
             })),
         ])
+    }
+
+    /// `name` as a code span in a Markdown table cell: a plug-in's name may hold a backtick, or a
+    /// `|`, which ends a cell even inside a code span.
+    static func codeCell(_ name: String) -> String {
+        ReplayReport.markdownCode(name).replacingOccurrences(of: "|", with: "\\|")
     }
 
     /// Whether the policy takes a `seed` option (a plug-in that draws random numbers may not).

@@ -38,8 +38,8 @@ public protocol SlotPolicy: ArenaPolicy {
     /// The eviction rule: the slot to evict next, a resident one. Called only while the cache is
     /// not empty; it may reorder entries (a CLOCK hand) before it answers. A rule that has none to
     /// give returns -1, which ends the eviction pass with the cache over its limits (a replay
-    /// reports such a policy); any other slot must be resident: the flow checks (O(1) expected, as
-    /// ``SlotArena/isInUse(_:)`` does) and ends the pass the same way on one that is not.
+    /// reports such a policy); any other slot must be resident: the flow checks as it takes the
+    /// victim out of the index (no extra work) and ends the pass the same way on one that is not.
     mutating func victim() -> Int32
     /// Changes the cost of resident `slot` to `cost`, keeping the policy's totals right.
     mutating func setCost(_ slot: Int32, _ cost: Int)

@@ -287,16 +287,6 @@ public struct SlotArena<Key: Hashable, Value> {
         values[Int(slot)] = value
     }
 
-    /// Whether `slot` is a slot of this arena in use (a resident or a ghost), not a released one
-    /// or a number out of range: for a slot that comes from outside the arena's own lists and
-    /// may be wrong (a rule's victim, which the flow checks before evicting it). O(1) expected:
-    /// one hash of its key and one probe of the index.
-    @inlinable
-    public func isInUse(_ slot: Int32) -> Bool {
-        guard slot >= 0, Int(slot) < slots.count else { return false }
-        return index.contains(hash: hash(slots[Int(slot)].key), slot: slot)
-    }
-
     /// Whether `slot`, which is in use, holds a resident entry rather than a ghost. O(1).
     ///
     /// Ask only of a slot in use (one that ``find(_:)``, a list or the policy's own records

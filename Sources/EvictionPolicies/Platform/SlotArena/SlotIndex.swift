@@ -54,12 +54,6 @@ public struct SlotIndex: Sendable {
         }
     }
 
-    /// Whether `slot` is filed under `hash`. O(1) expected.
-    @inlinable
-    public func contains(hash: UInt64, slot: Int32) -> Bool {
-        slot >= 0 && find(hash: hash) { $0 == slot } == slot
-    }
-
     /// Starts loading the bucket where a probe for `hash` begins.
     @inlinable @inline(__always)
     public func prefetch(hash: UInt64) {

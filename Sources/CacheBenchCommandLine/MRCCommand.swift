@@ -65,7 +65,8 @@ enum MRCCommand {
       --warmup SPAN           As 'replay': rows (100000req) or trace time (30s, 2h) that fill
                               each cache before counting starts.
       --max-requests N        Read only the trace's first N rows, gets, sets and deletes alike
-                              (size-0 rows, which are skipped, not counted: libCacheSim's -n).
+                              (size-0 rows, which are skipped, and event rows not counted:
+                              libCacheSim's -n).
       --points N              N log-spaced capacities from 1/1000 of the working set to all of
                               it (default 32).
       --capacities LIST       Explicit capacities, as in 'compare': 64MiB,1GiB; 1MiB...1GiB:12;

@@ -10,12 +10,12 @@ enum WindowOptions {
                               trace's first N rows as --max-requests counts them, e.g.
                               100000req) or a duration of trace time
                               (30s, 15m, 2h, 1d; as libCacheSim's --warmup-sec, a row at exactly
-                              that time after the first still warms). The report says how many
+                              that time after the first request still warms). The report says how many
                               requests warmed. A warm-up as long as the trace or longer is an
                               error (exit 65).
       --max-requests N        Read only the trace's first N rows, gets, sets and deletes alike
-                              (warm-up included; size-0 rows, which are skipped, not counted:
-                              libCacheSim's -n). Nothing after them is read.
+                              (warm-up included; size-0 rows, which are skipped, and event rows
+                              not counted: libCacheSim's -n). Nothing after them is read.
       --sample RATIO          Spatial sampling as SHARDS does: keep the keys whose 64-bit hash is
                               below RATIO·2^64 (0.01 or 1% keeps a hundredth of the keys, with all
                               their requests) and scale the capacity and count limit by RATIO

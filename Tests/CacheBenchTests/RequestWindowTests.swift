@@ -244,6 +244,29 @@ struct RequestWindowTests {
         } throws: { error in (error as? CacheBenchError)?.exitCode == 65 }
     }
 
+    @Test("the trace's clock starts at its first request: a size-0 row or an event before it starts no warm-up or interval, and neither counts as a request")
+    func clockStartsAtFirstRequest() throws {
+        // libCacheSim's reader skips the size-0 row, so cachesim --warmup-sec 50 starts at time 100
+        // and warms the rows at 100…150 (6 of them): 4 measured, keys 1 2 3 4 5 6 1 2 3 4.
+        var rows = ""
+        for (i, key) in [1, 2, 3, 4, 5, 6, 1, 2, 3, 4].enumerated() { rows += "\(100 + 10 * i),\(key),1,get\n" }
+        for lead in ["0,9,0,get\n", "0,,,background\n", "0,9,0,get\n0,,,memory-warning\n"] {
+            let path = try temporaryFile("timestamp,key,size,op\n" + lead + rows)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let warmed = try replay(path, capacity: 10, window: RequestWindow(warmup: .seconds(50)))
+            #expect(warmed.requests == 4 && warmed.hits == 4, "lead \(lead.debugDescription)")
+            // Intervals of 30 s from the first request: (100…129) (130…159) (160…189), the
+            // leading row in the first with them, not an empty interval of its own at time 0.
+            let intervals = try #require(try replay(path, capacity: 10, window: RequestWindow(reportInterval: .seconds(30))).window).intervals
+            #expect(intervals.map(\.start) == [0, 30, 60, 90] && intervals.map(\.counters.requests) == [3, 3, 3, 1],
+                    "lead \(lead.debugDescription): \(intervals.map(\.start))")
+            // A cap and a warm-up of rows count requests only: 3 rows warm (keys 1 2 3), the cap of 5 stops after 4 5.
+            let capped = try replay(path, capacity: 10, window: RequestWindow(warmup: .requests(3), maxRequests: 5))
+            #expect(capped.requests == 2 && capped.misses == 2, "lead \(lead.debugDescription)")
+            #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: true, maxRows: 5).objects == 5)
+        }
+    }
+
     @Test("a duration warm-up counts whole seconds of decimal times, as libCacheSim's clock and a converted trace do")
     func warmupCountsWholeSeconds() throws {
         // libCacheSim keeps (int64_t)strtod of a CSV's time: 0.5, 60.7, 61.9, 62.0 are 0, 60, 61, 62,

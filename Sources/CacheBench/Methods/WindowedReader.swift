@@ -1,7 +1,7 @@
 import _CSupport
 
 /// Reads a trace through a ``RequestWindow``: stops after `maxRequests` rows (not counting the
-/// size-0 gets and sets a replay skips), drops the rows
+/// size-0 gets and sets a replay skips, or events, which are no requests), drops the rows
 /// whose key is outside the sample, and marks the warm-up's end and each interval's end in a
 /// ``WindowSchedule`` for the runs to cut their statistics at.
 ///
@@ -97,13 +97,15 @@ public struct WindowedReader: TraceReader {
             for request in inner {
                 if let cap = window.maxRequests, cappedRows >= cap { capped = true; break }
                 // Row counts (`--warmup Nreq`, intervals) count the rows `--max-requests` counts,
-                // so a warm-up of N ends where a cap of N would: a size-0 row belongs to the
-                // stretch the counted rows before it are in (a trailing one is not an interval or
-                // a measured stretch of its own).
-                let position = cappedRows, counted = !request.isSkippedForSize
+                // so a warm-up of N ends where a cap of N would: a size-0 row or an event (a memory
+                // warning, a tick: no request) belongs to the stretch the counted rows before it
+                // are in (a trailing one is not an interval or a measured stretch of its own).
+                let position = cappedRows, counted = request.isCountedRequest
                 if counted { cappedRows += 1 }
-                let time: Double
-                if let firstTime { time = request.time - firstTime } else { firstTime = request.time; time = 0 }
+                // Time starts at the first request, as libCacheSim's clock starts at the first
+                // row its reader delivers (it skips size-0 rows): rows before it are at time 0.
+                if firstTime == nil && counted { firstTime = request.time }
+                let time = firstTime.map { request.time - $0 } ?? 0
                 if time > lastTime { lastTime = time }
                 // The warm-up counts whole seconds, as libCacheSim's clock keeps a CSV's time
                 // (`(int64_t)strtod`) and a binary trace holds it, so a CSV with decimal times and
@@ -291,7 +293,7 @@ public struct WindowedReader: TraceReader {
                           bytes: measuredBytes)
         if warming, let warmup = window.warmup {
             let span = firstTime == nil ? "" : ", spanning \(TraceSpan.seconds(lastTime.rounded(.down)).description)"
-            let counted = cappedRows == traceRows ? "" : " (\(cappedRows) counted: gets and sets of size 0 are not)"
+            let counted = cappedRows == traceRows ? "" : " (\(cappedRows) counted: gets and sets of size 0 and events are not)"
             throw TraceError(.malformed, file: base.name,
                              reason: "the warm-up (\(warmup)) is as long as the trace or longer: the trace has \(traceRows) rows\(counted)\(span), so no request is left to measure")
         }

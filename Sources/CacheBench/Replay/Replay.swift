@@ -431,7 +431,8 @@ public struct WorkingSet: Sendable, Equatable {
 
     /// Reads the trace once: all of it, or its first `maxRows` rows (a run's ``RequestWindow/maxRequests``,
     /// as libCacheSim's `-n` limits the working set its fractions and default size are taken of;
-    /// the size-0 gets and sets a replay skips are not counted, as `-n` does not count them).
+    /// the size-0 gets and sets a replay skips are not counted, as `-n` does not count them, nor
+    /// are events).
     /// With `stoppingAt`, the read stops once that many objects are found: a probe of whether
     /// the working set is at least that large, which reads only the trace's beginning when it is.
     /// With `sample` (a window with a sampling ratio), only the keys it samples count: the
@@ -446,7 +447,7 @@ public struct WorkingSet: Sendable, Equatable {
         let objectLimit = objectLimit ?? Int.max
         let keepBelow = sample?.keepBelow ?? .max, salt = SpatialSample.salt(seed: sample?.sampleSeed ?? 0)
         while remaining > 0, seen.count < objectLimit, try reader.nextBatch(&batch) {
-            for request in batch where !request.isSkippedForSize {
+            for request in batch where request.isCountedRequest {
                 guard remaining > 0 else { break }
                 remaining -= 1
                 if (request.operation == .get || request.operation == .set)

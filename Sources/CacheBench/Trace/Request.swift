@@ -65,6 +65,12 @@ public struct Request: Sendable, Equatable {
     /// readers drop before a simulation sees them.
     @inlinable
     public var isSkippedForSize: Bool { (operation == .get || operation == .set) && size <= 0 }
+
+    /// Whether the row is a request as libCacheSim's reader delivers one: a get, set or delete
+    /// that is not skipped for its size, and not an event (which has no key). What
+    /// `--max-requests` and a warm-up of rows count, and what starts the trace's clock.
+    @inlinable
+    public var isCountedRequest: Bool { operation.hasKey && !isSkippedForSize }
 }
 
 /// A source of trace rows, decoded in batches so that the replay loop does no I/O per request.

@@ -62,6 +62,14 @@ struct TraceConverterLCSTests {
         #expect(id(3) == Array("d\"e".utf8).withUnsafeBytes { _XXH3.hash($0) })
     }
 
+    @Test("a CSV whose first rows have size 0: traceConv drops them but its lcs header starts at the first; byte for byte")
+    func leadingZeroSizeRows() throws {
+        let path = try temporaryFile("timestamp,key,size\n100,1,0\n200,2,0\n300,1,5\n400,2,6\n500,1,5\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ours = try Self.convert(path, .init(format: .lcs))
+        #expect(ours == (try Fixture.bytes("Tests/Fixtures/traceconv/leading-zero-size.lcs")))
+    }
+
     @Test("ratios: 1 keeps all, (0, 0.5] samples, 0, negatives, NaN, above 1 and (0.5, 1) are refused")
     func ratios() throws {
         #expect(try SpatialSampler(ratio: 1).modulus == 1)

@@ -89,9 +89,12 @@ public enum TraceConverter {
                 rows += batch.count
                 for request in batch {
                     if request.operation != .get { leftOut += 1; continue }
-                    if request.size == 0 && dropsZeroSize { zeroSize += 1; continue }
-                    // traceConv's header starts at the trace's first request, sampled or not.
+                    // traceConv's header starts at the trace's first request, sampled or not, and
+                    // even when it is a row of size 0 it drops: reading backwards, its reader
+                    // skips such a row by reading the one above, and at the top there is none,
+                    // so the row's time is the last it read.
                     if !started { firstTime = wholeSeconds(request.time); started = true }
+                    if request.size == 0 && dropsZeroSize { zeroSize += 1; continue }
                     if let sampler = options.sampler, !sampler.keeps(request.key) { sampledOut += 1; continue }
                     next.append(Int64(bitPattern: request.key))
                     if lcs {

@@ -44,12 +44,15 @@ public enum TraceAnalyzer {
     }
 
     /// Least squares of log(frequency) on log(rank), ranks from 1; returns (−slope, R²).
+    ///
+    /// R² is 0 where it is 0/0 (every object requested as often), as traceAnalyzer reports it
+    /// (`popularity.cpp`: a correlation that is not finite counts as 0).
     static func zipfFit(_ sortedFrequencies: [Int]) -> (Double, Double) {
         let n = Double(sortedFrequencies.count)
         guard sortedFrequencies.count >= 2 else { return (0, 0) }
-        // Every object requested as often: uniform popularity, Zipf's α = 0, fitted exactly (the
-        // sums below would leave rounding noise of 1e-30 for both).
-        if sortedFrequencies.first == sortedFrequencies.last { return (0, 1) }
+        // Every object requested as often: uniform popularity, Zipf's α = 0 exactly (the sums
+        // below would leave rounding noise of 1e-30), and no variation for R² to explain.
+        if sortedFrequencies.first == sortedFrequencies.last { return (0, 0) }
         var sx = 0.0, sy = 0.0
         for (i, f) in sortedFrequencies.enumerated() { sx += log(Double(i + 1)); sy += log(Double(f)) }
         let mx = sx / n, my = sy / n
@@ -59,7 +62,7 @@ public enum TraceAnalyzer {
             sxy += dx * dy; sxx += dx * dx; syy += dy * dy
         }
         guard sxx > 0 else { return (0, 0) }
-        return (-sxy / sxx, syy > 0 ? sxy * sxy / (sxx * syy) : 1)
+        return (-sxy / sxx, syy > 0 ? sxy * sxy / (sxx * syy) : 0)
     }
 
     /// `⌊log₂ value⌋` for value ≥ 1, 0 below.

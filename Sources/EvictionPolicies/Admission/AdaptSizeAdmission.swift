@@ -19,7 +19,9 @@ import Foundation
 /// The draw is libCacheSim's (`(next_rand() % 10⁷) / 10⁷ < probability`) on a lehmer64
 /// generator seeded with `seed`. libCacheSim sums the model over a hash map in its iteration
 /// order; this rule sums in first-seen order, so the model's floating-point sums may differ in the
-/// last bits, which can, rarely, move c and one admission decision.
+/// last bit. Where two modelled hit ratios tie to within it (a history of a few objects, as with a
+/// `reconf-interval` of a few requests), the search takes the other branch and c can differ by
+/// orders of magnitude, with every admission after it.
 /// - Complexity: O(1) expected per request; a reconfiguration is O(objects remembered ×
 ///   (model evaluations ≈ 20 × (log2(capacity)/4 + max-iteration))).
 public struct AdaptSizeAdmission<Key: Hashable>: AdmissionRule {

@@ -664,6 +664,25 @@ struct DiskCacheTests {
         #expect(reopened.count == 0 && FileManager.default.fileExists(atPath: stray.path))
     }
 
+    @Test("entries whose files went with a deleted directory are forgotten by the next write, and a removal meanwhile does not throw")
+    func deletedDirectoryForgetsItsEntries() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try DiskCache(directory: directory, countLimit: 3)
+        for i in 0..<3 { try cache.setData(bytes(i, 100), forKey: "k\(i)") }
+        try FileManager.default.removeItem(at: directory)
+        // Nothing can come back: removing needs no flush of a folder that is gone.
+        try cache.removeData(forKey: "k0")
+        try cache.setData(bytes(9, 100), forKey: "new")
+        // Before, k1 and k2 still counted (3 entries, 300 bytes, contains true) with no file,
+        // pushing real entries out under the count limit.
+        #expect(cache.count == 1 && cache.totalSize == 100 && !cache.contains("k2") && cache.contains("new"))
+        for i in 0..<2 { try cache.setData(bytes(i, 100), forKey: "more\(i)") }
+        #expect(cache.count == 3 && cache.contains("new"), "three real entries fit the count limit of 3")
+        let reopened = try DiskCache(directory: directory, countLimit: 3)
+        #expect(reopened.count == 3 && reopened.totalSize == 300)
+    }
+
     @Test("a directory deleted behind its back is made again with its lock and journal: no other process can take it meanwhile")
     func directoryDeletedOutside() throws {
         let directory = temporaryDirectory()
@@ -1072,6 +1091,37 @@ struct DiskCacheTests {
             #expect(try await tiers.value(forKey: key) == nil)
         }
         #expect(try await tiers.value(forKey: "g")?.value == "good")
+    }
+
+    @Test("a store that fails takes back its own memory copy, not that of a later store of the key", arguments: [false, true])
+    func failedStoreKeepsALaterOne(laterToDisk: Bool) async throws {
+        struct Refused: Error {}
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let encoding = DispatchSemaphore(value: 0)
+        let encode: @Sendable (String) throws -> Data = { text in
+            guard text == "bad" else { return Data(text.utf8) }
+            encoding.wait()
+            throw Refused()
+        }
+        let tiers = TieredCache<String>(memory: Cache(costLimit: 1 << 20, observesSystemEvents: false),
+                                        disk: try DiskCache(directory: directory), encode: encode,
+                                        decode: { String(decoding: $0, as: UTF8.self) }, memoryCost: { _ in 1 })
+        // The async store's memory step is done, its encoding waits: then a later store of the
+        // key begins (its disk step queues behind), and only then does the encoding fail.
+        let failing = Task { try await tiers.setValue("bad", forKey: "k") }
+        for _ in 0..<1_000 where tiers.memory["k"] != "bad" { try await Task.sleep(nanoseconds: 1_000_000) }
+        let later = Thread { try? tiers.setValue("good", forKey: "k", toDisk: laterToDisk) }
+        later.start()
+        for _ in 0..<1_000 where tiers.memory["k"] != "good" { try await Task.sleep(nanoseconds: 1_000_000) }
+        encoding.signal()
+        await #expect(throws: Refused.self) { try await failing.value }
+        for _ in 0..<1_000 where !later.isFinished { try await Task.sleep(nanoseconds: 1_000_000) }
+        // The later store's value stays in memory (before, the failure removed it, and a
+        // memory-only store had removed the disk's copy: the value was lost from both tiers).
+        let found = try await tiers.value(forKey: "k")
+        #expect(found?.value == "good" && found?.source == .memory, "\(String(describing: found))")
+        #expect(try await tiers.disk.data(forKey: "k") == (laterToDisk ? Data("good".utf8) : nil))
     }
 
     @Test("eight threads read and write one disk cache")

@@ -35,7 +35,9 @@ import Foundation
 ///   is `Sendable`), or give each its own directory. Where no lock can be taken (a read-only or
 ///   full disk, a file system without locks) the cache opens unlocked. A directory deleted while
 ///   open (a "clear caches" tool) is made again by the next write, which takes the lock again
-///   first (and is refused with `EWOULDBLOCK` if another process has taken the new directory).
+///   first (and is refused with `EWOULDBLOCK` if another process has taken the new directory)
+///   and forgets the entries whose files went with it; until then ``count``, ``totalSize`` and
+///   ``contains(_:)`` still count them, and a read of one finds it gone (and forgets it).
 /// - **Limits.** `sizeLimit` (bytes of data), `countLimit` and `ageLimit` (seconds since the entry
 ///   was stored) are enforced by a policy of this library (``CachePolicy/lru`` by default): each
 ///   write deletes the files the policy evicts to make room for it, and no more; nothing ever
@@ -352,12 +354,23 @@ public final class DiskCache: @unchecked Sendable {
     private func commit(_ temporary: String, bytes: [UInt8], to name: String) throws(DiskCacheError) -> DiskCacheError? {
         do { try _POSIX.commit(temporary, to: path(name), syncDirectory: false) } catch {
             guard error.code == ENOENT else { throw error }
+            // The entries' folder went with every file in it: their entries go too, rather than
+            // count against the limits (and answer `contains`) until each is read.
+            if !_POSIX.isDirectory(entriesPath) { forgetEveryEntry() }
             try _POSIX.makeDirectory(entriesPath)
             try retakeDirectory()
             try _POSIX.commit(try writeTemporary(bytes), to: path(name), syncDirectory: false)
         }
         do { try flushEntriesFolder() } catch { return error }
         return nil
+    }
+
+    /// Forgets every entry, whose files are gone with the folder that held them.
+    private func forgetEveryEntry() {
+        index.removeAll()
+        _ = evicted.take()
+        records.removeAll()
+        undeleted.removeAll()
     }
 
     /// After the cache's folders were deleted behind its back and made again: if the lock file
@@ -424,7 +437,10 @@ public final class DiskCache: @unchecked Sendable {
     private func flushEntriesFolder() throws(DiskCacheError) {
         guard durable else { return }
         if let code = _directorySyncFault { throw DiskCacheError(path: entriesPath, operation: "fsync", code: code) }
-        try _POSIX.syncDirectory(entriesPath)
+        do { try _POSIX.syncDirectory(entriesPath) } catch {
+            // The folder was deleted behind the cache's back: no file of it can come back.
+            guard error.code == ENOENT && !_POSIX.isDirectory(entriesPath) else { throw error }
+        }
     }
 
     /// Rewrites the journal once its lines outnumber twice the entries by 1,024: the rewrite is

@@ -45,6 +45,11 @@ public final class TieredCache<Value> {
     /// many are in progress; `removeAll` counts for every stripe through `epoch` and `clearing`.
     private var changes = [UInt64](repeating: 0, count: 64)
     private var inProgress = [Int](repeating: 0, count: 64)
+    /// Per key with a store or removal in progress, the serial number of the last one begun: a
+    /// store that fails takes its memory copy back only if no later change of its key began
+    /// meanwhile (whose value memory then holds, and must keep).
+    private var lastBegun: [String: UInt64] = [:]
+    private var serial: UInt64 = 0
     private var epoch: UInt64 = 0
     private var clearing = 0
     /// Whether a disk hit is being copied into memory; read and written under `lock`, so only
@@ -114,7 +119,8 @@ public final class TieredCache<Value> {
     /// The memory copy costs what the initializer's `memoryCost` says; without one, its encoded
     /// size, so a memory-only set encodes the value too (to measure it) and throws what encoding
     /// throws, storing nothing. When the disk write (or a memory-only store's removal from disk)
-    /// throws, the memory copy is taken back too:
+    /// throws, the memory copy is taken back too, unless a later store or removal of the key has
+    /// begun meanwhile (memory then holds that one's outcome, which stays):
     /// the key then reads what the disk still holds, as after a relaunch. A value the disk refuses
     /// without an error (larger than its size limit: ``DiskCache/setData(_:forKey:)-62mvz`` returns
     /// `false`) is kept in memory only, and found there until memory evicts it.
@@ -133,11 +139,11 @@ public final class TieredCache<Value> {
                 memory.setValue(value, forKey: key, cost: cost)
             }
         }
-        defer { end(stripe) }
+        defer { end(key, stripe, step) }
         do { try inTurn(stripe, step) } catch {
             // The disk kept what it had: so does the cache, rather than a memory copy that a
             // relaunch would not find.
-            change(key) { memory.removeValue(forKey: key) }
+            takeBack(key, step)
             throw error
         }
     }
@@ -146,7 +152,7 @@ public final class TieredCache<Value> {
     public func removeValue(forKey key: String) throws {
         let disk = self.disk
         let (stripe, step) = begin(key, diskStep: { try disk.removeData(forKey: key) }) { memory.removeValue(forKey: key) }
-        defer { end(stripe) }
+        defer { end(key, stripe, step) }
         try inTurn(stripe, step)
     }
 
@@ -187,19 +193,20 @@ public final class TieredCache<Value> {
         return (epoch, changes[stripe])
     }
 
-    /// A change of `key` that touches memory alone, as one step.
-    private func change(_ key: String, memoryStep: () -> Void) {
+    /// Takes back the memory copy of a store whose disk step failed, as one change, unless a
+    /// later store or removal of `key` has begun since (its memory step came after this one's).
+    private func takeBack(_ key: String, _ step: _DiskStep) {
         let stripe = Self.stripe(of: key)
         lock.lock()
         defer { lock.unlock() }
         changes[stripe] &+= 1
-        memoryStep()
+        if lastBegun[key] == step.serial { memory.removeValue(forKey: key) }
     }
 
     /// Begins a store or removal of `key`: counts it, queues its disk step behind the stripe's
     /// earlier ones, runs its memory step under the lock (where the memory tier's eviction
     /// handler may call this cache again: its steps queue after this one), and returns the
-    /// stripe for ``end(_:)`` and the step for ``inTurn(_:_:)``, which must follow exactly once.
+    /// stripe for ``end(_:_:_:)`` and the step for ``inTurn(_:_:)``, which must follow exactly once.
     private func begin(_ key: String, diskStep: @escaping () throws -> Void, memoryStep: () -> Void) -> (stripe: Int, step: _DiskStep) {
         let stripe = Self.stripe(of: key)
         let step = _DiskStep(diskStep)
@@ -207,6 +214,9 @@ public final class TieredCache<Value> {
         defer { lock.unlock() }
         changes[stripe] &+= 1
         inProgress[stripe] += 1
+        serial &+= 1
+        step.serial = serial
+        lastBegun[key] = serial
         diskOrder.lock()
         diskSteps[stripe].append(step)
         diskOrder.unlock()
@@ -242,12 +252,14 @@ public final class TieredCache<Value> {
         try outcome?.get()
     }
 
-    /// Ends what ``begin(_:diskStep:memoryStep:)`` began, its disk step done (or failed).
-    private func end(_ stripe: Int) {
+    /// Ends what ``begin(_:diskStep:memoryStep:)`` began for `key`, its disk step done (or failed).
+    private func end(_ key: String, _ stripe: Int, _ step: _DiskStep) {
         lock.lock()
         defer { lock.unlock() }
         changes[stripe] &+= 1
         inProgress[stripe] -= 1
+        // The key is forgotten by the last change begun; an earlier one's end leaves it.
+        if lastBegun[key] == step.serial { lastBegun[key] = nil }
     }
 }
 
@@ -303,9 +315,9 @@ extension TieredCache where Value: Sendable {
                     // As the synchronous set: a value that cannot be encoded or written is stored
                     // in neither tier, so the memory copy made above is taken back (the store is
                     // still in progress, so no lookup has promoted anything meanwhile).
-                    self.change(key) { self.memory.removeValue(forKey: key) }
+                    self.takeBack(key, step)
                 }
-                self.end(stripe)
+                self.end(key, stripe, step)
                 continuation.resume(with: result)
             }
         }
@@ -319,6 +331,8 @@ extension TieredCache where Value: Sendable {
 private final class _DiskStep: @unchecked Sendable {
     let run: () throws -> Void
     var outcome: Result<Void, Error>?
+    /// The change's number among all begun (see ``TieredCache``'s `lastBegun`), set under its lock.
+    var serial: UInt64 = 0
 
     init(_ run: @escaping () throws -> Void) { self.run = run }
 }

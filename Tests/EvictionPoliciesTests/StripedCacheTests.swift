@@ -56,6 +56,72 @@ struct StripedCacheTests {
         #expect(StripedCache<Int, Int>(policy: .lru, stripes: 8, costLimit: 20, observesSystemEvents: false).stripeCount == 8)
     }
 
+    @Test("stripes are lowered until each stripe's policy keeps an entry of one cost unit, so the cache is never left empty", arguments: [
+        (CachePolicy.s3fifo, 50), (.twoQueue, 24), (.lirs, 20), (.s3fifo, 1_000), (.lru, 20),
+    ] as [(CachePolicy, Int)])
+    func everyStripeKeepsAUnit(policy: CachePolicy, limit: Int) {
+        let striped = StripedCache<Int, Int>(policy: policy, stripes: 8, costLimit: limit, observesSystemEvents: false)
+        let single = Cache<Int, Int>(policy: policy, costLimit: limit, observesSystemEvents: false)
+        for key in 0..<1_000 {
+            striped.setValue(key, forKey: key, cost: 1)
+            single.setValue(key, forKey: key, cost: 1)
+        }
+        // Before, S3-FIFO at 50 and 2Q at 24 kept 8 stripes (of 6 or 7, and of 3) whose first
+        // queues held nothing: the striped cache stayed empty where a Cache held 50 and 24.
+        #expect(striped.count > 0 && striped.totalCost <= limit, "\(policy) \(limit): \(striped.stripeCount) stripes hold \(striped.count)")
+        #expect(single.count > 0)
+        // Each stripe keeps a unit: a key of every stripe can be stored and found.
+        for stripe in 0..<striped.stripeCount {
+            guard let key = (10_000..<20_000).first(where: { striped._stripeIndex(for: $0) == stripe }) else { continue }
+            striped.setValue(key, forKey: key, cost: 1)
+            #expect(striped.contains(key), "\(policy) \(limit): stripe \(stripe) of \(striped.stripeCount) keeps nothing")
+        }
+        if policy == .lru { #expect(striped.stripeCount == 8) }
+    }
+
+    @Test("a memory warning's trim keeps the fraction of the whole cache, rounded down once, not in each stripe",
+          arguments: [8, 16, 64, 1_000])
+    func trimTakesTheWholeFraction(entries: Int) {
+        let striped = StripedCache<Int, Int>(stripes: 8, memoryWarningResponse: .trim(toFraction: 0.9), observesSystemEvents: false)
+        let single = Cache<Int, Int>(memoryWarningResponse: .trim(toFraction: 0.9), observesSystemEvents: false)
+        for key in 0..<entries {
+            striped.setValue(key, forKey: key, cost: 10)
+            single.setValue(key, forKey: key, cost: 10)
+        }
+        striped.handle(.memoryWarning)
+        single.handle(.memoryWarning)
+        // 16 entries over 8 stripes kept 8 (each stripe's 1.8 rounded down), where a Cache keeps 14.
+        #expect(striped.count == single.count && striped.count == entries * 9 / 10, "\(entries): \(striped.count) against \(single.count)")
+        #expect(striped.totalCost <= entries * 9)
+        // Shares: in proportion, the largest remainders first, none above its part, adding up.
+        #expect(StripedCache<Int, Int>._apportion(14, among: [2, 2, 2, 2, 2, 2, 2, 2]).reduce(0, +) == 14)
+        #expect(StripedCache<Int, Int>._apportion(5, among: [10, 0, 3, 1]) == [4, 0, 1, 0])
+        #expect(StripedCache<Int, Int>._apportion(.max, among: [.max, .max]).allSatisfy { $0 >= 0 })
+        #expect(StripedCache<Int, Int>._apportion(0, among: [3, 4]) == [0, 0])
+    }
+
+    @Test("code generic over KeyedCache uses the spellings Cache and StripedCache have: a set without cost, events, time to live")
+    func genericOverKeyedCache() {
+        func warm<C: KeyedCache>(_ cache: C, _ key: C.Key, _ value: C.Value) {
+            cache.setValue(value, forKey: key)
+            cache.setValue(value, forKey: key, cost: 2)
+            cache.timeToLive = nil
+            cache.memoryWarningResponse = .removeAll
+            cache.handle(.memoryWarning)
+            cache.setValue(value, forKey: key)
+            cache.removeExpired()
+        }
+        let single = Cache<String, Int>(observesSystemEvents: false)
+        let striped = StripedCache<String, Int>(observesSystemEvents: false)
+        warm(single, "a", 1)
+        warm(striped, "a", 1)
+        #expect(single["a"] == 1 && striped["a"] == 1)
+        // The concrete types still take the same calls directly.
+        single.setValue(2, forKey: "b")
+        striped.setValue(2, forKey: "b", cost: 3)
+        #expect(single.totalCost == 0 && striped.totalCost == 3)
+    }
+
     @Test("one stripe is exactly Cache: same answers to random sets, gets, removes and limit changes")
     func oneStripeIsCache() {
         var rng = SeededRandom(seed: 7)

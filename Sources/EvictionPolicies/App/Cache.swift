@@ -376,6 +376,24 @@ public final class Cache<Key: Hashable, Value> {
 
     // MARK: Internals
 
+    /// ``handle(_:)`` of a memory warning that keeps `target` (at most that many entries costing
+    /// at most that much) in place of the response's own fraction: a ``StripedCache`` rounds one
+    /// fraction of its whole contents, not each stripe's.
+    func _handleMemoryWarning(keeping target: (count: Int, cost: Int)) {
+        _withState(.memoryWarning) { state, observer in
+            _core.handle(.memoryWarning, observer: &observer)
+            _core.respondToMemoryWarning(state: state, observer: &observer, keeping: target)
+        }
+    }
+
+    /// The trim of a memory warning alone, to `target`, without the event (a ``StripedCache``'s
+    /// second pass, when its survivors still cost more than the fraction).
+    func _trim(keeping target: (count: Int, cost: Int)) {
+        _withState(.memoryWarning) { state, observer in
+            _core.respondToMemoryWarning(state: state, observer: &observer, keeping: target)
+        }
+    }
+
     /// Runs `body` under the lock with an observer for `reason`, then reports what it evicted.
     @inlinable @inline(__always)
     func _withState<Result>(_ reason: CacheEvictionReason, _ body: (UnsafeMutablePointer<_CacheState<Key, Value>>, inout Observer) -> Result) -> Result {

@@ -26,6 +26,28 @@ public protocol KeyedCache<Key, Value>: AnyObject {
     var costLimit: Int? { get set }
     /// The most entries the cache holds, or `nil` for none; setting it trims at once.
     var countLimit: Int? { get set }
+    /// Seconds an entry stays valid after it is set, for entries set from now on without a time
+    /// to live of their own; `nil` for ever.
+    var timeToLive: Double? { get set }
+    /// What a memory warning does.
+    var memoryWarningResponse: MemoryWarningResponse { get set }
+    /// Called for each entry the cache drops on its own (see ``Cache``).
+    var evictionHandler: Cache<Key, Value>.EvictionHandler? { get set }
+    /// Removes the entries whose time to live has run out, reporting them as expired.
+    func removeExpired()
+    /// Delivers a system event: a memory warning, entering the background, termination. On Linux,
+    /// where no notification reaches the cache, the app calls `handle(.memoryWarning)` itself.
+    func handle(_ event: CacheEvent)
+}
+
+extension KeyedCache {
+    /// Stores `value` under `key` with `cost` (0 by default) and the cache's own time to live:
+    /// ``setValue(_:forKey:cost:timeToLive:)`` as ``Cache`` and ``StripedCache`` spell it, for
+    /// code generic over the protocol, which does not see their default arguments.
+    @inlinable
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0) {
+        setValue(value, forKey: key, cost: cost, timeToLive: nil)
+    }
 }
 
 extension KeyedCache {

@@ -152,6 +152,32 @@ public final class RecordingCache<Key: Hashable, Value> {
         }
     }
 
+    /// ``Cache/timeToLive``, not recorded (a replay has no time to live: see the type's notes).
+    public var timeToLive: Double? {
+        get { base.timeToLive }
+        set { base.timeToLive = newValue }
+    }
+
+    /// ``Cache/memoryWarningResponse``, not recorded: give the replay the same response
+    /// (`--memory-warning`).
+    public var memoryWarningResponse: MemoryWarningResponse {
+        get { base.memoryWarningResponse }
+        set { base.memoryWarningResponse = newValue }
+    }
+
+    /// ``Cache/evictionHandler``: the evictions are the cache's own, which the replay makes again.
+    public var evictionHandler: Cache<Key, Value>.EvictionHandler? {
+        get { base.evictionHandler }
+        set { base.evictionHandler = newValue }
+    }
+
+    /// ``Cache/removeExpired()``, not recorded (a replay has no time to live).
+    public func removeExpired() {
+        lock.lock()
+        defer { lock.unlock() }
+        base.removeExpired()
+    }
+
     /// ``Cache/handle(_:)``, recorded as an event.
     public func handle(_ event: CacheEvent) {
         lock.lock()

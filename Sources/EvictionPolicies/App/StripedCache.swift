@@ -15,7 +15,8 @@
 ///   the totals never exceed the limits given, except that every stripe may hold at least one
 ///   entry and cost unit: the number of stripes is lowered to the smallest limit given to the
 ///   initializer, and further until the policy accepts every stripe's share (LIRS needs a cost
-///   limit of 3 a stripe). The stripes are fixed from then on (a key's stripe must not change while
+///   limit of 3 a stripe) and keeps an entry of one cost unit at it (S3-FIFO's small queue, a
+///   tenth of a stripe's cost limit, must hold one unit). The stripes are fixed from then on (a key's stripe must not change while
 ///   threads use it), so a limit *set* below ``stripeCount`` gives every stripe one unit: the
 ///   cache then holds up to ``stripeCount`` entries, and ``costLimit`` or ``countLimit`` reads
 ///   back that total. A limit set whose share one stripe's policy rejects (LIRS below 3 a
@@ -24,14 +25,18 @@
 ///   spread exactly evenly, so the fullest stripe starts evicting before the total reaches the
 ///   limit: with 8 stripes of 25,000 entries, about 1,000 to 3,000 entries (0.5 to 1.5 %) before,
 ///   since the fullest of 8 stripes runs about 1.4 standard deviations (some 200 entries) ahead
-///   of the mean and each of its entries stands for 8. A stripe refuses an entry costing more
-///   than its own share of the cost limit, as a ``Cache`` refuses one above its limit: with 8
-///   stripes and 50 MiB, an image over 6.25 MiB is not kept (a ``Cache`` of 50 MiB keeps it).
-///   Give large entries a ``Cache`` of their own, or fewer stripes.
+///   of the mean and each of its entries stands for 8. A stripe refuses what its policy refuses
+///   at the stripe's share: an entry costing more than the share, as a ``Cache`` refuses one above
+///   its limit (with 8 stripes and 50 MiB, an image over 6.25 MiB is not kept; a ``Cache`` of
+///   50 MiB keeps it), and, for a policy that sizes its queues by cost, one larger than its first
+///   queue's part of the share (S3-FIFO's small queue is 10 % of it, 2Q's 25 %, LIRS's resident
+///   HIR part 1 %): with 8 stripes, an eighth of what a ``Cache`` with the
+///   whole limit admits. Give large entries a ``Cache`` of their own, or fewer stripes.
 ///   ``count``, ``totalCost`` and changing a limit visit every stripe, one lock at a time: they
 ///   are not a snapshot when other threads write meanwhile.
 /// - Everything else (time to live, memory warnings, the eviction handler and its thread) is as
-///   in ``Cache``, per stripe.
+///   in ``Cache``, per stripe, except that a memory warning's trim to a fraction keeps that
+///   fraction of the whole cache (see ``handle(_:)``).
 ///
 /// - Complexity: a get, set or remove is one stripe's ``Cache`` call plus one hash of the key
 ///   (shared with the stripe's lookup on a get); ``count``, ``totalCost``, ``removeAll()`` and
@@ -44,6 +49,9 @@ public final class StripedCache<Key: Hashable, Value> {
     @usableFromInline let _unretained: ContiguousArray<Unmanaged<Cache<Key, Value>>>
     /// Every policy index's hash seed: see ``Cache/_keyHash(_:)``.
     @usableFromInline let _hashSeed: UInt64 = _stringHashSeed
+    /// The subscription to the system's events, for the whole cache rather than each stripe, so
+    /// that a memory warning's trim takes its fraction of the whole (see ``handle(_:)``).
+    private var _systemEvents: AnyObject?
 
     /// Creates an empty striped cache.
     ///
@@ -57,8 +65,9 @@ public final class StripedCache<Key: Hashable, Value> {
     ///   - timeToLive: seconds an entry stays valid after it is set, or `nil` for ever.
     ///   - clock: where time is read.
     ///   - memoryWarningResponse: what a memory warning does in each stripe.
-    ///   - observesSystemEvents: whether, on Apple platforms, each stripe subscribes itself to
-    ///     memory warnings, memory pressure and entering the background (as ``Cache`` does).
+    ///   - observesSystemEvents: whether, on Apple platforms, the cache subscribes itself to
+    ///     memory warnings, memory pressure and entering the background (as ``Cache`` does), and
+    ///     hands each to ``handle(_:)``.
     /// - Precondition: `stripes` ≥ 1, and the policy can enforce the limits given (see ``Cache``).
     public init(policy: CachePolicy = .lru, stripes: Int = 8, costLimit: Int? = nil, countLimit: Int? = nil,
                 timeToLive: Double? = nil, clock: CacheClock = .system,
@@ -70,22 +79,40 @@ public final class StripedCache<Key: Hashable, Value> {
         _stripes = ContiguousArray((0..<count).map { stripe in
             Cache(policy: policy, costLimit: _share(of: costLimit, stripe: stripe, stripes: count),
                   countLimit: _share(of: countLimit, stripe: stripe, stripes: count), timeToLive: timeToLive,
-                  clock: clock, memoryWarningResponse: memoryWarningResponse, observesSystemEvents: observesSystemEvents)
+                  clock: clock, memoryWarningResponse: memoryWarningResponse, observesSystemEvents: false)
         })
         _unretained = ContiguousArray(_stripes.map { Unmanaged.passUnretained($0) })
+        #if canImport(Darwin)
+        if observesSystemEvents {
+            let target: any _SystemEventTarget = _WeakStripedCache(self)
+            _systemEvents = _SystemEventRelay { event in target.deliver(event) }
+        }
+        #endif
     }
 
     /// The number of stripes.
     public var stripeCount: Int { _stripes.count }
 
-    /// The most stripes, up to `wanted`, among which `policy` accepts every share of the limits;
-    /// 1 when it accepts none (the one stripe then has the whole limits, as a ``Cache`` would).
+    /// The most stripes, up to `wanted`, among which `policy` accepts every share of the limits
+    /// and, at each share, keeps an entry of one cost unit; 1 when none does (the one stripe then
+    /// has the whole limits, as a ``Cache`` would).
     /// The shares differ by at most one unit, so the first and the last stripe's are the only two.
+    ///
+    /// Why the entry: a policy that sizes its queues by cost (S3-FIFO's small queue is a tenth of
+    /// its limit, 2Q's a quarter, LIRS's resident HIR part a hundredth) accepts a small limit but
+    /// can then admit nothing, and a stripe that admits nothing would leave its keys uncached
+    /// for good.
     static func _stripeCount(_ wanted: Int, policy: CachePolicy, costLimit: Int?, countLimit: Int?) -> Int {
         func accepts(_ stripe: Int, of count: Int) -> Bool {
-            let limits = CacheLimits(capacity: _share(of: costLimit, stripe: stripe, stripes: count),
-                                     countLimit: _share(of: countLimit, stripe: stripe, stripes: count))
-            return (try? Cache<Key, Value>._core(for: policy, limits: limits)) != nil
+            let costShare = _share(of: costLimit, stripe: stripe, stripes: count)
+            let countShare = _share(of: countLimit, stripe: stripe, stripes: count)
+            let limits = CacheLimits(capacity: costShare, countLimit: countShare)
+            guard (try? Cache<Key, Value>._core(for: policy, limits: limits)) != nil,
+                  let probe = try? Cache<Int, Void>(validating: policy, costLimit: costShare, countLimit: countShare,
+                                                    timeToLive: nil, clock: .system, memoryWarningResponse: .ignore,
+                                                    observesSystemEvents: false) else { return false }
+            probe.setValue((), forKey: 0, cost: 1)
+            return probe.contains(0)
         }
         var count = wanted
         while count > 1 && !(accepts(0, of: count) && accepts(count - 1, of: count)) { count -= 1 }
@@ -195,7 +222,62 @@ public final class StripedCache<Key: Hashable, Value> {
     public func removeExpired() { for stripe in _stripes { stripe.removeExpired() } }
 
     /// Delivers an environment event to every stripe; see ``Cache/handle(_:)``.
-    public func handle(_ event: CacheEvent) { for stripe in _stripes { stripe.handle(event) } }
+    ///
+    /// A memory warning whose response trims to a fraction keeps that fraction of the whole
+    /// cache's entries and cost, each rounded down once (not in each stripe: a 0.9 trim of 16
+    /// entries over 8 stripes kept 8 of them rather than 14). The entries to keep are shared out
+    /// between the stripes in proportion to what each holds, the largest remainders taking the
+    /// units left; then, if the survivors still cost more than the fraction, the excess is taken
+    /// from the stripes in proportion to their cost. Each stripe evicts in its policy's order.
+    public func handle(_ event: CacheEvent) {
+        guard event == .memoryWarning, _stripes.count > 1, case .trim = memoryWarningResponse,
+              let kept = memoryWarningResponse.kept(fromCount: count, totalCost: totalCost) else {
+            for stripe in _stripes { stripe.handle(event) }
+            return
+        }
+        let keptCounts = Self._apportion(kept.count, among: _stripes.map(\.count))
+        for (stripe, keptCount) in zip(_stripes, keptCounts) {
+            stripe._handleMemoryWarning(keeping: (keptCount, keptCount == 0 ? 0 : .max))
+        }
+        let costs = _stripes.map(\.totalCost)
+        let excess = Self._saturatingSum(costs) - kept.cost
+        guard excess > 0 else { return }
+        for (stripe, (cost, cut)) in zip(_stripes, zip(costs, Self._apportion(excess, among: costs, roundingUp: true))) where cut > 0 {
+            stripe._trim(keeping: (.max, cost - cut))
+        }
+    }
+
+    /// `total` shared out in proportion to `parts` (none above its part), exactly: each share
+    /// rounded down, then one unit more to the largest remainders until they add up to `total`;
+    /// or, `roundingUp`, each share rounded up (adding up to at least `total`).
+    static func _apportion(_ total: Int, among parts: [Int], roundingUp: Bool = false) -> [Int] {
+        let parts = parts.map { max($0, 0) }
+        let whole = _saturatingSum(parts)
+        guard whole > 0, total > 0 else { return parts.map { _ in 0 } }
+        let total = min(total, whole)
+        var shares: [Int] = [], remainders: [Int] = []
+        for part in parts {
+            // part × total ÷ whole in 128 bits: at most `part`, since `total` ≤ `whole`.
+            let (quotient, remainder) = whole.dividingFullWidth(part.multipliedFullWidth(by: total))
+            shares.append(roundingUp && remainder > 0 ? quotient + 1 : quotient)
+            remainders.append(remainder)
+        }
+        guard !roundingUp else { return shares }
+        var left = max(0, total - _saturatingSum(shares))
+        for i in parts.indices.sorted(by: { remainders[$0] > remainders[$1] }) where left > 0 && shares[i] < parts[i] {
+            shares[i] += 1
+            left -= 1
+        }
+        return shares
+    }
+
+    /// The sum of `values` (none negative), at most `Int.max`.
+    static func _saturatingSum(_ values: [Int]) -> Int {
+        values.reduce(0) { sum, value in
+            let (total, overflow) = sum.addingReportingOverflow(value)
+            return overflow ? .max : total
+        }
+    }
 
     /// The sum of a limit over the stripes, or `nil` when they have none.
     func _total(_ limit: KeyPath<Cache<Key, Value>, Int?>) -> Int? {
@@ -229,4 +311,12 @@ extension StripedCache: KeyedCache {}
 func _share(of limit: Int?, stripe: Int, stripes: Int) -> Int? {
     guard let limit else { return nil }
     return max(limit / stripes + (stripe < limit % stripes ? 1 : 0), 1)
+}
+
+/// Holds a striped cache weakly for the system's event relay, as ``Cache``'s own subscription
+/// holds a cache.
+private final class _WeakStripedCache<Key: Hashable, Value>: _SystemEventTarget, @unchecked Sendable {
+    weak var cache: StripedCache<Key, Value>?
+    init(_ cache: StripedCache<Key, Value>) { self.cache = cache }
+    func deliver(_ event: CacheEvent) { cache?.handle(event) }
 }

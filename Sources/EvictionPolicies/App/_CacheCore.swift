@@ -146,10 +146,13 @@ extension _CacheCore {
     /// ``MemoryWarningResponse/kept(fromCount:totalCost:)``). A policy that names its victims (a
     /// ``SlotPolicy``) evicts them one by one, as it would to make room, so the survivors keep
     /// their standing; the others lose their entries oldest set first. The limits do not change,
-    /// so no survivor can be refused as too large for a smaller policy.
+    /// so no survivor can be refused as too large for a smaller policy. `target`, when given, is
+    /// what to keep in place of the response's own fraction of this cache (a ``StripedCache``
+    /// shares one fraction of its whole contents out between its stripes).
     @inlinable
-    func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
-        guard let kept = state.pointee.memoryWarningResponse.kept(fromCount: count(), totalCost: totalCost()) else { return }
+    func respondToMemoryWarning(state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer,
+                                keeping target: (count: Int, cost: Int)? = nil) {
+        guard let kept = target ?? state.pointee.memoryWarningResponse.kept(fromCount: count(), totalCost: totalCost()) else { return }
         guard kept.count > 0 else {
             // With no eviction handler to tell, nothing needs the entries one by one: a fresh
             // policy is the same outcome, without draining a million entries on the main thread.

@@ -3,7 +3,11 @@ import Foundation
 /// Where a ``Cache`` reads the time for time-to-live and for its policy's timers.
 ///
 /// ``system`` is the wall clock (`Date`), so an entry's time to live keeps running while the app
-/// is suspended. Tests pass a clock they move by hand:
+/// is suspended. It is also set back when the user sets the device's clock back: an entry's age
+/// is the reading minus the reading when it was stored, so an entry stored before a set-back of
+/// a day lives a day longer in ``Cache`` (its time to live) and in ``DiskCache`` (its age limit)
+/// while the process runs; a ``DiskCache`` reopened takes an entry stored at a time the clock has
+/// not reached again as stored then. Tests pass a clock they move by hand:
 ///
 /// ```swift
 /// let now = ManualTime()            // your own Sendable box of a Double

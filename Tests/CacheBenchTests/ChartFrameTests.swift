@@ -146,7 +146,21 @@ struct ChartFrameTests {
     func hugeFixed() {
         #expect(_fixed(1.5e23, decimals: 0) == "1.5e+23")
         #expect(_fixed(-2.5e30, decimals: 2) == "-2.5e+30")
-        #expect(_fixed(12.345, decimals: 2) == "12.35" || _fixed(12.345, decimals: 2) == "12.34")
+        #expect(_fixed(12.345, decimals: 2) == "12.35")   // the Double is 12.34500000000000063…
+    }
+
+    @Test("fixed point rounds the value the Double holds, not its product with the scale: printf's digits")
+    func fixedRoundsTheExactValue() {
+        // 5143/800 is 6.42874999… as a Double; × 10⁴ rounds onto 64287.5, which rounded up to
+        // 6.4288 where traceAnalyzer (printf) prints 6.4287.
+        #expect(_fixed(5143.0 / 800, decimals: 4) == "6.4287")
+        #expect(_fixed(-5143.0 / 800, decimals: 4) == "-6.4287")
+        #expect(_fixed(12.345, decimals: 2) == String(format: "%.2f", 12.345))
+        // A Double exactly on the half rounds away from zero.
+        #expect(_fixed(0.125, decimals: 2) == "0.13" && _fixed(2.5, decimals: 0) == "3")
+        for value in [0.1, 1.005, 2.675, 1234.5678, 0.000_05, 99.995] {
+            #expect(_fixed(value, decimals: 2) == String(format: "%.2f", value), "\(value)")
+        }
     }
 
     @Test("analyze: the request-rate chart leaves out the last window, which the trace's end cuts short")

@@ -138,6 +138,25 @@ struct FormatResolutionTests {
     /// Six binary bytes fit no layout (an oracleGeneral record is 24): named CSV, or read as CSV
     /// on request, they are not called oracleGeneral; named as nothing, the oracleGeneral reader
     /// says the record is cut short.
+    @Test("vscsi's two version bytes alone do not make binary data a vscsi trace; its records must confirm them, unless a name or the format says vscsi")
+    func vscsiNeedsItsRecords() throws {
+        // Random bytes (no SCSI commands, version bytes nowhere else) with the version 1 byte at
+        // 15 and 47, where libCacheSim's reader looks: replayed before as 2,000 garbage requests.
+        var generator = SeededRandom(seed: 1)
+        var bytes = (0..<64_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[15] = 1
+        bytes[47] = 1
+        if bytes.count % 24 == 0 { bytes.append(0) }   // and no whole oracleGeneral records
+        let unnamed = try Self.failure(Data(bytes), suffix: "")
+        #expect(unnamed?.reason.contains("unrecognised binary content") == true, "\(String(describing: unnamed))")
+        // The real sample, with no name, is still vscsi: every record has its version and commands.
+        let sample = try Data(contentsOf: URL(fileURLWithPath: Repository.trace("cloudPhysicsIO-2k.vscsi")))
+        #expect(try Self.read(sample, suffix: "").count == 2_000)
+        // Named, the weak signature is read as the name says (its reader judges the records).
+        #expect(TraceFormatDetection.vscsiRecordsFit(bytes) == .possible)
+        #expect(TraceFormatDetection.detect(bytes) == nil)
+    }
+
     @Test("binary content shorter than a record is not named as a format")
     func shortBinaryContent() throws {
         let six = Data([1, 0, 0, 0, 5, 0])

@@ -305,7 +305,14 @@ func _fixed(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return "nan" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
+    let product = abs(value) * scale
+    var scaled = product.rounded()
+    // A product that rounded onto a half may come from a value just below it (6.42874999… × 10⁴
+    // is 64287.5 as a Double): the exact error of the product (a fused multiply-add) says which
+    // way, so 6.42874999… prints as 6.4287, as printf and traceAnalyzer print it.
+    if product - product.rounded(.down) == 0.5, (-product).addingProduct(abs(value), scale) < 0 {
+        scaled = product.rounded(.down)
+    }
     // Too large for the integer arithmetic below (and for fixed point to be readable): six
     // significant digits, as `1.5e+23`, not Swift's shortest round-trip form (`1.4999999999999999e+23`).
     guard scaled < 9e18 else { return String(format: "%.6g", value) }

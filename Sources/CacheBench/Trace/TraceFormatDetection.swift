@@ -141,6 +141,10 @@ public enum TraceFormatDetection {
                 return BinaryTraceReader(source: source, layout: layout)
             })
         entry.bytesToRecognise = 80
+        // Chosen by content only when confirmed (``vscsiRecordsFit(_:)`` says `.certain`): two
+        // version bytes alone are two bytes of any binary data, which then replayed as garbage
+        // with exit 0. A name (`.vscsi`) or `--trace-format vscsi` still chooses a `.possible` one.
+        entry.byNameOnly = true
         return entry
     }()
 

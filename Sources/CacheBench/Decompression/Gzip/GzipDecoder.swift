@@ -196,11 +196,12 @@ public final class GzipDecoder: DecodedByteStream {
         if flags & 0x08 != 0 { while try byte() != 0 {} }        // FNAME
         if flags & 0x10 != 0 { while try byte() != 0 {} }        // FCOMMENT
         if flags & 0x02 != 0 {                                   // FHCRC: the low 16 bits of the header's CRC-32
+            let field = memberOffset + header.count
             let expected = try take(16)
             var check = _CRC32()
             header.withUnsafeBufferPointer { if let base = $0.baseAddress { check.update(base, count: $0.count) } }
             guard expected == Int(check.value & 0xFFFF) else {
-                throw _DecodeFailure("header CRC-16 \(_hex(UInt32(expected), digits: 4)) of member \(members + 1) does not match the header's \(_hex(check.value & 0xFFFF, digits: 4))")
+                throw _DecodeFailure("header CRC-16 \(_hex(UInt32(expected), digits: 4)) of member \(members + 1) does not match the header's \(_hex(check.value & 0xFFFF, digits: 4))", at: field)
             }
         }
         members += 1

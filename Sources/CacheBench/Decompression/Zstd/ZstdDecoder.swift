@@ -164,10 +164,16 @@ public final class ZstdDecoder: DecodedByteStream {
         let magic = UInt32(word[0]) | UInt32(word[1]) << 8 | UInt32(word[2]) << 16 | UInt32(word[3]) << 24
         if magic & 0xFFFF_FFF0 == Self.skippableMagic {
             try readExactly(blockBuffer, 4, what: "skippable frame size")
-            var remaining = Int(blockBuffer[0]) | Int(blockBuffer[1]) << 8 | Int(blockBuffer[2]) << 16 | Int(blockBuffer[3]) << 24
+            let declared = Int(blockBuffer[0]) | Int(blockBuffer[1]) << 8 | Int(blockBuffer[2]) << 16 | Int(blockBuffer[3]) << 24
+            let content = source.bytesRead
+            var remaining = declared
             while remaining > 0 {
                 let step = min(remaining, Self.maximumBlock)
-                try readExactly(blockBuffer, step, what: "skippable frame")
+                let n = try source.readFully(into: blockBuffer, count: step)
+                // The frame's own size in the message, not the step's.
+                guard n == step else {
+                    throw failure("truncated skippable frame: \(declared - remaining + n) of \(declared) bytes", at: content)
+                }
                 remaining -= step
             }
             return

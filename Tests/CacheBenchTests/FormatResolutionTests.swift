@@ -155,6 +155,11 @@ struct FormatResolutionTests {
         // Named, the weak signature is read as the name says (its reader judges the records).
         #expect(TraceFormatDetection.vscsiRecordsFit(bytes) == .possible)
         #expect(TraceFormatDetection.detect(bytes) == nil)
+        // A confirmed vscsi file forced to oracleGeneral is refused, as oracleGeneral forced to
+        // vscsi is (it read 1,500 records of garbage with exit 0).
+        let forced = try Self.failure(sample, suffix: "", format: .oracleGeneral)
+        #expect(forced?.reason.contains("read as oracleGeneral binary as asked, but the content is vscsi binary") == true,
+                "\(String(describing: forced))")
     }
 
     @Test("binary content shorter than a record is not named as a format")

@@ -118,7 +118,10 @@ public struct TraceSpec: Sendable, Equatable {
         if let asked {
             // Asked for explicitly: honoured unless the content is plainly something else (when it
             // is nothing known, the asked format's reader says what is wrong).
-            if let found, asked.format != found.format, asked.sniff(prefix) == .no, prefix.count >= asked.bytesToRecognise {
+            // A signature (lcs's magic, vscsi's confirmed records) is plainly something else too:
+            // oracleGeneral forced on a vscsi file read its records as garbage, with exit 0.
+            if let found, asked.format != found.format, prefix.count >= asked.bytesToRecognise,
+               asked.sniff(prefix) == .no || (found.sniff(prefix) == .certain && asked.sniff(prefix) < .certain) {
                 let content = found.sniff(prefix) >= .likely ? found.name : "binary data of no known layout"
                 throw TraceError(.malformed, file: name, offset: 0,
                                  reason: "read as \(asked.name) as asked, but the content is \(content)")

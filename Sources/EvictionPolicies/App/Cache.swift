@@ -376,20 +376,13 @@ public final class Cache<Key: Hashable, Value> {
 
     // MARK: Internals
 
-    /// ``handle(_:)`` of a memory warning that keeps `target` (at most that many entries costing
-    /// at most that much) in place of the response's own fraction: a ``StripedCache`` rounds one
-    /// fraction of its whole contents, not each stripe's.
-    func _handleMemoryWarning(keeping target: (count: Int, cost: Int)) {
+    /// A memory warning's trim to `target` (at most that many entries costing at most that much)
+    /// in place of the response's own fraction, after the policy's own reaction to the event when
+    /// `deliveringEvent`: a ``StripedCache`` rounds one fraction of its whole contents, not each
+    /// stripe's, and trims again without the event when its survivors still cost too much.
+    func _respondToMemoryWarning(keeping target: (count: Int, cost: Int), deliveringEvent: Bool) {
         _withState(.memoryWarning) { state, observer in
-            _core.handle(.memoryWarning, observer: &observer)
-            _core.respondToMemoryWarning(state: state, observer: &observer, keeping: target)
-        }
-    }
-
-    /// The trim of a memory warning alone, to `target`, without the event (a ``StripedCache``'s
-    /// second pass, when its survivors still cost more than the fraction).
-    func _trim(keeping target: (count: Int, cost: Int)) {
-        _withState(.memoryWarning) { state, observer in
+            if deliveringEvent { _core.handle(.memoryWarning, observer: &observer) }
             _core.respondToMemoryWarning(state: state, observer: &observer, keeping: target)
         }
     }

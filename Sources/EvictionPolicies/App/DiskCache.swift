@@ -278,10 +278,7 @@ public final class DiskCache: @unchecked Sendable {
     /// Flushed to the disk as ``removeData(forKey:)-97s67`` is.
     public func removeAll() throws {
         try lock.withLock { () throws in
-            index.removeAll()
-            _ = evicted.take()
-            records.removeAll()
-            undeleted.removeAll()
+            forgetEveryEntry()
             try _POSIX.makeDirectory(entriesPath)
             var failure: DiskCacheError?
             // Only files: a folder someone put among the entries is not the cache's to delete.
@@ -365,7 +362,8 @@ public final class DiskCache: @unchecked Sendable {
         return nil
     }
 
-    /// Forgets every entry, whose files are gone with the folder that held them.
+    /// Forgets every entry (the index, the records, the files waiting to be deleted): for a
+    /// removal of all, or when their files went with the folder that held them.
     private func forgetEveryEntry() {
         index.removeAll()
         _ = evicted.take()

@@ -104,11 +104,10 @@ public final class StripedCache<Key: Hashable, Value> {
     /// for good.
     static func _stripeCount(_ wanted: Int, policy: CachePolicy, costLimit: Int?, countLimit: Int?) -> Int {
         func accepts(_ stripe: Int, of count: Int) -> Bool {
-            let costShare = _share(of: costLimit, stripe: stripe, stripes: count)
-            let countShare = _share(of: countLimit, stripe: stripe, stripes: count)
-            let limits = CacheLimits(capacity: costShare, countLimit: countShare)
-            guard (try? Cache<Key, Value>._core(for: policy, limits: limits)) != nil,
-                  let probe = try? Cache<Int, Void>(validating: policy, costLimit: costShare, countLimit: countShare,
+            // A probe of the policy at this share: made only if the policy accepts the share.
+            guard let probe = try? Cache<Int, Void>(validating: policy,
+                                                    costLimit: _share(of: costLimit, stripe: stripe, stripes: count),
+                                                    countLimit: _share(of: countLimit, stripe: stripe, stripes: count),
                                                     timeToLive: nil, clock: .system, memoryWarningResponse: .ignore,
                                                     observesSystemEvents: false) else { return false }
             probe.setValue((), forKey: 0, cost: 1)
@@ -237,13 +236,13 @@ public final class StripedCache<Key: Hashable, Value> {
         }
         let keptCounts = Self._apportion(kept.count, among: _stripes.map(\.count))
         for (stripe, keptCount) in zip(_stripes, keptCounts) {
-            stripe._handleMemoryWarning(keeping: (keptCount, keptCount == 0 ? 0 : .max))
+            stripe._respondToMemoryWarning(keeping: (keptCount, keptCount == 0 ? 0 : .max), deliveringEvent: true)
         }
         let costs = _stripes.map(\.totalCost)
         let excess = Self._saturatingSum(costs) - kept.cost
         guard excess > 0 else { return }
         for (stripe, (cost, cut)) in zip(_stripes, zip(costs, Self._apportion(excess, among: costs, roundingUp: true))) where cut > 0 {
-            stripe._trim(keeping: (.max, cost - cut))
+            stripe._respondToMemoryWarning(keeping: (.max, cost - cut), deliveringEvent: false)
         }
     }
 

@@ -89,6 +89,16 @@ case_sigint_convert() { echo old > "$W/o.bin"; cp "$W/o.bin" "$W/ref"; mkfifo "$
   for _ in $(seq 50); do [ -n "$(find "$W" -name '.o.bin*')" ] && break; sleep 0.1; done; sleep 0.3
   kill -INT $pid; wait $pid; RC=$?; kill $writer 2>/dev/null; wait $writer 2>/dev/null
   [ "$RC" = 130 ] || fail FAIL "exit $RC after SIGINT, expected 130"; same "$W/o.bin" "$W/ref"; no_temps; }
+case_cpu_limit_and_timer_signals_generate() { echo old > "$W/g.csv"; cp "$W/g.csv" "$W/ref"
+  # `ulimit -t` and schedulers' CPU limits send SIGXCPU; it left a 100 MB temporary behind.
+  for sig in XCPU VTALRM PROF; do
+    interruptible generate zipf --requests 100000000 --output "$W/g.csv" 2>/dev/null & local pid=$!
+    for _ in $(seq 50); do [ -n "$(find "$W" -name '.g.csv*')" ] && break; sleep 0.1; done; sleep 0.3
+    kill -$sig $pid; wait $pid; RC=$?
+    local want=$((128 + $(kill -l $sig)))
+    [ "$RC" = "$want" ] || fail FAIL "exit $RC after SIG$sig, expected $want"
+    same "$W/g.csv" "$W/ref"; no_temps
+  done; }
 case_sigquit_and_sigusr1_generate() { echo old > "$W/g.csv"; cp "$W/g.csv" "$W/ref"
   # Ctrl-\ (SIGQUIT) went through Swift's backtracer, which printed a crash report and let the
   # run finish and exit 0; a batch system's SIGUSR1 left the temporary behind.
@@ -319,6 +329,22 @@ case_sweep_summary_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB"
   expect 2 "a trace of the sweep"; same t.csv "$T/lirs-cs.csv"; [ ! -e S ] || fail LOST "S written by a refused sweep"; }
 case_sweep_plan_appended_to_trace() { cp "$T/lirs-cs.csv" t.csv; runsh '"$CB" sweep --traces t.csv --policies lru --capacities 0.1 --plan >> t.csv'
   expect 2 "a trace of the sweep"; same t.csv "$T/lirs-cs.csv"; }
+case_sweep_plan_appended_to_trace_list() { cp "$T/lirs-cs.csv" t.csv; echo t.csv > list.txt; cp list.txt ref
+  runsh '"$CB" sweep --traces @list.txt --policies lru --capacities 0.1 --plan >> list.txt'
+  expect 2 "the list of traces"; same list.txt ref; }
+case_sweep_fifo_trace_refused_before_writing() { mkfifo ff; run sweep --traces ff --policies lru --capacities 0.1 --output S
+  expect 2 "not a regular file"; [ ! -e S ] || fail LOST "S written by a refused sweep"
+  run sweep --traces ff --policies lru --capacities 0.1 --plan; expect 2 "not a regular file"
+  runsh '"$CB" sweep --traces <(cat "'"$T"'/loop.csv") --policies lru --capacities 0.1 --output S2'
+  expect 2 "not a regular file"; [ ! -e S2 ] || fail LOST "S2 written by a refused sweep"; }
+case_sweep_list_with_nul_names() { cp "$T/loop.csv" a.csv; cp a.csv b.csv; printf 'a.csv\0b.csv\n' > nul.txt
+  run sweep --traces @nul.txt --policies lru --capacities 0.1 --output S; expect 65 "nul.txt:1:"; [ ! -e S ] || fail LOST "S written"; }
+case_sweep_output_dash() { run sweep --traces "$T/loop.csv" --policies lru --capacities 0.1 --output -; expect 2 "--output -"
+  [ ! -e ./- ] || fail LOST "a folder named - was made"; }
+case_chart_named_svgz() { run mrc "$T/lirs-cs.csv" --ignore-size --points 4 --plot m.svgz; expect 2 "charts are SVG"; [ ! -e m.svgz ] || fail LOST "m.svgz written"; }
+case_hexadecimal_timestamp() { printf 'timestamp,key,size\n0x10,a,10\n' > h.csv; run replay h.csv --policy lru --capacity 100; expect 65 "h.csv:2:"; }
+case_line_feed_in_trace_name() { run replay "$(printf 'evil\nname.csv')" --policy lru --capacity 10; expect 66
+  [ "$(wc -l < "$ERR")" = 1 ] || fail FAIL "the message spans $(wc -l < "$ERR") lines: $(head -c 200 "$ERR")"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
   CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run_default_signals compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
   [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"

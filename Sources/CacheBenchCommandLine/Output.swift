@@ -66,7 +66,7 @@ enum Output {
     }
 
     /// File name extensions of image formats other than SVG.
-    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic"]
+    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic", "svgz"]
 
     /// Whether `path` names standard output: a name for its descriptor, or the file it is
     /// redirected to.

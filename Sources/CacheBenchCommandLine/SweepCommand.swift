@@ -100,6 +100,18 @@ enum SweepCommand {
             if arguments.value("--output") == nil && !arguments.flags.contains("--plan") {
                 throw UsageError("sweep: --output DIR is required (where the records go)")
             }
+            if arguments.value("--output") == "-" {
+                throw UsageError("--output -: a sweep writes a folder of records, not standard output; name a folder")
+            }
+            // Nor into a list of traces (`--plan >> list.txt`), which the next sweep would read as names.
+            for value in arguments.all("--traces") {
+                for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where item.hasPrefix("@") {
+                    let list = String(item.dropFirst())
+                    if Output.standardOutputIsAFile && AtomicFile.isFile(list, openAs: STDOUT_FILENO) {
+                        throw UsageError("standard output is \(list), the list of traces (--traces \(item)): writing there would add the report's lines to it as trace names")
+                    }
+                }
+            }
             // The plan or the summary line goes to standard output: not into a trace or the records.
             try Output.requireStandardOutputOutside(traces: traces, of: arguments.value("--output"))
             if let directory = arguments.value("--output") { try Output.requireStandardOutputOutsideSweep(directory) }
@@ -190,8 +202,13 @@ enum SweepCommand {
                     // A list saved by an editor that starts files with a byte-order mark: not part of the first path.
                     var text = String(decoding: data, as: UTF8.self)
                     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-                    for line in text.split(whereSeparator: \.isNewline) {
+                    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
                         let path = line.trimmingCharacters(in: .whitespaces)
+                        if path.contains("\0") {
+                            // A file name cannot hold one: the list is not a list of names (`find -print0`).
+                            throw .run(.trace(TraceError(.malformed, file: list, line: number + 1,
+                                                         reason: "a NUL byte in a trace's name (one name per line, not find -print0's NUL-separated names)")))
+                        }
                         if !path.isEmpty && !path.hasPrefix("#") { add(path) }
                     }
                 } else if item.contains(where: { "*?[".contains($0) }) && !FileManager.default.fileExists(atPath: item) {
@@ -203,6 +220,14 @@ enum SweepCommand {
                     add(item)
                 }
             }
+        }
+        // A pipe, FIFO or device (`<(cat a.csv)`, /dev/stdin) can be read once, and a sweep reads
+        // each trace more than once: refused before anything is opened (a FIFO with no writer
+        // would block) or written.
+        for path in paths {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            throw .usage(UsageError("--traces \(path): not a regular file (a pipe or device can be read only once, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
         }
         return paths
     }

@@ -75,9 +75,15 @@ static void cs_install_handlers(void) {
     if (cs_temporary_handlers_installed) return;
     // Every signal whose default action ends the process and that a user or a scheduler sends
     // to stop a run: Ctrl-C, Ctrl-\, kill, a closed terminal, a job's time limit (SIGALRM,
-    // SIGUSR1/2 from batch systems). SIGQUIT's default would first pass through Swift's
-    // backtracer, which reports a crash and lets the run go on.
-    const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
+    // SIGUSR1/2 from batch systems; SIGXCPU from `ulimit -t` and schedulers' CPU limits; the
+    // profiling and virtual timers, SIGPWR, SIGIO and SIGSYS, whose defaults end the process too).
+    // SIGQUIT's default would first pass through Swift's backtracer, which reports a crash and
+    // lets the run go on. (SIGXFSZ and SIGPIPE are ignored, so that a write fails with an error.)
+    const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF,
+#if defined(__linux__)
+        SIGPWR, SIGIO,   // elsewhere (Darwin) their default is to do nothing
+#endif
+        SIGSYS };
     for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
         struct sigaction current;
         // A signal the parent set to be ignored (nohup, a shell's background job) stays ignored.

@@ -557,7 +557,10 @@ public struct CSVTraceReader: TraceReader {
             }
             if j == bytes.count { return Double(mantissa) / _exactPowersOfTen[j - i - 1] }
         }
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value >= 0 else {
+        // Decimal only, as every number of a trace is read: Swift's Double(_:) also takes
+        // hexadecimal (`0x10`, 16), which a size is not.
+        let decimal = bytes.allSatisfy { $0 &- 0x30 < 10 || $0 == 0x2E || $0 | 0x20 == 0x65 || $0 == 0x2B || $0 == 0x2D }
+        guard decimal, let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value >= 0 else {
             throw malformed("timestamp '\(String(decoding: bytes.prefix(40), as: UTF8.self))' is not a non-negative number")
         }
         return value

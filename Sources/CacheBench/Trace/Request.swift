@@ -173,7 +173,10 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { located(reason) }
 
     /// `reason`, or another wording of it, after the file and the line or byte offset.
+    /// The file's name is spelled with its control characters escaped: a line feed in it would
+    /// otherwise split the message into two.
     public func located(_ reason: String) -> String {
+        let file = ReplayReport.displayText(file)
         if let line { return "\(file):\(line): \(reason)" }
         if let offset { return "\(file): byte \(offset)\(offsetIsDecompressed ? " of the decompressed data" : ""): \(reason)" }
         return "\(file): \(reason)"

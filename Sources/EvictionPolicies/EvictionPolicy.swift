@@ -166,6 +166,18 @@ public protocol EvictionPolicy<Key, Value> {
     /// - Complexity: O(k) evictions for k victims.
     mutating func evictVictims(downToCount count: Int, cost: Int, observer: inout some EvictionObserver<Key, Value>) -> Bool
 
+    /// Takes the limits of `other`, an empty policy of this type made with the new limits and
+    /// the same options, keeping every entry and what the rule knows of it (a frequency, a
+    /// reference bit, a place among equals), as a library's cache does when its app sets a
+    /// limit; the caller then evicts down to the new limits with
+    /// ``evictVictims(downToCount:cost:observer:)``.
+    ///
+    /// - Returns: whether it did; `false` (the default), changing nothing, for a rule whose
+    ///   state is shaped by its limits (a segment's size, an adaptive target). A ``Cache`` then
+    ///   refills a new policy with the entries in the order this one would evict them.
+    /// - Complexity: O(1) where implemented.
+    mutating func adoptLimits(of other: Self) -> Bool
+
     /// Figures particular to this policy, for the replay report's `policyMetrics` (for example,
     /// how many of YYDiskCache's entries are inline SQLite blobs and how many are files).
     ///
@@ -205,6 +217,9 @@ extension EvictionPolicy {
     @inlinable
     public mutating func evictVictims(downToCount count: Int, cost: Int,
                                       observer: inout some EvictionObserver<Key, Value>) -> Bool { false }
+
+    @inlinable
+    public mutating func adoptLimits(of other: Self) -> Bool { false }
 
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {}

@@ -125,6 +125,51 @@ struct AppCacheTests {
         #expect(log.keys == Array(0..<31), "\(policy): the oldest goes next")
     }
 
+    @Test("a limit change keeps what a library model knows of each entry: NSCache's order among equal costs, PIN's access counts, Nuke's reference bits, SDWebImage's weak map")
+    func limitChangeKeepsModelState() throws {
+        typealias Entry = CacheEntry<Int>
+        // corelibs NSCache: among equal costs the newest goes first; y (set after x) stays first after a raise.
+        let nscache = try Cache<String, Int>(policyType: CorelibsNSCache<String, Entry>.self, costLimit: 100, observesSystemEvents: false)
+        let nscacheLog = logging(nscache)
+        nscache.setValue(1, forKey: "x", cost: 5)
+        nscache.setValue(2, forKey: "y", cost: 5)
+        nscache.costLimit = 200
+        nscache.setValue(3, forKey: "z", cost: 191)
+        #expect(nscacheLog.keys == ["y"] && nscache.contains("x") && nscache.contains("z"))
+
+        // PINCache LFU: a was read five times; a raise keeps its count, so the new c (one use) goes.
+        let pin = try Cache<String, Int>(policyType: PINMemoryCache<String, Entry>.self, costLimit: 10,
+                                         options: ["eviction-strategy": "lfu"], observesSystemEvents: false)
+        let pinLog = logging(pin)
+        pin.setValue(1, forKey: "a", cost: 4)
+        for _ in 0..<5 { _ = pin["a"] }
+        pin.setValue(2, forKey: "b", cost: 4)
+        pin.costLimit = 12
+        _ = pin["b"]; _ = pin["b"]
+        pin.setValue(3, forKey: "c", cost: 5)
+        #expect(pinLog.keys == ["c"] && pin.contains("a") && pin.contains("b"))
+
+        // Nuke's CLOCK: a was read, so after a raise the sweep for e spares it and moves it behind d
+        // (c d a e); had the raise cleared its bit and refilled the order (b c a d), g would take a.
+        let nuke = try Cache<String, Int>(policyType: NukeClockCache<String, Entry>.self, countLimit: 3, observesSystemEvents: false)
+        let nukeLog = logging(nuke)
+        for (i, key) in ["a", "b", "c"].enumerated() { nuke[key] = i }
+        _ = nuke["a"]
+        nuke.countLimit = 4
+        for (i, key) in ["d", "e", "f", "g"].enumerated() { nuke[key] = i }
+        #expect(nukeLog.keys == ["b", "c", "d"], "\(nukeLog.keys)")
+
+        // SDWebImage with its weak map: the entry a lowered limit evicts is still recovered while a view holds it.
+        let sd = try Cache<String, Int>(policyType: SDMemoryCache<String, Entry>.self, countLimit: 3,
+                                        options: ["weak-cache": "true"], observesSystemEvents: false)
+        let sdLog = logging(sd)
+        for (i, key) in ["a", "b", "c"].enumerated() { sd[key] = i }
+        #expect(sd["a"] == 0)             // a view now shows a
+        sd.countLimit = 2                 // the NSCache lets its oldest, a, go
+        #expect(sdLog.keys == ["a"] && !sd.contains("a"))
+        #expect(sd["a"] == 0, "the weak map still has a")
+    }
+
     @Test("every named policy and one chosen by type: a lowered limit drops exactly what the handler hears, the rest stay intact")
     func limitChangeEveryPolicy() throws {
         var caches: [(String, Cache<Int, Int>)] = CachePolicy.allCases.map {

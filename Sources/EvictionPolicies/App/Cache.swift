@@ -18,12 +18,15 @@
 /// - **Limits.** `nil` (or 0, as with NSCache) means none: for costs, totals up to
 ///   ``CacheLimits/maximumCapacity`` (2^60), the most any cost limit enforces, so that no sum of
 ///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or
-///   ``countLimit`` trims at once and keeps the policy's order: the entries come out in the order
-///   the policy would evict them and go back in that order under the new limits, so an LRU cache
-///   keeps its exact recency order and drops its least recently used entries (and any entry
-///   whose own cost is above the new cost limit, however recent), reported to
-///   ``evictionHandler`` once the refill is done, not necessarily in eviction order; FIFO, CLOCK, SIEVE
-///   and LFU keep their order (not their reference bits or counts). Policies outside the slot
+///   ``countLimit`` trims at once and keeps the policy's order. A policy that takes new limits in
+///   place (``EvictionPolicy/adoptLimits(of:)``: LRU, FIFO, LIFO, MRU, CLOCK, SIEVE and the models of
+///   NSCache, PINCache, Nuke and SDWebImage's memory cache) keeps every entry's state (reference
+///   bits, counts, the order among equal costs, a weak map) and evicts its own victims down to
+///   them. Any other policy's entries come out in the order it would evict them and go back in
+///   that order under the new limits, so an LRU-ordered rule keeps its order and drops its least
+///   recently used entries (and any entry whose own cost is above the new cost limit, however
+///   recent), reported to ``evictionHandler`` once the refill is done, not necessarily in eviction
+///   order; LFU keeps its order (not its counts). Policies outside the slot
 ///   flow (S3-FIFO, 2Q, ARC, LIRS, W-TinyLFU and the library models) are refilled oldest set first,
 ///   each entry as a new set, so the policy's own admission rules apply: S3-FIFO sends them
 ///   through its small FIFO and LIRS through its small resident HIR part, which may keep few of

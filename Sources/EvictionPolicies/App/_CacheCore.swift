@@ -45,6 +45,9 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
+    /// Gives the policy `limits`, which it ``accepts(_:)``, in place, keeping its entries and
+    /// their state (``EvictionPolicy/adoptLimits(of:)``); `false` if it cannot.
+    @usableFromInline func adoptLimits(_ limits: CacheLimits) -> Bool { false }
     /// Replaces the policy by an empty one with `limits`, which it ``accepts(_:)``; returns the
     /// old one, for the caller to release once it has released its lock.
     @usableFromInline @discardableResult func reset(limits: CacheLimits) -> Any? { nil }
@@ -100,6 +103,15 @@ extension _CacheCore {
     func changeLimits(to newLimits: CacheLimits, state: UnsafeMutablePointer<_CacheState<Key, Value>>,
                       observer: inout Observer) -> Bool {
         guard accepts(newLimits) else { return false }
+        // A rule that can take new limits in place keeps every entry's state (a library's own
+        // limit setter changes a number, then trims); it evicts its own victims down to them.
+        if adoptLimits(newLimits) {
+            state.pointee.limits = newLimits
+            let limits = newLimits._forCache
+            trim(toCount: limits.countLimit ?? .max, cost: limits.capacity ?? .max, state: state, observer: &observer)
+            finishDeferredWork(observer: &observer)
+            return true
+        }
         // What a library model keeps of each entry's time (its expiry, its age) survives the
         // refill: in the libraries a limit change leaves it alone.
         let keys = state.pointee.usesKeyRing ? state.pointee.ring.liveKeys() : residentKeys()
@@ -168,11 +180,19 @@ extension _CacheCore {
             state.pointee.clear()
             return
         }
-        if evictVictims(downToCount: kept.count, cost: kept.cost, observer: &observer) { return }
+        trim(toCount: kept.count, cost: kept.cost, state: state, observer: &observer)
+    }
+
+    /// Evicts until at most `count` entries costing at most `cost` remain: the policy's own
+    /// victims where it names them (every ``SlotPolicy``), else the entries oldest set first.
+    @inlinable
+    func trim(toCount count: Int, cost: Int, state: UnsafeMutablePointer<_CacheState<Key, Value>>, observer: inout Observer) {
+        guard self.count() > count || totalCost() > cost else { return }
+        if evictVictims(downToCount: count, cost: cost, observer: &observer) { return }
         defer { shrinkRingIfSparse(state: state) }
         for key in state.pointee.ring.keysOldestSetFirst() {
             // Entries of cost 0 leave on the count alone.
-            if count() <= kept.count && totalCost() <= kept.cost { return }
+            if self.count() <= count && totalCost() <= cost { return }
             // Only residents: a replaced entry's stale slot may name a key that has since left,
             // and removing it would also drop it from the policy's ghost list.
             guard contains(key) else { continue }
@@ -298,6 +318,11 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 
     override func accepts(_ limits: CacheLimits) -> Bool { (try? P(limits: limits._forCache, options: options)) != nil }
+
+    override func adoptLimits(_ limits: CacheLimits) -> Bool {
+        guard let fresh = try? P(limits: limits._forCache, options: options) else { return false }
+        return policy.pointee.adoptLimits(of: fresh)
+    }
 
     override func entryTimes(of keys: [Key]) -> [(key: Key, time: Double)] {
         keys.compactMap { key in policy.pointee.entryTime(forKey: key).map { (key, $0) } }

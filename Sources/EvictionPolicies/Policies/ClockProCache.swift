@@ -57,6 +57,9 @@ public struct ClockProCache<Key: Hashable, Value>: SingleListPolicy {
     /// libCacheSim's `mem_cold_max`: the most cost the cache admits.
     @usableFromInline let coldBudget: Int
 
+    /// The cold budget is a share of the capacity: new limits take a new policy.
+    @inlinable public mutating func adoptLimits(of other: Self) -> Bool { false }
+
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         residents = try LimitedList(for: Self.descriptor, limits: limits, options: options)
         coldBudget = _proportion(of: residents.capacity, try options.double("init-ratio-cold", default: 1, in: 0...1))

@@ -60,6 +60,12 @@ public struct CorelibsNSCache<Key: Hashable, Value>: LibraryModelPolicy {
         set { countLimitSetting = newValue }
     }
 
+    /// Takes the other's limits as corelibs' setters do, keeping the cost order (and its ties).
+    @inlinable public mutating func adoptLimits(of other: Self) -> Bool {
+        (totalCostLimit, countLimitSetting) = (other.totalCostLimit, other.countLimitSetting)
+        return true
+    }
+
     /// ``totalCostLimit``, `Int.max` for none.
     @inlinable public var capacity: Int { totalCostLimit > 0 ? totalCostLimit : .max }
     @inlinable public var count: Int { byCost.count }

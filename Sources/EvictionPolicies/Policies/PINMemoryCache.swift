@@ -84,7 +84,7 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
     @usableFromInline var createdDates = SideTable<Double>(filling: 0)
     @usableFromInline var ranked = _RankedSlots()
     /// `costLimit` (0: off).
-    public let costLimit: Int
+    public internal(set) var costLimit: Int
     /// `ageLimit` in seconds (0: off).
     public let ageLimit: Double
     /// `ttlCache`.
@@ -119,6 +119,12 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
         removeAllOnMemoryWarning = try options.bool("remove-all-on-memory-warning", default: true)
         removeAllOnBackground = try options.bool("remove-all-on-background", default: true)
         timer = _Ticker(period: ageLimit > 0 ? ageLimit : 1)
+    }
+
+    /// `setCostLimit:`: the new limit, each entry's access date, count and created date kept.
+    public mutating func adoptLimits(of other: Self) -> Bool {
+        costLimit = other.costLimit
+        return true
     }
 
     /// ``costLimit``, `Int.max` when off.

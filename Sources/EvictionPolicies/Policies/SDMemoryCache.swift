@@ -149,6 +149,17 @@ public struct SDMemoryCache<Key: Hashable, Value>: EvictionPolicy {
         return strong ?? weak
     }
 
+    /// The limits SDWebImage's config syncs to its NSCache (KVO on `maxMemoryCost` and
+    /// `maxMemoryCount`): the NSCache's change, the weak map untouched.
+    @inlinable public mutating func adoptLimits(of other: Self) -> Bool { nscache.adoptLimits(of: other.nscache) }
+
+    /// The NSCache's own victims, oldest first; what leaves it stays in the weak map while a
+    /// view holds it, as any NSCache eviction does.
+    @inlinable
+    public mutating func evictVictims(downToCount count: Int, cost: Int, observer: inout some EvictionObserver<Key, Value>) -> Bool {
+        nscache.evictVictims(downToCount: count, cost: cost, observer: &observer)
+    }
+
     /// Memory warning: `[super removeAllObjects]`, the weak map untouched. Background: Darwin's purge.
     @inlinable
     public mutating func handle(_ event: CacheEvent, observer: inout some EvictionObserver<Key, Value>) {

@@ -7,7 +7,7 @@
 public struct _NukeEntryRules: Sendable {
     @usableFromInline let ttl: Double
     /// The cost a set must stay below, or `Int.max` when the check is skipped.
-    @usableFromInline let entryMaxCost: Int
+    @usableFromInline var entryMaxCost: Int
     /// Each slot's expiry in trace time (+infinity: never, where Nuke writes 0).
     @usableFromInline var expiry = SideTable<Double>(filling: .infinity)
     @usableFromInline var now: Double = 0

@@ -18,6 +18,13 @@ public struct LimitedList: Sendable {
         (capacity, countLimit) = try limits.validated(for: descriptor, options: options)
     }
 
+    /// `list` under the limits of `other`.
+    @inlinable @usableFromInline
+    init(_ list: SlotList, limitsOf other: LimitedList) {
+        self.list = list
+        (capacity, countLimit) = (other.capacity, other.countLimit)
+    }
+
     /// The newest slot, or -1.
     @inlinable public var head: Int32 { list.head }
     /// The oldest slot, or -1.
@@ -29,8 +36,9 @@ public struct LimitedList: Sendable {
 
 /// A ``SlotPolicy`` whose residents all stand in one ``SlotList`` under its limits (FIFO, LIFO,
 /// LRU, MRU, CLOCK, SIEVE, NSCache): the limits, `count`, `totalCost`, the insert rule "a new
-/// object enters at the head", the unlink step and the cost update are written once here. The
-/// policy supplies its hit rule and its victim, and overrides what its rule changes.
+/// object enters at the head", the unlink step, the cost update and taking new limits in place
+/// are written once here. The policy supplies its hit rule and its victim, and overrides what its
+/// rule changes.
 ///
 /// - Complexity: every step here is O(1).
 public protocol SingleListPolicy: SlotPolicy {
@@ -43,6 +51,14 @@ extension SingleListPolicy {
     @inlinable public var countLimit: Int { residents.countLimit }
     @inlinable public var count: Int { residents.list.count }
     @inlinable public var totalCost: Int { residents.list.cost }
+
+    /// Takes the other policy's limits in place: the list's order and each slot's state are the
+    /// whole rule. A rule with state shaped by its limits (CLOCK-Pro's cold budget) returns
+    /// `false` instead.
+    @inlinable public mutating func adoptLimits(of other: Self) -> Bool {
+        residents = LimitedList(residents.list, limitsOf: other.residents)
+        return true
+    }
 
     /// A new object enters at the head.
     @inlinable public mutating func didInsert(_ slot: Int32) { _withStoreAndList { $0.pushHead(slot, &$1) } }

@@ -67,6 +67,17 @@ public struct PolicyDescriptor: Sendable {
     /// whose operations take constant time. Tools name it, so a long run is not taken for a hang.
     public var slowByDesign: String?
 
+    /// Cost limits at which the rule changes, fixed in the library's code rather than relative to
+    /// the limit: the rule acts one way under a bound and another from it on (YYDiskCache skips
+    /// its cost trim from 2^31 − 1 bytes on). Empty for most policies. A miniature cache (a
+    /// sampled run) has its limits scaled but not these bounds, so tools warn when a scaled
+    /// limit falls under a bound that the full limit reaches: that miniature does not stand for
+    /// the full cache.
+    public var fixedCostLimitBounds: [Int]
+    /// Count limits at which the rule changes, fixed in the library's code, as
+    /// ``fixedCostLimitBounds`` are for cost limits.
+    public var fixedCountLimitBounds: [Int]
+
     /// The floor of ``faithfulMiniatureObjects`` when a policy does not state one.
     public static let defaultFaithfulMiniatureObjects = 32
 
@@ -75,7 +86,10 @@ public struct PolicyDescriptor: Sendable {
                 isApproximation: Bool = false, supportsCountLimit: Bool = false, aliases: [String] = [],
                 isDeterministic: Bool = true, defaultCapacity: DefaultCapacity = .workingSetFraction,
                 parameters: [PolicyParameter] = [], needsFuture: Bool = false, evictsAsLRU: Bool = false,
-                faithfulMiniatureObjects: Int = PolicyDescriptor.defaultFaithfulMiniatureObjects, slowByDesign: String? = nil) {
+                faithfulMiniatureObjects: Int = PolicyDescriptor.defaultFaithfulMiniatureObjects, slowByDesign: String? = nil,
+                fixedCostLimitBounds: [Int] = [], fixedCountLimitBounds: [Int] = []) {
+        self.fixedCostLimitBounds = fixedCostLimitBounds
+        self.fixedCountLimitBounds = fixedCountLimitBounds
         self.slowByDesign = slowByDesign
         self.evictsAsLRU = evictsAsLRU
         self.faithfulMiniatureObjects = max(0, faithfulMiniatureObjects)

@@ -451,11 +451,45 @@ struct OpenRegistryTests {
         let zipf = TraceSpec(path: Repository.trace("zipf.csv"))
         let tooSmall = try Replay.run(ReplayJob(trace: zipf, policy: "lru", capacity: 1_000, ignoreSize: false))
         #expect(tooSmall.warnings.contains { $0.contains("cached nothing") } && tooSmall.counters.hits == 0)
+        // Set, event and tick rows do not hide it: what a set stores is held or counted as
+        // evicted. A delete may take out what was stored, so a trace with one is not judged.
+        let rows = (0..<3).flatMap { round in (0..<40).map { "\(round * 40 + $0),k\($0),5000,get" } }.joined(separator: "\n")
+        for (extra, warns) in [("", true), ("200,x,5000,set", true), ("200,,0,tick", true), ("200,,0,memory-warning", true),
+                               ("200,k1,0,delete", false)] {
+            let path = try temporaryFile("time,key,size,op\n" + rows + "\n" + extra + (extra.isEmpty ? "" : "\n"))
+            let result = try Replay.run(ReplayJob(trace: TraceSpec(path: path), policy: "lru", capacity: 1_000, ignoreSize: false))
+            #expect(result.counters.hits == 0 && result.warnings.contains { $0.contains("cached nothing") } == warns,
+                    "\(extra): \(result.warnings)")
+        }
+        // One that stored something through a set, evicted by a memory warning, is not warned about.
+        let stored = try temporaryFile("time,key,size,op\n0,a,10,set\n1,b,5000,get\n2,,0,memory-warning\n")
+        #expect(try Replay.run(ReplayJob(trace: TraceSpec(path: stored), policy: "lru", capacity: 1_000, ignoreSize: false)).warnings.isEmpty)
         var compare = CompareJob(trace: trace, policies: ["s3fifo", "fifo"], capacities: CapacityList([.size(5), .size(40)]),
                                  ignoreSize: true, threads: 1)
         compare.registry = .standard
         #expect(try Compare.run(compare).notes.filter { $0.contains("cached nothing") } == [
             "s3fifo at capacity 5 cached nothing: it missed all 6781 requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)"])
+    }
+
+    @Test("a sampled run scaled under a library's fixed bound that the full limit reaches is warned about (YYDiskCache and Nuke's 2^31-1 bytes)")
+    func sampledAcrossAFixedBound() throws {
+        let trace = TraceSpec(path: Repository.trace("image-feed.csv"))
+        func warnings(_ policy: String, capacity: Int, countLimit: Int? = nil, ratio: Double?) throws -> [String] {
+            var job = ReplayJob(trace: trace, policy: policy, capacity: capacity, countLimit: countLimit, ignoreSize: false)
+            job.window = RequestWindow(sampleRatio: ratio)
+            return try Replay.run(job).warnings.filter { $0.contains("sampled to") }
+        }
+        let gib3 = 3 << 30
+        #expect(try warnings("yy-disk", capacity: gib3, ratio: 0.25) == [
+            "yy-disk at capacity 3221225472: sampled to capacity 805306368, under 2147483647, where the rule changes in the library's code whatever the scale, so this sampled run does not stand for the full cache at 3221225472"])
+        #expect(try warnings("nuke-lru", capacity: gib3, ratio: 0.5).count == 1)
+        #expect(try warnings("yy-disk", capacity: 1 << 20, countLimit: Int(Int32.max), ratio: 0.5).count == 1)
+        // Both sides of the bound on the same side, no sampling, or a policy with no fixed bound: no warning.
+        #expect(try warnings("yy-disk", capacity: 1 << 30, ratio: 0.25).isEmpty)
+        #expect(try warnings("yy-disk", capacity: 1 << 40, ratio: 0.5).isEmpty)
+        #expect(try warnings("yy-disk", capacity: gib3, ratio: nil).isEmpty)
+        #expect(try warnings("nuke-clock", capacity: gib3, ratio: 0.25).isEmpty)
+        #expect(try warnings("lru", capacity: gib3, ratio: 0.25).isEmpty)
     }
 
     @Test("a policy that evicts as LRU but is given options runs as itself in compare and mrc, not as one LRU pass")

@@ -199,6 +199,35 @@ struct RequestWindowTests {
         #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: false, maxRows: 6).bytes == 60)
     }
 
+    @Test("an offline policy under --max-requests sees the future of the rows it replays: the same run as on those rows alone, and a bad row after them is not read")
+    func offlineFutureStopsAtTheCap() throws {
+        var random = SeededRandom(seed: 11)
+        var rows = ""
+        for i in 0..<600 { rows += "\(i),\(Int.random(in: 0..<120, using: &random)),\(Int.random(in: 1...40, using: &random))\n" }
+        let cut = try temporaryFile("timestamp,key,size\n" + rows)
+        // The same rows, then more whose keys come back (a future beyond the cap), then a bad row.
+        var more = ""
+        for i in 600..<900 { more += "\(i),\(Int.random(in: 0..<120, using: &random)),\(Int.random(in: 1...40, using: &random))\n" }
+        let longer = try temporaryFile("timestamp,key,size\n" + rows + more + "900,x,notasize\n")
+        defer { for path in [cut, longer] { try? FileManager.default.removeItem(atPath: path) } }
+        for policy in ["belady", "beladysize"] {
+            for ignoreSize in [true, false] {
+                let alone = try Replay.run(ReplayJob(trace: TraceSpec(path: cut), policy: policy, capacity: ignoreSize ? 20 : 400,
+                                                     ignoreSize: ignoreSize))
+                var job = ReplayJob(trace: TraceSpec(path: longer), policy: policy, capacity: ignoreSize ? 20 : 400, ignoreSize: ignoreSize)
+                job.window = RequestWindow(maxRequests: 600)
+                let capped = try Replay.run(job)
+                #expect(capped.counters.hits == alone.counters.hits && capped.counters.evictions == alone.counters.evictions
+                        && capped.requests == 600, "\(policy) \(ignoreSize): \(capped.counters) vs \(alone.counters)")
+                var compare = CompareJob(trace: TraceSpec(path: longer), policies: [policy, "lru"],
+                                         capacities: CapacityList([.size(ignoreSize ? 20 : 400)]), ignoreSize: ignoreSize, threads: 1)
+                compare.window = RequestWindow(maxRequests: 600)
+                let compared = try Compare.run(compare)
+                #expect(compared.results.first { $0.policy == policy }?.counters.hits == alone.counters.hits)
+            }
+        }
+    }
+
     @Test("--warmup Nreq and --report-interval Nreq count the rows --max-requests counts: a warm-up of N ends where a cap of N stops")
     func rowSpansSkipSizeZeroRows() throws {
         // Keys 1…12, every third row of size 0: the requests are keys 1 2 4 5 7 8 10 11.

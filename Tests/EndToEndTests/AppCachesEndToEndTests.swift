@@ -104,7 +104,7 @@ struct AppCachesEndToEndTests {
     /// SDWebImage's disk `block-size` rounds sizes up to whole blocks. With `--ignore-size` every
     /// size is 1, so a block size given then is a contradiction: refused, whichever command and
     /// tier it reaches, by its own flag; without it, or at its default, the run goes ahead.
-    @Test("a parameter that works on sizes (sd-disk's block-size) is refused with --ignore-size, in every command and tier")
+    @Test("a parameter that works on sizes (sd-disk's block-size, yy-disk's inline-threshold) is refused with --ignore-size, in every command and tier")
     func sizeParameterWithSizesIgnored() throws {
         let refused: [([String], String)] = [
             (["replay", "Traces/image-feed.csv", "--policy", "sd-disk", "--capacity", "100", "--ignore-size", "--option", "block-size=4096"],
@@ -113,6 +113,9 @@ struct AppCachesEndToEndTests {
               "--option", "block-size=4096"], "block-size=4096"),
             (["replay", "Traces/image-feed.csv", "--tier", "memory=lru,disk=sd-disk", "--capacity", "10", "--disk-capacity", "100",
               "--ignore-size", "--disk-option", "block-size=4096"], "--disk-option block-size=4096"),
+            // YYDiskCache's inline threshold compares a value's length in bytes.
+            (["replay", "Traces/image-feed.csv", "--policy", "yy-disk", "--capacity", "100", "--ignore-size", "--option", "inline-threshold=0"],
+             "--option inline-threshold=0"),
         ]
         for (arguments, message) in refused {
             let result = try Command.run(arguments)

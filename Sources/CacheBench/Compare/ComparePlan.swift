@@ -252,7 +252,8 @@ struct _ComparePlan {
     /// On the read that counts the job's key census, also the lane that counts it, to drive with `lanes`.
     func open(_ lanes: [_Lane]) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource, census: _Lane?) {
         let future = policies.first { $0.descriptor.needsFuture }
-        let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "")
+        let opened = try Replay.openReader(needsFuture: future != nil, job.trace, policy: future?.descriptor.name ?? "",
+                                           maxRequests: job.window.maxRequests)
         guard !job.window.isWholeTrace else { return (opened.reader, opened.source, nil) }
         let feed = job.keyCensus?.claim(covering: streamWindow).map(_CensusFeed.init)
         let stream = _WindowedStream(opened.reader, window: streamWindow, census: feed)

@@ -164,10 +164,25 @@ extension ReplayResult {
         }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
         // every object was larger than the capacity, or the rule's queues hold nothing at this
-        // size (libCacheSim aborts on some of these; others refuse such limits outright).
+        // size (libCacheSim aborts on some of these; others refuse such limits outright). Sets,
+        // events and ticks do not change that (what a set stores is held, or evicted by a
+        // limit, a timer or an event, all counted); only a delete takes an entry out unseen.
         if let counters, held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
-           counters.sets == 0, counters.deletes == 0, counters.events == 0 {
+           counters.deletes == 0 {
             warnings.append("\(named) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
+        }
+        // A library's fixed bound (YYDiskCache ignores a cost limit of INT_MAX or more) does not
+        // scale with a sampled run's limits: a miniature scaled under a bound the full limit
+        // reaches runs the other rule.
+        if window.sampleRatio != nil {
+            for (kind, limit, bounds) in [("capacity", capacity, policy.fixedCostLimitBounds),
+                                          ("count limit", policy.supportsCountLimit ? countLimit : nil, policy.fixedCountLimitBounds)] {
+                guard let limit else { continue }
+                let scaled = window.scaled(limit)
+                for bound in bounds where scaled < bound && bound <= limit {
+                    warnings.append("\(named): sampled to \(kind) \(scaled), under \(bound), where the rule changes in the library's code whatever the scale, so this sampled run does not stand for the full cache at \(limit)")
+                }
+            }
         }
         // A research policy keeps within its limits at every moment: one that ended over them
         // did not evict as they require (a policy of someone else's package, say), and its
@@ -310,7 +325,8 @@ public enum Replay {
         }
         // A replay is a comparison of one run: the same batch loop drives it. With a second core,
         // the next batch is decoded on it while the policy reads this one.
-        let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name)
+        let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name,
+                                    maxRequests: window.maxRequests)
         let stream = _WindowedStream(opened.reader, window: window)
         let lane = _Lane(run)
         lane.stream = stream
@@ -359,25 +375,26 @@ public enum Replay {
 
     /// Opens the job's trace, giving an offline policy next-access times when the format lacks them.
     static func openReader(for descriptor: PolicyDescriptor, _ job: ReplayJob) throws(CacheBenchError) -> any TraceReader {
-        try openReader(needsFuture: descriptor.needsFuture, job.trace, policy: descriptor.name).reader
+        try openReader(needsFuture: descriptor.needsFuture, job.trace, policy: descriptor.name, maxRequests: job.window.maxRequests).reader
     }
 
     /// Opens `trace`, annotated with next-access times when an offline policy (`policy`) needs
     /// them and the format lacks them, and returns the byte source under it for progress reports.
-    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String) throws(CacheBenchError)
+    /// With `maxRequests`, the future is that of the trace cut after that many requests.
+    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String, maxRequests: Int?) throws(CacheBenchError)
         -> (reader: any TraceReader, source: ByteSource) {
         let opened: (reader: any TraceReader, source: ByteSource)
         do { opened = try trace.openWithSource() } catch { throw .trace(error) }
         guard needsFuture && !opened.reader.providesNextAccess else { return opened }
-        return (try annotateNextAccess(opened.reader, trace, policy: policy), opened.source)
+        return (try annotateNextAccess(opened.reader, trace, policy: policy, maxRequests: maxRequests), opened.source)
     }
 
     /// Gives an offline policy the future on a trace that lacks it: a first pass builds a
     /// ``NextAccessTable`` (O(requests) memory) and the replay reads through it.
     private static func annotateNextAccess(_ reader: any TraceReader, _ trace: TraceSpec,
-                                           policy: String) throws(CacheBenchError) -> any TraceReader {
+                                           policy: String, maxRequests: Int?) throws(CacheBenchError) -> any TraceReader {
         let table: NextAccessTable
-        do { table = try NextAccessTable.build(trace) } catch { throw .trace(error) }
+        do { table = try NextAccessTable.build(trace, maxRequests: maxRequests) } catch { throw .trace(error) }
         return NextAccessAnnotatingReader(base: reader, table: table)
     }
 

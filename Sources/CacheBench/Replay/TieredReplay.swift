@@ -281,7 +281,8 @@ extension Replay {
                                     memoryLimits: CacheLimits(capacity: memoryCapacity.0, countLimit: job.countLimit),
                                     diskCapacity: diskCapacity.0, options: job.options, ignoreSize: job.ignoreSize)
         // The same batch loop as a plain replay and a comparison, with the pair as its one lane.
-        let opened = try openReader(needsFuture: memory.descriptor.needsFuture, job.trace, policy: memory.descriptor.name)
+        let opened = try openReader(needsFuture: memory.descriptor.needsFuture, job.trace, policy: memory.descriptor.name,
+                                    maxRequests: job.window.maxRequests)
         let start = monotonicNanoseconds()
         do { _ = try Compare.drive([_Lane(apply: run.apply)], opened, threads: 1, progress: nil) } catch { throw .trace(error) }
         run.finish()

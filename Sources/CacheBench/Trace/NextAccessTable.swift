@@ -34,20 +34,27 @@ public struct NextAccessTable: Sendable {
     /// Reads `trace` once and computes the table.
     ///
     /// - Throws: ``TraceError`` from reading the trace.
-    public static func build(_ trace: TraceSpec) throws(TraceError) -> NextAccessTable {
+    public static func build(_ trace: TraceSpec, maxRequests: Int? = nil) throws(TraceError) -> NextAccessTable {
         var reader = try trace.open()
-        return try build(from: &reader)
+        return try build(from: &reader, maxRequests: maxRequests)
     }
 
-    /// Reads `reader` to its end and computes the table.
-    public static func build(from reader: inout some TraceReader) throws(TraceError) -> NextAccessTable {
+    /// Reads `reader` to its end, or up to its `maxRequests`-th request (counted as
+    /// ``RequestWindow/maxRequests`` counts them: not size-0 rows or events, and no row after
+    /// it), and computes the table. A capped table is the one of those rows alone: a request
+    /// whose key comes again only after them has no next request, as in a trace cut there,
+    /// and nothing after them is read (a bad row further on is not the run's).
+    public static func build(from reader: inout some TraceReader, maxRequests: Int? = nil) throws(TraceError) -> NextAccessTable {
         // Keys are kept as bit patterns in the array that will hold the result, so the
         // backward pass overwrites them in place.
         var rows: [Int64] = []
         var tags: [Tag] = []
         var batch: [Request] = []
-        while try reader.nextBatch(&batch) {
+        var counted = 0
+        reading: while maxRequests.map({ counted < $0 }) ?? true, try reader.nextBatch(&batch) {
             for request in batch {
+                if let maxRequests, counted >= maxRequests { break reading }
+                if request.isCountedRequest { counted += 1 }
                 rows.append(Int64(bitPattern: request.key))
                 tags.append(Tag(request))
             }

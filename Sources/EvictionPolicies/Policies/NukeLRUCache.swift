@@ -42,15 +42,25 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
             reproduces: "Nuke 12.x–13.0.4 ImageCache / Cache",
             rule: "LRU; a set costing at least 10 % of the cost limit is ignored (old value kept); sync trim to the limits on set; lazy TTL; memory warning removes all; background trims to 10 %",
             family: .library, supportsCountLimit: true, defaultCapacity: .deviceShare,
-            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1; skipped above 2^31-1 bytes)"))
+            parameters: _NukeEntryRules.parameters(entryCostLimitNote: " (0 to 1; skipped above 2^31-1 bytes)"),
+            // The entry cap is skipped for a cost limit above Int32.max.
+            fixedCostLimitBounds: [Int(Int32.max) + 1])
     }
 
     public var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry (Nuke's `list.last`), the tail Nuke's `list.first`.
     @usableFromInline var lru = SlotList()
-    public let capacity: Int
-    public let countLimit: Int
+    public internal(set) var capacity: Int
+    public internal(set) var countLimit: Int
     public var rules: _NukeEntryRules
+
+    /// Nuke's `costLimit` and `countLimit` setters: the new limits and the entry cap they give,
+    /// each entry's place (and reference bit) kept.
+    public mutating func adoptLimits(of other: Self) -> Bool {
+        (capacity, countLimit) = (other.capacity, other.countLimit)
+        rules.entryMaxCost = other.rules.entryMaxCost
+        return true
+    }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         // 12.x–13.0.4: `costLimit > 2_147_483_647 || cost < Int(sanitized * Double(costLimit))`.

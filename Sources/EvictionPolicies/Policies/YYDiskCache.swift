@@ -63,13 +63,16 @@ public struct YYDiskCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDrive
                 PolicyParameter("auto-trim-interval", default: "60", "seconds of trace time between timer trims"),
                 PolicyParameter("age-limit", default: "none", "seconds; the timer deletes entries not accessed for longer (none: no limit)"),
                 PolicyParameter("inline-threshold", default: "20480",
-                                "bytes; larger values are files, the rest inline blobs (0: all files; none: all inline)"),
+                                "bytes; larger values are files, the rest inline blobs (0: all files; none: all inline; with sizes ignored every value is 1 byte)",
+                                actsOnSizes: true),
                 PolicyParameter("free-disk-space-limit", default: "0", "bytes of free space the timer keeps on the device (0: off)",
                                 scalesWithCapacity: true),
                 PolicyParameter("disk-free-space", default: "none",
                                 "the device's free bytes with an empty cache (needed by free-disk-space-limit)",
                                 scalesWithCapacity: true),
-            ])
+            ],
+            // `_trimToCost` and `_trimToCount` return at once for a limit of INT_MAX or more.
+            fixedCostLimitBounds: [Int(Int32.max)], fixedCountLimitBounds: [Int(Int32.max)])
     }
 
     public var store = SlotArena<Key, Value>()

@@ -102,6 +102,8 @@ enum ReplayCommand {
                 guard (1...256).contains(threads) else { throw UsageError("--threads \(threads): must be from 1 to 256") }
                 replay.threads = threads
             }
+            // The one replay reads it last: standard input is not copied on that pass.
+            replay.trace.isReadByOneJob = true
             job = replay
             try Output.requireDistinct(arguments, inputs: [arguments.positionals[0]], outputs: ["--output", "--plot-intervals"])
             format = try arguments.choice("--format", default: ReportFormat.table)

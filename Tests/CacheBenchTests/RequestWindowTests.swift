@@ -199,6 +199,45 @@ struct RequestWindowTests {
         #expect(try WorkingSet.measure(TraceSpec(path: path), ignoreSize: false, maxRows: 6).bytes == 60)
     }
 
+    @Test("a pipe read by one job keeps no copy on the job's last pass (a second read fails); by default, or before a pass of its own, it is copied")
+    func oneJobKeepsNoCopyOfAPipe() throws {
+        var text = "timestamp,key,size\n"
+        for i in 0..<3_000 { text += "\(i),\(i % 97),\(1 + i % 13)\n" }
+        let bytes = Array(text.utf8)
+        // (read by one job, capacity given, offline policy) → whether the same spec reads it again.
+        for (oneJob, capacity, policy, readsAgain) in [(false, 100, "lru", true), (true, 100, "lru", false),
+                                                       (true, nil, "lru", true), (true, 100, "belady", true)] as [(Bool, Int?, String, Bool)] {
+            let fifo = scratchDirectory.appendingPathComponent("cachebench-fifo-\(UUID().uuidString)").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            defer { unlink(fifo) }
+            let writer = Thread {
+                let fd = open(fifo, O_WRONLY)
+                guard fd >= 0 else { return }
+                bytes.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count, let base = raw.baseAddress {
+                        let n = write(fd, base + offset, raw.count - offset)
+                        if n <= 0 { break }
+                        offset += n
+                    }
+                }
+                close(fd)
+            }
+            writer.start()
+            var job = ReplayJob(trace: TraceSpec(path: fifo), policy: policy, capacity: capacity, ignoreSize: true)
+            job.trace.isReadByOneJob = oneJob
+            let first = try Replay.run(job)
+            #expect(first.requests == 3_000)
+            // The working-set pass (no capacity) and belady's future are passes of their own, copied
+            // for the replay; the replay's own pass is the last one.
+            let again = Result { () throws(CacheBenchError) in try Replay.run(job) }
+            switch again {
+            case .success(let result): #expect(readsAgain && result.requests == 3_000, "\(oneJob) \(String(describing: capacity)) \(policy)")
+            case .failure(let error): #expect(!readsAgain && error.description.contains("can be read only once"), "\(error)")
+            }
+        }
+    }
+
     @Test("an offline policy under --max-requests sees the future of the rows it replays: the same run as on those rows alone, and a bad row after them is not read")
     func offlineFutureStopsAtTheCap() throws {
         var random = SeededRandom(seed: 11)

@@ -326,7 +326,7 @@ public enum Replay {
         // A replay is a comparison of one run: the same batch loop drives it. With a second core,
         // the next batch is decoded on it while the policy reads this one.
         let opened = try openReader(needsFuture: policy.descriptor.needsFuture, job.trace, policy: policy.descriptor.name,
-                                    maxRequests: window.maxRequests)
+                                    maxRequests: window.maxRequests, lastPass: true)
         let stream = _WindowedStream(opened.reader, window: window)
         let lane = _Lane(run)
         lane.stream = stream
@@ -381,10 +381,12 @@ public enum Replay {
     /// Opens `trace`, annotated with next-access times when an offline policy (`policy`) needs
     /// them and the format lacks them, and returns the byte source under it for progress reports.
     /// With `maxRequests`, the future is that of the trace cut after that many requests.
-    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String, maxRequests: Int?) throws(CacheBenchError)
-        -> (reader: any TraceReader, source: ByteSource) {
+    /// A `lastPass` reads a one-shot input without copying it if the trace ``TraceSpec/isReadByOneJob``
+    /// (not when the future's table takes a pass of its own).
+    static func openReader(needsFuture: Bool, _ trace: TraceSpec, policy: String, maxRequests: Int?,
+                           lastPass: Bool = false) throws(CacheBenchError) -> (reader: any TraceReader, source: ByteSource) {
         let opened: (reader: any TraceReader, source: ByteSource)
-        do { opened = try trace.openWithSource() } catch { throw .trace(error) }
+        do { opened = try trace.openWithSource(lastPass: lastPass && !needsFuture) } catch { throw .trace(error) }
         guard needsFuture && !opened.reader.providesNextAccess else { return opened }
         return (try annotateNextAccess(opened.reader, trace, policy: policy, maxRequests: maxRequests), opened.source)
     }

@@ -27,8 +27,9 @@ final class _OneShotInput: @unchecked Sendable {
     private var copyFailure: String?
     private let lock = NSLock()
 
-    /// Opens `path` (`-` is standard input) and an anonymous copy in `$TMPDIR` (or /tmp).
-    init(path: String) throws(TraceError) {
+    /// Opens `path` (`-` is standard input) and, if it `keepsCopy`, an anonymous copy in
+    /// `$TMPDIR` (or /tmp).
+    init(path: String, keepsCopy: Bool = true) throws(TraceError) {
         name = path
         if path == "-" {
             if AtomicFile.standardInputWasClosed {
@@ -43,6 +44,10 @@ final class _OneShotInput: @unchecked Sendable {
             }
             original = fd
             ownsOriginal = true
+        }
+        guard keepsCopy else {
+            copyFailure = "it was to be read once"
+            return
         }
         let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((folder + "/cachebench-input-XXXXXX").utf8CString)
@@ -134,8 +139,9 @@ final class _TraceInputBox: @unchecked Sendable {
     private var file: (path: String, source: ByteSource)?
     private let lock = NSLock()
 
-    /// A fresh byte source over `path`, positioned at its first byte.
-    func source(_ path: String) throws(TraceError) -> ByteSource {
+    /// A fresh byte source over `path`, positioned at its first byte. A one-shot input opened
+    /// here first is copied for later passes only if it `keepsCopy`.
+    func source(_ path: String, keepsCopy: Bool = true) throws(TraceError) -> ByteSource {
         lock.lock()
         defer { lock.unlock() }
         if let input, input.name == path { return ByteSource(oneShot: input) }
@@ -145,7 +151,7 @@ final class _TraceInputBox: @unchecked Sendable {
             if opened.length != nil { file = (path, try opened.reopened()) }
             return opened
         }
-        let opened = try _OneShotInput(path: path)
+        let opened = try _OneShotInput(path: path, keepsCopy: keepsCopy)
         input = opened
         return ByteSource(oneShot: opened)
     }

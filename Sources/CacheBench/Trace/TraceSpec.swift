@@ -39,6 +39,11 @@ public struct TraceSpec: Sendable, Equatable {
     /// rather than 0, as the forward read's skip does not apply. Binary readers report zero-size
     /// rows either way; the converter decides what to keep.
     var keepsZeroSizeRows = false
+    /// Whether the trace is read no more once the job it is given to ends (a command's one
+    /// replay): then the job's last pass over an input that can be read only once (standard
+    /// input, a pipe) keeps no copy of it for another pass, so a long stream does not fill the
+    /// temporary folder. Off by default: a `TraceSpec` may be read again.
+    public var isReadByOneJob = false
 
     /// Creates a trace description.
     public init(path: String, format: TraceFormat = .auto, columns: CSVColumns? = nil, header: HeaderMode = .auto) {
@@ -63,7 +68,13 @@ public struct TraceSpec: Sendable, Equatable {
     /// Opens a fresh reader and returns the byte source under it too, whose ``ByteSource/bytesRead``
     /// and ``ByteSource/length`` drive progress reports.
     public func openWithSource() throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
-        try openContent(try input.source(path), container: nil)
+        try openWithSource(lastPass: false)
+    }
+
+    /// ``openWithSource()`` for a job's pass over the trace; on its `lastPass`, an input that
+    /// can be read only once and was not read before is not copied if ``isReadByOneJob``.
+    func openWithSource(lastPass: Bool) throws(TraceError) -> (reader: any TraceReader, source: ByteSource) {
+        try openContent(try input.source(path, keepsCopy: !(lastPass && isReadByOneJob)), container: nil)
     }
 
     /// Reads the trace inside a compressed container whose bytes `decoded` serves (see

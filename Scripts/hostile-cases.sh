@@ -345,6 +345,7 @@ case_chart_named_svgz() { run mrc "$T/lirs-cs.csv" --ignore-size --points 4 --pl
 case_hexadecimal_timestamp() { printf 'timestamp,key,size\n0x10,a,10\n' > h.csv; run replay h.csv --policy lru --capacity 100; expect 65 "h.csv:2:"; }
 case_line_feed_in_trace_name() { run replay "$(printf 'evil\nname.csv')" --policy lru --capacity 10; expect 66
   [ "$(wc -l < "$ERR")" = 1 ] || fail FAIL "the message spans $(wc -l < "$ERR") lines: $(head -c 200 "$ERR")"; }
+case_convert_to_dev_stdout() { run convert "$T/lirs-cs.csv" --output /dev/stdout; expect 2 "convert writes a file, not standard output"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
   CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run_default_signals compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
   [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"

@@ -91,8 +91,12 @@ case_sigint_convert() { echo old > "$W/o.bin"; cp "$W/o.bin" "$W/ref"; mkfifo "$
   [ "$RC" = 130 ] || fail FAIL "exit $RC after SIGINT, expected 130"; same "$W/o.bin" "$W/ref"; no_temps; }
 case_cpu_limit_and_timer_signals_generate() { echo old > "$W/g.csv"; cp "$W/g.csv" "$W/ref"
   # `ulimit -t` and schedulers' CPU limits send SIGXCPU; it left a 100 MB temporary behind.
+  # At their default actions, whatever the caller (a test runner) ignores.
   for sig in XCPU VTALRM PROF; do
-    interruptible generate zipf --requests 100000000 --output "$W/g.csv" 2>/dev/null & local pid=$!
+    python3 -c 'import os, signal, sys
+for s in (signal.SIGXCPU, signal.SIGVTALRM, signal.SIGPROF): signal.signal(s, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGXCPU, signal.SIGVTALRM, signal.SIGPROF])
+os.execv(sys.argv[1], sys.argv[1:])' "$CB" generate zipf --requests 100000000 --output "$W/g.csv" 2>/dev/null & local pid=$!
     for _ in $(seq 50); do [ -n "$(find "$W" -name '.g.csv*')" ] && break; sleep 0.1; done; sleep 0.3
     kill -$sig $pid; wait $pid; RC=$?
     local want=$((128 + $(kill -l $sig)))
@@ -345,7 +349,14 @@ case_chart_named_svgz() { run mrc "$T/lirs-cs.csv" --ignore-size --points 4 --pl
 case_hexadecimal_timestamp() { printf 'timestamp,key,size\n0x10,a,10\n' > h.csv; run replay h.csv --policy lru --capacity 100; expect 65 "h.csv:2:"; }
 case_line_feed_in_trace_name() { run replay "$(printf 'evil\nname.csv')" --policy lru --capacity 10; expect 66
   [ "$(wc -l < "$ERR")" = 1 ] || fail FAIL "the message spans $(wc -l < "$ERR") lines: $(head -c 200 "$ERR")"; }
-case_convert_to_dev_stdout() { run convert "$T/lirs-cs.csv" --output /dev/stdout; expect 2 "convert writes a file, not standard output"; }
+case_convert_to_dev_stdout() { run convert "$T/lirs-cs.csv" --output /dev/stdout; expect 2 "convert writes a file, not standard output"
+  run convert "$T/lirs-cs.csv" --output /dev/stderr; expect 2 "convert writes a file"; }
+case_sweep_missing_or_folder_trace_refused_before_writing() { mkdir adir
+  run sweep --traces adir --policies lru --capacities 0.1 --output S; expect 66 "adir"; [ ! -e S ] || fail LOST "S written by a refused sweep"
+  run sweep --traces nope.csv --policies lru --capacities 0.1 --output S; expect 66 "nope.csv"; [ ! -e S ] || fail LOST "S written by a refused sweep"
+  cp "$T/loop.csv" ok.csv; run sweep --traces ok.csv --policies lru --capacities 0.1 --output S; expect 0; }
+case_sweep_list_line_numbers_count_line_feeds() { cp "$T/loop.csv" a.csv; printf 'a.csv\fz.csv\r\n\0\n' > ff.txt
+  run sweep --traces @ff.txt --policies lru --capacities 0.1 --output S; expect 65 "ff.txt:2:"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg
   CACHEBENCH_FAULT_SIGNAL_IN_COMMIT=15 run_default_signals compare "$T/lirs-cs.csv" --policies lru,fifo --capacities 100 --ignore-size --output r.txt --plot p.svg
   [ "$RC" = 143 ] || fail FAIL "exit $RC, expected 143 (SIGTERM, acted on once the commit ended)"

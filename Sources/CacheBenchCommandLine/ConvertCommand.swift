@@ -55,9 +55,9 @@ enum ConvertCommand {
             guard let path = arguments.value("--output") else {
                 throw UsageError("convert: --output FILE is required (the format is binary)")
             }
-            // `-`, or another name of standard output (`/dev/stdout`, `/dev/fd/1`: descriptor 1).
-            guard path != "-" && AtomicFile.openDescriptor(named: path) != 1 else {
-                throw UsageError("--output \(path): convert writes a file, not standard output (the format is binary, and the file is written whole or not at all)")
+            // `-`, or a name of an open descriptor (`/dev/stdout`, `/dev/stderr`, `/dev/fd/3`): a stream.
+            guard path != "-" && AtomicFile.openDescriptor(named: path) == nil else {
+                throw UsageError("--output \(path): convert writes a file, not standard output or another open stream (the format is binary, and the file is written whole or not at all)")
             }
             if arguments.value("--to") != nil, arguments.value("--output-format") != nil {
                 throw UsageError("--to and --output-format are the same option: give one")

@@ -60,13 +60,14 @@ enum Output {
             guard let path = arguments.value(option) else { continue }
             let suffix = (path as NSString).pathExtension.lowercased()
             if Self.otherImageFormats.contains(suffix) {
-                throw UsageError("\(option) \(path): charts are SVG; name the file .svg (and convert it to .\(suffix) afterwards)")
+                let after = ["svgz", "gz", "zst", "xz", "bz2"].contains(suffix) ? "compress it" : "convert it to .\(suffix)"
+                throw UsageError("\(option) \(path): charts are SVG; name the file .svg (and \(after) afterwards)")
             }
         }
     }
 
     /// File name extensions of image formats other than SVG.
-    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic", "svgz"]
+    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic", "svgz", "gz", "zst", "xz", "bz2"]
 
     /// Whether `path` names standard output: a name for its descriptor, or the file it is
     /// redirected to.

@@ -108,7 +108,7 @@ enum SweepCommand {
                 for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where item.hasPrefix("@") {
                     let list = String(item.dropFirst())
                     if Output.standardOutputIsAFile && AtomicFile.isFile(list, openAs: STDOUT_FILENO) {
-                        throw UsageError("standard output is \(list), the list of traces (--traces \(item)): writing there would add the report's lines to it as trace names")
+                        throw UsageError("standard output is \(Output.escapingControls(list)), the list of traces (--traces \(Output.escapingControls(item))): writing there would add the report's lines to it as trace names")
                     }
                 }
             }
@@ -200,9 +200,12 @@ enum SweepCommand {
                         throw .run(.trace(TraceError(.cannotOpen, file: list, reason: "cannot read this list of traces (--traces \(item))")))
                     }
                     // A list saved by an editor that starts files with a byte-order mark: not part of the first path.
-                    var text = String(decoding: data, as: UTF8.self)
-                    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-                    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+                    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                    let body = data.starts(with: bom) ? data.dropFirst(3) : data[...]
+                    // Lines end at line feeds (and CRLF), as their numbers count them; a form feed or
+                    // U+2028 is part of a name.
+                    for (number, bytes) in body.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                        let line = String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes, as: UTF8.self)
                         let path = line.trimmingCharacters(in: .whitespaces)
                         if path.contains("\0") {
                             // A file name cannot hold one: the list is not a list of names (`find -print0`).
@@ -214,7 +217,7 @@ enum SweepCommand {
                 } else if item.contains(where: { "*?[".contains($0) }) && !FileManager.default.fileExists(atPath: item) {
                     // A pattern, unless a file has that very name (`day[1].csv`): that file is what was meant.
                     let matches = glob(item)
-                    guard !matches.isEmpty else { throw .usage(UsageError("--traces \(item): no file matches")) }
+                    guard !matches.isEmpty else { throw .usage(UsageError("--traces \(Output.escapingControls(item)): no file matches")) }
                     matches.forEach(add)
                 } else {
                     add(item)
@@ -224,10 +227,19 @@ enum SweepCommand {
         // A pipe, FIFO or device (`<(cat a.csv)`, /dev/stdin) can be read once, and a sweep reads
         // each trace more than once: refused before anything is opened (a FIFO with no writer
         // would block) or written.
+        // A missing file or a folder fails here too, before the sweep's folder is made (a folder
+        // left naming it would refuse the corrected rerun as another sweep).
         for path in paths {
             var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { continue }
-            throw .usage(UsageError("--traces \(path): not a regular file (a pipe or device can be read only once, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
+            let shown = Output.escapingControls(path)
+            guard stat(path, &status) == 0 else {
+                throw .run(.trace(TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))")))
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: continue
+            case S_IFDIR: throw .run(.trace(TraceError(.cannotOpen, file: path, reason: "cannot open: it is a folder (name its traces, or a glob such as \(shown)/*.csv)")))
+            default: throw .usage(UsageError("--traces \(shown): not a regular file (a pipe, FIFO or device can be read only once, or reads as nothing, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
+            }
         }
         return paths
     }

@@ -86,8 +86,12 @@ static void cs_install_handlers(void) {
         SIGSYS };
     for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
         struct sigaction current;
-        // A signal the parent set to be ignored (nohup, a shell's background job) stays ignored.
-        if (sigaction(signals[index], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        if (sigaction(signals[index], NULL, &current) != 0) continue;
+        // A signal the parent set to be ignored (nohup, a shell's background job) stays ignored,
+        // and one that already has a handler keeps it (a profiler's SIGPROF timer, an embedding
+        // program's own); only SIGQUIT's is replaced, Swift's backtracer's (see above).
+        if (current.sa_handler == SIG_IGN) continue;
+        if (current.sa_handler != SIG_DFL && signals[index] != SIGQUIT) continue;
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = cs_temporary_cleanup;

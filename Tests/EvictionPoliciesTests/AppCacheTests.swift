@@ -170,6 +170,24 @@ struct AppCacheTests {
         #expect(sd["a"] == 0, "the weak map still has a")
     }
 
+    @Test("a lowered cost limit drops a recent entry above it, not the older entries its trim would pass first (in place or refilled)")
+    func loweredLimitDropsOversizedFirst() throws {
+        typealias Entry = CacheEntry<Int>
+        var caches: [(String, Cache<String, Int>)] = [CachePolicy.lru, .fifo, .sieve, .clock, .lfu].map {
+            ("\($0)", Cache<String, Int>(policy: $0, costLimit: 100, observesSystemEvents: false))
+        }
+        caches.append(("nscache", try Cache<String, Int>(policyType: CorelibsNSCache<String, Entry>.self, costLimit: 100, observesSystemEvents: false)))
+        caches.append(("sd-memory", try Cache<String, Int>(policyType: SDMemoryCache<String, Entry>.self, costLimit: 100, observesSystemEvents: false)))
+        for (name, cache) in caches {
+            let log = logging(cache)
+            cache.setValue(1, forKey: "a", cost: 1)
+            cache.setValue(2, forKey: "b", cost: 1)
+            cache.setValue(3, forKey: "c", cost: 60)
+            cache.costLimit = 50
+            #expect(log.keys == ["c"] && cache.contains("a") && cache.contains("b") && cache.totalCost == 2, "\(name): \(log.keys)")
+        }
+    }
+
     @Test("every named policy and one chosen by type: a lowered limit drops exactly what the handler hears, the rest stay intact")
     func limitChangeEveryPolicy() throws {
         var caches: [(String, Cache<Int, Int>)] = CachePolicy.allCases.map {

@@ -103,6 +103,7 @@ extension ReplayCounters {
         d.sets = sets - earlier.sets
         d.deletes = deletes - earlier.deletes
         d.events = events - earlier.events
+        d.storedBySet = storedBySet
         return d
     }
 }

@@ -116,5 +116,6 @@ extension ReplayCounters {
         sets += other.sets
         deletes += other.deletes
         events += other.events
+        storedBySet = storedBySet || other.storedBySet
     }
 }

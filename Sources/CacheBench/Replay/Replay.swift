@@ -164,11 +164,12 @@ extension ReplayResult {
         }
         // A run that missed every request, evicted nothing and ends empty admitted no object:
         // every object was larger than the capacity, or the rule's queues hold nothing at this
-        // size (libCacheSim aborts on some of these; others refuse such limits outright). Sets,
-        // events and ticks do not change that (what a set stores is held, or evicted by a
-        // limit, a timer or an event, all counted); only a delete takes an entry out unseen.
+        // size (libCacheSim aborts on some of these; others refuse such limits outright). Events
+        // and ticks do not change that (what they take out is counted as evicted), nor do sets
+        // that stored nothing; a delete takes an entry out unseen, and so does a set too large to
+        // keep replacing a stored one.
         if let counters, held.count == 0, counters.requests > 0, counters.hits == 0, counters.evictions == 0,
-           counters.deletes == 0 {
+           counters.deletes == 0, !counters.storedBySet {
             warnings.append("\(named) cached nothing: it missed all \(counters.requests) requests, evicted nothing and holds no object, so at these limits it admits none (every object larger than the capacity, or a rule whose queues hold nothing at this size)")
         }
         // A library's fixed bound (YYDiskCache ignores a cost limit of INT_MAX or more) does not

@@ -158,6 +158,8 @@ public struct RequestDriver: Sendable {
             tally.sets += 1
             if needsFuture { Target.noteNextAccess(&target, request.nextAccess) }
             Target.insert(&target, request.key, cost: ignoreSize ? 1 : request.size, observer: &observer)
+            // Asked only until one set is found stored: one lookup per set row of a run that keeps none.
+            if !tally.storedBySet && Target.holds(&target, request.key) { tally.storedBySet = true }
             if tracksSets { setOrder.note(request.key) }
         case .delete:
             tally.deletes += 1
@@ -206,6 +208,8 @@ protocol _RequestTarget {
     static func noteNextAccess(_ cache: inout Cache, _ nextAccess: Int64)
     static func access(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver) -> _AccessOutcome
     static func insert(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver)
+    /// Whether the cache holds `key` now, for ``ReplayCounters/storedBySet``.
+    static func holds(_ cache: inout Cache, _ key: UInt64) -> Bool
     static func remove(_ cache: inout Cache, _ key: UInt64, observer: inout _TimingObserver)
     static func handle(_ cache: inout Cache, _ event: CacheEvent, observer: inout _TimingObserver)
     static func respond(_ cache: inout Cache, to override: MemoryWarningOverride, sets: inout _SetOrder,
@@ -242,6 +246,8 @@ enum _PolicyTarget<Policy: EvictionPolicy>: _RequestTarget where Policy.Key == U
     static func insert(_ policy: inout Policy, _ key: UInt64, cost: Int, observer: inout _TimingObserver) {
         policy.insert((), forKey: key, cost: cost, observer: &observer)
     }
+    @inlinable @inline(__always)
+    static func holds(_ policy: inout Policy, _ key: UInt64) -> Bool { policy.contains(key) }
     @inlinable @inline(__always)
     static func remove(_ policy: inout Policy, _ key: UInt64, observer: inout _TimingObserver) {
         policy.remove(key, observer: &observer)
@@ -280,6 +286,9 @@ enum _TieredTarget<Memory: EvictionPolicy>: _RequestTarget where Memory.Key == U
     static func insert(_ cache: inout Cache, _ key: UInt64, cost: Int, observer: inout _TimingObserver) {
         cache.insert((), forKey: key, cost: cost, observer: &observer)
     }
+    /// Not asked: a tiered run's end-of-run warnings do not judge what it stored.
+    @inlinable @inline(__always)
+    static func holds(_ cache: inout Cache, _ key: UInt64) -> Bool { true }
     @inlinable @inline(__always)
     static func remove(_ cache: inout Cache, _ key: UInt64, observer: inout _TimingObserver) {
         cache.remove(key, observer: &observer)
@@ -314,6 +323,10 @@ public struct ReplayCounters: Sendable, Equatable {
     public var deletes = 0
     /// `memory-warning`, `background`, `terminate` and `tick` rows.
     public var events = 0
+    /// Whether a `set` row left its key in the cache (looked at until one does): a run whose gets
+    /// cached nothing may still have stored objects by its sets, which a later set too large to
+    /// keep took out again without an eviction.
+    public var storedBySet = false
 
     /// Creates zeroed counters.
     public init() {}

@@ -43,6 +43,8 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func renumberEntries(_ moves: [(key: Key, from: Int32, to: Int32, stamp: UInt32)]) {}
     /// Without a key ring: the cost `key`'s entry was stored with (0 if it has none).
     @usableFromInline func cost(ofKey key: Key) -> Int { 0 }
+    /// Without a key ring: the keys of the entries that cost more than `cost`.
+    @usableFromInline func keys(costingMoreThan cost: Int) -> [Key] { [] }
     /// Whether the policy takes `limits`.
     @usableFromInline func accepts(_ limits: CacheLimits) -> Bool { false }
     /// Gives the policy `limits`, which it ``accepts(_:)``, in place, keeping its entries and
@@ -108,6 +110,15 @@ extension _CacheCore {
         if adoptLimits(newLimits) {
             state.pointee.limits = newLimits
             let limits = newLimits._forCache
+            // An entry costing more than the new cost limit cannot stay, however recent (as a
+            // refill refuses it): it goes first, so the rule's trim does not drain the entries
+            // older than it to make room for it.
+            if let capacity = limits.capacity, totalCost() > capacity {
+                let oversized = state.pointee.usesKeyRing ? state.pointee.ring.keys(costingMoreThan: capacity) : keys(costingMoreThan: capacity)
+                for key in oversized where contains(key) {
+                    if let entry = removeEntry(key, observer: &observer) { observer.didEvict(key, value: entry, cost: 0) }
+                }
+            }
             trim(toCount: limits.countLimit ?? .max, cost: limits.capacity ?? .max, state: state, observer: &observer)
             finishDeferredWork(observer: &observer)
             return true
@@ -293,6 +304,12 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
     }
 
     override func cost(ofKey key: Key) -> Int { _slotArena()?.cost(ofKey: key) ?? 0 }
+
+    override func keys(costingMoreThan cost: Int) -> [Key] {
+        var keys: [Key] = []
+        _slotArena()?.forEachResident { key, _, entryCost in if entryCost > cost { keys.append(key) } }
+        return keys
+    }
 
     /// The arena of a ``SlotPolicy`` (a copy sharing its storage), or `nil` for another policy.
     func _slotArena() -> SlotArena<Key, Entry>? {

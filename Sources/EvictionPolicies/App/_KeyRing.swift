@@ -107,6 +107,19 @@ internal struct _KeyRing<Key: Hashable> {
         return newest.sorted { $0.value < $1.value }.map(\.key)
     }
 
+    /// The keys whose newest set cost more than `cost` (a replaced entry's slot left behind is
+    /// not its key's newest). O(n) in the slots.
+    @inlinable
+    func keys(costingMoreThan cost: Int) -> [Key] {
+        var newest: [Key: (serial: UInt64, cost: Int)] = [:]
+        for slot in slots {
+            guard let key = slot.key else { continue }
+            if let other = newest[key], other.serial > slot.serial { continue }
+            newest[key] = (slot.serial, slot.cost)
+        }
+        return newest.compactMap { $0.value.cost > cost ? $0.key : nil }
+    }
+
     /// The keys whose newest slot's entry has expired at `time` (see `_hasExpired(_:at:)`). A replaced entry's slot
     /// that was left behind is not its key's newest, so a key whose current entry is still valid
     /// is never listed, however early its old entry expired.

@@ -351,10 +351,6 @@ case_line_feed_in_trace_name() { run replay "$(printf 'evil\nname.csv')" --polic
   [ "$(wc -l < "$ERR")" = 1 ] || fail FAIL "the message spans $(wc -l < "$ERR") lines: $(head -c 200 "$ERR")"; }
 case_convert_to_dev_stdout() { run convert "$T/lirs-cs.csv" --output /dev/stdout; expect 2 "convert writes a file, not standard output"
   run convert "$T/lirs-cs.csv" --output /dev/stderr; expect 2 "convert writes a file"; }
-case_sweep_missing_or_folder_trace_refused_before_writing() { mkdir adir
-  run sweep --traces adir --policies lru --capacities 0.1 --output S; expect 66 "adir"; [ ! -e S ] || fail LOST "S written by a refused sweep"
-  run sweep --traces nope.csv --policies lru --capacities 0.1 --output S; expect 66 "nope.csv"; [ ! -e S ] || fail LOST "S written by a refused sweep"
-  cp "$T/loop.csv" ok.csv; run sweep --traces ok.csv --policies lru --capacities 0.1 --output S; expect 0; }
 case_sweep_list_line_numbers_count_line_feeds() { cp "$T/loop.csv" a.csv; printf 'a.csv\fz.csv\r\n\0\n' > ff.txt
   run sweep --traces @ff.txt --policies lru --capacities 0.1 --output S; expect 65 "ff.txt:2:"; }
 case_signal_in_commit_all_or_none() { echo a > r.txt; echo b > p.svg

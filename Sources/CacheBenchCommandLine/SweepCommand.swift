@@ -227,19 +227,12 @@ enum SweepCommand {
         // A pipe, FIFO or device (`<(cat a.csv)`, /dev/stdin) can be read once, and a sweep reads
         // each trace more than once: refused before anything is opened (a FIFO with no writer
         // would block) or written.
-        // A missing file or a folder fails here too, before the sweep's folder is made (a folder
-        // left naming it would refuse the corrected rerun as another sweep).
+        // A missing file or a folder does not stop the others: the sweep runs them and exits 66
+        // naming it, and the rerun with the same traces runs it once it can be read.
         for path in paths {
             var status = stat()
-            let shown = Output.escapingControls(path)
-            guard stat(path, &status) == 0 else {
-                throw .run(.trace(TraceError(.cannotOpen, file: path, reason: "cannot open: \(String(cString: strerror(errno)))")))
-            }
-            switch status.st_mode & S_IFMT {
-            case S_IFREG: continue
-            case S_IFDIR: throw .run(.trace(TraceError(.cannotOpen, file: path, reason: "cannot open: it is a folder (name its traces, or a glob such as \(shown)/*.csv)")))
-            default: throw .usage(UsageError("--traces \(shown): not a regular file (a pipe, FIFO or device can be read only once, or reads as nothing, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
-            }
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            throw .usage(UsageError("--traces \(Output.escapingControls(path)): not a regular file (a pipe, FIFO or device can be read only once, or reads as nothing, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
         }
         return paths
     }

@@ -325,8 +325,16 @@ public struct ReplayCounters: Sendable, Equatable {
     public var events = 0
     /// Whether a `set` row left its key in the cache (looked at until one does): a run whose gets
     /// cached nothing may still have stored objects by its sets, which a later set too large to
-    /// keep took out again without an eviction.
+    /// keep took out again without an eviction. A hint for the end-of-run warnings, not a count:
+    /// it is not part of equality (a profiled LRU run does not look), nor of saved records.
     public var storedBySet = false
+
+    /// Whether the counts are equal (``storedBySet`` aside).
+    public static func == (a: ReplayCounters, b: ReplayCounters) -> Bool {
+        a.requests == b.requests && a.hits == b.hits && a.byteRequests == b.byteRequests && a.byteHits == b.byteHits
+            && a.evictions == b.evictions && a.skipped == b.skipped && a.sets == b.sets && a.deletes == b.deletes
+            && a.events == b.events
+    }
 
     /// Creates zeroed counters.
     public init() {}

@@ -170,7 +170,7 @@ public protocol EvictionPolicy<Key, Value> {
     /// the same options, keeping every entry and what the rule knows of it (a frequency, a
     /// reference bit, a place among equals), as a library's cache does when its app sets a
     /// limit; the caller then evicts down to the new limits with
-    /// ``evictVictims(downToCount:cost:observer:)``.
+    /// ``EvictionPolicy/evictVictims(downToCount:cost:observer:)``.
     ///
     /// - Returns: whether it did; `false` (the default), changing nothing, for a rule whose
     ///   state is shaped by its limits (a segment's size, an adaptive target). A ``Cache`` then

@@ -107,17 +107,10 @@ internal struct _KeyRing<Key: Hashable> {
         return newest.sorted { $0.value < $1.value }.map(\.key)
     }
 
-    /// The keys whose newest set cost more than `cost` (a replaced entry's slot left behind is
-    /// not its key's newest). O(n) in the slots.
+    /// The keys whose newest set cost more than `cost`. O(n) in the slots.
     @inlinable
     func keys(costingMoreThan cost: Int) -> [Key] {
-        var newest: [Key: (serial: UInt64, cost: Int)] = [:]
-        for slot in slots {
-            guard let key = slot.key else { continue }
-            if let other = newest[key], other.serial > slot.serial { continue }
-            newest[key] = (slot.serial, slot.cost)
-        }
-        return newest.compactMap { $0.value.cost > cost ? $0.key : nil }
+        _newestSlots().compactMap { $0.value.cost > cost ? $0.key : nil }
     }
 
     /// The keys whose newest slot's entry has expired at `time` (see `_hasExpired(_:at:)`). A replaced entry's slot
@@ -127,13 +120,19 @@ internal struct _KeyRing<Key: Hashable> {
     /// - Complexity: O(n) in the slots.
     @inlinable
     func keys(expiringBy time: Double) -> [Key] {
-        var newest: [Key: (serial: UInt64, expires: Double)] = [:]
+        _newestSlots().compactMap { _hasExpired($0.value.expires, at: time) ? $0.key : nil }
+    }
+
+    /// Each key's newest slot: a replaced entry's slot left behind is not its key's current one.
+    @inlinable
+    func _newestSlots() -> [Key: Slot] {
+        var newest: [Key: Slot] = [:]
         for slot in slots {
             guard let key = slot.key else { continue }
             if let other = newest[key], other.serial > slot.serial { continue }
-            newest[key] = (slot.serial, slot.expires)
+            newest[key] = slot
         }
-        return newest.compactMap { _hasExpired($0.value.expires, at: time) ? $0.key : nil }
+        return newest
     }
 
     /// Frees the slots of keys that are not resident and, for a key with several slots, every slot

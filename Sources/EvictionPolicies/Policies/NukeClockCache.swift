@@ -55,21 +55,11 @@ public struct NukeClockCache<Key: Hashable, Value>: _NukeCacheModel {
     /// The head is Nuke's `list.last` (newest), the tail Nuke's `list.first` (next candidate).
     /// A slot's `aux` is its reference bit.
     @usableFromInline var clock = SlotList()
-    public internal(set) var capacity: Int
-    public internal(set) var countLimit: Int
     public var rules: _NukeEntryRules
-
-    /// Nuke's `costLimit` and `countLimit` setters: the new limits and the entry cap they give,
-    /// each entry's place (and reference bit) kept.
-    public mutating func adoptLimits(of other: Self) -> Bool {
-        (capacity, countLimit) = (other.capacity, other.countLimit)
-        rules.entryMaxCost = other.rules.entryMaxCost
-        return true
-    }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         // `recomputeEntryMaxCost()`: from 13.0.5 the cap always applies.
-        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+        rules = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
             costLimit, fraction in fraction * Double(costLimit) >= Double(Int.max) ? .max : Int(fraction * Double(costLimit))
         }
     }

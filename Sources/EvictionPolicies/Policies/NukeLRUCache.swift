@@ -50,21 +50,11 @@ public struct NukeLRUCache<Key: Hashable, Value>: _NukeCacheModel {
     public var store = SlotArena<Key, Value>()
     /// The head is the most recently used entry (Nuke's `list.last`), the tail Nuke's `list.first`.
     @usableFromInline var lru = SlotList()
-    public internal(set) var capacity: Int
-    public internal(set) var countLimit: Int
     public var rules: _NukeEntryRules
-
-    /// Nuke's `costLimit` and `countLimit` setters: the new limits and the entry cap they give,
-    /// each entry's place (and reference bit) kept.
-    public mutating func adoptLimits(of other: Self) -> Bool {
-        (capacity, countLimit) = (other.capacity, other.countLimit)
-        rules.entryMaxCost = other.rules.entryMaxCost
-        return true
-    }
 
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         // 12.x–13.0.4: `costLimit > 2_147_483_647 || cost < Int(sanitized * Double(costLimit))`.
-        (capacity, countLimit, rules) = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
+        rules = try _NukeEntryRules.configure(Self.descriptor, limits: limits, options: options) {
             costLimit, fraction in costLimit > 2_147_483_647 ? .max : Int(fraction * Double(costLimit))
         }
     }

@@ -121,12 +121,6 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
         timer = _Ticker(period: ageLimit > 0 ? ageLimit : 1)
     }
 
-    /// `setCostLimit:`: the new limit, each entry's access date, count and created date kept.
-    public mutating func adoptLimits(of other: Self) -> Bool {
-        costLimit = other.costLimit
-        return true
-    }
-
     /// ``costLimit``, `Int.max` when off.
     @inlinable public var capacity: Int { costLimit > 0 ? costLimit : .max }
     @inlinable public var count: Int { entries.count }
@@ -175,6 +169,13 @@ public struct PINMemoryCache<Key: Hashable, Value>: LibraryModelPolicy, _TimerDr
         ranked.sort(entries, in: store, by: strategyRank)
         ranked.evict(from: &entries, in: &store, downTo: costLimit, observer: &observer)
         observer.trimDidEnd(.caller)
+    }
+
+    /// `setCostLimit:`, which then trims by the strategy as a set does (the cache's trim after
+    /// this): the new limit, each entry's access date, count and created date kept.
+    public mutating func adoptLimits(of other: Self) -> Bool {
+        costLimit = other.costLimit
+        return true
     }
 
     /// The notification handlers: `removeAllObjectsAsync`, a deferred pass.

@@ -2,9 +2,12 @@
 // their eviction rule: the per-entry cost cap, the lazy TTL, trace time, the memory-pressure and
 // background handlers. Spec: ``<doc:Nuke>``.
 
-/// The entry rules of Nuke's `Cache`: a set costing at least `entryMaxCost` is ignored, and an
-/// entry expires `ttl` seconds after its set (checked lazily, on get).
+/// The limits and entry rules of Nuke's `Cache`: a set costing at least `entryMaxCost` is
+/// ignored, and an entry expires `ttl` seconds after its set (checked lazily, on get).
 public struct _NukeEntryRules: Sendable {
+    /// `costLimit` and `countLimit` (`Int.max` for none).
+    @usableFromInline var capacity = Int.max
+    @usableFromInline var countLimit = Int.max
     @usableFromInline let ttl: Double
     /// The cost a set must stay below, or `Int.max` when the check is skipped.
     @usableFromInline var entryMaxCost: Int
@@ -26,9 +29,17 @@ public struct _NukeEntryRules: Sendable {
     /// the entry rules, whose cap `entryMaxCost(costLimit, fraction)` computes.
     static func configure(_ descriptor: PolicyDescriptor, limits: CacheLimits, options: PolicyOptions,
                           entryMaxCost: (Int, Double) -> Int)
-        throws(PolicyConfigurationError) -> (capacity: Int, countLimit: Int, rules: _NukeEntryRules) {
+        throws(PolicyConfigurationError) -> _NukeEntryRules {
         let (capacity, countLimit) = try limits.validated(for: descriptor, options: options)
-        return (capacity, countLimit, try _NukeEntryRules(options: options) { entryMaxCost(capacity, $0) })
+        var rules = try _NukeEntryRules(options: options) { entryMaxCost(capacity, $0) }
+        (rules.capacity, rules.countLimit) = (capacity, countLimit)
+        return rules
+    }
+
+    /// The limits of `other` and the entry cap they give; the entries' expiries and the time stay.
+    @inlinable
+    mutating func adoptLimits(of other: _NukeEntryRules) {
+        (capacity, countLimit, entryMaxCost) = (other.capacity, other.countLimit, other.entryMaxCost)
     }
 
     /// A set starts the entry's TTL. Called on the model's own stored `rules`: written through
@@ -54,6 +65,17 @@ public protocol _NukeCacheModel: LibraryModelPolicy {
 }
 
 extension _NukeCacheModel {
+    @inlinable public var capacity: Int { rules.capacity }
+    @inlinable public var countLimit: Int { rules.countLimit }
+
+    /// Nuke's `costLimit` and `countLimit` setters: the new limits and the entry cap they give,
+    /// each entry's place (and reference bit) and expiry kept.
+    @inlinable
+    public mutating func adoptLimits(of other: Self) -> Bool {
+        rules.adoptLimits(of: other.rules)
+        return true
+    }
+
     /// Keeps the time across a new, empty model (see ``EvictionPolicy/continueClock(of:)``), so
     /// the entries stored next expire `ttl` after their set, not after time 0.
     @inlinable

@@ -60,14 +60,17 @@ enum Output {
             guard let path = arguments.value(option) else { continue }
             let suffix = (path as NSString).pathExtension.lowercased()
             if Self.otherImageFormats.contains(suffix) {
-                let after = ["svgz", "gz", "zst", "xz", "bz2"].contains(suffix) ? "compress it" : "convert it to .\(suffix)"
+                let after = Self.compressedSuffixes.contains(suffix) ? "compress it" : "convert it to .\(suffix)"
                 throw UsageError("\(option) \(path): charts are SVG; name the file .svg (and \(after) afterwards)")
             }
         }
     }
 
-    /// File name extensions of image formats other than SVG.
-    static let otherImageFormats: Set<String> = ["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic", "svgz", "gz", "zst", "xz", "bz2"]
+    /// File name extensions of image formats other than SVG, and of compressed files (`.svgz`).
+    static let otherImageFormats = Set(["png", "jpg", "jpeg", "gif", "pdf", "webp", "bmp", "tif", "tiff", "eps", "heic"])
+        .union(compressedSuffixes)
+    /// File name extensions of compressed files, SVG's own `.svgz` among them.
+    static let compressedSuffixes: Set<String> = ["svgz", "gz", "zst", "xz", "bz2"]
 
     /// Whether `path` names standard output: a name for its descriptor, or the file it is
     /// redirected to.

@@ -85,7 +85,7 @@ enum SweepCommand {
         do throws(UsageError) { arguments = try Arguments(words, spec: spec) } catch { throw .usage(error) }
         // Before the other options: a list of traces that cannot be read is an input that cannot
         // be opened (66), not a usage mistake.
-        let traces = try expandTraces(arguments.all("--traces"))
+        let (traces, lists) = try expandTraces(arguments.all("--traces"))
         do throws(UsageError) {
             sweep = try sweepSpec(arguments, traces: traces, environment: environment, registry: registry)
             if let text = arguments.value("--shard") {
@@ -104,13 +104,8 @@ enum SweepCommand {
                 throw UsageError("--output -: a sweep writes a folder of records, not standard output; name a folder")
             }
             // Nor into a list of traces (`--plan >> list.txt`), which the next sweep would read as names.
-            for value in arguments.all("--traces") {
-                for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where item.hasPrefix("@") {
-                    let list = String(item.dropFirst())
-                    if Output.standardOutputIsAFile && AtomicFile.isFile(list, openAs: STDOUT_FILENO) {
-                        throw UsageError("standard output is \(Output.escapingControls(list)), the list of traces (--traces \(Output.escapingControls(item))): writing there would add the report's lines to it as trace names")
-                    }
-                }
+            if Output.standardOutputIsAFile, let list = lists.first(where: { AtomicFile.isFile($0, openAs: STDOUT_FILENO) }) {
+                throw UsageError("standard output is \(Output.escapingControls(list)), the list of traces (--traces @\(Output.escapingControls(list))): writing there would add the report's lines to it as trace names")
             }
             // The plan or the summary line goes to standard output: not into a trace or the records.
             try Output.requireStandardOutputOutside(traces: traces, of: arguments.value("--output"))
@@ -182,8 +177,10 @@ enum SweepCommand {
     /// one sweep's traces. A path named twice (`a.csv,a.csv`, or a glob that matches a listed
     /// path) is kept twice, for ``Sweep/validate(_:registry:)`` to refuse as it refuses two
     /// spellings or a link of one file: a sweep never drops a trace it was given in silence.
-    static func expandTraces(_ values: [String]) throws(CommandLineError) -> [String] {
-        var paths: [String] = []
+    ///
+    /// - Returns: the paths, and the `@LIST` files they were read from.
+    static func expandTraces(_ values: [String]) throws(CommandLineError) -> (paths: [String], lists: [String]) {
+        var paths: [String] = [], lists: [String] = []
         func add(_ path: String) { paths.append(plainPath(path)) }
         for value in values {
             for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
@@ -193,6 +190,7 @@ enum SweepCommand {
                 }
                 if item.hasPrefix("@") {
                     let list = String(item.dropFirst())
+                    lists.append(list)
                     // Read once with read(2): a list may be a pipe (`@<(ls traces/*.csv)`), a FIFO
                     // or /dev/stdin, which FileManager's contents(atPath:) does not read.
                     let data: [UInt8]
@@ -229,12 +227,10 @@ enum SweepCommand {
         // would block) or written.
         // A missing file or a folder does not stop the others: the sweep runs them and exits 66
         // naming it, and the rerun with the same traces runs it once it can be read.
-        for path in paths {
-            var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { continue }
+        for path in paths where TraceSpec.canBeReadOnlyOnce(path) {
             throw .usage(UsageError("--traces \(Output.escapingControls(path)): not a regular file (a pipe, FIFO or device can be read only once, or reads as nothing, and a sweep reads each trace more than once, and again when rerun); save it to a file"))
         }
-        return paths
+        return (paths, lists)
     }
 
     /// `path` without what names nothing: `.` components and repeated or trailing slashes

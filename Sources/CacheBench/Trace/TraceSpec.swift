@@ -45,6 +45,11 @@ public struct TraceSpec: Sendable, Equatable {
     /// temporary folder. Off by default: a `TraceSpec` may be read again.
     public var isReadByOneJob = false
 
+    /// Whether `path` names an input that can be read only once: `-`, a pipe, a FIFO, a socket
+    /// or a character device (not a regular file or a folder). Such an input is copied for a
+    /// command's later passes (see ``isReadByOneJob``).
+    public static func canBeReadOnlyOnce(_ path: String) -> Bool { _OneShotInput.isOneShot(path) }
+
     /// Creates a trace description.
     public init(path: String, format: TraceFormat = .auto, columns: CSVColumns? = nil, header: HeaderMode = .auto) {
         self.path = path

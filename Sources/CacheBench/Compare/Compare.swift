@@ -229,8 +229,13 @@ public enum Compare {
     /// Reads the trace once and feeds every batch to every lane, on up to `threads` threads.
     ///
     /// With two or more threads, decoding is pipelined: while the lanes process batch k, the
-    /// thread of group 0 decodes batch k+1 into a second buffer, so decoding costs wall time only
-    /// where it is the longest task. Before each batch, and once after the last, the lanes fed by
+    /// thread of the last group (a worker) decodes batch k+1 into a second buffer, so decoding
+    /// costs wall time only where it is the longest task. The decoder is on a worker, and the
+    /// lanes start on the calling thread, because the calling thread never sleeps between
+    /// batches: when decoding is the shorter task, the decoder has finished when the lanes have,
+    /// and the next batch starts at once, while a worker that ran the lanes had to be woken at
+    /// the start of every batch and to wake the caller at its end (two wake-ups per batch in the
+    /// replay's own time, a few per cent of a replay on a virtual machine). Before each batch, and once after the last, the lanes fed by
     /// the reader take what it handed over (``_Lane/handOver``).
     /// - Returns: the number of rows decoded.
     @discardableResult
@@ -265,7 +270,7 @@ public enum Compare {
             for lane in fed { lane.handOver?() }
             let assignment = groups
             workers.run { g in
-                if g == 0 { decoder.decodeAhead() }
+                if g == assignment.decodingGroup { decoder.decodeAhead() }
                 for lane in assignment.members[g] { lane.apply(shared.requests) }
             }
             batches += 1
@@ -282,13 +287,13 @@ public enum Compare {
 /// The trace reader with a second buffer, so the next batch can be decoded on a worker thread
 /// while the lanes read the current one.
 ///
-/// Only the thread running group 0 calls ``decodeAhead()`` during a batch, and the caller reads
+/// Only the thread running the decoding group calls ``decodeAhead()`` during a batch, and the caller reads
 /// the result after ``_GroupThreads/run(_:)`` returns; hence `@unchecked Sendable`.
 final class _Decoder: @unchecked Sendable {
     private var reader: any TraceReader
     private var ahead: [Request] = []
     private var aheadResult: Result<Bool, TraceError> = .success(false)
-    /// Time spent decoding ahead, which group 0 carries when balancing.
+    /// Time spent decoding ahead, which the decoding group carries when balancing.
     private(set) var nanoseconds: UInt64 = 0
 
     init(_ reader: any TraceReader) {
@@ -381,18 +386,21 @@ struct _Groups: @unchecked Sendable {
     let lanes: [_Lane]
     var members: [[_Lane]]
 
-    /// Deals the lanes round-robin, starting after group 0, which also decodes.
+    /// The group whose thread also decodes: the last, a worker's (see ``Compare/drive(_:_:threads:progress:)``).
+    var decodingGroup: Int { members.count - 1 }
+
+    /// Deals the lanes round-robin from group 0, so that the decoding group gets the fewest.
     init(lanes: [_Lane], count: Int) {
         self.lanes = lanes
         members = Array(repeating: [], count: max(1, count))
-        for (i, lane) in lanes.enumerated() { members[(i + 1) % members.count].append(lane) }
+        for (i, lane) in lanes.enumerated() { members[i % members.count].append(lane) }
     }
 
-    /// Longest-processing-time-first: the costliest lane goes to the least-loaded group. Group 0
-    /// runs on the decoding thread, so it starts with the decoding time.
+    /// Longest-processing-time-first: the costliest lane goes to the least-loaded group. The
+    /// decoding group starts with the decoding time.
     mutating func rebalance(decodeNanoseconds: UInt64) {
         var loads = Array(repeating: UInt64(0), count: members.count)
-        loads[0] = decodeNanoseconds
+        loads[decodingGroup] = decodeNanoseconds
         var newMembers: [[_Lane]] = Array(repeating: [], count: members.count)
         for lane in lanes.sorted(by: { $0.nanoseconds > $1.nanoseconds }) {
             var least = 0

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// Threads that each run the same group of lanes on every batch of a read of the trace: the
-/// calling thread runs group 0, worker *g* runs group *g*.
+/// calling thread runs group 0, worker *g* runs group *g* (the last group also decodes the next batch:
+/// see `Compare.drive`).
 ///
 /// Why not `DispatchQueue.concurrentPerform`: it hands each iteration to whichever of its
 /// threads asks first, so from batch to batch a lane moved between threads, and with them between

@@ -230,13 +230,12 @@ public enum Compare {
     ///
     /// With two or more threads, decoding is pipelined: while the lanes process batch k, the
     /// thread of the last group (a worker) decodes batch k+1 into a second buffer, so decoding
-    /// costs wall time only where it is the longest task. The decoder is on a worker, and the
-    /// lanes start on the calling thread, because the calling thread never sleeps between
-    /// batches: when decoding is the shorter task, the decoder has finished when the lanes have,
-    /// and the next batch starts at once, while a worker that ran the lanes had to be woken at
-    /// the start of every batch and to wake the caller at its end (two wake-ups per batch in the
-    /// replay's own time, a few per cent of a replay on a virtual machine). Before each batch, and once after the last, the lanes fed by
-    /// the reader take what it handed over (``_Lane/handOver``).
+    /// costs wall time only where it is the longest task. The lanes start on the calling thread
+    /// because it never sleeps between batches: when decoding is the shorter task the next batch
+    /// is ready when the lanes finish. Lanes on a worker had to wake it at the start of every
+    /// batch and wake the caller at its end, two wake-ups per batch in the replay's own time.
+    /// Before each batch, and once after the last, the lanes fed by the reader take what it
+    /// handed over (``_Lane/handOver``).
     /// - Returns: the number of rows decoded.
     @discardableResult
     static func drive(_ lanes: [_Lane], _ opened: (reader: any TraceReader, source: ByteSource), threads: Int,

@@ -32,13 +32,18 @@ public struct SideTable<Element> {
         }
     }
 
-    /// Grows the table with fill values so that `slot` is in it.
-    @inline(never) @usableFromInline
+    /// Grows the table with fill values so that `slot` is in it. O(n) in the new length.
+    ///
+    /// Inlinable but never inlined: the call stays out of the setter, and clients specialise it
+    /// (unspecialised, the append allocated for every fill value it copied).
+    @inlinable @inline(never)
     mutating func _grow(through slot: Int) {
         // Grow geometrically from the capacity: reserving from the count asks for a little more
         // than the capacity on every new slot, and reallocates each time.
         if slot >= storage.capacity { storage.reserveCapacity(Swift.max(slot + 1, storage.capacity * 2)) }
-        storage.append(contentsOf: repeatElement(fill, count: slot + 1 - storage.count))
+        // Fill all the room reserved, not only through `slot`: an arena's slot numbers grow one
+        // at a time, and each new one would come here, where now only each doubling does.
+        storage.append(contentsOf: repeatElement(fill, count: storage.capacity - storage.count))
     }
 
     /// Starts loading the element for `slot` into the cache, for a read soon after. O(1).

@@ -157,28 +157,41 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
     /// recent low-density admissions. The flow evicts the answer at once, so its eviction is
     /// counted here (a removal by the caller is not an eviction and is not counted).
     ///
-    /// The draws are made 32 at a time (`drawCandidates(into:count:among:)`) and each one's tag
-    /// is asked for before any is scored, as the ring's tags are: each is a cache miss, and
-    /// scored as drawn they came one after another (half of the replay). The draws do not
-    /// depend on the scores, so the choice is the same.
+    /// The draws are made 32 at a time (`drawCandidates`) and each one's tag is asked for before
+    /// any is scored, as the ring's tags are: each is a cache miss, and scored as drawn they came
+    /// one after another (half of the replay). The draws do not depend on the scores, so the
+    /// choice is the same.
     @inlinable public mutating func victim() -> Int32 {
         var victim: Int32 = -1
         var lowest = Float.greatestFiniteMagnitude
         var draws = reconfigurations > Self.warmUpReconfigurations ? associativity : 8
         let n = UInt64(residents.count)
-        for slot in recentlyAdmitted where slot >= 0 { tags.prefetch(slot) }
+        // By index, not `for … in`: iterating the array copies it, and the copy's reference
+        // count is an atomic operation (a full barrier) on every eviction.
+        for i in recentlyAdmitted.indices where recentlyAdmitted[i] >= 0 { tags.prefetch(recentlyAdmitted[i]) }
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 32) { drawn in
             while draws > 0 {
                 let count = Swift.min(draws, drawn.count)
                 draws -= count
-                drawCandidates(into: drawn, count: count, among: n)
+                // Mutable access, though nothing is written: it checks that the arrays are
+                // unique, where a read-only one retained them (an atomic operation, a full
+                // barrier that made the draws' cache misses wait instead of overlapping).
+                var generator = self.generator
+                residents.withUnsafeMutableBufferPointer { residents in
+                    tags.storage.withUnsafeMutableBufferPointer { tags in
+                        Self.drawCandidates(into: drawn, count: count, among: n, residents: UnsafeBufferPointer(residents),
+                                            tags: UnsafeBufferPointer(tags), generator: &generator)
+                    }
+                }
+                self.generator = generator
                 for slot in drawn[..<count] where slot >= 0 {
                     let d = density(tags[slot])
                     if d < lowest { victim = slot; lowest = d }
                 }
             }
         }
-        for slot in recentlyAdmitted where slot >= 0 {
+        for i in recentlyAdmitted.indices where recentlyAdmitted[i] >= 0 {
+            let slot = recentlyAdmitted[i]
             let d = density(tags[slot])
             if d < lowest { victim = slot; lowest = d }
         }
@@ -193,36 +206,32 @@ public struct LHDCache<Key: Hashable, Value>: SlotPolicy {
     /// Fills `drawn[0..<count]` with residents drawn uniformly from the first `n` (-1 when there
     /// are none) and asks for each one's tag.
     ///
-    /// On raw buffers: `tags.prefetch` called here, in a closure that holds `self`, copied the
+    /// On raw buffers: `tags.prefetch` called here, in a closure that held `self`, copied the
     /// tag table for each draw, and the copy's reference count (an atomic operation, a full
     /// barrier) made every draw wait for the one before it: the draws' cache misses came one
     /// after another instead of together (45 % of the victim search).
     @inlinable @inline(__always)
-    mutating func drawCandidates(into drawn: UnsafeMutableBufferPointer<Int32>, count: Int, among n: UInt64) {
-        var generator = self.generator
-        residents.withUnsafeBufferPointer { residents in
-            tags.storage.withUnsafeBufferPointer { tags in
-                guard let residentBase = residents.baseAddress else {
-                    for i in 0..<count { drawn[i] = -1 }   // no residents: nothing to draw
-                    return
-                }
-                // The positions first, each asked for as drawn, so that the residents' cache
-                // misses overlap; then the residents, each one's tag asked for.
-                for i in 0..<count {
-                    // A uniform position from the high half of a 128-bit product: a multiply,
-                    // where `% n` was a 64-bit division (tens of cycles, 32 per eviction).
-                    let position = Int(truncatingIfNeeded: generator.next().multipliedFullWidth(by: n).high)
-                    drawn[i] = Int32(truncatingIfNeeded: position)
-                    _cs_prefetch(residentBase + position)
-                }
-                for i in 0..<count {
-                    let slot = residents[Int(drawn[i])]
-                    drawn[i] = slot
-                    if slot >= 0, Int(slot) < tags.count, let tagBase = tags.baseAddress { _cs_prefetch(tagBase + Int(slot)) }
-                }
-            }
+    static func drawCandidates(into drawn: UnsafeMutableBufferPointer<Int32>, count: Int, among n: UInt64,
+                               residents: UnsafeBufferPointer<Int32>, tags: UnsafeBufferPointer<_LHDTag>,
+                               generator: inout SeededGenerator) {
+        guard n > 0, let residentBase = residents.baseAddress else {
+            for i in 0..<count { drawn[i] = -1 }   // no residents: nothing to draw
+            return
         }
-        self.generator = generator
+        // The positions first, each asked for as drawn, so that the residents' cache misses
+        // overlap; then the residents, each one's tag asked for.
+        for i in 0..<count {
+            // A uniform position from the high half of a 128-bit product: a multiply, where
+            // `% n` was a 64-bit division (tens of cycles, 32 per eviction).
+            let position = Int(truncatingIfNeeded: generator.next().multipliedFullWidth(by: n).high)
+            drawn[i] = Int32(truncatingIfNeeded: position)
+            _cs_prefetch(residentBase + position)
+        }
+        for i in 0..<count {
+            let slot = residents[Int(drawn[i])]
+            drawn[i] = slot
+            if slot >= 0, Int(slot) < tags.count, let tagBase = tags.baseAddress { _cs_prefetch(tagBase + Int(slot)) }
+        }
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {

@@ -251,9 +251,13 @@ struct _CountingBloomFilter {
     @inlinable
     mutating func add(_ key: some Hashable) {
         let (a, b) = Self.seeds(Self.identity(key))
-        for i in 0..<hashes {
-            let index = (a &+ i &* b) % counters
-            if isDense { dense[Int(index)] &+= 1 } else { sparse.increment(index) }
+        // Two loops, not one test per counter: with the test inside, the compiler made `dense`
+        // unique before the loop even when it is the empty array of a sparse filter, a call to
+        // copy it (and release the old one) on every request.
+        if isDense {
+            for i in 0..<hashes { dense[Int((a &+ i &* b) % counters)] &+= 1 }
+        } else {
+            for i in 0..<hashes { sparse.increment((a &+ i &* b) % counters) }
         }
     }
 

@@ -19,7 +19,7 @@ public struct LimitedList: Sendable {
     }
 
     /// `list` under the limits of `other`.
-    @inlinable @usableFromInline
+    @inlinable
     init(_ list: SlotList, limitsOf other: LimitedList) {
         self.list = list
         (capacity, countLimit) = (other.capacity, other.countLimit)

@@ -13,10 +13,15 @@ requests="${1:-1000000}"; shift || true
 bin=.build/release/cachebench
 [ -x "$bin" ] || { echo "refcount-census: build first: swift build -c release --product cachebench" >&2; exit 66; }
 command -v perf >/dev/null || { echo "refcount-census: needs Linux perf" >&2; exit 69; }
-core=$(ldd "$bin" | awk '/libswiftCore/ {print $3}')
-libc=$(ldd "$bin" | awk '/libc\.so/ {print $3}')
+# By the library's own name: a pattern such as /libc\.so/ also matches libswiftGlibc.so.
+core=$(ldd "$bin" | awk '$1 ~ /^libswiftCore\.so/ {print $3}')
+libc=$(ldd "$bin" | awk '$1 ~ /^libc\.so/ {print $3}')
+# Adding a probe that exists already fails; what matters is that all three exist afterwards.
 for f in swift_retain swift_release; do perf probe -q -x "$core" "$f" 2>/dev/null || true; done
 perf probe -q -x "$libc" malloc 2>/dev/null || true
+for probe in probe_libswiftCore:swift_retain probe_libswiftCore:swift_release probe_libc:malloc; do
+  perf probe -l "$probe" 2>/dev/null | grep -q . || { echo "refcount-census: cannot add the uprobe $probe (root?)" >&2; exit 69; }
+done
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 "$bin" generate zipf --seed 42 --requests "$requests" --objects $((requests / 10 + 1)) --alpha 1.0 \
   --min-size 100 --max-size 10000 --output "$work/zipf.csv" >/dev/null
@@ -26,10 +31,11 @@ policies=("$@")
 echo "| policy | retains/request | releases/request | mallocs/request |"
 echo "|---|---:|---:|---:|"
 for policy in "${policies[@]}"; do
-  # The models that are slow by design (PINCache's sort on every set over the limit) get a minute.
+  # The models that are slow by design (PINCache's sort on every set over the limit) get a minute;
+  # a replay that fails (a policy that refuses the default capacity) is reported the same way.
   if ! perf stat -x, -e probe_libswiftCore:swift_retain -e probe_libswiftCore:swift_release -e probe_libc:malloc \
     -o "$work/stat" timeout 60 "$bin" replay "$work/zipf.bin" --policy "$policy" --format json >/dev/null; then
-    echo "| $policy | (did not finish in 60 s) | | |"; continue
+    echo "| $policy | (failed, or did not finish in 60 s) | | |"; continue
   fi
   awk -F, -v p="$policy" -v n="$requests" '/probe_/ {c[++i]=$1} END {printf "| %s | %.3f | %.3f | %.3f |\n", p, c[1]/n, c[2]/n, c[3]/n}' "$work/stat"
 done

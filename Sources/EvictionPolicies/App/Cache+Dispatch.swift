@@ -54,10 +54,14 @@ internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
 internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     @usableFromInline let entry: CacheEntry<Value>
     @usableFromInline let cost: Int
-    @inlinable init(entry: CacheEntry<Value>, cost: Int) { self.entry = entry; self.cost = cost }
+    /// The key's hash, computed before the cache took its lock (see ``Cache/_keyHash(_:)``).
+    @usableFromInline let hash: UInt64
+    @inlinable init(entry: CacheEntry<Value>, cost: Int, hash: UInt64) { self.entry = entry; self.cost = cost; self.hash = hash }
     @inlinable @inline(__always)
     func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>)
-    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee.insert(entry, forKey: key, cost: cost, observer: &observer) }
+    where P.Key == Key, P.Value == CacheEntry<Value> {
+        policy.pointee._insert(entry, forKey: key, hash: hash, cost: cost, observer: &observer)
+    }
     @inlinable
     func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) {
         calls.insert(entry, key, cost, &observer)
@@ -85,6 +89,20 @@ internal struct _Contains<Key: Hashable, Value>: _PolicyCall {
     @inlinable
     func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> Bool {
         calls.contains(key)
+    }
+}
+
+/// Where the policy's key index keeps its buckets (``SlotIndex/_bucketGeometry``), for
+/// ``_IndexHint``; none (address 0) for a policy chosen by a type the cache does not name.
+@usableFromInline
+internal struct _IndexGeometry<Key: Hashable, Value>: _PolicyCall {
+    @inlinable init() {}
+    @inlinable @inline(__always)
+    func callAsFunction<P: ArenaPolicy>(_ policy: UnsafeMutablePointer<P>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> (base: UInt, shift: UInt)
+    where P.Key == Key, P.Value == CacheEntry<Value> { policy.pointee._inPlace { $0.index._bucketGeometry } }
+    @inlinable
+    func callAsFunction(_ calls: _PolicyCalls<Key, Value>, _ key: Key, _ observer: inout _CacheObserver<Key, Value>) -> (base: UInt, shift: UInt) {
+        (0, 0)
     }
 }
 

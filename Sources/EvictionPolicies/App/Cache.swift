@@ -72,6 +72,9 @@ public final class Cache<Key: Hashable, Value> {
     @usableFromInline typealias Observer = _CacheObserver<Key, Value>
 
     @usableFromInline let _lock = _CacheLock()
+    /// Where the policy's key index lies, for the calls that start loading a key's bucket
+    /// before they take the lock.
+    @usableFromInline let _indexHint = _IndexHint()
     @usableFromInline let _state: UnsafeMutablePointer<_CacheState<Key, Value>>
     @usableFromInline let _core: _CacheCore<Key, Value>
     @usableFromInline let _kind: _PolicyKind
@@ -166,6 +169,7 @@ public final class Cache<Key: Hashable, Value> {
 
     deinit {
         _lock.deallocate()
+        _indexHint.deallocate()
         _state.deinitialize(count: 1)
         _state.deallocate()
     }
@@ -195,7 +199,8 @@ public final class Cache<Key: Hashable, Value> {
     /// A get of `key`, whose hash ``_keyHash(_:)`` gave.
     @inlinable @inline(__always)
     func _get(_ key: Key, hash: UInt64, withCost: Bool) -> (value: Value, cost: Int)? {
-        _withState(.limit) { state, observer in
+        _indexHint.prefetch(hash: hash)
+        return _withState(.limit) { state, observer in
             guard let entry = _call(_Lookup(hash: hash), key, &observer) else { return nil }
             if state.pointee.mayExpire && state.pointee.isExpired(entry) {
                 if let removed = _call(_Remove(), key, &observer) { observer.didEvict(key, removed, because: .expired) }
@@ -218,10 +223,20 @@ public final class Cache<Key: Hashable, Value> {
     ///     `nil` (or NaN, which is no number of seconds) uses the cache's ``timeToLive``.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
+        _set(value, forKey: key, hash: _keyHash(key), cost: cost, timeToLive: timeToLive)
+    }
+
+    /// A set of `key`, whose hash ``_keyHash(_:)`` gave: hashed, and its bucket asked for,
+    /// before the lock is taken, as a get's.
+    @inlinable @inline(__always)
+    func _set(_ value: Value, forKey key: Key, hash: UInt64, cost: Int, timeToLive: Double?) {
+        _indexHint.prefetch(hash: hash)
         _withState(.limit) { state, observer in
             let cost = CacheLimits.clampedCost(cost)
             let entry = state.pointee.makeEntry(value, forKey: key, cost: cost, timeToLive: timeToLive)
-            _call(_Insert(entry: entry, cost: cost), key, &observer)
+            _call(_Insert(entry: entry, cost: cost, hash: hash), key, &observer)
+            // The index may have grown: later calls prefetch from where it lies now.
+            _indexHint.publish(_call(_IndexGeometry(), key, &observer))
             // Replacements leave stale key ring slots behind; look for them now and then.
             if state.pointee.usesKeyRing && state.pointee.serial & 1023 == 0 { _core.compactIfNeeded(state: state) }
         }
@@ -234,6 +249,8 @@ public final class Cache<Key: Hashable, Value> {
     public func removeValue(forKey key: Key) -> Value? {
         _withState(.limit) { state, observer in
             guard let entry = _call(_Remove(), key, &observer) else { return nil }
+            // The index may have shrunk.
+            _indexHint.publish(_call(_IndexGeometry(), key, &observer))
             let expired = state.pointee.isExpired(entry)
             state.pointee.forget(entry)
             _core.shrinkRingIfSparse(state: state)

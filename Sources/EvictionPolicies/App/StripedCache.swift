@@ -152,7 +152,7 @@ public final class StripedCache<Key: Hashable, Value> {
     /// The parameters are ``Cache/setValue(_:forKey:cost:timeToLive:)``'s.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, timeToLive: Double? = nil) {
-        _withStripe(for: key) { stripe, _ in stripe.setValue(value, forKey: key, cost: cost, timeToLive: timeToLive) }
+        _withStripe(for: key) { stripe, hash in stripe._set(value, forKey: key, hash: hash, cost: cost, timeToLive: timeToLive) }
     }
 
     /// Removes `key`'s entry and returns its value, or `nil` if there was none (not an eviction).

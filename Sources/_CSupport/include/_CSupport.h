@@ -1,4 +1,4 @@
-// Processor instructions Swift cannot spell: a cache prefetch, a cheap tick counter and a spin-wait hint.
+// Processor instructions Swift cannot spell: a cache prefetch, relaxed atomic words, a cheap tick counter and a spin-wait hint.
 // Static inline, so Swift inlines them at each call site.
 #ifndef CACHEBENCH_CSUPPORT_H
 #define CACHEBENCH_CSUPPORT_H
@@ -14,6 +14,17 @@ static inline __attribute__((always_inline)) void _cs_prefetch(const void *addre
 #else
     (void)address;
 #endif
+}
+
+/// Reads the word at `address` as a relaxed atomic load: for a value one thread publishes and
+/// others read without a lock, only as a hint (see `_cs_store_relaxed`).
+static inline __attribute__((always_inline)) uintptr_t _cs_load_relaxed(const uintptr_t *address) {
+    return __atomic_load_n(address, __ATOMIC_RELAXED);
+}
+
+/// Writes `value` to the word at `address` as a relaxed atomic store (see `_cs_load_relaxed`).
+static inline __attribute__((always_inline)) void _cs_store_relaxed(uintptr_t *address, uintptr_t value) {
+    __atomic_store_n(address, value, __ATOMIC_RELAXED);
 }
 
 /// A counter for timing short intervals, about half the cost of clock_gettime to read: the

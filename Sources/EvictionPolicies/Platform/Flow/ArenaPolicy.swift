@@ -124,10 +124,17 @@ extension ArenaPolicy {
     @inlinable
     public mutating func insert(_ value: Value, forKey key: Key, cost: Int,
                                 observer: inout some EvictionObserver<Key, Value>) {
-        let (hash, slot) = _inPlace { store in
-            let hash = store.hash(key)
-            return (hash, store.find(key, hash: hash))
-        }
+        _insert(value, forKey: key, hash: _inPlace { $0.hash(key) }, cost: cost, observer: &observer)
+    }
+
+    /// ``insert(_:forKey:cost:observer:)`` for a key whose hash was computed already, as
+    /// ``_lookup(_:hash:observer:)`` takes it: how ``Cache`` stores a key it hashed before taking
+    /// its lock.
+    @inlinable @inline(__always)
+    public mutating func _insert(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
+                                 observer: inout some EvictionObserver<Key, Value>) {
+        assert(hash == _inPlace { $0.hash(key) }, "the key's hash was computed with another seed")
+        let slot = _inPlace { $0.find(key, hash: hash) }
         if slot >= 0 && isResident(slot) {
             if let old = _inPlace({ $0.value(slot) }) { observer.willReplace(key, value: old) }
             replace(slot, with: value, cost: CacheLimits.clampedCost(cost), observer: &observer)

@@ -62,6 +62,14 @@ public struct SlotIndex: Sendable {
         }
     }
 
+    /// Where the buckets lie and the shift that gives a hash's home bucket
+    /// (`base + (hash >> shift) * 8`): what a thread that may not read the index (one waiting for
+    /// a lock around it) needs to prefetch a bucket. Out of date once the index grows. O(1).
+    @inlinable @inline(__always)
+    var _bucketGeometry: (base: UInt, shift: UInt) {
+        buckets.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), UInt(truncatingIfNeeded: shift)) }
+    }
+
     /// The slot of the first bucket whose stored hash matches `hash`, or -1: a guess for
     /// prefetching, not confirmed against the key.
     @inlinable @inline(__always)

@@ -14,7 +14,9 @@
 ///   setting in a loop), so each call is atomic with respect to the others. The class is `Sendable` when `Key` and `Value` are.
 ///   The lock is not reentrant: a key's `hash(into:)` and `==` run under it and must not call the
 ///   cache (that call would wait for itself for ever); the eviction handler and values' `deinit`
-///   run after it is released and may.
+///   run after it is released and may. A get or set hashes its key before it takes the lock and
+///   starts loading the key's index bucket then, so that the bucket's memory latency is paid
+///   outside the time other threads wait (for the policies ``CachePolicy`` names).
 /// - **Limits.** `nil` (or 0, as with NSCache) means none: for costs, totals up to
 ///   ``CacheLimits/maximumCapacity`` (2^60), the most any cost limit enforces, so that no sum of
 ///   costs can overflow; an entry's cost counts as at most ``CacheLimits/maximumCost`` (2^53). Setting ``costLimit`` or

@@ -54,7 +54,9 @@ internal struct _Lookup<Key: Hashable, Value>: _PolicyCall {
 internal struct _Insert<Key: Hashable, Value>: _PolicyCall {
     @usableFromInline let entry: CacheEntry<Value>
     @usableFromInline let cost: Int
-    /// The key's hash, computed before the cache took its lock (see ``Cache/_keyHash(_:)``).
+    /// The key's hash, computed before the cache took its lock (see ``Cache/_keyHash(_:)``). The
+    /// kinds the cache names all store through the flow's insert (none replaces
+    /// ``EvictionPolicy/insert(_:forKey:cost:observer:)``), so its hashed form is the same step.
     @usableFromInline let hash: UInt64
     @inlinable init(entry: CacheEntry<Value>, cost: Int, hash: UInt64) { self.entry = entry; self.cost = cost; self.hash = hash }
     @inlinable @inline(__always)

@@ -43,7 +43,7 @@ struct CacheIndexHintTests {
         }
     }
 
-    @Test("every named policy publishes its index as it grows, is replaced and shrinks", arguments: CachePolicy.allCases)
+    @Test("every named policy publishes its index as it grows, is replaced, shrinks and is trimmed", arguments: CachePolicy.allCases)
     func publishedAsTheIndexMoves(policy: CachePolicy) {
         let cache = Cache<String, Int>(policy: policy, costLimit: 100_000, observesSystemEvents: false)
         #expect(cache._indexHint._words[0] == 0, "nothing is published before the first set")
@@ -61,8 +61,11 @@ struct CacheIndexHintTests {
             #expect(hintedBucket(cache._indexHint, hash: hash) == home)
         }
 
-        // Replaced whole: the next set publishes the new, empty policy's index.
+        // Replaced whole: published at once, before any set, and again by the next set.
         cache.removeAll()
+        let emptied = liveGeometry(cache)
+        #expect(emptied.base != grown.base, "a fresh policy has a fresh index")
+        #expect(cache._indexHint._words[0] == emptied.base && cache._indexHint._words[1] == emptied.shift)
         cache.setValue(1, forKey: "after", cost: 1)
         let fresh = liveGeometry(cache)
         #expect(cache._indexHint._words[0] == fresh.base && cache._indexHint._words[1] == fresh.shift)
@@ -73,6 +76,17 @@ struct CacheIndexHintTests {
         let shrunk = liveGeometry(cache)
         #expect(cache._indexHint._words[0] == shrunk.base && cache._indexHint._words[1] == shrunk.shift)
         #expect(cache.value(forKey: "after") == 1 && cache.count == 1)
+
+        // The cold paths that trim or reset: a lowered limit, a memory warning.
+        for key in 0..<5_000 { cache.setValue(key, forKey: "image/\(key).jpg", cost: 1) }
+        cache.costLimit = 10
+        let limited = liveGeometry(cache)
+        #expect(cache._indexHint._words[0] == limited.base && cache._indexHint._words[1] == limited.shift)
+        cache.costLimit = 100_000
+        for key in 0..<5_000 { cache.setValue(key, forKey: "image/\(key).jpg", cost: 1) }
+        cache.handle(.memoryWarning)
+        let warned = liveGeometry(cache)
+        #expect(cache._indexHint._words[0] == warned.base && cache._indexHint._words[1] == warned.shift)
     }
 
     @Test("a policy chosen by a type the cache does not name publishes nothing, and its gets still work")

@@ -282,6 +282,7 @@ public final class Cache<Key: Hashable, Value> {
             // The old policy, and every value in it, goes once the lock is released.
             observer.droppedPolicy = _core.reset(limits: state.pointee.limits)
             state.pointee.clear()
+            _republishIndex()
         }
     }
 
@@ -367,7 +368,10 @@ public final class Cache<Key: Hashable, Value> {
     ///   while no entry stored since the cache was last emptied can expire.
     @inlinable
     public func removeExpired() {
-        _withState(.expired) { state, observer in _core.removeExpired(state: state, observer: &observer) }
+        _withState(.expired) { state, observer in
+            _core.removeExpired(state: state, observer: &observer)
+            _republishIndex()
+        }
     }
 
     // MARK: Events
@@ -393,6 +397,7 @@ public final class Cache<Key: Hashable, Value> {
             case .terminate:
                 break
             }
+            _republishIndex()
         }
     }
 
@@ -406,6 +411,7 @@ public final class Cache<Key: Hashable, Value> {
         _withState(.memoryWarning) { state, observer in
             if deliveringEvent { _core.handle(.memoryWarning, observer: &observer) }
             _core.respondToMemoryWarning(state: state, observer: &observer, keeping: target)
+            _republishIndex()
         }
     }
 
@@ -440,6 +446,15 @@ public final class Cache<Key: Hashable, Value> {
         return result
     }
 
+    /// Publishes where the policy's index lies after a cold path that may have moved it (a
+    /// reset, a trim that gave storage back), so that gets prefetch from there at once. Under
+    /// the lock. Sets and removals publish through ``_IndexGeometry``, specialised.
+    @inlinable
+    func _republishIndex() {
+        guard _kind != .custom else { return }
+        _indexHint.publish(_core.indexGeometry())
+    }
+
     /// `key`'s hash as the policy's key index computes it; a pure function of the key.
     @inlinable @inline(__always)
     func _keyHash(_ key: Key) -> UInt64 { _hash(key, seed: _hashSeed) }
@@ -453,6 +468,7 @@ public final class Cache<Key: Hashable, Value> {
             var limits = state.pointee.limits
             change(&limits)
             _ = _core.changeLimits(to: limits, state: state, observer: &observer)
+            _republishIndex()
         }
     }
 }

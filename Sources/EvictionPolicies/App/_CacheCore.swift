@@ -59,6 +59,11 @@ internal class _CacheCore<Key: Hashable, Value> {
     @usableFromInline func entryTimes(of keys: [Key]) -> [(key: Key, time: Double)] { [] }
     /// ``EvictionPolicy/restoreEntryTime(_:forKey:)`` for each of `times`.
     @usableFromInline func restoreEntryTimes(_ times: [(key: Key, time: Double)]) {}
+    /// Where the index of the arena that holds the entries keeps its buckets
+    /// (``SlotIndex/_bucketGeometry``), or address 0 when there is no such arena: for the cold
+    /// paths, which may move it (a reset, a trim that gives storage back). The hot paths read it
+    /// specialised (``_IndexGeometry``).
+    @usableFromInline func indexGeometry() -> (base: UInt, shift: UInt) { (0, 0) }
 }
 
 extension _CacheCore {
@@ -347,6 +352,14 @@ where P.Key == Key, P.Value == CacheEntry<Value> {
 
     override func restoreEntryTimes(_ times: [(key: Key, time: Double)]) {
         for (key, time) in times where policy.pointee.contains(key) { policy.pointee.restoreEntryTime(time, forKey: key) }
+    }
+
+    override func indexGeometry() -> (base: UInt, shift: UInt) {
+        var geometry: (base: UInt, shift: UInt) = (0, 0)
+        _withEntryArena(policy) { (store: UnsafeMutablePointer<SlotArena<Key, Entry>>) in
+            geometry = store.pointee.index._bucketGeometry
+        }
+        return geometry
     }
 
     override func reset(limits: CacheLimits) -> Any? {

@@ -10,10 +10,10 @@ import _CSupport
 /// the lock and read without it, as relaxed atomic words. A reader may see them out of date, or
 /// one new and one old: it then prefetches a useless address, which costs nothing else (a
 /// prefetch never faults and changes no result). Nothing ever dereferences them. An address of 0
-/// (a policy whose index the cache cannot see, or none published yet) prefetches nothing. Sets
-/// and removals publish (an index moves only when it grows or shrinks); after a cold path that
-/// replaces or shrinks the index (a limit change, a memory warning), gets prefetch where it was
-/// until the next set.
+/// (a policy whose index the cache cannot see, or none published yet) prefetches nothing. Every
+/// call that can move the index publishes before it releases the lock: sets and removals (an
+/// index grows or shrinks), and the cold paths that reset the policy or trim it (`removeAll`,
+/// limit changes, memory warnings, expiry sweeps).
 ///
 /// Why a pointer: atomic words must not move once shared, and a Swift stored property may. The
 /// words have a cache line of their own, which only a change of the index's storage writes:

@@ -69,7 +69,9 @@ struct MQModel: ResearchModel {
         return (false, evicted)
     }
 
+    /// `MQ_remove`: the key leaves the ghost FIFO (Qout) as well as the queues.
     mutating func remove(_ key: Int) -> [Int] {
+        ghost.removeAll { $0.key == key }
         for k in queues.indices { queues[k].removeAll { $0 == key } }
         costs[key] = nil; requests[key] = nil; expiry[key] = nil
         return []
@@ -191,6 +193,21 @@ struct MQAndClock2QPlusCacheTests {
         #expect(Self.run(&cache, [2]) == [1])             // ghost hit: count 1 + 1 = 2, so queue 1; 1 is queue 0's tail
         #expect(listKeys(cache.queues[0], cache.store) == [4])
         #expect(listKeys(cache.queues[1], cache.store) == [2])
+    }
+
+    /// `MQ_remove` removes the key from Qout too: a removed ghost no longer revives its count.
+    @Test("MQ, capacity 2: removing a ghost key forgets its count", arguments: [false, true])
+    func mqRemoveForgetsGhost(remove: Bool) throws {
+        var cache = try MQCache<Int, Void>.make(capacity: 2)
+        #expect(Self.run(&cache, [1, 1, 2, 3]) == [2])     // 2 leaves queue 0 for the ghost with count 1
+        var observer = EvictionRecorder<Int, Void>()
+        if remove { #expect(cache.remove(2, observer: &observer) == nil) }
+        #expect(!cache.contains(2))
+        #expect(Self.run(&cache, [2]) == [3])             // queue 0's tail 3 goes
+        let queue0 = listKeys(cache.queues[0], cache.store), queue1 = listKeys(cache.queues[1], cache.store)
+        // Forgotten, 2 comes back with count 1 (queue 0); revived, with count 2 (queue 1).
+        #expect(queue0 == (remove ? [2] : []))
+        #expect(queue1 == (remove ? [1] : [2, 1]))
     }
 
     /// Capacity 20: small 2, main 18, ghost 18, correlation window 1 admission.

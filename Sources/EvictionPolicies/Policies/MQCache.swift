@@ -15,6 +15,7 @@
 ///   moves to the head of queue *k* − 1 with a new expiry.
 /// - **Evict**: the tail of the lowest non-empty queue; its key and count enter the ghost FIFO,
 ///   which drops its oldest keys to stay within its size.
+/// - **Remove**: a resident leaves its queue; a ghost key leaves the ghost FIFO.
 ///
 /// - Complexity: a hit, an insertion and an eviction are O(queues); lookups O(1) expected.
 public struct MQCache<Key: Hashable, Value>: SlotPolicy {
@@ -43,8 +44,13 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     /// Why: reading every queue's tail on every request was a cache miss per queue (adjust was
     /// a sixth of the replay); with this it reads one only when that tail may have expired.
     @usableFromInline var tailExpiryFloor: [Int64]
-    /// Evicted keys with their counts (aux), newest at the head.
-    @usableFromInline var ghosts = SlotArena<Key, Void>()
+    /// Evicted keys, newest at the head: ghosts in the arena (slots with no value) that keep their
+    /// counts in their aux word, marked with ``ghostMark``.
+    ///
+    /// Why in the arena rather than an arena of its own: an eviction then leaves the key where it
+    /// is, and a ghost hit revives it in place, where a separate table took the key out of one
+    /// index and filed it in the other each time (four index updates per eviction and revival),
+    /// and a miss probed two indexes.
     @usableFromInline var ghostList = SlotList()
     @usableFromInline let ghostCapacity: Int
     @usableFromInline let lifetime: Int64
@@ -54,6 +60,9 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     public let capacity: Int
     public var countLimit: Int { .max }
 
+    /// The aux bit that marks a ghost; a resident's count stays below it (at most `Int32.max`).
+    @inlinable static var ghostMark: UInt32 { 1 << 31 }
+
     public init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
         (capacity, _) = try limits.validated(for: Self.descriptor, options: options)
         queues = Array(repeating: SlotList(), count: try options.integer("queues", default: 8, in: 1...32))
@@ -62,16 +71,17 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
         ghostCapacity = _proportion(of: capacity, try options.double("ghost-ratio", default: 4, in: 0...1_000))
     }
 
-    /// Loads the entry's memory ahead, and at the index stage the ghost index's bucket too: a
-    /// miss (a quarter of requests on a Zipf trace) looks its key up there.
+    /// Loads the entry's memory ahead (resident or ghost, one index holds both).
     @inlinable @inline(__always)
     public func prefetch(_ key: Key, _ stage: PrefetchStage) {
-        let hash = store.hash(key)
-        let slot = store.prefetch(hash: hash, stage)
-        if stage == .index { ghosts.prefetch(hash: hash, .index) }
+        let slot = store.prefetch(hash: store.hash(key), stage)
         // A hit unlinks the entry from its queue, which its placement names: load that too.
         if stage == .entry { placement.prefetch(slot) }
     }
+
+    /// A ghost is marked in its aux word, which the lookup's key comparison has just loaded.
+    @inlinable @inline(__always)
+    public func isResident(_ slot: Int32) -> Bool { store.aux(slot) < Self.ghostMark }
 
     @inlinable public var count: Int { queues.reduce(0) { $0 + $1.count } }
     @inlinable public var totalCost: Int { queues.reduce(0) { $0 + $1.cost } }
@@ -93,30 +103,62 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func victim() -> Int32 { queues.first { !$0.isEmpty }?.tail ?? -1 }
 
+    /// Takes a resident out of its queue (a ghost is never unlinked through this: see
+    /// ``remove(_:observer:)``).
     @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queues[Int(placement[slot].queue)]) }
+
+    /// Removes a resident object, or forgets a ghost key: `MQ_remove` removes the key from
+    /// the ghost FIFO (Qout) as well as from the queues.
+    @inlinable
+    @discardableResult
+    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
+        let slot = store.find(key)
+        guard slot >= 0 else { return nil }
+        defer { shrinkStorageIfSparse() }
+        guard isResident(slot) else {
+            store.forgetGhost(slot, from: &ghostList)
+            return nil
+        }
+        unlink(slot)
+        return store.release(slot)
+    }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
         store.setCost(slot, cost, in: &queues[Int(placement[slot].queue)])
     }
 
     /// The miss step: a ghost hit is consumed (even when the object is then refused) and hands
-    /// its count to the insertion.
+    /// its count to the insertion, which revives the ghost's slot.
+    @inlinable
+    public mutating func miss(_ key: Key, hash: UInt64, ghost: Int32, cost: Int, value: () -> Value,
+                              observer: inout some EvictionObserver<Key, Value>) {
+        if ghost >= 0 {
+            revivedCount = store.aux(ghost) & ~Self.ghostMark
+            store.unlink(ghost, &ghostList)
+        }
+        // can_insert (the admissioner) after MQ_find consulted Qout.
+        guard observer.admits(key, cost: cost), cost <= capacity else {   // admissioner, then size
+            if ghost >= 0 { store.release(ghost) }
+            revivedCount = 0
+            return
+        }
+        makeRoom(forCost: cost, count: 1, observer: &observer)
+        if ghost >= 0 {
+            store.revive(ghost, value: value(), cost: cost)
+            didInsert(ghost)
+        } else {
+            didInsert(store.allocate(key: key, hash: hash, value: value(), cost: cost))
+        }
+    }
+
+    /// An insertion of a key that is not resident: a miss, which consumes the key's ghost.
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
-        let ghost = ghosts.find(key, hash: hash)   // every arena hashes with one seed
-        if ghost >= 0 {
-            revivedCount = ghosts.aux(ghost)
-            ghosts.unlink(ghost, &ghostList)
-            ghosts.release(ghost)
-        }
-        // can_insert (the admissioner) after MQ_find consulted Qout.
-        guard observer.admits(key, cost: cost), cost <= capacity else { revivedCount = 0; return }   // admissioner, then size
-        makeRoom(forCost: cost, count: 1, observer: &observer)
-        didInsert(store.allocate(key: key, hash: hash, value: value, cost: cost))
+        miss(key, hash: hash, ghost: store.find(key, hash: hash), cost: cost, value: { value }, observer: &observer)
     }
 
-    /// Evicts as the flow does, remembering each victim's key and count in the ghost FIFO.
+    /// Evicts as the flow does, keeping each victim's key and count as a ghost.
     @inlinable
     public mutating func makeRoom(forCost cost: Int, count extra: Int,
                                   observer: inout some EvictionObserver<Key, Value>) {
@@ -124,33 +166,37 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
         while count > 0 && totalCost > capacity - cost {
             pass.willRemove(&observer)
             let slot = victim()
-            remember(store.key(slot), count: store.aux(slot), cost: store.cost(slot))
-            // The next victim is usually the newer neighbour; its unlink reads its placement,
-            // and remembering it files its key in the ghost index. Its slot was asked for by
-            // the eviction before (see `evict`), so its key is at hand.
+            // The next victim is usually the newer neighbour; its unlink reads its slot and
+            // its placement.
             let newer = store.prev(slot)
             placement.prefetch(newer)
-            if newer >= 0 { ghosts.prefetch(hash: store.hash(store.key(newer)), .index) }
-            evict(slot, observer: &observer)
+            if newer >= 0 { store.prefetchSlot(store.prev(newer)) }
+            unlink(slot)
+            let victimCost = store.cost(slot)
+            if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: victimCost) }
+            remember(slot, cost: victimCost)
         }
         pass.end(&observer)
     }
 
-    @inlinable mutating func remember(_ key: Key, count: UInt32, cost: Int) {
-        guard cost <= ghostCapacity else { return }
+    /// Keeps `slot`, an evicted entry in no queue, as the newest ghost, dropping the oldest
+    /// ghosts to stay within the ghost FIFO's size; a key costlier than that size is forgotten.
+    @inlinable mutating func remember(_ slot: Int32, cost: Int) {
+        guard cost <= ghostCapacity else {
+            store.release(slot)
+            return
+        }
         var dropped = false
         while !ghostList.isEmpty && ghostList.cost + cost > ghostCapacity {
-            let oldest = ghostList.tail
-            ghosts.unlink(oldest, &ghostList)
-            ghosts.release(oldest)
+            store.forgetGhost(ghostList.tail, from: &ghostList)
             dropped = true
         }
         // The next ghost to drop is the new oldest: start loading its index bucket and the
         // ghost after it, as an eviction does for its successor.
-        if dropped { ghosts.prefetchEviction(of: ghostList.tail) }
-        let slot = ghosts.allocate(key: key, value: (), cost: cost)
-        ghosts.setAux(slot, count)
-        ghosts.pushHead(slot, &ghostList)
+        if dropped { store.prefetchEviction(of: ghostList.tail) }
+        store.setValue(slot, nil)
+        store.setAux(slot, store.aux(slot) | Self.ghostMark)
+        store.pushHead(slot, &ghostList)
     }
 
     /// Puts `slot` at the head of the queue its count belongs to, expiring `lifetime` from now.
@@ -197,10 +243,11 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
 }
 
 extension MQCache: SlotRelocatingPolicy {
-    /// Renumbers the queues' ends and moves each entry's placement after a compaction (its
-    /// request count is its aux word, which moves with it; the ghosts have an arena of their own).
+    /// Renumbers the queues' and the ghost FIFO's ends and moves each entry's placement after a
+    /// compaction (its request count is its aux word, which moves with it).
     @inlinable public mutating func relocateSlots(_ relocation: SlotRelocation) {
         for queue in queues.indices { relocation.relocate(&queues[queue]) }
+        relocation.relocate(&ghostList)
         placement.relocate(relocation)
     }
 }

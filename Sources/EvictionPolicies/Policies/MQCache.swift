@@ -87,7 +87,7 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
     @inlinable public var totalCost: Int { queues.reduce(0) { $0 + $1.cost } }
 
     @inlinable public mutating func didHit(_ slot: Int32) {
-        unlink(slot)
+        leaveQueue(slot)
         let requests = store.aux(slot)
         if requests < UInt32(Int32.max) { store.setAux(slot, requests + 1) }
         link(slot)
@@ -103,25 +103,15 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
 
     @inlinable public mutating func victim() -> Int32 { queues.first { !$0.isEmpty }?.tail ?? -1 }
 
-    /// Takes a resident out of its queue (a ghost is never unlinked through this: see
-    /// ``remove(_:observer:)``).
-    @inlinable public mutating func unlink(_ slot: Int32) { store.unlink(slot, &queues[Int(placement[slot].queue)]) }
-
-    /// Removes a resident object, or forgets a ghost key: `MQ_remove` removes the key from
-    /// the ghost FIFO (Qout) as well as from the queues.
-    @inlinable
-    @discardableResult
-    public mutating func remove(_ key: Key, observer: inout some EvictionObserver<Key, Value>) -> Value? {
-        let slot = store.find(key)
-        guard slot >= 0 else { return nil }
-        defer { shrinkStorageIfSparse() }
-        guard isResident(slot) else {
-            store.forgetGhost(slot, from: &ghostList)
-            return nil
-        }
-        unlink(slot)
-        return store.release(slot)
+    /// Takes a resident out of its queue, or a ghost out of the ghost FIFO: a removal forgets a
+    /// ghost key, as `MQ_remove` removes the key from Qout as well as from the queues.
+    @inlinable public mutating func unlink(_ slot: Int32) {
+        if isResident(slot) { leaveQueue(slot) } else { store.unlink(slot, &ghostList) }
     }
+
+    /// Takes resident `slot` out of its queue (a hit's and an eviction's unlink, which need not
+    /// ask whether it is a ghost).
+    @inlinable mutating func leaveQueue(_ slot: Int32) { store.unlink(slot, &queues[Int(placement[slot].queue)]) }
 
     @inlinable public mutating func setCost(_ slot: Int32, _ cost: Int) {
         store.setCost(slot, cost, in: &queues[Int(placement[slot].queue)])
@@ -171,7 +161,7 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             let newer = store.prev(slot)
             placement.prefetch(newer)
             if newer >= 0 { store.prefetchSlot(store.prev(newer)) }
-            unlink(slot)
+            leaveQueue(slot)
             let victimCost = store.cost(slot)
             if let value = store.value(slot) { observer.didEvict(store.key(slot), value: value, cost: victimCost) }
             remember(slot, cost: victimCost)
@@ -186,14 +176,11 @@ public struct MQCache<Key: Hashable, Value>: SlotPolicy {
             store.release(slot)
             return
         }
-        var dropped = false
-        while !ghostList.isEmpty && ghostList.cost + cost > ghostCapacity {
-            store.forgetGhost(ghostList.tail, from: &ghostList)
-            dropped = true
-        }
+        let ghosts = ghostList.count
+        store.trimGhosts(&ghostList, toCost: ghostCapacity - cost)
         // The next ghost to drop is the new oldest: start loading its index bucket and the
         // ghost after it, as an eviction does for its successor.
-        if dropped { store.prefetchEviction(of: ghostList.tail) }
+        if ghostList.count < ghosts { store.prefetchEviction(of: ghostList.tail) }
         store.setValue(slot, nil)
         store.setAux(slot, store.aux(slot) | Self.ghostMark)
         store.pushHead(slot, &ghostList)

@@ -130,12 +130,12 @@ struct CompactionChangesNothingTests {
         check(try LeCaRCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try CacheusCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try LHDCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
-        // The random family: a draw takes a chain's slots in hash order (from the key index) or
-        // in filing order (a table of its own), neither of which a compaction changes.
+        // The random family: a draw takes the residents by their places in a dense array or by
+        // their chains' filing order, neither of which a compaction changes.
         check(try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
         check(try RandomTwoCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"]), capacity: c, seed: seed)
-        // With the look-ahead on at this size (it starts at thousands of residents), so that its
-        // foreseen picks go through compactions too.
+        // With the look-ahead on at this size (it starts at thousands of residents), so that the
+        // draws it plans ahead go through compactions too.
         var random = try RandomCache<Int, Int>.make(capacity: c, options: ["seed": "\(seed)"])
         random.residents.sample.lookAheadResidents = 0
         check(random, capacity: c, seed: seed)

@@ -5,10 +5,8 @@ import _CSupport
 ///
 /// Each bucket packs the high 32 bits of the hash with `slot + 1` in one `UInt64` (0 is empty), so
 /// a probe compares hashes without touching the slot; the caller confirms the key. A hash's home
-/// bucket is its top bits (as many as the table's size needs), so the buckets of the hashes that
-/// share their top bits lie together: a sampling policy draws from the index itself
-/// (``forEachSlot(topBits:equalTo:_:)``), with no table of its own.
-/// The table doubles when it is half full.
+/// bucket is its top bits (as many as the table's size needs), so the high half a bucket keeps is
+/// all a rebuild needs to find the entry's new home. The table doubles when it is half full.
 ///
 /// - Complexity: find, insert and remove are O(1) expected; growing is O(n), amortised O(1).
 @frozen
@@ -82,71 +80,6 @@ public struct SlotIndex: Sendable {
             if bucket >> 32 == tag { return Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1 }
             i = (i + 1) & mask
         }
-    }
-
-    /// Calls `body` with each filed slot whose hash's top `bits` bits are `group` (0 ≤ `bits` ≤ 32; 0: every slot),
-    /// in probe order.
-    ///
-    /// Homes are hashes' top bits, so those slots lie in one run of buckets: the homes the group
-    /// covers, then the rest of the cluster they end in. A sampling policy uses this to treat
-    /// the index as a chained hash table of 2^`bits` chains.
-    ///
-    /// - Complexity: O(2^(log2 bucket count − `bits`) + the cluster's length), O(1) expected
-    ///   when the groups are no smaller than a few buckets' worth of entries.
-    @inlinable @inline(__always)
-    public func forEachSlot(topBits bits: Int, equalTo group: UInt64, _ body: (Int32) -> Void) {
-        forEachSlotAndHashHigh(topBits: bits, equalTo: group) { slot, _ in body(slot) }
-    }
-
-    /// ``forEachSlot(topBits:equalTo:_:)`` with the high 32 bits of each slot's hash, which
-    /// order the group's slots by hash rather than by slot number.
-    @inlinable @inline(__always)
-    public func forEachSlotAndHashHigh(topBits bits: Int, equalTo group: UInt64, _ body: (Int32, UInt32) -> Void) {
-        let (first, last) = homes(topBits: bits, group: group)
-        let groupShift = UInt64(truncatingIfNeeded: 64 - bits)
-        let mask = self.mask
-        buckets.withUnsafeBufferPointer { buckets in
-            // Past `last`, the first empty bucket ends the cluster, and with it the group's slots.
-            var position = first
-            while position - first <= mask {
-                let bucket = buckets[position & mask]
-                if bucket == 0 {
-                    if position >= last { return }
-                } else if bucket >> groupShift == group {
-                    body(Int32(truncatingIfNeeded: bucket & 0xffff_ffff) - 1, UInt32(truncatingIfNeeded: bucket >> 32))
-                }
-                position += 1
-            }
-        }
-    }
-
-    /// The first and last home buckets of the hashes whose top `bits` bits are `group`: a run
-    /// of homes when the table has more buckets than groups, else the one home they share.
-    @inlinable @inline(__always)
-    func homes(topBits bits: Int, group: UInt64) -> (first: Int, last: Int) {
-        let logSize = 64 - shift
-        guard bits <= logSize else {
-            let home = Int(truncatingIfNeeded: group) >> (bits - logSize)
-            return (home, home)
-        }
-        let first = Int(truncatingIfNeeded: group) << (logSize - bits)
-        return (first, first + (1 << (logSize - bits)) - 1)
-    }
-
-    /// Starts loading the first bucket of the run ``forEachSlot(topBits:equalTo:_:)`` reads for
-    /// `group`. O(1).
-    @inlinable @inline(__always)
-    public func prefetch(topBits bits: Int, group: UInt64) {
-        let first = homes(topBits: bits, group: group).first
-        buckets.withUnsafeBufferPointer { buckets in
-            if let base = buckets.baseAddress { _cs_prefetch(base + (first & mask)) }
-        }
-    }
-
-    /// Calls `body` with the high 32 bits of the hash of every filed slot. O(bucket count).
-    @inlinable
-    public func forEachHashHigh(_ body: (UInt32) -> Void) {
-        for bucket in buckets where bucket != 0 { body(UInt32(truncatingIfNeeded: bucket >> 32)) }
     }
 
     // Insert and remove work on the buckets through one unsafe buffer access: subscripting the

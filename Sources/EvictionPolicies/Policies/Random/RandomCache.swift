@@ -5,8 +5,8 @@
 /// **Rule.** Hits change nothing. A miss evicts random residents until the new object fits (cost
 /// and count), then inserts it. A draw picks a random non-empty bucket of a chained hash table of
 /// the residents, then a random entry of that bucket, as libCacheSim's `hashtable_rand_obj` does
-/// (so entries that share a bucket are drawn less often; the buckets are the key index's, see
-/// `_IndexedSample`). An object larger than the capacity is never inserted. Re-inserting a
+/// (so entries that share a bucket are drawn less often; the buckets are the residents' hashes'
+/// top bits, see `_DenseSample`). An object larger than the capacity is never inserted. Re-inserting a
 /// resident key replaces its cost in place. The draws come from a generator seeded by the
 /// `seed` option, so a run is reproducible.
 ///
@@ -22,7 +22,7 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents<_IndexedSample>
+    public var residents: _SampledResidents<_DenseSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
 
@@ -44,7 +44,7 @@ public struct RandomCache<Key: Hashable, Value>: _SampledPolicy {
 
     @inlinable @inline(__always)
     public mutating func _withResidents<Result>(
-        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_DenseSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }
 

@@ -8,7 +8,7 @@
 /// **Rule** (libCacheSim 0.3.5 `RandomTwo.c`). Every request stamps its object with the request
 /// count (its *last access time*). A miss evicts until the new object fits (cost and count): each
 /// eviction draws two residents as libCacheSim's `hashtable_rand_obj` draws them (a random
-/// non-empty bucket, then a random entry of it; see `_IndexedSample`), independently, so both
+/// non-empty bucket, then a random entry of it; see `_DenseSample`), independently, so both
 /// draws may be the same object, and evicts the one whose last access is older (the second on a
 /// tie). An object larger than the capacity is never inserted. The draws come from a generator
 /// seeded by the `seed` option, so a run is reproducible.
@@ -25,7 +25,7 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy, SlotR
 
     public var store = SlotArena<Key, Value>()
     /// The residents drawn from.
-    public var residents: _SampledResidents<_IndexedSample>
+    public var residents: _SampledResidents<_DenseSample>
     /// The limits and the residents' total cost.
     public var budget: PolicyBudget
     /// The residents' last access times.
@@ -41,6 +41,6 @@ public struct RandomTwoCache<Key: Hashable, Value>: _SampledRecencyPolicy, SlotR
 
     @inlinable @inline(__always)
     public mutating func _withResidents<Result>(
-        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_IndexedSample>) -> Result
+        _ body: (inout SlotArena<Key, Value>, inout _SampledResidents<_DenseSample>) -> Result
     ) -> Result { body(&store, &residents) }
 }

@@ -4,7 +4,8 @@
 ///
 /// A table of its own, beside the arena's index: for the policies that draw dozens of
 /// candidates per eviction from a small table (Hyperbolic's 2^12 buckets stay in the processor's
-/// cache), or that keep ghosts. Random and RandomTwo draw from the index itself (`_IndexedSample`).
+/// cache), or that keep ghosts. Random and RandomTwo, which draw one or two candidates per
+/// eviction from all their residents, keep them in a dense array instead (`_DenseSample`).
 ///
 /// That is not uniform over objects: an object that shares its bucket is drawn less often, for
 /// as long as it shares it, so some objects are kept longer at random; on looping traces this

@@ -1,6 +1,7 @@
 /// Where a sampling policy draws its residents from, as libCacheSim's chained hash table draws
-/// them (`hashtable_rand_obj`): a table of its own (``_ChainedSample``) or the arena's key index
-/// (``_IndexedSample``). Each call gets the arena's index, which a table of its own ignores.
+/// them (`hashtable_rand_obj`): chains walked (``_ChainedSample``) or counted beside a dense
+/// array of the residents (``_DenseSample``). Each call gets the arena's index, for a table that
+/// wants to start loading a resident's bucket.
 public protocol _SampleTable {
     /// An empty table, sized as libCacheSim sizes Random's (2^16 chains).
     init()
@@ -145,8 +146,8 @@ extension _SampledPolicy {
     }
 
     /// Renumbers the slots the residents' table keeps after the arena compacted. The draws do not
-    /// change: a chain orders its slots by hash (``_IndexedSample``) or by filing
-    /// (``_ChainedSample``), never by slot number. The policy renumbers its own scores beside it.
+    /// change: the residents keep their places in the array (``_DenseSample``) or their
+    /// chains' filing order (``_ChainedSample``), never ordered by slot number. The policy renumbers its own scores beside it.
     @inlinable public mutating func _relocateResidents(_ relocation: SlotRelocation) {
         residents.sample.relocate(relocation)
     }

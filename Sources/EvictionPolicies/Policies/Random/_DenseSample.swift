@@ -1,0 +1,301 @@
+import _CSupport
+
+/// The residents in a dense array, drawn with the odds of libCacheSim's chained hash table
+/// (`hashtable_rand_obj`, chainedHashTableV2.c, 0.3.5): a uniformly random *non-empty chain*,
+/// then a uniformly random object of it. A resident alone in its chain is drawn three times as
+/// often as one of a chain of three.
+///
+/// **How.** By rejection: a uniformly random resident of the array is kept with probability
+/// 1 / (its chain's length), and otherwise another is tried. Each chain is then kept with the
+/// same chance (its length times 1 / its length, over the residents), so the kept resident's
+/// chain is uniform among the non-empty chains and the resident uniform within it: libCacheSim's
+/// odds. A draw takes (residents / non-empty chains) tries on average, about 1.5 at
+/// libCacheSim's two residents per chain, each reading one array element and one chain length.
+/// A chain is the residents whose hashes share their top bits; the chains are only counted (a
+/// byte each), never walked.
+///
+/// **The chain count follows libCacheSim's**: 2^16 chains at first (Random's `hashpower - 8`),
+/// doubled when there are more than two residents per chain before an insert. libCacheSim
+/// halves its table when a draw meets more than 32 empty buckets in a row, and again at each
+/// further empty one; a draw here halves the chains with those odds (the empty share to the
+/// 33rd power, then the empty share), from the generator's numbers, so the chain count moves as
+/// libCacheSim's does. Where those odds are below 2^-64 (about a quarter of the chains empty or
+/// fewer) it does not ask.
+///
+/// **Why.** A run's miss ratio depends on the residents' odds (libCacheSim's differ from a
+/// uniform draw's by up to 5 % on small looping traces), not on which resident a given random
+/// number picks, which no other hash function could reproduce anyway. Walking chains (of the
+/// key index, or of a table of links) cost a draw several dependent reads and a sort, and its
+/// look-ahead twice that; the array costs a removal one move. Measured on the 10M-request Zipf
+/// trace against drawing from chains of the key index: Random about 10 % and RandomTwo about
+/// 15 % faster at 256 MiB, 13 % and 21 % at 1 MiB, with 15 % fewer instructions
+/// (results/random-dense-2026-12-04-s60.md).
+///
+/// The draws depend on the hashes, the random numbers and the order in which residents came
+/// and went, never on slot numbers, so a compaction changes no draw. Each draw's first try comes
+/// from a random number drawn two draws before, so ``lookAhead(index:generator:)`` can load its
+/// array element, its slot and its index bucket while the requests in between run.
+///
+/// - Complexity: insert and remove O(1) amortised (O(n) when the chain count doubles or
+///   halves); draw O(residents / non-empty chains) expected, O(1) at libCacheSim's loads.
+public struct _DenseSample: _SampleTable {
+    /// A resident and the high 32 bits of its hash, whose top ``bits`` bits are its chain.
+    @frozen @usableFromInline
+    struct _Entry {
+        @usableFromInline var slot: Int32
+        @usableFromInline var high: UInt32
+
+        @inlinable init(slot: Int32, high: UInt32) {
+            self.slot = slot
+            self.high = high
+        }
+    }
+
+    /// The residents, in no meaningful order: a removal moves the last one into the hole.
+    @usableFromInline var entries: ContiguousArray<_Entry> = []
+    /// Where each resident's slot sits in ``entries``.
+    @usableFromInline var positions = SideTable<Int32>(filling: -1)
+    /// log2 of the number of chains, at most 32.
+    @usableFromInline var bits: Int
+    /// Per chain, its number of residents, 255 meaning 255 or more (then ``longChains`` has it).
+    @usableFromInline var lengths: ContiguousArray<UInt8>
+    /// The lengths of the chains of 255 or more (only a weak hash makes them).
+    @usableFromInline var longChains: [Int: Int] = [:]
+    /// How many chains hold a resident.
+    @usableFromInline var occupiedChains = 0
+    /// The fewest occupied chains for which libCacheSim's draw halves its table with a chance
+    /// below 2^-64; from there on a draw does not ask.
+    @usableFromInline var safeOccupiedChains = 0
+    /// 1 / ``chains``.
+    @usableFromInline var inverseChains = 1.0
+    /// The random numbers of the next two draws' first candidates, drawn ahead so that their
+    /// memory can be loaded early (valid once ``hasPending``).
+    @usableFromInline var pending: (UInt64, UInt64) = (0, 0)
+    @usableFromInline var hasPending = false
+    /// The places in ``entries`` of the last two residents drawn, newest first, for their removal.
+    @usableFromInline var drawnPositions = (0, 0)
+    /// The fewest residents for which ``lookAhead(index:generator:)`` loads anything: below it
+    /// the array, the counts and the slots stay in the processor's cache.
+    @usableFromInline var lookAheadResidents = 8_192
+
+    /// No resident, in 2^16 chains.
+    public init() { self.init(chains: 1 << 16) }
+
+    /// No resident, in `chains` chains (a power of two, at most 2^32).
+    public init(chains: Int) {
+        bits = Swift.min(chains.trailingZeroBitCount, 32)
+        lengths = ContiguousArray(repeating: 0, count: 1 << bits)
+        safeOccupiedChains = Self.safeOccupied(bits: bits)
+        inverseChains = 1 / Double(1 << bits)
+    }
+
+    /// The number of chains.
+    @inlinable public var chains: Int { 1 << bits }
+
+    @inlinable public var residentCount: Int { entries.count }
+
+    /// The chain of a resident whose hash's high 32 bits are `high`.
+    @inlinable @inline(__always)
+    func chain(_ high: UInt32) -> Int { Int(truncatingIfNeeded: UInt64(high) &>> UInt64(truncatingIfNeeded: 32 - bits)) }
+
+    /// The number of residents in `chain`.
+    @inlinable @inline(__always)
+    func length(_ chain: Int) -> Int {
+        let length = lengths[chain]
+        return length == .max ? longChains[chain, default: 255] : Int(length)
+    }
+
+    /// Files newly stored `slot`, whose key hashes to `hash`. O(1) amortised.
+    @inlinable
+    public mutating func insert(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
+        let high = UInt32(truncatingIfNeeded: hash >> 32)
+        // As libCacheSim: the chains double when, before this insert, there are more than two
+        // residents per chain.
+        let doubles = entries.count > chains * 2
+        positions[slot] = Int32(truncatingIfNeeded: entries.count)
+        entries.append(_Entry(slot: slot, high: high))
+        if doubles { rebuild(bits: bits + 1) } else { lengthen(chain(high)) }
+    }
+
+    /// Forgets filed `slot`, whose key hashes to `hash`. O(1).
+    @inlinable
+    public mutating func remove(_ slot: Int32, hash: UInt64, index: borrowing SlotIndex) {
+        // An eviction removes a slot just drawn, whose place the draw knows: no read of a
+        // random resident's place.
+        var position = drawnPositions.0
+        if position >= entries.count || entries[position].slot != slot {
+            position = drawnPositions.1
+            if position >= entries.count || entries[position].slot != slot { position = Int(positions[slot]) }
+        }
+        shorten(chain(entries[position].high))
+        let last = entries.removeLast()
+        if position < entries.count {
+            entries[position] = last
+            positions[last.slot] = Int32(truncatingIfNeeded: position)
+        }
+    }
+
+    /// Counts one resident more in `chain`.
+    @inlinable @inline(__always)
+    mutating func lengthen(_ chain: Int) {
+        let length = lengths[chain]
+        if length == 0 { occupiedChains += 1 }
+        if length < .max - 1 {
+            lengths[chain] = length + 1
+        } else {
+            _lengthenLong(chain)
+        }
+    }
+
+    /// Counts one resident fewer in `chain`.
+    @inlinable @inline(__always)
+    mutating func shorten(_ chain: Int) {
+        let length = lengths[chain]
+        if length == 1 { occupiedChains -= 1 }
+        if length < .max {
+            lengths[chain] = length - 1
+        } else {
+            _shortenLong(chain)
+        }
+    }
+
+    /// Counts one more in a chain of 254 or more.
+    @inline(never) @usableFromInline
+    mutating func _lengthenLong(_ chain: Int) {
+        lengths[chain] = .max
+        longChains[chain, default: 254] += 1
+    }
+
+    /// Counts one fewer in a chain of 255 or more.
+    @inline(never) @usableFromInline
+    mutating func _shortenLong(_ chain: Int) {
+        let length = longChains[chain, default: 255] - 1
+        if length < 255 {
+            longChains[chain] = nil
+            lengths[chain] = UInt8(length)
+        } else {
+            longChains[chain] = length
+        }
+    }
+
+    /// A resident drawn with libCacheSim's odds. There must be one.
+    @inlinable @inline(__always)
+    public mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32 {
+        if occupiedChains < safeOccupiedChains { halveAsLibCacheSimWould(&generator) }
+        if !hasPending {
+            pending = (generator.next(), generator.next())
+            hasPending = true
+        }
+        var random = pending.0
+        pending = (pending.1, generator.next())
+        while true {
+            let position = Self.scale(random, to: entries.count)
+            let entry = entries[position]
+            let length = length(chain(entry.high))
+            // Kept with odds 1 / length: the chain's length scales a second number below 1.
+            if length == 1 || Self.scale(generator.next(), to: length) == 0 {
+                drawnPositions = (position, drawnPositions.0)
+                return entry.slot
+            }
+            random = generator.next()
+        }
+    }
+
+    /// `random` scaled from [0, 2^64) to [0, `n`): the high half of their product.
+    @inlinable @inline(__always)
+    static func scale(_ random: UInt64, to n: Int) -> Int {
+        Int(truncatingIfNeeded: random.multipliedFullWidth(by: UInt64(truncatingIfNeeded: n)).high)
+    }
+
+    /// Halves the chains as often as libCacheSim's draw would before it meets a non-empty
+    /// bucket: the first time when its first 33 tries all meet empty buckets, then each time its
+    /// next try does. One random number and a few multiplications, unless it halves.
+    @inlinable @inline(__always)
+    mutating func halveAsLibCacheSimWould(_ generator: inout SeededGenerator) {
+        let empty = Double(chains &- occupiedChains) * inverseChains
+        var odds = empty * empty
+        odds *= odds
+        odds *= odds
+        odds *= odds
+        odds *= odds
+        odds *= empty
+        if Double(generator.next()) < odds * 0x1p64 { _halve(&generator) }
+    }
+
+    /// Halves the chains, then again while libCacheSim's next try would meet an empty bucket.
+    @inline(never) @usableFromInline
+    mutating func _halve(_ generator: inout SeededGenerator) {
+        repeat {
+            rebuild(bits: bits - 1)
+        } while bits > 0 && Double(generator.next()) < Self.emptyOdds(occupied: occupiedChains, bits: bits, power: 1) * 0x1p64
+    }
+
+    /// The chance that `power` random chains of 2^`bits` are all empty when `occupied` are not.
+    @usableFromInline
+    static func emptyOdds(occupied: Int, bits: Int, power: Int) -> Double {
+        let empty = Double((1 << bits) - occupied) / Double(1 << bits)
+        var odds = 1.0
+        for _ in 0..<power { odds *= empty }
+        return odds
+    }
+
+    /// The fewest occupied chains of 2^`bits` for which 33 random chains are all empty with a
+    /// chance below 2^-64 (a quarter or so of the chains empty).
+    @usableFromInline
+    static func safeOccupied(bits: Int) -> Int {
+        // The odds fall as the occupied chains rise: the least count with odds below 2^-64.
+        var low = 0, high = 1 << bits
+        while low < high {
+            let middle = (low + high) / 2
+            if emptyOdds(occupied: middle, bits: bits, power: 33) < 0x1p-64 { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The slot the next draw will probably try first, for prefetching, or -1. Loads that
+    /// draw's count and index bucket, and the array element of the draw after it.
+    ///
+    /// Why: a try reads a random array element, then its chain's count, and the eviction then
+    /// reads the resident's slot and its index bucket, each a cache miss once the residents
+    /// outgrow the processor's cache. The first try's random number is known two draws ahead,
+    /// and the residents' count hardly moves meanwhile (an eviction and an insert), so those
+    /// loads can start early. The loads may be wasted, the draws are never wrong.
+    @inlinable @inline(__always)
+    public mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 {
+        guard hasPending, !entries.isEmpty, entries.count >= lookAheadResidents else { return -1 }
+        let count = entries.count
+        entries.withUnsafeBufferPointer { entries in
+            if let base = entries.baseAddress { _cs_prefetch(base + Self.scale(pending.1, to: count)) }
+        }
+        let next = entries[Self.scale(pending.0, to: count)]
+        lengths.withUnsafeBufferPointer { lengths in
+            if let base = lengths.baseAddress { _cs_prefetch(base + chain(next.high)) }
+        }
+        index.prefetch(hash: UInt64(next.high) << 32)
+        return next.slot
+    }
+
+    /// Renumbers the residents after the arena compacted; each keeps its place in the array, so
+    /// the draws stay the same. O(n).
+    @inlinable
+    public mutating func relocate(_ relocation: SlotRelocation) {
+        entries.withUnsafeMutableBufferPointer { entries in
+            for i in entries.indices { entries[i].slot = relocation[entries[i].slot] }
+        }
+        entries._giveBackSpareRoom()
+        positions.relocate(relocation)
+    }
+
+    /// Recounts the chains for 2^`bits` chains. O(n + chains).
+    // Out of line: it runs a few times per run.
+    @inline(never) @usableFromInline
+    mutating func rebuild(bits newBits: Int) {
+        bits = Swift.min(Swift.max(newBits, 0), 32)
+        lengths = ContiguousArray(repeating: 0, count: 1 << bits)
+        longChains = [:]
+        occupiedChains = 0
+        safeOccupiedChains = Self.safeOccupied(bits: bits)
+        inverseChains = 1 / Double(1 << bits)
+        for entry in entries { lengthen(chain(entry.high)) }
+    }
+}

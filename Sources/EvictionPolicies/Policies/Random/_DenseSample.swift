@@ -66,8 +66,13 @@ public struct _DenseSample: _SampleTable {
     /// The fewest occupied chains for which libCacheSim's draw halves its table with a chance
     /// below 2^-64; from there on a draw does not ask.
     @usableFromInline var safeOccupiedChains = 0
-    /// 1 / ``chains``.
-    @usableFromInline var inverseChains = 1.0
+    /// An upper bound of the halving odds (times 2^64) while at least ``halvingFloor`` chains
+    /// are occupied (the odds at that many): a draw below it asks the exact odds.
+    @usableFromInline var halvingBound = 0.0
+    /// The occupied chains ``halvingBound`` was worked out for, and the most for which it is
+    /// kept (above, it would ask the exact odds too often); `Int.max` and 0 until then.
+    @usableFromInline var halvingFloor = Int.max
+    @usableFromInline var halvingCeiling = 0
     /// The random numbers of the next two draws' first candidates, drawn ahead so that their
     /// memory can be loaded early (valid once ``hasPending``).
     @usableFromInline var pending: (UInt64, UInt64) = (0, 0)
@@ -86,7 +91,7 @@ public struct _DenseSample: _SampleTable {
         bits = Swift.min(chains.trailingZeroBitCount, 32)
         lengths = ContiguousArray(repeating: 0, count: 1 << bits)
         safeOccupiedChains = Self.safeOccupied(bits: bits)
-        inverseChains = 1 / Double(1 << bits)
+        halvingFloor = .max
     }
 
     /// The number of chains.
@@ -209,17 +214,27 @@ public struct _DenseSample: _SampleTable {
 
     /// Halves the chains as often as libCacheSim's draw would before it meets a non-empty
     /// bucket: the first time when its first 33 tries all meet empty buckets, then each time its
-    /// next try does. One random number and a few multiplications, unless it halves.
+    /// next try does.
+    ///
+    /// One random number against a bound of the odds, worked out again only when the occupied
+    /// chains move a sixteenth away from the count it was worked out for; the exact odds (33
+    /// multiplications) only when the number falls below the bound, about as rarely as a
+    /// halving. The same number then decides, so the chains halve with exactly the odds.
     @inlinable @inline(__always)
     mutating func halveAsLibCacheSimWould(_ generator: inout SeededGenerator) {
-        let empty = Double(chains &- occupiedChains) * inverseChains
-        var odds = empty * empty
-        odds *= odds
-        odds *= odds
-        odds *= odds
-        odds *= odds
-        odds *= empty
-        if Double(generator.next()) < odds * 0x1p64 { _halve(&generator) }
+        if occupiedChains < halvingFloor || occupiedChains > halvingCeiling { _boundHalvingOdds() }
+        let random = Double(generator.next())
+        if random < halvingBound && random < Self.emptyOdds(occupied: occupiedChains, bits: bits, power: 33) * 0x1p64 {
+            _halve(&generator)
+        }
+    }
+
+    /// Bounds the halving odds for the occupied chains within a sixteenth of their count now.
+    @inline(never) @usableFromInline
+    mutating func _boundHalvingOdds() {
+        halvingFloor = occupiedChains - occupiedChains / 16
+        halvingCeiling = occupiedChains + occupiedChains / 16
+        halvingBound = Self.emptyOdds(occupied: halvingFloor, bits: bits, power: 33) * 0x1p64
     }
 
     /// Halves the chains, then again while libCacheSim's next try would meet an empty bucket.
@@ -295,7 +310,7 @@ public struct _DenseSample: _SampleTable {
         longChains = [:]
         occupiedChains = 0
         safeOccupiedChains = Self.safeOccupied(bits: bits)
-        inverseChains = 1 / Double(1 << bits)
+        halvingFloor = .max
         for entry in entries { lengthen(chain(entry.high)) }
     }
 }

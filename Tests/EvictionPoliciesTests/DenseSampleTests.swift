@@ -41,7 +41,7 @@ import TestSupport
     /// occupied chains are those of their hashes' top bits.
     static func expectConsistent(_ sample: _DenseSample, _ filed: [Int32: UInt64], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(sample.residentCount == filed.count, sourceLocation: sourceLocation)
-        #expect(Set(sample.entries.map(\.slot)) == Set(filed.keys), sourceLocation: sourceLocation)
+        #expect(Set(sample.entries.map { $0.slot }) == Set(filed.keys), sourceLocation: sourceLocation)
         for (position, entry) in sample.entries.enumerated() {
             #expect(Int(sample.positions[entry.slot]) == position, sourceLocation: sourceLocation)
             #expect(UInt64(entry.high) == (filed[entry.slot] ?? 0) >> 32, sourceLocation: sourceLocation)
@@ -164,10 +164,10 @@ import TestSupport
         let hashes: [Int32: UInt64] = [7: Self.hash(chain: 0, bits: 1, &random), 8: Self.hash(chain: 1, bits: 1, &random),
                                        9: Self.hash(chain: 1, bits: 1, &random)]
         for slot: Int32 in [7, 8, 9] { sample.insert(slot, hash: hashes[slot] ?? 0, index: index) }
-        #expect(sample.entries.map(\.slot) == [7, 8, 9])
+        #expect(sample.entries.map { $0.slot } == [7, 8, 9])
         #expect((sample.length(0), sample.length(1), sample.occupiedChains) == (1, 2, 2))
         sample.remove(7, hash: hashes[7] ?? 0, index: index)
-        #expect(sample.entries.map(\.slot) == [9, 8])
+        #expect(sample.entries.map { $0.slot } == [9, 8])
         #expect(sample.positions[9] == 0)
         #expect((sample.length(0), sample.length(1), sample.occupiedChains) == (0, 2, 1))
         // One chain left, of two: every draw is one of them, and both come up.

@@ -39,20 +39,9 @@ import _CSupport
 /// - Complexity: insert and remove O(1) amortised (O(n) when the chain count doubles or
 ///   halves); draw O(residents / non-empty chains) expected, O(1) at libCacheSim's loads.
 public struct _DenseSample: _SampleTable {
-    /// A resident and the high 32 bits of its hash, whose top ``bits`` bits are its chain.
-    @frozen @usableFromInline
-    struct _Entry {
-        @usableFromInline var slot: Int32
-        @usableFromInline var high: UInt32
-
-        @inlinable init(slot: Int32, high: UInt32) {
-            self.slot = slot
-            self.high = high
-        }
-    }
-
-    /// The residents, in no meaningful order: a removal moves the last one into the hole.
-    @usableFromInline var entries: ContiguousArray<_Entry> = []
+    /// The residents, each with the high 32 bits of its hash (whose top ``bits`` bits are its
+    /// chain), in no meaningful order: a removal moves the last one into the hole.
+    @usableFromInline var entries: ContiguousArray<(slot: Int32, high: UInt32)> = []
     /// Where each resident's slot sits in ``entries``.
     @usableFromInline var positions = SideTable<Int32>(filling: -1)
     /// log2 of the number of chains, at most 32.
@@ -118,7 +107,7 @@ public struct _DenseSample: _SampleTable {
         // residents per chain.
         let doubles = entries.count > chains * 2
         positions[slot] = Int32(truncatingIfNeeded: entries.count)
-        entries.append(_Entry(slot: slot, high: high))
+        entries.append((slot: slot, high: high))
         if doubles { rebuild(bits: bits + 1) } else { lengthen(chain(high)) }
     }
 

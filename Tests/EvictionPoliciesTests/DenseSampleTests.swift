@@ -41,10 +41,10 @@ import TestSupport
     /// occupied chains are those of their hashes' top bits.
     static func expectConsistent(_ sample: _DenseSample, _ filed: [Int32: UInt64], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(sample.residentCount == filed.count, sourceLocation: sourceLocation)
-        #expect(Set(sample.entries.map { $0.slot }) == Set(filed.keys), sourceLocation: sourceLocation)
-        for (position, entry) in sample.entries.enumerated() {
-            #expect(Int(sample.positions[entry.slot]) == position, sourceLocation: sourceLocation)
-            #expect(UInt64(entry.high) == (filed[entry.slot] ?? 0) >> 32, sourceLocation: sourceLocation)
+        #expect(Set(sample.entries.elements.map { $0.slot }) == Set(filed.keys), sourceLocation: sourceLocation)
+        for (position, entry) in sample.entries.elements.enumerated() {
+            #expect(sample.entries.position(of: entry.slot) == position, sourceLocation: sourceLocation)
+            #expect(UInt64(entry.payload) == (filed[entry.slot] ?? 0) >> 32, sourceLocation: sourceLocation)
         }
         var lengths: [Int: Int] = [:]
         for hash in filed.values { lengths[sample.chain(UInt32(truncatingIfNeeded: hash >> 32)), default: 0] += 1 }
@@ -164,11 +164,11 @@ import TestSupport
         let hashes: [Int32: UInt64] = [7: Self.hash(chain: 0, bits: 1, &random), 8: Self.hash(chain: 1, bits: 1, &random),
                                        9: Self.hash(chain: 1, bits: 1, &random)]
         for slot: Int32 in [7, 8, 9] { sample.insert(slot, hash: hashes[slot] ?? 0, index: index) }
-        #expect(sample.entries.map { $0.slot } == [7, 8, 9])
+        #expect(sample.entries.elements.map { $0.slot } == [7, 8, 9])
         #expect((sample.length(0), sample.length(1), sample.occupiedChains) == (1, 2, 2))
         sample.remove(7, hash: hashes[7] ?? 0, index: index)
-        #expect(sample.entries.map { $0.slot } == [9, 8])
-        #expect(sample.positions[9] == 0)
+        #expect(sample.entries.elements.map { $0.slot } == [9, 8])
+        #expect(sample.entries.position(of: 9) == 0)
         #expect((sample.length(0), sample.length(1), sample.occupiedChains) == (0, 2, 1))
         // One chain left, of two: every draw is one of them, and both come up.
         var generator = SeededGenerator(seed: 3)
@@ -176,7 +176,7 @@ import TestSupport
         #expect(drawn == [8, 9])
         sample.remove(8, hash: hashes[8] ?? 0, index: index)
         sample.remove(9, hash: hashes[9] ?? 0, index: index)
-        #expect(sample.entries.isEmpty)
+        #expect(sample.entries.count == 0)
         #expect((sample.length(1), sample.occupiedChains) == (0, 0))
     }
 

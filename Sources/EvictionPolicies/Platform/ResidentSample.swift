@@ -6,49 +6,34 @@
 ///   ``relocate(_:)`` is O(n).
 @frozen
 public struct ResidentSample {
-    @usableFromInline var slots: ContiguousArray<Int32> = []
-    /// Where each slot sits in `slots`, -1 when absent.
-    @usableFromInline var positions = SideTable<Int32>(filling: -1)
+    @usableFromInline var residents = _DenseResidents<Void>()
 
     /// An empty sample.
     @inlinable public init() {}
 
     /// The number of slots held.
-    @inlinable public var count: Int { slots.count }
+    @inlinable public var count: Int { residents.count }
 
     /// Adds `slot`, which must not be held.
     @inlinable
-    public mutating func insert(_ slot: Int32) {
-        positions[slot] = Int32(truncatingIfNeeded: slots.count)
-        slots.append(slot)
-    }
+    public mutating func insert(_ slot: Int32) { residents.append(slot, ()) }
 
     /// Removes `slot` if it is held.
     @inlinable
     public mutating func remove(_ slot: Int32) {
-        let position = positions[slot]
-        guard position >= 0 else { return }
-        let last = slots.removeLast()
-        if last != slot {
-            slots[Int(position)] = last
-            positions[last] = position
-        }
-        positions[slot] = -1
+        let position = residents.position(of: slot)
+        if position >= 0 { residents.remove(at: position) }
     }
 
     /// Renumbers the slots held after the arena compacted (for a ``SlotRelocatingPolicy``). Each
     /// slot keeps its place in the dense array, so the draws that follow are the ones the same
     /// generator would have made without the compaction. Gives back the spare room of a purge. O(n).
     @inlinable
-    public mutating func relocate(_ relocation: SlotRelocation) {
-        for i in slots.indices { slots[i] = relocation[slots[i]] }
-        slots._giveBackSpareRoom()
-        positions.relocate(relocation)
-    }
+    public mutating func relocate(_ relocation: SlotRelocation) { residents.relocate(relocation) }
 
     /// A slot drawn uniformly from those held. The sample must not be empty.
     @inlinable
     public func randomElement(using generator: inout some RandomNumberGenerator) -> Int32 {
-        slots[Int.random(in: 0..<slots.count, using: &generator)]
+        residents[Int.random(in: 0..<residents.count, using: &generator)].slot
     }
 }

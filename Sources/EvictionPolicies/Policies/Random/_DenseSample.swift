@@ -40,10 +40,8 @@ import _CSupport
 ///   halves); draw O(residents / non-empty chains) expected, O(1) at libCacheSim's loads.
 public struct _DenseSample: _SampleTable {
     /// The residents, each with the high 32 bits of its hash (whose top ``bits`` bits are its
-    /// chain), in no meaningful order: a removal moves the last one into the hole.
-    @usableFromInline var entries: ContiguousArray<(slot: Int32, high: UInt32)> = []
-    /// Where each resident's slot sits in ``entries``.
-    @usableFromInline var positions = SideTable<Int32>(filling: -1)
+    /// chain), in no meaningful order.
+    @usableFromInline var entries = _DenseResidents<UInt32>()
     /// log2 of the number of chains, at most 32.
     @usableFromInline var bits: Int
     /// Per chain, its number of residents, 255 meaning 255 or more (then ``longChains`` has it).
@@ -52,11 +50,9 @@ public struct _DenseSample: _SampleTable {
     @usableFromInline var longChains: [Int: Int] = [:]
     /// How many chains hold a resident.
     @usableFromInline var occupiedChains = 0
-    /// The fewest occupied chains for which libCacheSim's draw halves its table with a chance
-    /// below 2^-64; from there on a draw does not ask.
-    @usableFromInline var safeOccupiedChains = 0
     /// An upper bound of the halving odds (times 2^64) while at least ``halvingFloor`` chains
-    /// are occupied (the odds at that many): a draw below it asks the exact odds.
+    /// are occupied (the odds at that many): a draw below it asks the exact odds, and below 1
+    /// (odds under 2^-64) a draw does not ask.
     @usableFromInline var halvingBound = 0.0
     /// The occupied chains ``halvingBound`` was worked out for, and the most for which it is
     /// kept (above, it would ask the exact odds too often); `Int.max` and 0 until then.
@@ -79,8 +75,6 @@ public struct _DenseSample: _SampleTable {
     public init(chains: Int) {
         bits = Swift.min(chains.trailingZeroBitCount, 32)
         lengths = ContiguousArray(repeating: 0, count: 1 << bits)
-        safeOccupiedChains = Self.safeOccupied(bits: bits)
-        halvingFloor = .max
     }
 
     /// The number of chains.
@@ -106,8 +100,7 @@ public struct _DenseSample: _SampleTable {
         // As libCacheSim: the chains double when, before this insert, there are more than two
         // residents per chain.
         let doubles = entries.count > chains * 2
-        positions[slot] = Int32(truncatingIfNeeded: entries.count)
-        entries.append((slot: slot, high: high))
+        entries.append(slot, high)
         if doubles { rebuild(bits: bits + 1) } else { lengthen(chain(high)) }
     }
 
@@ -117,16 +110,11 @@ public struct _DenseSample: _SampleTable {
         // An eviction removes a slot just drawn, whose place the draw knows: no read of a
         // random resident's place.
         var position = drawnPositions.0
-        if position >= entries.count || entries[position].slot != slot {
-            position = drawnPositions.1
-            if position >= entries.count || entries[position].slot != slot { position = Int(positions[slot]) }
+        if !entries.holds(slot, at: position) {
+            position = entries.holds(slot, at: drawnPositions.1) ? drawnPositions.1 : entries.position(of: slot)
         }
-        shorten(chain(entries[position].high))
-        let last = entries.removeLast()
-        if position < entries.count {
-            entries[position] = last
-            positions[last.slot] = Int32(truncatingIfNeeded: position)
-        }
+        shorten(chain(entries[position].payload))
+        entries.remove(at: position)
     }
 
     /// Counts one resident more in `chain`.
@@ -175,7 +163,7 @@ public struct _DenseSample: _SampleTable {
     /// A resident drawn with libCacheSim's odds. There must be one.
     @inlinable @inline(__always)
     public mutating func draw(index: borrowing SlotIndex, using generator: inout SeededGenerator) -> Int32 {
-        if occupiedChains < safeOccupiedChains { halveAsLibCacheSimWould(&generator) }
+        halveAsLibCacheSimWould(&generator)
         if !hasPending {
             pending = (generator.next(), generator.next())
             hasPending = true
@@ -185,7 +173,7 @@ public struct _DenseSample: _SampleTable {
         while true {
             let position = Self.scale(random, to: entries.count)
             let entry = entries[position]
-            let length = length(chain(entry.high))
+            let length = length(chain(entry.payload))
             // Kept with odds 1 / length: the chain's length scales a second number below 1.
             if length == 1 || Self.scale(generator.next(), to: length) == 0 {
                 drawnPositions = (position, drawnPositions.0)
@@ -205,13 +193,15 @@ public struct _DenseSample: _SampleTable {
     /// bucket: the first time when its first 33 tries all meet empty buckets, then each time its
     /// next try does.
     ///
-    /// One random number against a bound of the odds, worked out again only when the occupied
-    /// chains move a sixteenth away from the count it was worked out for; the exact odds (33
-    /// multiplications) only when the number falls below the bound, about as rarely as a
-    /// halving. The same number then decides, so the chains halve with exactly the odds.
+    /// A bound of the odds, worked out again only when the occupied chains move a sixteenth away
+    /// from the count it was worked out for, settles almost every draw: below 2^-64 (about a
+    /// quarter of the chains empty or fewer) nothing is asked, else one random number is, and
+    /// the exact odds (33 multiplications) only when it falls below the bound, about as rarely as
+    /// a halving. The same number then decides, so the chains halve with exactly the odds.
     @inlinable @inline(__always)
     mutating func halveAsLibCacheSimWould(_ generator: inout SeededGenerator) {
         if occupiedChains < halvingFloor || occupiedChains > halvingCeiling { _boundHalvingOdds() }
+        guard halvingBound >= 1 else { return }
         let random = Double(generator.next())
         if random < halvingBound && random < Self.emptyOdds(occupied: occupiedChains, bits: bits, power: 33) * 0x1p64 {
             _halve(&generator)
@@ -222,7 +212,7 @@ public struct _DenseSample: _SampleTable {
     @inline(never) @usableFromInline
     mutating func _boundHalvingOdds() {
         halvingFloor = occupiedChains - occupiedChains / 16
-        halvingCeiling = occupiedChains + occupiedChains / 16
+        halvingCeiling = occupiedChains + occupiedChains / 16 + 1
         halvingBound = Self.emptyOdds(occupied: halvingFloor, bits: bits, power: 33) * 0x1p64
     }
 
@@ -243,19 +233,6 @@ public struct _DenseSample: _SampleTable {
         return odds
     }
 
-    /// The fewest occupied chains of 2^`bits` for which 33 random chains are all empty with a
-    /// chance below 2^-64 (a quarter or so of the chains empty).
-    @usableFromInline
-    static func safeOccupied(bits: Int) -> Int {
-        // The odds fall as the occupied chains rise: the least count with odds below 2^-64.
-        var low = 0, high = 1 << bits
-        while low < high {
-            let middle = (low + high) / 2
-            if emptyOdds(occupied: middle, bits: bits, power: 33) < 0x1p-64 { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-
     /// The slot the next draw will probably try first, for prefetching, or -1. Loads that
     /// draw's count and index bucket, and the array element of the draw after it.
     ///
@@ -266,29 +243,20 @@ public struct _DenseSample: _SampleTable {
     /// loads can start early. The loads may be wasted, the draws are never wrong.
     @inlinable @inline(__always)
     public mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 {
-        guard hasPending, !entries.isEmpty, entries.count >= lookAheadResidents else { return -1 }
-        let count = entries.count
-        entries.withUnsafeBufferPointer { entries in
-            if let base = entries.baseAddress { _cs_prefetch(base + Self.scale(pending.1, to: count)) }
-        }
-        let next = entries[Self.scale(pending.0, to: count)]
+        guard hasPending, entries.count > 0, entries.count >= lookAheadResidents else { return -1 }
+        entries.prefetch(at: Self.scale(pending.1, to: entries.count))
+        let next = entries[Self.scale(pending.0, to: entries.count)]
         lengths.withUnsafeBufferPointer { lengths in
-            if let base = lengths.baseAddress { _cs_prefetch(base + chain(next.high)) }
+            if let base = lengths.baseAddress { _cs_prefetch(base + chain(next.payload)) }
         }
-        index.prefetch(hash: UInt64(next.high) << 32)
+        index.prefetch(hash: UInt64(next.payload) << 32)
         return next.slot
     }
 
     /// Renumbers the residents after the arena compacted; each keeps its place in the array, so
     /// the draws stay the same. O(n).
     @inlinable
-    public mutating func relocate(_ relocation: SlotRelocation) {
-        entries.withUnsafeMutableBufferPointer { entries in
-            for i in entries.indices { entries[i].slot = relocation[entries[i].slot] }
-        }
-        entries._giveBackSpareRoom()
-        positions.relocate(relocation)
-    }
+    public mutating func relocate(_ relocation: SlotRelocation) { entries.relocate(relocation) }
 
     /// Recounts the chains for 2^`bits` chains. O(n + chains).
     // Out of line: it runs a few times per run.
@@ -298,8 +266,7 @@ public struct _DenseSample: _SampleTable {
         lengths = ContiguousArray(repeating: 0, count: 1 << bits)
         longChains = [:]
         occupiedChains = 0
-        safeOccupiedChains = Self.safeOccupied(bits: bits)
         halvingFloor = .max
-        for entry in entries { lengthen(chain(entry.high)) }
+        for position in 0..<entries.count { lengthen(chain(entries[position].payload)) }
     }
 }

@@ -68,6 +68,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         where P.Key == UInt64, P.Value == Void {
         var replayer = try Replayer<P>(limits: CacheLimits(capacity: 1_000_000), options: PolicyOptions(), ignoreSize: false)
         replayer.prefetchResidents = prefetchResidents
+        replayer.entryPrefetchResidents = prefetchResidents
         for batch in trace { replayer.apply(batch) }
         return replayer.counters
     }

@@ -21,7 +21,7 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
     var run: @Sendable (UInt64) throws -> Void
     /// Replays a seeded random trace through ``Replayer`` with key hints ahead and without;
     /// returns both runs' counters, which must be equal.
-    var replayWithAndWithoutHints: @Sendable (UInt64) throws -> (hinted: ReplayCounters, plain: ReplayCounters)
+    var replayWithAndWithoutHints: @Sendable (UInt64) throws -> (hinted: ReplayCounters, indexHinted: ReplayCounters, plain: ReplayCounters)
     var testDescription: String { name }
 
     /// - Parameter expiresInPlace: a resident entry may be a miss without being evicted
@@ -34,7 +34,9 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
             try run.run()
         }, replayWithAndWithoutHints: { seed in
             let trace = try hintTrace(seed: seed)
-            return (try replay(P.self, trace, prefetchResidents: 0), try replay(P.self, trace, prefetchResidents: .max))
+            return (try replay(P.self, trace, prefetchResidents: 0, entryPrefetchResidents: 0),
+                    try replay(P.self, trace, prefetchResidents: 0, entryPrefetchResidents: .max),
+                    try replay(P.self, trace, prefetchResidents: .max, entryPrefetchResidents: .max))
         })
     }
 
@@ -62,13 +64,14 @@ struct InvariantSubject: Sendable, CustomTestStringConvertible {
         return stride(from: 0, to: rows.count, by: 1_000).map { Array(rows[$0..<$0 + 1_000]) }
     }
 
-    /// The counters of `trace` replayed into a 1 MB `P`, hinting keys ahead only while the cache
-    /// holds at least `prefetchResidents` entries.
-    static func replay<P: EvictionPolicy>(_ type: P.Type, _ trace: [[Request]], prefetchResidents: Int) throws -> ReplayCounters
+    /// The counters of `trace` replayed into a 1 MB `P`, hinting index buckets ahead only while the
+    /// cache holds at least `prefetchResidents` entries, and entries too from `entryPrefetchResidents`.
+    static func replay<P: EvictionPolicy>(_ type: P.Type, _ trace: [[Request]], prefetchResidents: Int,
+                                          entryPrefetchResidents: Int) throws -> ReplayCounters
         where P.Key == UInt64, P.Value == Void {
         var replayer = try Replayer<P>(limits: CacheLimits(capacity: 1_000_000), options: PolicyOptions(), ignoreSize: false)
         replayer.prefetchResidents = prefetchResidents
-        replayer.entryPrefetchResidents = prefetchResidents
+        replayer.entryPrefetchResidents = entryPrefetchResidents
         for batch in trace { replayer.apply(batch) }
         return replayer.counters
     }
@@ -308,11 +311,13 @@ struct PolicyInvariantTests {
     }
 
     /// A replay hints each key to the policy before its turn once the cache is large enough
-    /// (``Replayer/prefetchResidents``); a hint must change nothing a replay counts.
+    /// (``Replayer/prefetchResidents``, ``Replayer/entryPrefetchResidents``): index buckets and
+    /// entries, or index buckets alone; a hint must change nothing a replay counts.
     @Test("key hints ahead change no count of a replay", arguments: InvariantSubject.all)
     func hintsChangeNothing(_ subject: InvariantSubject) throws {
-        let (hinted, plain) = try subject.replayWithAndWithoutHints(7)
+        let (hinted, indexHinted, plain) = try subject.replayWithAndWithoutHints(7)
         #expect(hinted == plain)
+        #expect(indexHinted == plain)
         #expect(plain.hits > 0 && plain.hits < plain.requests, "the trace must hit and miss: \(plain)")
     }
 }

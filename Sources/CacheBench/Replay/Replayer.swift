@@ -58,16 +58,10 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
             for i in 0..<count { driver.apply(batch[i], to: &policy) }
             return
         }
-        if policy.count < entryPrefetchResidents {
-            for i in 0..<count {
-                if i &+ Self.indexDistance < count { policy.prefetch(batch[i &+ Self.indexDistance].key, .index) }
-                driver.apply(batch[i], to: &policy)
-            }
-            return
-        }
+        let hintsEntries = policy.count >= entryPrefetchResidents
         for i in 0..<count {
             if i &+ Self.indexDistance < count { policy.prefetch(batch[i &+ Self.indexDistance].key, .index) }
-            if i &+ Self.entryDistance < count { policy.prefetch(batch[i &+ Self.entryDistance].key, .entry) }
+            if hintsEntries && i &+ Self.entryDistance < count { policy.prefetch(batch[i &+ Self.entryDistance].key, .entry) }
             driver.apply(batch[i], to: &policy)
         }
     }

@@ -34,11 +34,15 @@ extension SlotArena {
                 slots[i].next = relocation[slots[i].next]
             }
         }
+        keys.withUnsafeMutableBufferPointer { keys in
+            relocation.forEachMove { from, to in keys.swapAt(Int(from), Int(to)) }
+        }
         values.withUnsafeMutableBufferPointer { values in
             relocation.forEachMove { from, to in values.swapAt(Int(from), Int(to)) }
         }
         // New arrays, not `removeLast`, which would keep the capacity.
         slots = ContiguousArray(slots[..<newCount])
+        keys = ContiguousArray(keys[..<newCount])
         values = ContiguousArray(values[..<newCount])
         freeHead = -1
         nextShrinkCheck = .max

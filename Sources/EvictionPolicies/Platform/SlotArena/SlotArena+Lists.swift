@@ -54,14 +54,14 @@ extension SlotArena {
     }
 
     @inlinable @inline(__always)
-    static func _pushHead(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32, _ list: inout SlotList) {
+    static func _pushHead(_ s: UnsafeMutableBufferPointer<_Slot>, _ slot: Int32, _ list: inout SlotList) {
         _link(s, slot, after: -1, before: list.head, &list)
     }
 
     /// Links `slot` between `previous` (toward the head, -1 at the head) and `next` (toward the
     /// tail, -1 at the tail), adjacent slots of `list`, and counts it in.
     @inlinable @inline(__always)
-    static func _link(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32,
+    static func _link(_ s: UnsafeMutableBufferPointer<_Slot>, _ slot: Int32,
                       after previous: Int32, before next: Int32, _ list: inout SlotList) {
         let i = Int(slot)
         s[i].prev = previous
@@ -73,7 +73,7 @@ extension SlotArena {
     }
 
     @inlinable @inline(__always)
-    static func _unlink(_ s: UnsafeMutableBufferPointer<_Slot<Key>>, _ slot: Int32, _ list: inout SlotList) {
+    static func _unlink(_ s: UnsafeMutableBufferPointer<_Slot>, _ slot: Int32, _ list: inout SlotList) {
         let i = Int(slot)
         let p = s[i].prev, n = s[i].next
         if p >= 0 { s[Int(p)].next = n } else { list.head = n }
@@ -118,14 +118,15 @@ extension SlotArena {
     public mutating func evict(_ slot: Int32, from list: inout SlotList, observer: inout some EvictionObserver<Key, Value>) {
         let newer = slots[Int(slot)].prev
         unlink(slot, &list)
-        let key = slots[Int(slot)].key
+        let key = keys[Int(slot)]
         let cost = slots[Int(slot)].cost
         if let value = release(slot) { observer.didEvict(key, value: value, cost: cost) }
         prefetchEviction(of: newer)
     }
 
     /// Starts loading what evicting `slot` will touch besides the slot itself: its index bucket
-    /// and its newer neighbour. `slot` should be in cache already; -1 is ignored.
+    /// and its newer neighbour (slot and key). `slot` and its key should be in cache already (an
+    /// earlier call loaded them); -1 is ignored.
     ///
     /// `mutating` though it writes nothing: called on a policy's `store` from a generic flow, a
     /// non-mutating method made the optimizer copy the whole arena (retaining and releasing each
@@ -134,11 +135,14 @@ extension SlotArena {
     public mutating func prefetchEviction(of slot: Int32) {
         guard slot >= 0 else { return }
         // No closure captures the index: capturing it retained and released both buffers.
-        let entry = slots[Int(slot)]
-        index.prefetch(hash: hash(entry.key))
-        guard entry.prev >= 0 else { return }
+        let newer = slots[Int(slot)].prev
+        index.prefetch(hash: hash(keys[Int(slot)]))
+        guard newer >= 0 else { return }
         slots.withUnsafeBufferPointer { slots in
-            if let base = slots.baseAddress { _cs_prefetch(base + Int(entry.prev)) }
+            if let base = slots.baseAddress { _cs_prefetch(base + Int(newer)) }
+        }
+        keys.withUnsafeBufferPointer { keys in
+            if let base = keys.baseAddress { _cs_prefetch(base + Int(newer)) }
         }
     }
 

@@ -10,7 +10,7 @@ extension SlotArena {
         let isFree = Self._valuesAreMarks ? _freeSlots() : []
         for i in values.indices {
             guard let value = values[i], isFree.isEmpty || !isFree[i] else { continue }
-            try body(slots[i].key, value, slots[i].cost)
+            try body(keys[i], value, slots[i].cost)
         }
     }
 

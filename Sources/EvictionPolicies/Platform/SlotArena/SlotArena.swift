@@ -19,7 +19,11 @@ import _CSupport
 ///   the arena or the index grows (amortised O(1), doubling).
 @frozen
 public struct SlotArena<Key: Hashable, Value> {
-    @usableFromInline var slots: ContiguousArray<_Slot<Key>> = []
+    @usableFromInline var slots: ContiguousArray<_Slot> = []
+    /// Each slot's key, in an array of its own: a lookup compares keys, and keys kept apart stay
+    /// in the processor's cache where whole slots do not (see ``_Slot``). A freed slot keeps its
+    /// key where keys are plain data, and ``placeholderKey`` otherwise.
+    @usableFromInline var keys: ContiguousArray<Key> = []
     /// `nil` for ghosts, which remember only a key, and for free slots, except where
     /// ``_valuesAreMarks``: there a free slot keeps the mark it had.
     @usableFromInline var values: ContiguousArray<Value?> = []
@@ -66,7 +70,7 @@ public struct SlotArena<Key: Hashable, Value> {
     /// The slot holding `key`, whose hash is `hash` (from ``hash(_:)``), or `-1`. O(1) expected.
     @inlinable @inline(__always)
     public func find(_ key: Key, hash: UInt64) -> Int32 {
-        index.find(hash: hash) { slots[Int($0)].key == key }
+        index.find(hash: hash) { keys[Int($0)] == key }
     }
 
     /// Starts loading memory that a request for `key` will touch; see ``EvictionPolicy/prefetch(_:_:)``.
@@ -110,9 +114,10 @@ public struct SlotArena<Key: Hashable, Value> {
             slot = freeHead
             freeHead = slots.withUnsafeMutableBufferPointer { slots in
                 let next = slots[Int(slot)].next
-                slots[Int(slot)] = _Slot(key: key, cost: cost)
+                slots[Int(slot)] = _Slot(cost: cost)
                 return next
             }
+            keys.withUnsafeMutableBufferPointer { $0[Int(slot)] = key }
             // A value of no size is only a resident mark, which a freed slot keeps (see
             // `release`): most slots come back as residents, and the write is then skipped.
             if !Self._valuesAreMarks {
@@ -137,7 +142,8 @@ public struct SlotArena<Key: Hashable, Value> {
     mutating func _appendSlot(key: Key, value: Value?, cost: Int) -> Int32 {
         if !_isPOD(Key.self) && placeholderKey == nil { placeholderKey = key }
         let slot = Int32(truncatingIfNeeded: slots.count)
-        slots.append(_Slot(key: key, cost: cost))
+        slots.append(_Slot(cost: cost))
+        keys.append(key)
         if Self._valuesAreMarks && value == nil { marksMayBeGhosts = true }
         values.append(value)
         return slot
@@ -175,7 +181,7 @@ public struct SlotArena<Key: Hashable, Value> {
         // Where no mark may be a ghost's, every slot in use is resident, and one not in use is
         // not in the index: the removal below says which.
         if !(Self._valuesAreMarks && !marksMayBeGhosts) && values[Int(slot)] == nil { return false }
-        return index.remove(hash: hash(slots[Int(slot)].key), slot: slot)
+        return index.remove(hash: hash(keys[Int(slot)]), slot: slot)
     }
 
     /// ``_releaseResident(_:)`` of a slot ``_unindexResident(_:)`` took out of the index.
@@ -189,13 +195,12 @@ public struct SlotArena<Key: Hashable, Value> {
         let i = Int(slot)
         let freeHead = self.freeHead
         let placeholder = placeholderKey
-        let key = slots.withUnsafeMutableBufferPointer { slots in
+        slots.withUnsafeMutableBufferPointer { slots in
             slots[i].next = freeHead
             slots[i].prev = -1
-            let key = slots[i].key
-            if !_isPOD(Key.self), let placeholder { slots[i].key = placeholder }
-            return key
         }
+        let key = keys[i]
+        if !_isPOD(Key.self), let placeholder { keys.withUnsafeMutableBufferPointer { $0[i] = placeholder } }
         if indexed { index.remove(hash: hash(key), slot: slot) }
         self.freeHead = slot
         liveCount -= 1
@@ -235,6 +240,7 @@ public struct SlotArena<Key: Hashable, Value> {
         while length > 0 && isFree[length - 1] { length -= 1 }
         if length < slots.count {
             slots = ContiguousArray(slots[..<length])
+            keys = ContiguousArray(keys[..<length])
             values = ContiguousArray(values[..<length])
         }
         // Rechain the free slots that remain, lowest first.
@@ -270,7 +276,7 @@ public struct SlotArena<Key: Hashable, Value> {
 
     /// The key in `slot`. O(1).
     @inlinable @inline(__always)
-    public func key(_ slot: Int32) -> Key { slots[Int(slot)].key }
+    public func key(_ slot: Int32) -> Key { keys[Int(slot)] }
 
     /// The cost of `slot`. O(1).
     @inlinable @inline(__always)

@@ -170,6 +170,7 @@ public struct _DenseSample: _SampleTable {
         }
         var random = pending.0
         pending = (pending.1, generator.next())
+        var retried = false
         while true {
             let position = Self.scale(random, to: entries.count)
             let entry = entries[position]
@@ -177,8 +178,13 @@ public struct _DenseSample: _SampleTable {
             // Kept with odds 1 / length: the chain's length scales a second number below 1.
             if length == 1 || Self.scale(generator.next(), to: length) == 0 {
                 drawnPositions = (position, drawnPositions.0)
+                // A retry's resident was foreseen by no look-ahead: its eviction would load the
+                // key, then (hashed) the index bucket, one miss after the other. The entry holds
+                // the hash's high half, all a home bucket needs, so the bucket starts now.
+                if retried { index.prefetch(hash: UInt64(entry.payload) << 32) }
                 return entry.slot
             }
+            retried = true
             random = generator.next()
         }
     }

@@ -86,6 +86,9 @@ extension _SampledPolicy {
     public mutating func _drawAhead() -> (slot: Int32, ahead: Int32) {
         _withResidents { store, residents in
             let slot = residents.draw(index: store.index)
+            // Its key and slot now, together, rather than the key, the bucket and then the slot
+            // as the eviction reads them (already loaded where a look-ahead foresaw the draw).
+            store.prefetchSlot(slot)
             let ahead = residents.sample.lookAhead(index: store.index, generator: residents.generator)
             store.prefetchSlot(ahead)
             return (slot, ahead)

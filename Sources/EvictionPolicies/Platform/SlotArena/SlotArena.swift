@@ -318,7 +318,7 @@ public struct SlotArena<Key: Hashable, Value> {
     public mutating func setAux(_ slot: Int32, _ value: UInt32) { slots[Int(slot)].aux = UInt64(value) }
 
     /// The slot's time stamp, kept in the slot itself so that stamping an entry on a hit touches
-    /// no other cache line. A policy uses either ``aux(_:)`` or the stamp, never both. O(1).
+    /// no cache line beyond the slot's. A policy uses either ``aux(_:)`` or the stamp, never both. O(1).
     @inlinable @inline(__always)
     public func stamp(_ slot: Int32) -> Double { Double(bitPattern: slots[Int(slot)].aux) }
 

@@ -156,7 +156,7 @@ extension _SampledPolicy {
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        // The hash comes from the key, in the slot's line that the eviction loads anyway.
+        // The hash comes from the key, which the eviction loads anyway (to take it out of the index).
         let cost = _withResidents { store, residents in
             residents.remove(slot, hash: store.hash(store.key(slot)), index: store.index)
             return store.cost(slot)

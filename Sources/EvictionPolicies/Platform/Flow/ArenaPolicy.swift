@@ -69,7 +69,7 @@ extension ArenaPolicy {
     ///
     /// Why: in this generic extension, a plain read of `store` goes through the requirement's
     /// getter, which returns a copy of the arena: four reference counts taken and dropped per
-    /// request (its three arrays and its placeholder key), atomic operations that profiled at
+    /// request (its arrays and its placeholder key), atomic operations that profiled at
     /// about a third of a cache hit. Borrowing it `inout` goes through the modify accessor,
     /// which for a stored `store` is its address.
     @inlinable @inline(__always)

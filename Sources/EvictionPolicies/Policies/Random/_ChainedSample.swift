@@ -140,6 +140,9 @@ public struct _ChainedSample: _SampleTable {
     @inlinable @inline(__always)
     public func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 { -1 }
 
+    /// Never: the policies drawing from chains prefetch their candidates' scores themselves.
+    @inlinable public var lastDrawWasUnforeseen: Bool { false }
+
     /// A slot drawn as libCacheSim draws one. There must be one.
     @inlinable @inline(__always)
     mutating func draw(using generator: inout some RandomNumberGenerator) -> Int32 {

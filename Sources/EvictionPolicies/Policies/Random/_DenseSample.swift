@@ -64,6 +64,8 @@ public struct _DenseSample: _SampleTable {
     @usableFromInline var hasPending = false
     /// The places in ``entries`` of the last two residents drawn, newest first, for their removal.
     @usableFromInline var drawnPositions = (0, 0)
+    /// Whether the last draw retried, so that no look-ahead foresaw the resident it drew.
+    @usableFromInline var retried = false
     /// The fewest residents for which ``lookAhead(index:generator:)`` loads anything: below it
     /// the array, the counts and the slots stay in the processor's cache.
     @usableFromInline var lookAheadResidents = 8_192
@@ -170,7 +172,7 @@ public struct _DenseSample: _SampleTable {
         }
         var random = pending.0
         pending = (pending.1, generator.next())
-        var retried = false
+        retried = false
         while true {
             let position = Self.scale(random, to: entries.count)
             let entry = entries[position]
@@ -181,7 +183,7 @@ public struct _DenseSample: _SampleTable {
                 // A retry's resident was foreseen by no look-ahead: its eviction would load the
                 // key, then (hashed) the index bucket, one miss after the other. The entry holds
                 // the hash's high half, all a home bucket needs, so the bucket starts now.
-                if retried { index.prefetch(hash: UInt64(entry.payload) << 32) }
+                if lastDrawWasUnforeseen { index.prefetch(hash: UInt64(entry.payload) << 32) }
                 return entry.slot
             }
             retried = true
@@ -238,6 +240,10 @@ public struct _DenseSample: _SampleTable {
         for _ in 0..<power { odds *= empty }
         return odds
     }
+
+    /// After a retry, and while the look-ahead runs (from ``lookAheadResidents`` residents);
+    /// a smaller table stays in the processor's cache.
+    @inlinable public var lastDrawWasUnforeseen: Bool { retried && entries.count >= lookAheadResidents }
 
     /// The slot the next draw will probably try first, for prefetching, or -1. Loads that
     /// draw's count and index bucket, and the array element of the draw after it.

@@ -19,6 +19,11 @@ public protocol _SampleTable {
     /// with the generator as it is then. The table may start loading what later draws need, and
     /// keep what it foresaw for them.
     mutating func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32
+    /// Whether the last draw's slot and key should start loading as soon as it is drawn: after a
+    /// draw that no look-ahead foresaw, whose eviction would otherwise read them one miss after
+    /// the other. A table whose policies prefetch their candidates' scores themselves says no:
+    /// loading every candidate's slot and key costs more than the one evicted saves.
+    var lastDrawWasUnforeseen: Bool { get }
     /// Renumbers the slots the table keeps after the arena compacted; the draws stay the same.
     mutating func relocate(_ relocation: SlotRelocation)
 }
@@ -87,8 +92,8 @@ extension _SampledPolicy {
         _withResidents { store, residents in
             let slot = residents.draw(index: store.index)
             // Its key and slot now, together, rather than the key, the bucket and then the slot
-            // as the eviction reads them (already loaded where a look-ahead foresaw the draw).
-            store.prefetchSlot(slot)
+            // as the eviction reads them.
+            if residents.sample.lastDrawWasUnforeseen { store.prefetchSlot(slot) }
             let ahead = residents.sample.lookAhead(index: store.index, generator: residents.generator)
             store.prefetchSlot(ahead)
             return (slot, ahead)

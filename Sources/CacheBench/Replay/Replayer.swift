@@ -66,7 +66,7 @@ public struct Replayer<Policy: EvictionPolicy> where Policy.Key == UInt64, Polic
         }
     }
 
-    /// The default ``entryPrefetchResidents``, 262,144 entries (8 MiB of slots).
+    /// The default ``entryPrefetchResidents``, 262,144 entries (6 MiB of slots, 2 MiB of keys).
     ///
     /// The entry hint hashes the key a second time and reads the index bucket the first hint
     /// loaded; that pays only once the slots no longer stay in the processor's cache. Measured on

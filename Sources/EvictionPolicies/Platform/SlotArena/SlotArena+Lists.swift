@@ -138,6 +138,8 @@ extension SlotArena {
         let newer = slots[Int(slot)].prev
         index.prefetch(hash: hash(keys[Int(slot)]))
         guard newer >= 0 else { return }
+        // Not through `prefetchSlot(_:)`, which loads the same two lines: called here it made
+        // FIFO's and LRU's replays 30-40 % slower (0.40 s against 0.53-0.57 at 256 MiB).
         slots.withUnsafeBufferPointer { slots in
             if let base = slots.baseAddress { _cs_prefetch(base + Int(newer)) }
         }

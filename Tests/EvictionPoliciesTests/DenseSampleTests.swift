@@ -199,6 +199,38 @@ import TestSupport
         #expect(sample.occupiedChains == 0)
     }
 
+    @Test("a drawn resident's hash is known from its draw (the high half, all the index keeps) for the last two drawn; a slot's known hash is always its own")
+    func drawnHash() {
+        var random = SeededRandom(seed: 11)
+        let index = SlotIndex()
+        var sample = _DenseSample(chains: 1 << 6)
+        var hashes: [Int32: UInt64] = [:]
+        for slot in Int32(0)..<100 {
+            hashes[slot] = random.next()
+            sample.insert(slot, hash: hashes[slot] ?? 0, index: index)
+        }
+        var generator = SeededGenerator(seed: 5)
+        var previous: Int32 = -1
+        for _ in 0..<200 {
+            let drawn = sample.draw(index: index, using: &generator)
+            let high = { (slot: Int32) in (hashes[slot] ?? 0) & 0xffff_ffff_0000_0000 }
+            #expect(sample.drawnHash(drawn) == high(drawn))
+            if previous >= 0 { #expect(sample.drawnHash(previous) == high(previous)) }
+            // Any other slot: none, or (at the places the last two draws read) its own.
+            var known = 0
+            for slot in Int32(0)..<100 {
+                guard let hash = sample.drawnHash(slot) else { continue }
+                #expect(hash == high(slot))
+                known += 1
+            }
+            #expect(known <= 2)
+            previous = drawn
+        }
+        // Once the drawn one leaves, its place holds another resident: no hash for it.
+        sample.remove(previous, hash: hashes[previous] ?? 0, index: index)
+        #expect(sample.drawnHash(previous) == nil)
+    }
+
     @Test("the look-ahead names the slot the next draw tries first and changes no draw", arguments: [7, 8])
     func lookAhead(seed: UInt64) {
         var random = SeededRandom(seed: seed)

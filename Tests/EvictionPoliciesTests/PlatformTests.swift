@@ -23,6 +23,34 @@ struct OutsideLRU<Key: Hashable, Value>: SlotPolicy {
     mutating func setCost(_ slot: Int32, _ cost: Int) { store.setCost(slot, cost, in: &list) }
 }
 
+/// ``OutsideLRU`` whose rule knows its victims' hashes, as a random draw's table does, and can be
+/// made to give a wrong one or a victim that is no resident.
+struct HashKnowingLRU<Key: Hashable, Value>: SlotPolicy {
+    static var descriptor: PolicyDescriptor { OutsideLRU<Key, Value>.descriptor }
+    var lru: OutsideLRU<Key, Value>
+    var store: SlotArena<Key, Value> { get { lru.store } set { lru.store = newValue } }
+    /// XORed into the high half of the hash the rule gives (0: the right hash).
+    var hashError: UInt64 = 0
+    /// Given as the victim instead of the rule's when not nil.
+    var madeUpVictim: Int32?
+    init(limits: CacheLimits, options: PolicyOptions) throws(PolicyConfigurationError) {
+        lru = try OutsideLRU(limits: limits, options: options)
+    }
+    var capacity: Int { lru.capacity }
+    var countLimit: Int { lru.countLimit }
+    var count: Int { lru.count }
+    var totalCost: Int { lru.totalCost }
+    mutating func didHit(_ slot: Int32) { lru.didHit(slot) }
+    mutating func didInsert(_ slot: Int32) { lru.didInsert(slot) }
+    mutating func victim() -> Int32 { madeUpVictim ?? lru.victim() }
+    func knownHash(ofVictim slot: Int32) -> UInt64? {
+        if madeUpVictim != nil { return 0 }
+        return (store.hash(store.key(slot)) & 0xffff_ffff_0000_0000) ^ hashError << 32
+    }
+    mutating func unlink(_ slot: Int32) { lru.unlink(slot) }
+    mutating func setCost(_ slot: Int32, _ cost: Int) { lru.setCost(slot, cost) }
+}
+
 /// Records evictions and trim brackets.
 struct Recorder<Key, Value>: EvictionObserver {
     var evicted: [Key] = []
@@ -56,6 +84,37 @@ struct PlatformTests {
         #expect(cache.remove("c", observer: &observer) == 6)
         #expect(observer.evicted == ["b", "a"], "a removal is not an eviction")
         #expect(!(try OutsideLRU<Int, Void>.init(limits: CacheLimits(capacity: 1), options: PolicyOptions())).contains(1))
+    }
+
+    @Test("a victim's hash the rule knows takes it out of the index; a wrong one, or a victim that is no resident, ends the pass over the limits rather than corrupting the arena")
+    func knownVictimHash() throws {
+        var cache = try HashKnowingLRU<String, Int>(limits: CacheLimits(countLimit: 2), options: PolicyOptions())
+        var observer = Recorder<String, Int>()
+        for (key, value) in [("a", 1), ("b", 2), ("c", 3)] { cache.insert(value, forKey: key, cost: 1, observer: &observer) }
+        #expect(observer.evicted == ["a"])
+        #expect(!cache.contains("a") && cache.contains("b") && cache.contains("c"))
+        // Only the high half counts: the low half of the hash given is never read.
+        cache.insert(4, forKey: "d", cost: 1, observer: &observer)
+        #expect(observer.evicted == ["a", "b"] && cache.count == 2)
+
+        // A wrong hash finds nothing in the index: no eviction, the entry goes in over the limit.
+        cache.hashError = 1
+        cache.insert(5, forKey: "e", cost: 1, observer: &observer)
+        #expect(observer.evicted == ["a", "b"])
+        #expect(cache.count == 3 && cache.contains("c") && cache.contains("d") && cache.contains("e"))
+        // So do -1 and a slot number the arena never gave out.
+        cache.hashError = 0
+        for madeUp: Int32 in [-1, 1 << 19, 1 << 30] {
+            cache.madeUpVictim = madeUp
+            cache.insert(6, forKey: "f\(madeUp)", cost: 1, observer: &observer)
+            #expect(observer.evicted == ["a", "b"])
+        }
+        #expect(cache.count == 6)
+        // With the right hashes again, one pass brings the cache back to its limit, oldest first.
+        cache.madeUpVictim = nil
+        cache.insert(7, forKey: "g", cost: 1, observer: &observer)
+        #expect(observer.evicted == ["a", "b", "c", "d", "e", "f-1", "f524288"])
+        #expect(cache.count == 2 && cache.lookup("g", observer: &observer) == 7)
     }
 
     @Test("the access path hashes once and inserts on a miss")

@@ -13,6 +13,9 @@ extension SlotPolicy {
     @inlinable
     public mutating func admits(_ key: Key, cost: Int) -> Bool { true }
 
+    @inlinable @inline(__always)
+    public func knownHash(ofVictim slot: Int32) -> UInt64? { nil }
+
     @inlinable
     public mutating func insertNew(_ value: Value, forKey key: Key, hash: UInt64, cost: Int,
                                    observer: inout some EvictionObserver<Key, Value>) {
@@ -67,7 +70,8 @@ extension SlotPolicy {
             // (a released slot, a made-up number: a plug-in rule's mistake), which would
             // otherwise corrupt the free list or read out of range.
             let slot = victim()
-            guard _inPlace({ $0._unindexResident(slot) }) else { break }
+            let knownHash = knownHash(ofVictim: slot)
+            guard _inPlace({ $0._unindexResident(slot, knownHash: knownHash) }) else { break }
             pass.willRemove(&observer)
             _evict(slot, observer: &observer, indexed: false)
         }

@@ -41,6 +41,11 @@ public protocol SlotPolicy: ArenaPolicy {
     /// reports such a policy); any other slot must be resident: the flow checks as it takes the
     /// victim out of the index (no extra work) and ends the pass the same way on one that is not.
     mutating func victim() -> Int32
+    /// The hash of `slot`, the victim ``victim()`` has just given, where the rule holds it without
+    /// reading the key (a random draw's table keeps each resident's hash), else `nil`: the flow
+    /// then takes the victim out of the index without loading its key. Only the high 32 bits
+    /// need be right. The default says `nil`.
+    func knownHash(ofVictim slot: Int32) -> UInt64?
     /// Changes the cost of resident `slot` to `cost`, keeping the policy's totals right.
     mutating func setCost(_ slot: Int32, _ cost: Int)
 

@@ -175,13 +175,18 @@ public struct SlotArena<Key: Hashable, Value> {
     /// then ends with ``_releaseUnindexedResident(_:)``. O(1) expected: the probe the release
     /// would make anyway, and where values are marks and no slot is a ghost, no read of the
     /// mark (a cache miss per eviction).
+    ///
+    /// `knownHash`, where the caller holds the slot's hash (at least its high 32 bits, all the
+    /// index keeps), spares the key's load and hash: on a victim drawn at random, the key is a
+    /// cache miss the index's bucket would otherwise wait for. A wrong hash finds nothing and
+    /// says no, as an unknown slot does.
     @inlinable @inline(__always)
-    mutating func _unindexResident(_ slot: Int32) -> Bool {
+    mutating func _unindexResident(_ slot: Int32, knownHash: UInt64? = nil) -> Bool {
         guard slot >= 0, Int(slot) < slots.count else { return false }
         // Where no mark may be a ghost's, every slot in use is resident, and one not in use is
         // not in the index: the removal below says which.
         if !(Self._valuesAreMarks && !marksMayBeGhosts) && values[Int(slot)] == nil { return false }
-        return index.remove(hash: hash(keys[Int(slot)]), slot: slot)
+        return index.remove(hash: knownHash ?? hash(keys[Int(slot)]), slot: slot)
     }
 
     /// ``_releaseResident(_:)`` of a slot ``_unindexResident(_:)`` took out of the index.

@@ -140,6 +140,9 @@ public struct _ChainedSample: _SampleTable {
     @inlinable @inline(__always)
     public func lookAhead(index: borrowing SlotIndex, generator: SeededGenerator) -> Int32 { -1 }
 
+    /// None: a chain's link keeps only a part of the hash.
+    @inlinable public func drawnHash(_ slot: Int32) -> UInt64? { nil }
+
     /// Never: the policies drawing from chains prefetch their candidates' scores themselves.
     @inlinable public var lastDrawWasUnforeseen: Bool { false }
 

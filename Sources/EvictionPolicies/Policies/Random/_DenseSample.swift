@@ -265,6 +265,15 @@ public struct _DenseSample: _SampleTable {
         return next.slot
     }
 
+    /// The high half of `slot`'s hash, as its entry holds it, if it is at the place of one of the
+    /// last two drawn (so for both of those), else `nil`. O(1): both entries were just read.
+    @inlinable @inline(__always)
+    public func drawnHash(_ slot: Int32) -> UInt64? {
+        if entries.holds(slot, at: drawnPositions.0) { return UInt64(entries[drawnPositions.0].payload) << 32 }
+        if entries.holds(slot, at: drawnPositions.1) { return UInt64(entries[drawnPositions.1].payload) << 32 }
+        return nil
+    }
+
     /// Renumbers the residents after the arena compacted; each keeps its place in the array, so
     /// the draws stay the same. O(n).
     @inlinable

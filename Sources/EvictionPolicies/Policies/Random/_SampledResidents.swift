@@ -24,6 +24,10 @@ public protocol _SampleTable {
     /// the other. A table whose policies prefetch their candidates' scores themselves says no:
     /// loading every candidate's slot and key costs more than the one evicted saves.
     var lastDrawWasUnforeseen: Bool { get }
+    /// The hash (its high 32 bits at least) of `slot`, read from what the last draws loaded (so
+    /// no key is), or `nil`. Known at least for the last two drawn where the table keeps hashes;
+    /// never a hash other than the slot's own.
+    func drawnHash(_ slot: Int32) -> UInt64?
     /// Renumbers the slots the table keeps after the arena compacted; the draws stay the same.
     mutating func relocate(_ relocation: SlotRelocation)
 }
@@ -99,6 +103,10 @@ extension _SampledPolicy {
             return (slot, ahead)
         }
     }
+
+    /// The victim's hash as its draw read it, so its eviction loads no key. O(1).
+    @inlinable @inline(__always)
+    public func knownHash(ofVictim slot: Int32) -> UInt64? { residents.sample.drawnHash(slot) }
 
     /// Files newly stored `slot` in the sample and its cost in the budget. O(1) amortised.
     @inlinable public mutating func _sample(_ slot: Int32) {

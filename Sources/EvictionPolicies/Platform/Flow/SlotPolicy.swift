@@ -19,7 +19,9 @@
 /// ``EvictionPolicy/totalCost``. A model of a library that deviates overrides only the step
 /// it changes: ``makeRoom(forCost:count:observer:)`` (a purge to a preferred size),
 /// ``insertNew(_:forKey:hash:cost:observer:)`` (an insert before eviction, a sorted insert) or
-/// ``ArenaPolicy/replace(_:with:cost:observer:)``.
+/// ``ArenaPolicy/replace(_:with:cost:observer:)``. A rule that already holds its victims' hashes
+/// (a random draw's table does) may give them in ``knownHash(ofVictim:)``, so that an eviction
+/// loads no key.
 ///
 /// ``EvictionPolicy/prefetch(_:_:)`` comes from ``ArenaPolicy``, which reads the arena in place;
 /// a non-mutating one would read it through the protocol's getter, which copies the arena (four

@@ -70,8 +70,8 @@ extension SlotPolicy {
             // (a released slot, a made-up number: a plug-in rule's mistake), which would
             // otherwise corrupt the free list or read out of range.
             let slot = victim()
-            let knownHash = knownHash(ofVictim: slot)
-            guard _inPlace({ $0._unindexResident(slot, knownHash: knownHash) }) else { break }
+            let victimHash = knownHash(ofVictim: slot)
+            guard _inPlace({ $0._unindexResident(slot, knownHash: victimHash) }) else { break }
             pass.willRemove(&observer)
             _evict(slot, observer: &observer, indexed: false)
         }

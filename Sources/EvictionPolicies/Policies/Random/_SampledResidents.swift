@@ -169,7 +169,9 @@ extension _SampledPolicy {
     }
 
     @inlinable public mutating func unlink(_ slot: Int32) {
-        // The hash comes from the key, which the eviction loads anyway (to take it out of the index).
+        // The hash is the key's: the chained table files by it. The dense table ignores it (the
+        // eviction took the victim out of the index by its drawn hash), so for Random and
+        // RandomTwo the compiler drops the key's load.
         let cost = _withResidents { store, residents in
             residents.remove(slot, hash: store.hash(store.key(slot)), index: store.index)
             return store.cost(slot)
